@@ -1,0 +1,72 @@
+/* Decoding PERF_RECORD_SAMPLE bodies and the sample_id_all trailers of other records. */
+#ifndef XPF_SAMPLE_H
+#define XPF_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#include "format/xpf_error.h"
+
+/* PERF_SAMPLE_READ values, as laid out by read_format. */
+struct xpf_read_values {
+	uint64_t time_enabled, time_running; /* when read_format asks for them */
+	uint64_t nr;                         /* 1 unless PERF_FORMAT_GROUP */
+	/* nr entries of {value, [id], [lost]}, `stride` u64s apart; points into the record */
+	const uint64_t *entries;
+	uint32_t stride;
+	bool has_id, has_lost;
+};
+
+/*
+ * A decoded sample. Only fields whose PERF_SAMPLE_* bit is in `type` are valid; the rest
+ * are zero. Pointers point into the record passed to xpf_sample_decode() and live as long
+ * as it does.
+ */
+struct xpf_sample {
+	uint64_t type;          /* attr.sample_type this was decoded with */
+	uint64_t id, ip, time, addr, stream_id, period, weight, data_src, transaction;
+	uint64_t phys_addr, cgroup, data_page_size, code_page_size;
+	uint32_t pid, tid, cpu;
+	/* PERF_SAMPLE_WEIGHT_STRUCT: weight holds var1_dw; these hold the other parts */
+	uint16_t weight_var2, weight_var3;
+
+	struct xpf_read_values read;
+
+	struct { uint64_t nr; const uint64_t *ips; } callchain;
+	struct { uint32_t size; const void *data; } raw;
+	struct {
+		uint64_t nr;
+		uint64_t hw_idx;   /* valid when has_hw_idx (PERF_SAMPLE_BRANCH_HW_INDEX) */
+		bool has_hw_idx;
+		const struct perf_branch_entry *entries;
+	} branch_stack;
+	struct { uint64_t abi; uint64_t mask; uint32_t nr; const uint64_t *regs; } user_regs, intr_regs;
+	struct { uint64_t size; uint64_t dyn_size; const void *data; } user_stack;
+	struct { uint64_t size; const void *data; } aux;
+};
+
+/*
+ * Decode a PERF_RECORD_SAMPLE record (native byte order) as described by attr. Every
+ * variable-length part is checked against header->size; -EINVAL with a message naming the
+ * field that overruns.
+ */
+int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
+		      struct xpf_sample *out, struct xpf_error *err);
+
+/*
+ * Decode the sample_id trailer of a non-sample record (attr.sample_id_all): fills the
+ * pid/tid, time, id/stream_id, cpu and identifier fields of out. -ENOENT if attr has no
+ * sample_id_all or the record type carries none.
+ */
+int xpf_sample_id_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
+			 struct xpf_sample *out, struct xpf_error *err);
+
+/*
+ * Where a record keeps its event id, so a reader can find the attr of a record when a file
+ * has several: returns the id through *id, or -ENOENT when the sample_type carries no id.
+ */
+int xpf_record_id(uint64_t sample_type, bool sample_id_all, const struct perf_event_header *hdr,
+		  uint64_t *id);
+
+#endif

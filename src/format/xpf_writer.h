@@ -1,0 +1,71 @@
+/* Writing perf.data files and pipe streams, zstd-compressed by default. */
+#ifndef XPF_WRITER_H
+#define XPF_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#include "format/xpf_error.h"
+#include "format/xpf_features.h"
+
+typedef struct xpf_writer xpf_writer;
+
+struct xpf_writer_opts {
+	/* zstd level 1..22; 0 writes plain records. Callers wanting the default pass 1. */
+	int compress_level;
+};
+
+/*
+ * Create `path` ("-": a pipe stream on standard output) and write a provisional header.
+ * On success *out owns the file; finish with xpf_writer_close() or xpf_writer_abort().
+ */
+int xpf_writer_open(xpf_writer **out, const char *path, const struct xpf_writer_opts *opts,
+		    struct xpf_error *err);
+/* As xpf_writer_open on an open fd, which then belongs to the writer. pipe: stream format. */
+int xpf_writer_open_fd(xpf_writer **out, int fd, bool pipe, const struct xpf_writer_opts *opts,
+		       struct xpf_error *err);
+
+/*
+ * Add an event before the first record. The attr is written with size min(attr->size,
+ * XPF_ATTR_SIZE_MAX); the writer forces sample_id_all. `name` (may be NULL) goes to
+ * EVENT_DESC. All attrs must share sample_type and read_format: -EINVAL otherwise.
+ */
+int xpf_writer_add_attr(xpf_writer *w, const struct perf_event_attr *attr, const uint64_t *ids,
+			uint32_t nr_ids, const char *name, struct xpf_error *err);
+
+/*
+ * Features. In file mode they may be set any time before close; in pipe mode, before the
+ * first record (they are emitted as HEADER_FEATURE records then). The writer copies f.
+ * HOSTNAME, NRCPUS, EVENT_DESC and COMPRESSED are filled in by the writer when missing.
+ */
+int xpf_writer_set_features(xpf_writer *w, const struct xpf_features *f, struct xpf_error *err);
+
+/* Append one record (native byte order, header->size bytes). */
+int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct xpf_error *err);
+
+/*
+ * End a round: compress and write what is buffered, then a FINISHED_ROUND record. Call
+ * after each pass over the ring buffers. Also the crash-safety point: after it returns,
+ * everything so far is on disk and readable by xpf_reader even if the process dies.
+ */
+int xpf_writer_finished_round(xpf_writer *w, struct xpf_error *err);
+
+/* Write a FINISHED_INIT record (after the synthesized records). */
+int xpf_writer_finished_init(xpf_writer *w, struct xpf_error *err);
+
+/* Bytes written so far (after compression) and uncompressed bytes given, for the summary. */
+uint64_t xpf_writer_bytes_written(const xpf_writer *w);
+uint64_t xpf_writer_bytes_in(const xpf_writer *w);
+
+/*
+ * Flush, write the feature sections and rewrite the header; then free w. Returns 0 or a
+ * negative errno (the file is then as consistent as the last successful round). Accepts NULL.
+ */
+int xpf_writer_close(xpf_writer *w, struct xpf_error *err);
+
+/* Free w without finishing the file (the caller removes it). Accepts NULL. */
+void xpf_writer_abort(xpf_writer *w);
+
+#endif
