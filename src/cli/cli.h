@@ -1,0 +1,110 @@
+/* Command-line plumbing shared by the xperf commands: option tables, usage, messages. */
+#ifndef XPERF_CLI_H
+#define XPERF_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * Options are declared once, in a table; parsing and `-h`/`--help` output both come from
+ * it, so help can never miss an option. Unlike the libraries, this layer prints: its job
+ * is talking to the user. It still never exits: the command decides.
+ *
+ *	static const char *const usage[] = { "xperf report [<options>]", NULL };
+ *	struct cli_option opts[] = {
+ *		OPT_STRING('i', "input", &input, "FILE", "input file name (default: xperf.data)"),
+ *		OPT_BOOL(0, "stats", &stats, "print the count of each record type"),
+ *		OPT_END(),
+ *	};
+ *	argc = cli_parse(argc, argv, opts, usage, 0);
+ *	if (argc < 0)
+ *		return argc == CLI_HELP ? 0 : 1;
+ */
+
+enum cli_opt_type {
+	CLI_OPT_END,
+	CLI_OPT_GROUP,     /* a heading in the help text */
+	CLI_OPT_BOOL,      /* bool *: --x sets, --no-x clears */
+	CLI_OPT_COUNT,     /* int *: each -v adds one */
+	CLI_OPT_INT,       /* int * */
+	CLI_OPT_U64,       /* uint64_t * (accepts 0x...) */
+	CLI_OPT_DOUBLE,    /* double * */
+	CLI_OPT_STRING,    /* const char ** (points into argv) */
+	CLI_OPT_CALLBACK,  /* callback(opt, arg, unset) */
+};
+
+/* flags */
+#define CLI_OPTARG  (1 << 0) /* the argument is optional (--opt=ARG or -oARG only) */
+#define CLI_NONEG   (1 << 1) /* no --no-X form */
+#define CLI_HIDDEN  (1 << 2) /* not shown in help */
+#define CLI_NOARG   (1 << 3) /* a callback that takes no argument */
+
+struct cli_option;
+/* Return 0, or -1 after printing an error with cli_error(). arg is NULL when unset or no arg. */
+typedef int (*cli_callback)(const struct cli_option *opt, const char *arg, bool unset);
+
+struct cli_option {
+	enum cli_opt_type type;
+	int short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;     /* argument name in help: "FILE" */
+	const char *help;
+	int flags;
+	cli_callback callback;
+	intptr_t defval;      /* value used for CLI_OPTARG options given without argument */
+};
+
+#define OPT_END()                          { .type = CLI_OPT_END }
+#define OPT_GROUP(h)                       { .type = CLI_OPT_GROUP, .help = (h) }
+#define OPT_BOOL(s, l, v, h)               { .type = CLI_OPT_BOOL, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
+#define OPT_INCR(s, l, v, h)               { .type = CLI_OPT_COUNT, .short_name = (s), .long_name = (l), .value = (v), .help = (h), .flags = CLI_NONEG }
+#define OPT_INT(s, l, v, a, h)             { .type = CLI_OPT_INT, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_U64(s, l, v, a, h)             { .type = CLI_OPT_U64, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_DOUBLE(s, l, v, a, h)          { .type = CLI_OPT_DOUBLE, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_STRING(s, l, v, a, h)          { .type = CLI_OPT_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_STRING_OPTARG(s, l, v, a, h, d) { .type = CLI_OPT_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .flags = CLI_OPTARG, .defval = (intptr_t)(d) }
+#define OPT_CALLBACK(s, l, v, a, h, f)     { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f) }
+#define OPT_CALLBACK_NOARG(s, l, v, h, f)  { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .help = (h), .callback = (f), .flags = CLI_NOARG }
+#define OPT_CALLBACK_OPTARG(s, l, v, a, h, f) { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = CLI_OPTARG }
+
+/* cli_parse() flags */
+#define CLI_STOP_AT_NON_OPTION (1 << 0) /* for `xperf record [opts] cmd args`: stop at the command */
+#define CLI_KEEP_DASHDASH      (1 << 1)
+
+/* negative returns of cli_parse() */
+#define CLI_HELP  (-2)  /* -h/--help was given and usage printed to stdout: exit 0 */
+#define CLI_ERROR (-1)  /* a usage error was printed to stderr: exit 1 */
+
+/*
+ * Parse argv[1..argc-1]. Options and non-options may mix unless CLI_STOP_AT_NON_OPTION.
+ * "--" ends options. On success returns the number of remaining arguments, moved to
+ * argv[0..n-1] (argv[n] = NULL).
+ */
+int cli_parse(int argc, const char **argv, const struct cli_option *opts,
+	      const char *const *usage, int flags);
+
+/* Print the usage and the option table (to stdout for help, stderr for errors). */
+void cli_usage(const struct cli_option *opts, const char *const *usage, bool to_stderr);
+
+/*
+ * Messages, with the command name set once by cli_set_command("xperf report"):
+ *   cli_error("cannot open '%s': %s", ...)  ->  "xperf report: error: cannot open ..."
+ *   cli_warning(...)                        ->  "xperf report: warning: ..."
+ *   cli_hint(...)                           ->  "hint: ..."
+ */
+void cli_set_command(const char *name);
+const char *cli_command(void);
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Exit statuses, DESIGN.md 1.4 */
+#define CLI_EXIT_OK      0
+#define CLI_EXIT_USAGE   1
+#define CLI_EXIT_RUNTIME 2
+
+/* Levenshtein distance, for "did you mean" suggestions. */
+unsigned int cli_edit_distance(const char *a, const char *b);
+
+#endif
