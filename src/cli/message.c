@@ -1,0 +1,78 @@
+/* One-line messages to the user, prefixed with the command's name. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+
+/* The one piece of process state in this layer: which command is talking. */
+static const char *command_name = "xperf";
+
+void cli_set_command(const char *name)
+{
+	command_name = name;
+}
+
+const char *cli_command(void)
+{
+	return command_name;
+}
+
+static void vmessage(const char *prefix, const char *fmt, va_list ap)
+{
+	char line[2048];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	if (prefix)
+		fprintf(stderr, "%s: %s%s\n", command_name, prefix, line);
+	else
+		fprintf(stderr, "hint: %s\n", line);
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void cli_warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void cli_hint(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage(NULL, fmt, ap);
+	va_end(ap);
+}
+
+unsigned int cli_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned int row[lb + 1];
+
+	if (la > 256 || lb > 256)
+		return 1000;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned int diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			if (up + 1 < best) best = up + 1;
+			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}

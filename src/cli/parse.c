@@ -1,0 +1,256 @@
+/* Parsing argv against a table of struct cli_option (see cli.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const char *opt_display(const struct cli_option *o, bool is_long, char *buf, size_t len)
+{
+	if (is_long || !o->short_name)
+		snprintf(buf, len, "--%s", o->long_name ? o->long_name : "?");
+	else
+		snprintf(buf, len, "-%c", o->short_name);
+	return buf;
+}
+
+static bool takes_arg(const struct cli_option *o)
+{
+	switch (o->type) {
+	case CLI_OPT_INT: case CLI_OPT_U64: case CLI_OPT_DOUBLE: case CLI_OPT_STRING:
+		return true;
+	case CLI_OPT_CALLBACK:
+		return !(o->flags & CLI_NOARG);
+	default:
+		return false;
+	}
+}
+
+/* Store `arg` into the option's value; 0 or -1 after printing an error. */
+static int apply(const struct cli_option *o, const char *arg, bool unset, bool is_long)
+{
+	char name[80], *end;
+
+	opt_display(o, is_long, name, sizeof(name));
+	switch (o->type) {
+	case CLI_OPT_BOOL:
+		*(bool *)o->value = !unset;
+		return 0;
+	case CLI_OPT_COUNT:
+		*(int *)o->value = unset ? 0 : *(int *)o->value + 1;
+		return 0;
+	case CLI_OPT_INT: {
+		long v;
+		if (unset) { *(int *)o->value = 0; return 0; }
+		errno = 0;
+		v = strtol(arg, &end, 0);
+		if (errno || end == arg || *end || v < -2147483647L - 1 || v > 2147483647L) {
+			cli_error("option '%s' expects a number, not '%s'", name, arg);
+			return -1;
+		}
+		*(int *)o->value = (int)v;
+		return 0;
+	}
+	case CLI_OPT_U64: {
+		unsigned long long v;
+		if (unset) { *(uint64_t *)o->value = 0; return 0; }
+		errno = 0;
+		v = strtoull(arg, &end, 0);
+		if (errno || end == arg || *end || arg[0] == '-') {
+			cli_error("option '%s' expects a non-negative number, not '%s'", name, arg);
+			return -1;
+		}
+		*(uint64_t *)o->value = v;
+		return 0;
+	}
+	case CLI_OPT_DOUBLE: {
+		double v;
+		if (unset) { *(double *)o->value = 0; return 0; }
+		errno = 0;
+		v = strtod(arg, &end);
+		if (errno || end == arg || *end) {
+			cli_error("option '%s' expects a number, not '%s'", name, arg);
+			return -1;
+		}
+		*(double *)o->value = v;
+		return 0;
+	}
+	case CLI_OPT_STRING:
+		*(const char **)o->value = unset ? NULL : arg ? arg : (const char *)o->defval;
+		return 0;
+	case CLI_OPT_CALLBACK:
+		return o->callback(o, arg, unset) ? -1 : 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct cli_option *find_long(const struct cli_option *opts, const char *name,
+					  size_t len, bool *unset)
+{
+	const struct cli_option *o, *prefix_hit = NULL;
+	int prefix_hits = 0;
+
+	*unset = false;
+	for (int pass = 0; pass < 2; pass++) {
+		const char *n = name;
+		size_t l = len;
+		if (pass == 1) {
+			if (len <= 3 || strncmp(name, "no-", 3))
+				break;
+			n += 3, l -= 3;
+		}
+		for (o = opts; o->type != CLI_OPT_END; o++) {
+			if (!o->long_name || o->type == CLI_OPT_GROUP)
+				continue;
+			if (pass == 1 && (o->flags & CLI_NONEG))
+				continue;
+			if (strlen(o->long_name) == l && !strncmp(o->long_name, n, l)) {
+				*unset = pass == 1;
+				return o;
+			}
+			if (!strncmp(o->long_name, n, l)) {
+				prefix_hit = o;
+				prefix_hits++;
+				*unset = pass == 1;
+			}
+		}
+		/* an unambiguous prefix is accepted, as git and perf do */
+		if (prefix_hits == 1)
+			return prefix_hit;
+		prefix_hits = 0;
+	}
+	return NULL;
+}
+
+static const char *closest_long(const struct cli_option *opts, const char *name)
+{
+	const char *best = NULL;
+	unsigned int best_d = 3;
+
+	for (const struct cli_option *o = opts; o->type != CLI_OPT_END; o++) {
+		if (!o->long_name || (o->flags & CLI_HIDDEN))
+			continue;
+		unsigned int d = cli_edit_distance(name, o->long_name);
+		if (d < best_d)
+			best_d = d, best = o->long_name;
+	}
+	return best;
+}
+
+static bool is_help(const char *a)
+{
+	return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
+static int parse_long(const char **argv, int argc, int *i, const struct cli_option *opts)
+{
+	const char *a = argv[*i] + 2, *eq = strchr(a, '=');
+	size_t len = eq ? (size_t)(eq - a) : strlen(a);
+	bool unset;
+	const struct cli_option *o = find_long(opts, a, len, &unset);
+
+	if (!o) {
+		char name[128];
+		const char *near;
+		snprintf(name, sizeof(name), "%.*s", (int)len, a);
+		near = closest_long(opts, name);
+		if (near)
+			cli_error("unknown option '--%s' (did you mean '--%s'?)", name, near);
+		else
+			cli_error("unknown option '--%s'", name);
+		return -1;
+	}
+	if (unset) {
+		if (eq) {
+			cli_error("option '--no-%s' takes no value", o->long_name);
+			return -1;
+		}
+		return apply(o, NULL, true, true);
+	}
+	if (!takes_arg(o)) {
+		if (eq) {
+			cli_error("option '--%s' takes no value", o->long_name);
+			return -1;
+		}
+		return apply(o, NULL, false, true);
+	}
+	if (eq)
+		return apply(o, eq + 1, false, true);
+	if (o->flags & CLI_OPTARG)
+		return apply(o, NULL, false, true);
+	if (*i + 1 >= argc) {
+		cli_error("option '--%s' requires a value", o->long_name);
+		return -1;
+	}
+	return apply(o, argv[++*i], false, true);
+}
+
+static int parse_short(const char **argv, int argc, int *i, const struct cli_option *opts)
+{
+	const char *p = argv[*i] + 1;
+
+	while (*p) {
+		const struct cli_option *o;
+		for (o = opts; o->type != CLI_OPT_END; o++)
+			if (o->short_name == *p && o->type != CLI_OPT_GROUP)
+				break;
+		if (o->type == CLI_OPT_END) {
+			cli_error("unknown switch '%c'", *p);
+			return -1;
+		}
+		if (!takes_arg(o)) {
+			if (apply(o, NULL, false, false))
+				return -1;
+			p++;
+			continue;
+		}
+		if (p[1])
+			return apply(o, p + 1, false, false);
+		if (o->flags & CLI_OPTARG)
+			return apply(o, NULL, false, false);
+		if (*i + 1 >= argc) {
+			cli_error("switch '%c' requires a value", *p);
+			return -1;
+		}
+		return apply(o, argv[++*i], false, false);
+	}
+	return 0;
+}
+
+int cli_parse(int argc, const char **argv, const struct cli_option *opts,
+	      const char *const *usage, int flags)
+{
+	int out = 0, i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			if (flags & CLI_KEEP_DASHDASH)
+				argv[out++] = a;
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1]) {
+			if (flags & CLI_STOP_AT_NON_OPTION)
+				break;
+			argv[out++] = a;
+			continue;
+		}
+		if (is_help(a)) {
+			cli_usage(opts, usage, false);
+			return CLI_HELP;
+		}
+		if ((a[1] == '-' ? parse_long(argv, argc, &i, opts)
+				 : parse_short(argv, argc, &i, opts)) < 0) {
+			cli_usage(opts, usage, true);
+			return CLI_ERROR;
+		}
+	}
+	for (; i < argc; i++)
+		argv[out++] = argv[i];
+	argv[out] = NULL;
+	return out;
+}

@@ -1,0 +1,89 @@
+/* Unit tests of the option-table parser in src/cli/. */
+#include "unit.h"
+#include "cli/cli.h"
+
+static bool flag_b;
+static int count_v, num_n;
+static const char *str_o;
+static uint64_t big;
+
+static struct cli_option opts[] = {
+	OPT_BOOL('b', "bool", &flag_b, "a switch"),
+	OPT_INCR('v', "verbose", &count_v, "more output"),
+	OPT_INT('n', "number", &num_n, "N", "a number"),
+	OPT_STRING('o', "output", &str_o, "FILE", "output file"),
+	OPT_U64(0, "big", &big, "N", "a big number"),
+	OPT_END(),
+};
+static const char *const usage[] = { "test [<options>]", NULL };
+
+static void reset(void)
+{
+	flag_b = false, count_v = 0, num_n = 0, str_o = NULL, big = 0;
+}
+
+static void test_short_and_long_forms(void)
+{
+	const char *argv[] = { "t", "-bvv", "-n", "42", "--output=f.data", "--big", "0x10", "rest", NULL };
+	reset();
+	int n = cli_parse(8, argv, opts, usage, 0);
+	CHECK_EQ_U64(n, 1);
+	CHECK(flag_b);
+	CHECK_EQ_U64(count_v, 2);
+	CHECK_EQ_U64(num_n, 42);
+	CHECK_STR(str_o, "f.data");
+	CHECK_EQ_U64(big, 16);
+	CHECK_STR(argv[0], "rest");
+	CHECK(argv[1] == NULL);
+}
+
+static void test_stop_at_command(void)
+{
+	const char *argv[] = { "t", "-b", "./prog", "-n", "3", NULL };
+	reset();
+	int n = cli_parse(5, argv, opts, usage, CLI_STOP_AT_NON_OPTION);
+	CHECK_EQ_U64(n, 3);
+	CHECK_STR(argv[0], "./prog");
+	CHECK_STR(argv[1], "-n");
+	CHECK_EQ_U64(num_n, 0);
+}
+
+static void test_negation_and_prefix(void)
+{
+	const char *argv[] = { "t", "-b", "--no-bool", "--num=7", NULL };
+	reset();
+	int n = cli_parse(4, argv, opts, usage, 0);
+	CHECK_EQ_U64(n, 0);
+	CHECK(!flag_b);
+	CHECK_EQ_U64(num_n, 7);
+}
+
+static void test_errors(void)
+{
+	const char *bad_num[] = { "t", "-n", "x1", NULL };
+	const char *unknown[] = { "t", "--outptu", "x", NULL };
+	const char *missing[] = { "t", "-o", NULL };
+	const char *neg_u64[] = { "t", "--big", "-3", NULL };
+	reset();
+	CHECK(cli_parse(3, bad_num, opts, usage, 0) == CLI_ERROR);
+	CHECK(cli_parse(3, unknown, opts, usage, 0) == CLI_ERROR);
+	CHECK(cli_parse(2, missing, opts, usage, 0) == CLI_ERROR);
+	CHECK(cli_parse(3, neg_u64, opts, usage, 0) == CLI_ERROR);
+}
+
+static void test_edit_distance(void)
+{
+	CHECK_EQ_U64(cli_edit_distance("record", "recrod"), 2);
+	CHECK_EQ_U64(cli_edit_distance("stat", "stat"), 0);
+	CHECK_EQ_U64(cli_edit_distance("", "abc"), 3);
+}
+
+int main(void)
+{
+	RUN(test_short_and_long_forms);
+	RUN(test_stop_at_command);
+	RUN(test_negation_and_prefix);
+	RUN(test_errors);
+	RUN(test_edit_distance);
+	UNIT_MAIN_END();
+}
