@@ -1,19 +1,35 @@
-# xperf build. Works without ./configure (defaults below); ./configure writes config.mak
-# with what it found. Sources are picked up by folder, so adding a .c file needs no edit here.
+# xperf build. Works without ./configure (defaults below assume Debian's packages and detect
+# the optional ones by their headers); ./configure writes config.mak with what it found.
+# Sources are picked up by folder, so adding a .c file needs no edit here.
 #
 #   make                 build everything into build/
 #   make SANITIZE=1      ASan+UBSan build into build-san/
-#   make check           build and run every test (installs missing Debian packages as root)
+#   make check           install or detect what the tests need, build, run every test
+#                        (SANITIZE=1 works here too; FUZZ_SECONDS=N sets the short fuzz run)
+#   make demo            install deps, build, record the demo program and report on it
 #   make bench           xperf against perf, printed as ratios
-#   make fuzz            long fuzzing run of the file reader
-#   make deps            install the Debian packages we build against (as root)
-#   make install PREFIX=/usr/local
+#   make fuzz            long fuzzing run of the file reader (600 s or FUZZ_SECONDS)
+#   make deps            install the Debian packages we build and test with (as root)
+#   make install PREFIX=/usr/local [DESTDIR=...]   binaries and man pages
+#
+# Optional libraries (libdw, ncursesw, capstone) and stubs. HAVE_LIBDW, HAVE_CURSES and
+# HAVE_CAPSTONE are 1 or 0 (from config.mak, the command line, or header detection); the
+# build writes them to $(BUILD)/config.h (`#include "config.h"`: HAVE_LIBELF, HAVE_LIBDW,
+# HAVE_ZSTD, HAVE_CURSES, HAVE_CAPSTONE, XPERF_VERSION). Source selection by name, anywhere
+# under src/:
+#   *_dw.c,       or any file in a folder named *_dw/        built only when HAVE_LIBDW=1
+#   *_dw_stub.c,  or any file in a folder named *_dw_stub/   built only when HAVE_LIBDW=0
+#   the same with _curses (ncursesw) and _capstone.
+# e.g. src/report/tui_curses/*.c is the TUI, src/report/tui_curses_stub/*.c its stub whose
+# entry points return -EOPNOTSUPP; src/report/annotate_capstone.c and
+# annotate_capstone_stub.c. Stub and real file export the same functions.
 
 -include config.mak
 
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
 CC         ?= cc
+FUZZ_CC    ?= clang
 OPT        ?= -O2
 SANITIZE   ?= 0
 FUZZ_SECONDS ?= 20
@@ -26,28 +42,61 @@ BUILD      ?= build
 SAN_FLAGS  :=
 endif
 
-# Library flags: config.mak overrides these; the defaults assume Debian's packages.
+# ---- libraries: config.mak overrides these; the defaults assume Debian's packages ----------
+have_header = $(if $(wildcard $(1)),1,0)
+HAVE_LIBELF   ?= 1
+HAVE_ZSTD     ?= 1
+HAVE_LIBDW    ?= $(call have_header,/usr/include/elfutils/libdw.h)
+HAVE_CURSES   ?= $(call have_header,/usr/include/ncursesw/curses.h)
+HAVE_CAPSTONE ?= $(call have_header,/usr/include/capstone/capstone.h)
+
 ZSTD_LIBS    ?= -lzstd
 ELF_LIBS     ?= -lelf
-DW_LIBS      ?= -ldw
-CURSES_LIBS  ?= -lncursesw
+DW_LIBS      ?= -ldw -lelf
+CURSES_LIBS  ?= -lncursesw -ltinfo
 CAPSTONE_LIBS ?= -lcapstone
 CAPSTONE_CFLAGS ?= -I/usr/include/capstone
+ZSTD_CFLAGS  ?=
+ELF_CFLAGS   ?=
+DW_CFLAGS    ?=
+CURSES_CFLAGS ?=
+
+ifneq ($(HAVE_LIBDW),1)
+DW_LIBS      :=
+DW_CFLAGS    :=
+endif
+ifneq ($(HAVE_CURSES),1)
+CURSES_LIBS  :=
+CURSES_CFLAGS :=
+endif
+ifneq ($(HAVE_CAPSTONE),1)
+CAPSTONE_LIBS :=
+CAPSTONE_CFLAGS :=
+endif
+
+LIB_CFLAGS := $(ZSTD_CFLAGS) $(ELF_CFLAGS) $(DW_CFLAGS) $(CURSES_CFLAGS) $(CAPSTONE_CFLAGS)
 
 WARN       := -Wall -Wextra -Werror -Wno-missing-field-initializers
 CFLAGS     ?= $(OPT) -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -DXPERF_VERSION='"$(VERSION)"' \
-              -Isrc -MMD -MP
+              -Isrc -I$(BUILD) $(LIB_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
 
+# ---- source selection for optional libraries (see the top of this file) -------------------
+opt_uses = $(or $(filter %_$(1).c,$(2)),$(findstring _$(1)/,$(2)))
+opt_stub = $(or $(filter %_$(1)_stub.c,$(2)),$(findstring _$(1)_stub/,$(2)))
+opt_drop = $(if $(filter 1,$(2)),$(call opt_stub,$(1),$(3)),$(call opt_uses,$(1),$(3)))
+opt_excluded = $(or $(call opt_drop,dw,$(HAVE_LIBDW),$(1)),$(call opt_drop,curses,$(HAVE_CURSES),$(1)),$(call opt_drop,capstone,$(HAVE_CAPSTONE),$(1)))
+select_src = $(foreach f,$(1),$(if $(call opt_excluded,$(f)),,$(f)))
+
 # ---- sources, by folder ---------------------------------------------------------------
-FORMAT_SRC := $(wildcard src/format/*.c)
-EVENTS_SRC := $(wildcard src/events/*.c)
-CLI_SRC    := $(wildcard src/cli/*.c)
-RECORD_SRC := $(wildcard src/record/*.c)
-STAT_SRC   := $(wildcard src/stat/*.c)
-REPORT_SRC := $(wildcard src/report/*.c src/report/*/*.c)
-LIST_SRC   := $(wildcard src/list/*.c)
+FORMAT_SRC := $(call select_src,$(wildcard src/format/*.c))
+EVENTS_SRC := $(call select_src,$(wildcard src/events/*.c))
+CLI_SRC    := $(call select_src,$(wildcard src/cli/*.c))
+RECORD_SRC := $(call select_src,$(wildcard src/record/*.c src/record/*/*.c))
+STAT_SRC   := $(call select_src,$(wildcard src/stat/*.c src/stat/*/*.c))
+REPORT_SRC := $(call select_src,$(wildcard src/report/*.c src/report/*/*.c))
+LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
@@ -59,6 +108,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 FORMAT_LIB := $(BUILD)/libxperf-format.a
 EVENTS_LIB := $(BUILD)/libxperf-events.a
 CLI_LIB    := $(BUILD)/libxperf-cli.a
+CONFIG_H   := $(BUILD)/config.h
 
 COMMANDS   := $(BUILD)/xperf
 ifneq ($(RECORD_SRC),)
@@ -81,12 +131,20 @@ WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_
 LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB)
 REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(CURSES_LIBS) $(CAPSTONE_LIBS)
 
-.PHONY: all check check-unit bench fuzz deps install clean distclean
+.PHONY: all check check-unit bench fuzz fuzz-build deps demo install clean distclean FORCE
 all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS)
 
-$(BUILD)/obj/%.o: %.c
+# config.h follows the make variables (so `make HAVE_CURSES=0` builds the stubs); it is
+# rewritten only when its content changes, so nothing rebuilds needlessly.
+$(CONFIG_H): FORCE
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(CAPSTONE_CFLAGS) -c -o $@ $<
+	@scripts/gen-config-h.sh "$(VERSION)" "$(HAVE_LIBELF)" "$(HAVE_LIBDW)" "$(HAVE_ZSTD)" \
+		"$(HAVE_CURSES)" "$(HAVE_CAPSTONE)" >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/obj/%.o: %.c | $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(FORMAT_LIB): $(call obj,$(FORMAT_SRC))
 	@mkdir -p $(dir $@)
@@ -101,13 +159,13 @@ $(CLI_LIB): $(call obj,$(CLI_SRC))
 $(BUILD)/xperf: $(call obj,$(DRIVER_SRC)) $(CLI_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 $(BUILD)/xperf-record: $(call obj,$(RECORD_SRC)) $(LIBS_ALL)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(ELF_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(ELF_LIBS) -lm
 $(BUILD)/xperf-stat: $(call obj,$(STAT_SRC)) $(LIBS_ALL)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lm
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) -lm
 $(BUILD)/xperf-list: $(call obj,$(LIST_SRC)) $(LIBS_ALL)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 $(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(LIBS_ALL)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(LIBS_ALL)
 	@mkdir -p $(dir $@)
@@ -119,13 +177,30 @@ $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $< -lm
 
+# ---- fuzzing ---------------------------------------------------------------------------
+# The reader's sources are compiled again with clang and libFuzzer's instrumentation (always
+# with ASan+UBSan, whatever SANITIZE says), into $(BUILD)/fuzz/.
+FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -DXPERF_VERSION='"$(VERSION)"' -Isrc -I$(BUILD) \
+              -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_OBJ   := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FORMAT_SRC))
+
+$(BUILD)/fuzz/obj/%.o: %.c | $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(ZSTD_CFLAGS) -MMD -MP -c -o $@ $<
+$(BUILD)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_OBJ) | $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(ZSTD_LIBS)
+fuzz-build: $(BUILD)/fuzz/fuzz_reader
+
 # ---- tests ---------------------------------------------------------------------------
 # check installs or detects what it needs, builds, then runs every test. The last line of
-# its output is "N passed, N failed[, N skipped]".
+# its output is "N passed, N failed, N skipped".
+# A failed build still runs the tests of what did build, and counts as one failed case.
 check:
 	@scripts/ensure-deps.sh
-	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) SANITIZE=$(SANITIZE) tests/run.sh
+	@$(MAKE) --no-print-directory -k all; \
+	BUILD_FAILED=$$?; export BUILD_FAILED; \
+	BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) SANITIZE=$(SANITIZE) tests/run.sh
 
 bench:
 	@scripts/ensure-deps.sh
@@ -138,15 +213,24 @@ fuzz:
 deps:
 	@scripts/ensure-deps.sh --install
 
+demo:
+	@scripts/ensure-deps.sh --build
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) scripts/demo.sh
+
 # ---- install -------------------------------------------------------------------------
-install: all
+install: $(COMMANDS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(COMMANDS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(wildcard docs/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+	$(if $(wildcard docs/*.1),install -m 644 $(wildcard docs/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/)
+
+# `make print-REPORT_SRC`: the value of a variable, for scripts and tests.
+print-%:
+	@echo $($*)
 
 clean:
 	rm -rf build build-san
 distclean: clean
 	rm -f config.mak config.h
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/fuzz -name '*.d' 2>/dev/null)

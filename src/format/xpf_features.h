@@ -99,4 +99,12 @@ int xpf_features_add_build_id(struct xpf_features *f, int32_t pid, uint16_t misc
 int xpf_features_add_event_desc(struct xpf_features *f, const struct perf_event_attr *attr,
 				const char *name, const uint64_t *ids, uint32_t nr_ids);
 
+/* Keep `size` bytes as the raw payload of a feature we do not decode (TRACING_DATA, CACHE...). */
+int xpf_features_set_raw(struct xpf_features *f, unsigned int bit, const void *data,
+			 uint64_t size);
+
+/* Deep copy of src into dst (which is overwritten, not freed first). */
+int xpf_features_copy(struct xpf_features *dst, const struct xpf_features *src,
+		      struct xpf_error *err);
+
 #endif

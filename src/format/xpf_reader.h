@@ -47,6 +47,13 @@ struct xpf_record {
 	uint64_t file_offset;
 	/* true for records unpacked from COMPRESSED/COMPRESSED2 records */
 	bool from_compressed;
+	/*
+	 * HEADER_TRACING_DATA and AUXTRACE records are followed in the file by a payload that
+	 * is not part of the record (header.size excludes it): it is skipped and shown here.
+	 * File byte order; valid as long as hdr.
+	 */
+	const void *extra;
+	uint64_t extra_size;
 };
 
 /*

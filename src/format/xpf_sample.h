@@ -12,11 +12,31 @@
 struct xpf_read_values {
 	uint64_t time_enabled, time_running; /* when read_format asks for them */
 	uint64_t nr;                         /* 1 unless PERF_FORMAT_GROUP */
-	/* nr entries of {value, [id], [lost]}, `stride` u64s apart; points into the record */
+	/*
+	 * PERF_FORMAT_GROUP: nr entries of {value, [id], [lost]}, `stride` u64s apart; points
+	 * into the record. Without GROUP the one entry is not contiguous in the record (the
+	 * times sit between value and id), so entries is NULL and value/id/lost hold it.
+	 * Use xpf_read_entry() to read either form.
+	 */
 	const uint64_t *entries;
 	uint32_t stride;
 	bool has_id, has_lost;
+	uint64_t value, id, lost; /* entry 0 (the only one without GROUP) */
 };
+
+/* Entry i (< rv->nr) of a PERF_SAMPLE_READ value; id/lost are 0 when not in read_format. */
+static inline void xpf_read_entry(const struct xpf_read_values *rv, uint64_t i, uint64_t *value,
+				  uint64_t *id, uint64_t *lost)
+{
+	if (!rv->entries) {
+		*value = rv->value, *id = rv->id, *lost = rv->lost;
+		return;
+	}
+	const uint64_t *e = rv->entries + i * rv->stride;
+	*value = e[0];
+	*id = rv->has_id ? e[1] : 0;
+	*lost = rv->has_lost ? e[rv->has_id ? 2 : 1] : 0;
+}
 
 /*
  * A decoded sample. Only fields whose PERF_SAMPLE_* bit is in `type` are valid; the rest

@@ -49,6 +49,11 @@ int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct 
  * End a round: compress and write what is buffered, then a FINISHED_ROUND record. Call
  * after each pass over the ring buffers. Also the crash-safety point: after it returns,
  * everything so far is on disk and readable by xpf_reader even if the process dies.
+ * (File mode: the header then covers the data so far and points at a provisional feature
+ * table written after it, so perf 6.1 reads a killed recording too, compressed or not;
+ * payloads over 64 KiB, e.g. TRACING_DATA, are only written by close. No fsync.)
+ * Pipe mode: perf 6.1 cannot `report --stats` or `-D` a compressed stream (its own
+ * neither); callers that want those should pass compress_level 0 for pipes.
  */
 int xpf_writer_finished_round(xpf_writer *w, struct xpf_error *err);
 

@@ -3,7 +3,9 @@
 #       $XPERF_BUILD/xperf-report --stats -i f.data >out && grep -q SAMPLE out
 #   '
 # Prints "ok - NAME", "not ok - NAME: ..." or "skip - NAME: why" (the protocol of tests/run.sh).
-# Each case runs in a fresh directory under $TEST_TMP, in a subshell with `set -e`.
+# Each case runs in a fresh directory under $TEST_TMP, in a subshell with `set -e`: any
+# failing command fails the case, except (bash rules) one on the left of && or ||, or
+# after `!` -- write `[ $rc -eq 1 ] || fail "exit $rc"`, not `[ $rc -eq 1 ] && ...`.
 
 set -u
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -26,10 +28,18 @@ test_case() {
 	dir=$TEST_TMP/case$_case_no
 	mkdir -p "$dir"
 	log=$dir/.log
-	if (cd "$dir" && set -e && eval "$script") >"$log" 2>&1; then
+	# Not `if (...)`: bash ignores `set -e` inside a condition, even in a subshell, so
+	# a failing line in the middle of a case would go unnoticed. Run it as a plain
+	# command (with errexit off out here) and read $? afterwards.
+	local outer_e=0 rc
+	case $- in *e*) outer_e=1; set +e ;; esac
+	(cd "$dir" && set -e && eval "$script") >"$log" 2>&1
+	rc=$?
+	[ $outer_e = 1 ] && set -e
+	if [ $rc -eq 0 ]; then
 		echo "ok - $name"
 	else
-		echo "not ok - $name: exit $?; last output:"
+		echo "not ok - $name: exit $rc; last output:"
 		tail -n 15 "$log" | sed 's/^/    | /'
 		_failed=1
 	fi

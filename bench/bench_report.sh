@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# xperf report --stats against perf report --stats on one large compressed -g file (>= 500k
+# samples): best-of time and peak RSS of each, and the ratios xperf/perf (target time <= 0.1).
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+BENCH_TMP=${BENCH_TMP:-$(mktemp -d /tmp/xperf-bench.XXXXXX)}
+CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
+XR=$BUILD/xperf-report
+MIN_SAMPLES=${MIN_SAMPLES:-500000}
+# cpu-clock every 20 us: about 50k samples per second per busy CPU
+PERIOD_NS=20000
+CPU_SECONDS=${CPU_SECONDS:-22}
+RUNS=${RUNS:-3}
+
+command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
+[ -x "$XR" ] || { echo "   $XR is not built"; exit 1; }
+mkdir -p "$CACHE"
+BIG=$CACHE/report-big.data
+
+samples_of() { # FILE: SAMPLE count according to perf
+	perf report --stats -i "$1" 2>/dev/null |
+		awk '/^Aggregated/ { a = 1 } a && $1 == "SAMPLE" { print $3; exit }'
+}
+
+make_file() {
+	local wl=$BUILD/workloads/threads
+	echo "   recording $BIG (about $((CPU_SECONDS / 2 + 2)) s)..."
+	if [ -x "$wl" ]; then
+		set -- "$wl" "$CPU_SECONDS"
+	else
+		# two CPU-bound shells, one per core
+		set -- sh -c "timeout $((CPU_SECONDS / 2)) sh -c 'while :; do :; done' &
+			      timeout $((CPU_SECONDS / 2)) sh -c 'while :; do :; done'; wait"
+	fi
+	perf record -q -z -g -N --no-bpf-event -e cpu-clock -c $PERIOD_NS -o "$BIG.tmp" -- "$@" \
+		>/dev/null 2>"$BENCH_TMP/record.err" && mv "$BIG.tmp" "$BIG"
+}
+
+n=0
+[ -s "$BIG" ] && n=$(samples_of "$BIG")
+if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
+	make_file || { echo "   perf record failed: $(tail -n 3 "$BENCH_TMP/record.err")"; exit 1; }
+	n=$(samples_of "$BIG")
+fi
+echo "   file: $BIG, $(du -k "$BIG" | cut -f1) KiB, ${n:-0} samples (compressed, -g)"
+[ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples"; exit 1; }
+
+# The two outputs must agree before their times mean anything.
+"$XR" --stats -i "$BIG" >"$BENCH_TMP/x.out" 2>&1 || { echo "   xperf report failed"; exit 1; }
+perf report --stats -i "$BIG" >"$BENCH_TMP/p.out" 2>/dev/null
+if ! diff -q <(grep ' events: ' "$BENCH_TMP/x.out") <(grep ' events: ' "$BENCH_TMP/p.out") \
+	>/dev/null; then
+	echo "   WARNING: --stats counts differ from perf's"
+fi
+
+if ! command -v hyperfine >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	apt-get install -y -qq hyperfine >/dev/null 2>&1 ||
+		{ apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq hyperfine >/dev/null 2>&1; }
+fi
+
+# best_time CMD...: best wall time in seconds over $RUNS runs (after one warm-up run)
+best_time() {
+	if command -v hyperfine >/dev/null && command -v python3 >/dev/null; then
+		hyperfine -N -w 1 -r "$RUNS" --export-json "$BENCH_TMP/h.json" "$*" >/dev/null 2>&1 &&
+			python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["min"])' \
+				"$BENCH_TMP/h.json" && return
+	fi
+	local best="" t0 t1 i
+	"$@" >/dev/null 2>&1
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(date +%s%N)
+		"$@" >/dev/null 2>&1
+		t1=$(date +%s%N)
+		if [ -z "$best" ] || [ $((t1 - t0)) -lt "$best" ]; then best=$((t1 - t0)); fi
+	done
+	awk -v ns="$best" 'BEGIN { printf "%.4f\n", ns / 1e9 }'
+}
+
+# peak_rss CMD...: maximum resident set size in KiB
+peak_rss() {
+	/usr/bin/time -f %M -o "$BENCH_TMP/rss" "$@" >/dev/null 2>&1
+	tail -n 1 "$BENCH_TMP/rss"
+}
+
+if [ ! -x /usr/bin/time ] && [ "$(id -u)" = 0 ]; then
+	apt-get install -y -qq time >/dev/null 2>&1
+fi
+
+tx=$(best_time "$XR" --stats -i "$BIG")
+tp=$(best_time perf report --stats -i "$BIG")
+echo "   report --stats time: xperf ${tx}s, perf ${tp}s, ratio $(awk -v a="$tx" -v b="$tp" \
+	'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }') (target <= 0.1)"
+if [ -x /usr/bin/time ]; then
+	rx=$(peak_rss "$XR" --stats -i "$BIG")
+	rp=$(peak_rss perf report --stats -i "$BIG")
+	echo "   report --stats peak RSS: xperf ${rx} KiB, perf ${rp} KiB, ratio $(awk -v a="$rx" \
+		-v b="$rp" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }') (target <= 0.5)"
+else
+	echo "   peak RSS: /usr/bin/time is absent"
+fi
+
+# -D prints every record; perf's hex dump makes its output much larger, so only our
+# throughput is shown, not a ratio.
+td=$(best_time sh -c "'$XR' -D -i '$BIG' >/dev/null")
+echo "   report -D time: xperf ${td}s ($(awk -v n="$n" -v t="$td" \
+	'BEGIN { printf "%.0f", t > 0 ? n / t : 0 }') samples/s)"

@@ -1,0 +1,165 @@
+/* Streaming zstd decompression of COMPRESSED (81) and COMPRESSED2 (83) record payloads. */
+#include <byteswap.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "format/decompress.h"
+
+/*
+ * perf feeds every COMPRESSED record of a file to one zstd stream, and a record of the
+ * decompressed stream may start in one COMPRESSED record and end in the next. We keep one
+ * large output buffer: complete records are handed out in place; when more output is needed
+ * the unfinished tail (less than one record, at most 64 KiB) is moved to the front and
+ * decompression continues behind it.
+ */
+struct xpf_decomp {
+	ZSTD_DStream *zd;
+	uint8_t *buf;
+	size_t cap, head, len;   /* records live in buf[head, len) */
+	const uint8_t *in;       /* payload of the current compressed record */
+	size_t in_size, in_pos;
+	bool flush;              /* the last call filled the buffer: zstd may hold more output */
+	uint64_t in_off;         /* file offset of the current compressed record */
+	/* buf[0, carry) came from an earlier compressed record, at carry_off */
+	size_t carry;
+	uint64_t carry_off;
+};
+
+struct xpf_decomp *xpf_decomp_new(size_t out_size)
+{
+	struct xpf_decomp *dc = calloc(1, sizeof(*dc));
+
+	if (!dc)
+		return NULL;
+	/* room for one maximal record behind a maximal tail */
+	if (out_size < 4 * 65536)
+		out_size = 4 * 65536;
+	dc->cap = out_size;
+	dc->buf = malloc(out_size);
+	dc->zd = ZSTD_createDStream();
+	if (!dc->buf || !dc->zd || ZSTD_isError(ZSTD_initDStream(dc->zd))) {
+		xpf_decomp_free(dc);
+		return NULL;
+	}
+	return dc;
+}
+
+void xpf_decomp_free(struct xpf_decomp *dc)
+{
+	if (!dc)
+		return;
+	ZSTD_freeDStream(dc->zd);
+	free(dc->buf);
+	free(dc);
+}
+
+/* Offset of the compressed record that held the first byte at buf[pos]. */
+static uint64_t origin(const struct xpf_decomp *dc, size_t pos)
+{
+	return pos < dc->carry ? dc->carry_off : dc->in_off;
+}
+
+void xpf_decomp_feed(struct xpf_decomp *dc, const void *data, size_t size, uint64_t off)
+{
+	size_t tail = dc->len - dc->head;
+
+	/* what is pending came from earlier records: remember where it began */
+	if (tail) {
+		dc->carry_off = origin(dc, dc->head);
+		memmove(dc->buf, dc->buf + dc->head, tail);
+	}
+	dc->carry = tail;
+	dc->head = 0;
+	dc->len = tail;
+	dc->in = data;
+	dc->in_size = size;
+	dc->in_pos = 0;
+	dc->in_off = off;
+}
+
+size_t xpf_decomp_pending(const struct xpf_decomp *dc)
+{
+	return dc->len - dc->head;
+}
+
+
+static int refill(struct xpf_decomp *dc, const char *name, struct xpf_error *err)
+{
+	size_t tail = dc->len - dc->head;
+	ZSTD_outBuffer out;
+	ZSTD_inBuffer in;
+	size_t ret;
+
+	if (dc->head) {
+		uint64_t tail_off = origin(dc, dc->head);
+
+		memmove(dc->buf, dc->buf + dc->head, tail);
+		dc->carry = tail;
+		dc->carry_off = tail_off;
+		dc->head = 0;
+		dc->len = tail;
+	}
+	out.dst = dc->buf;
+	out.size = dc->cap;
+	out.pos = dc->len;
+	in.src = dc->in;
+	in.size = dc->in_size;
+	in.pos = dc->in_pos;
+	ret = ZSTD_decompressStream(dc->zd, &out, &in);
+	if (ZSTD_isError(ret)) {
+		dc->in_pos = dc->in_size;
+		dc->flush = false;
+		return xpf_error_set(err, -EINVAL, "%s: compressed record at offset 0x%llx: zstd: %s",
+				     name, (unsigned long long)dc->in_off, ZSTD_getErrorName(ret));
+	}
+	dc->in_pos = in.pos;
+	dc->flush = out.pos == out.size;
+	dc->len = out.pos;
+	return 0;
+}
+
+int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header **hdr,
+		    uint64_t *off, const char *name, struct xpf_error *err)
+{
+	for (;;) {
+		size_t avail = dc->len - dc->head;
+
+		if (avail >= sizeof(struct perf_event_header)) {
+			uint16_t size;
+
+			memcpy(&size, dc->buf + dc->head + 6, 2);
+			if (swap)
+				size = bswap_16(size);
+			if (size < sizeof(struct perf_event_header)) {
+				uint64_t o = origin(dc, dc->head);
+
+				dc->head = dc->len;
+				dc->in_pos = dc->in_size;
+				dc->flush = false;
+				return xpf_error_set(err, -EINVAL,
+						     "%s: compressed record at offset 0x%llx: decompressed record has size %u",
+						     name, (unsigned long long)o, size);
+			}
+			if (size <= avail) {
+				*hdr = (struct perf_event_header *)(void *)(dc->buf + dc->head);
+				*off = origin(dc, dc->head);
+				dc->head += size;
+				return 1;
+			}
+		}
+		if (dc->in_pos >= dc->in_size && !dc->flush)
+			return 0; /* the rest of this record is in the next compressed record */
+		size_t before_len = dc->len - dc->head, before_in = dc->in_pos;
+		int ret = refill(dc, name, err);
+
+		if (ret)
+			return ret;
+		/* no progress with input left would loop for ever */
+		if (dc->len == before_len && dc->in_pos == before_in && dc->in_pos < dc->in_size)
+			return xpf_error_set(err, -EINVAL,
+					     "%s: compressed record at offset 0x%llx: decompression made no progress",
+					     name, (unsigned long long)dc->in_off);
+	}
+}

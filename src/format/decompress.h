@@ -1,0 +1,36 @@
+/* Streaming zstd decompression of COMPRESSED record payloads (internal to the reader). */
+#ifndef XPF_DECOMPRESS_H
+#define XPF_DECOMPRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#include "format/xpf_error.h"
+
+struct xpf_decomp;
+
+/* out_size: the decompression buffer (at least 256 KiB is used). NULL on ENOMEM. */
+struct xpf_decomp *xpf_decomp_new(size_t out_size);
+void xpf_decomp_free(struct xpf_decomp *dc);
+
+/*
+ * Feed the payload of the COMPRESSED record at file offset `off`. The payload must stay
+ * valid until xpf_decomp_next() has returned 0 or an error.
+ */
+void xpf_decomp_feed(struct xpf_decomp *dc, const void *data, size_t size, uint64_t off);
+
+/*
+ * Next complete decompressed record: 1 with *hdr pointing into the buffer (file byte order,
+ * writable, valid until the next call) and *off the offset of the compressed record that
+ * held its first byte; 0 when the fed input is used up (an unfinished record stays
+ * pending); negative errno with err set ("NAME: compressed record at offset 0x..: zstd: ..").
+ */
+int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header **hdr,
+		    uint64_t *off, const char *name, struct xpf_error *err);
+
+/* Bytes of an unfinished record waiting for the next compressed record. */
+size_t xpf_decomp_pending(const struct xpf_decomp *dc);
+
+#endif

@@ -1,0 +1,90 @@
+/* Internals of the perf.data reader shared by its source files (not a public header). */
+#ifndef XPF_READER_INT_H
+#define XPF_READER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/xpf_reader.h"
+
+#include "format/decompress.h"
+
+/* One slot of the id -> attr hash (open addressing). */
+struct id_slot {
+	uint64_t id;
+	uint32_t attr_idx; /* UINT32_MAX: empty */
+};
+
+struct xpf_reader {
+	char *name;
+	struct xpf_header_info hi;
+	struct xpf_features feat;
+	bool swap;
+
+	/* attrs; pointers stay valid while the list grows (pipe mode) */
+	struct xpf_attr **attrs;
+	uint32_t nr_attrs, cap_attrs;
+	struct id_slot *ids;
+	size_t ids_cap, ids_used;
+
+	/* input: a whole image (mmap'd file, caller's buffer or slurped stream) ... */
+	const uint8_t *map;
+	uint64_t map_size;
+	bool mapped;         /* map comes from mmap() */
+	void *owned;         /* map is this malloc'd buffer */
+	/* ... or a stream read with a growing buffer, never seeked */
+	int fd;
+	bool stream;
+	uint8_t *pbuf;
+	size_t pcap, plen;   /* bytes of pbuf in use */
+	uint64_t pbase;      /* stream offset of pbuf[0] */
+	bool peof;
+
+	/* iteration over the data section (file offsets) */
+	uint64_t pos, end;
+	bool end_soft;       /* end is a guess (unfinished or cut file): a short tail is a warning */
+	bool done;
+
+	struct xpf_decomp *dc;
+
+	/* the last record handed out, to name its offset in sample errors */
+	const struct perf_event_header *last_hdr;
+	uint64_t last_off;
+	char **own_names;    /* attr names from EVENT_UPDATE records */
+	uint32_t nr_own_names;
+
+	uint8_t *scratch;    /* native-order or aligned copy of one record */
+	char warning[512];
+};
+
+/* reader_swap.c: bring on-disk structures into native byte order. */
+void xpf_swap_header(struct xpf_file_header *h);
+/* attr bytes (size `size` as found in the file) in place */
+void xpf_swap_attr(void *attr, uint32_t size);
+/*
+ * A whole record in place; the header is already native. attr (may be NULL) gives the
+ * sample layout and whether kernel records carry a sample_id trailer.
+ */
+void xpf_swap_record(struct perf_event_header *hdr, const struct perf_event_attr *attr);
+void xpf_swap_u64s(void *p, size_t n);
+
+/* reader_attrs.c */
+int xpf_reader_add_attr(struct xpf_reader *r, const void *attr_bytes, uint32_t attr_bytes_size,
+			const void *ids, uint64_t nr_ids, bool swap_ids, struct xpf_error *err);
+void xpf_reader_free_attrs(struct xpf_reader *r);
+void xpf_reader_name_attrs(struct xpf_reader *r);
+
+/* reader_pipe.c: the stream source */
+/* 1 with *out = bytes [off, off+n), 0 when the input ends first, negative errno on failure */
+int xpf_src_get(struct xpf_reader *r, uint64_t off, uint64_t n, const uint8_t **out,
+		struct xpf_error *err);
+int xpf_stream_slurp(int fd, const char *name, uint8_t **buf, size_t *size, const void *head,
+		     size_t head_len, struct xpf_error *err);
+
+
+/* one warning per reader: the first one wins */
+void xpf_reader_warn(struct xpf_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,423 @@
+/* Opening perf.data input: file, fd, memory or pipe stream; header, attrs and feature sections. */
+#include <byteswap.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "format/reader_int.h"
+
+/* An attr entry larger than this is not a perf_event_attr we could ever read. */
+#define ATTR_SIZE_SANE 4096
+
+void xpf_reader_warn(struct xpf_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->warning[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->warning, sizeof(r->warning), fmt, ap);
+	va_end(ap);
+}
+
+const char *xpf_reader_warning(const xpf_reader *r)
+{
+	return r->warning[0] ? r->warning : NULL;
+}
+
+const struct xpf_header_info *xpf_reader_header(const xpf_reader *r)
+{
+	return &r->hi;
+}
+
+const struct xpf_features *xpf_reader_features(const xpf_reader *r)
+{
+	return &r->feat;
+}
+
+static struct xpf_reader *reader_new(const char *name)
+{
+	struct xpf_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->fd = -1;
+	r->name = strdup(name ? name : "perf.data");
+	/* one record (at most 64 KiB), 8-byte aligned, for swapped or misaligned records */
+	r->scratch = malloc(XPF_RECORD_SIZE_MAX + 1);
+	if (!r->name || !r->scratch) {
+		free(r->name);
+		free(r->scratch);
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void xpf_reader_close(xpf_reader *r)
+{
+	if (!r)
+		return;
+	xpf_reader_free_attrs(r);
+	for (uint32_t i = 0; i < r->nr_own_names; i++)
+		free(r->own_names[i]);
+	free(r->own_names);
+	xpf_features_free(&r->feat);
+	xpf_decomp_free(r->dc);
+	if (r->mapped)
+		munmap((void *)r->map, r->map_size);
+	free(r->owned);
+	free(r->pbuf);
+	if (r->fd >= 0)
+		close(r->fd);
+	free(r->scratch);
+	free(r->name);
+	free(r);
+}
+
+/* Is [off, off + size) inside the image and clear of the file header? */
+static bool section_ok(const struct xpf_reader *r, uint64_t off, uint64_t size)
+{
+	if (!size)
+		return true;
+	return off >= XPF_HEADER_SIZE && off <= r->map_size && size <= r->map_size - off;
+}
+
+static int read_attrs(struct xpf_reader *r, struct xpf_error *err)
+{
+	const struct xpf_header_info *hi = &r->hi;
+	uint64_t nr = hi->attrs.size / hi->attr_size, total_ids = 0;
+	uint8_t abuf[ATTR_SIZE_SANE];
+
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t off = hi->attrs.offset + i * hi->attr_size;
+		const uint8_t *p = r->map + off;
+		uint32_t asz;
+		struct xpf_file_section ids;
+		int ret;
+
+		memcpy(&asz, p + 4, 4);
+		if (r->swap)
+			asz = bswap_32(asz);
+		if (!asz)
+			asz = PERF_ATTR_SIZE_VER0; /* ABI0 writers left it 0 */
+		if (asz < PERF_ATTR_SIZE_VER0 || asz > hi->attr_size - sizeof(ids))
+			return xpf_error_set(err, -EINVAL,
+					     "%s: attr at offset 0x%llx has size %u, attr_size is %llu",
+					     r->name, (unsigned long long)off, asz,
+					     (unsigned long long)hi->attr_size);
+		memcpy(abuf, p, asz);
+		/* the ids section follows the attr's own size, as perf reads it */
+		memcpy(&ids, p + asz, sizeof(ids));
+		if (r->swap) {
+			xpf_swap_attr(abuf, asz);
+			xpf_swap_u64s(&ids, 2);
+		}
+		if (!section_ok(r, ids.offset, ids.size))
+			return xpf_error_set(err, -EINVAL,
+					     "%s: ids of attr at offset 0x%llx: section 0x%llx+0x%llx is outside the file",
+					     r->name, (unsigned long long)off,
+					     (unsigned long long)ids.offset, (unsigned long long)ids.size);
+		/* several attrs may point at the same bytes: bound the total, not each */
+		total_ids += ids.size / 8;
+		if (total_ids > r->map_size / 8)
+			return xpf_error_set(err, -EINVAL,
+					     "%s: attr at offset 0x%llx: %llu ids in all, more than the file holds",
+					     r->name, (unsigned long long)off, (unsigned long long)total_ids);
+		ret = xpf_reader_add_attr(r, abuf, asz, r->map + ids.offset,
+					  ids.size / 8, r->swap, err);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int read_features(struct xpf_reader *r, struct xpf_error *err)
+{
+	const struct xpf_header_info *hi = &r->hi;
+	uint64_t table = hi->data.offset + hi->data.size, nr = 0;
+	const uint8_t *p;
+
+	for (unsigned int i = 0; i < XPF_FEAT_BITS / 64; i++)
+		nr += (uint64_t)__builtin_popcountll(hi->adds_features[i]);
+	if (!nr)
+		return 0;
+	if (!section_ok(r, table, nr * sizeof(struct xpf_file_section)))
+		return xpf_error_set(err, -EINVAL,
+				     "%s: feature table at offset 0x%llx (%llu entries) is outside the file",
+				     r->name, (unsigned long long)table, (unsigned long long)nr);
+	p = r->map + table;
+	for (unsigned int bit = 0; bit < XPF_FEAT_BITS; bit++) {
+		struct xpf_file_section sec;
+		uint64_t entry = table;
+		int ret;
+
+		if (!((hi->adds_features[bit / 64] >> (bit % 64)) & 1))
+			continue;
+		memcpy(&sec, p, sizeof(sec));
+		p += sizeof(sec);
+		table += sizeof(sec);
+		if (r->swap)
+			xpf_swap_u64s(&sec, 2);
+		if (!section_ok(r, sec.offset, sec.size))
+			return xpf_error_set(err, -EINVAL,
+					     "%s: feature %s (entry at offset 0x%llx): section 0x%llx+0x%llx is outside the file",
+					     r->name, xpf_feature_name(bit) ? xpf_feature_name(bit) : "?",
+					     (unsigned long long)entry, (unsigned long long)sec.offset,
+					     (unsigned long long)sec.size);
+		/* bit 0 is reserved and later bits are unknown to us: skipped, as perf does */
+		if (bit == XPF_FEAT_RESERVED || bit >= XPF_FEAT_LAST_KNOWN)
+			continue;
+		ret = xpf_feature_decode(&r->feat, bit, r->map + sec.offset, sec.size, r->swap,
+					 sec.offset, err);
+		if (ret)
+			return ret;
+	}
+	xpf_reader_name_attrs(r);
+	return 0;
+}
+
+/* Magic and size: the first 16 bytes tell the byte order and pipe or file. */
+static int check_magic(struct xpf_reader *r, const uint8_t *p, uint64_t have, struct xpf_error *err)
+{
+	uint64_t magic, size;
+
+	if (have < XPF_PIPE_HEADER_SIZE)
+		return xpf_error_set(err, -EINVAL, "%s: file too short for a header (%llu bytes)",
+				     r->name, (unsigned long long)have);
+	memcpy(&magic, p, 8);
+	memcpy(&size, p + 8, 8);
+	if (magic == XPF_MAGIC_SWAPPED) {
+		r->swap = true;
+		size = bswap_64(size);
+	} else if (magic != XPF_MAGIC) {
+		if (!memcmp(p, "PERFFILE", 8))
+			return xpf_error_set(err, -EOPNOTSUPP,
+					     "%s: version 1 perf.data files (magic PERFFILE) are not supported",
+					     r->name);
+		return xpf_error_set(err, -EINVAL, "%s: bad magic 0x%016llx at offset 0x0", r->name,
+				     (unsigned long long)magic);
+	}
+	r->hi.swapped = r->swap;
+	r->hi.header_size = size;
+	if (size == XPF_PIPE_HEADER_SIZE) {
+		r->hi.pipe = true;
+		return 0;
+	}
+	if (size != XPF_HEADER_SIZE)
+		return xpf_error_set(err, -EINVAL,
+				     "%s: header at offset 0x0 has size %llu, expected %d (or %d for a pipe)",
+				     r->name, (unsigned long long)size, XPF_HEADER_SIZE,
+				     XPF_PIPE_HEADER_SIZE);
+	return 0;
+}
+
+/* Header, attrs and features of a file image in r->map. Shared by every way of opening. */
+static int parse_image(struct xpf_reader *r, struct xpf_error *err)
+{
+	struct xpf_header_info *hi = &r->hi;
+	struct xpf_file_header h;
+	bool features = true;
+	int ret;
+
+	hi->file_size = r->map_size;
+	if ((ret = check_magic(r, r->map, r->map_size, err)))
+		return ret;
+	if (hi->pipe) {
+		/* a pipe stream saved in a file: records start right after the 16 bytes */
+		hi->file_size = 0;
+		r->pos = XPF_PIPE_HEADER_SIZE;
+		r->end = r->map_size;
+		r->end_soft = true;
+		return 0;
+	}
+	if (r->map_size < XPF_HEADER_SIZE)
+		return xpf_error_set(err, -EINVAL, "%s: file too short for a header (%llu bytes)",
+				     r->name, (unsigned long long)r->map_size);
+	memcpy(&h, r->map, sizeof(h));
+	if (r->swap)
+		xpf_swap_header(&h);
+	hi->attr_size = h.attr_size;
+	hi->attrs = h.attrs;
+	hi->data = h.data;
+	memcpy(hi->adds_features, h.adds_features, sizeof(hi->adds_features));
+
+	if (h.attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct xpf_file_section) ||
+	    h.attr_size > ATTR_SIZE_SANE)
+		return xpf_error_set(err, -EINVAL, "%s: header at offset 0x0: bad attr_size %llu",
+				     r->name, (unsigned long long)h.attr_size);
+	if (!section_ok(r, h.attrs.offset, h.attrs.size))
+		return xpf_error_set(err, -EINVAL,
+				     "%s: header at offset 0x0: attr section 0x%llx+0x%llx is outside the file",
+				     r->name, (unsigned long long)h.attrs.offset,
+				     (unsigned long long)h.attrs.size);
+	if (h.data.offset < XPF_HEADER_SIZE || h.data.offset > r->map_size)
+		return xpf_error_set(err, -EINVAL,
+				     "%s: header at offset 0x0: data section offset 0x%llx is outside the file",
+				     r->name, (unsigned long long)h.data.offset);
+	r->pos = h.data.offset;
+	if (!h.data.size) {
+		/* the recorder never came back to fill the header in */
+		r->end = r->map_size;
+		r->end_soft = true;
+		features = false;
+		xpf_reader_warn(r, "%s: data size in the header is 0 (the recorder did not finish); "
+			       "reading records up to the last complete one", r->name);
+	} else if (h.data.size > r->map_size - h.data.offset) {
+		r->end = r->map_size;
+		r->end_soft = true;
+		features = false;
+		xpf_reader_warn(r, "%s: file is truncated: data section 0x%llx+0x%llx ends past the file size 0x%llx; "
+			       "reading records up to the last complete one", r->name,
+			       (unsigned long long)h.data.offset, (unsigned long long)h.data.size,
+			       (unsigned long long)r->map_size);
+	} else {
+		r->end = h.data.offset + h.data.size;
+	}
+	if ((ret = read_attrs(r, err)))
+		return ret;
+	if (features && (ret = read_features(r, err)))
+		return ret;
+	return 0;
+}
+
+static int finish_open(struct xpf_reader *r, xpf_reader **out, struct xpf_error *err)
+{
+	int ret = r->stream ? 0 : parse_image(r, err);
+
+	if (!ret) {
+		size_t dsize = 4u << 20;
+
+		/* perf sizes its buffer from mmap_len; records may be larger than that, never
+		 * than 64 KiB, and a bigger buffer means fewer zstd calls */
+		if (r->feat.compressed.mmap_len > dsize && r->feat.compressed.mmap_len < (256u << 20))
+			dsize = r->feat.compressed.mmap_len;
+		r->dc = xpf_decomp_new(dsize);
+		if (!r->dc)
+			ret = xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
+	}
+	if (ret) {
+		xpf_reader_close(r);
+		return ret;
+	}
+	*out = r;
+	return 0;
+}
+
+int xpf_reader_open_mem(xpf_reader **out, const void *buf, size_t size, const char *name,
+			struct xpf_error *err)
+{
+	struct xpf_reader *r = reader_new(name);
+
+	*out = NULL;
+	if (!r)
+		return xpf_error_set(err, -ENOMEM, "out of memory");
+	r->map = buf;
+	r->map_size = size;
+	return finish_open(r, out, err);
+}
+
+static int open_stream(struct xpf_reader *r, struct xpf_error *err)
+{
+	uint8_t head[XPF_PIPE_HEADER_SIZE];
+	const uint8_t *p;
+	int ret;
+
+	r->stream = true;
+	ret = xpf_src_get(r, 0, XPF_PIPE_HEADER_SIZE, &p, err);
+	if (ret < 0)
+		return ret;
+	if (ret == 0)
+		return xpf_error_set(err, -EINVAL, "%s: input too short for a header (%zu bytes)",
+				     r->name, r->plen);
+	memcpy(head, p, sizeof(head));
+	if ((ret = check_magic(r, head, sizeof(head), err)))
+		return ret;
+	if (r->hi.pipe) {
+		r->pos = XPF_PIPE_HEADER_SIZE;
+		r->end = UINT64_MAX;
+		return 0;
+	}
+	/* a full perf.data on a pipe: its features are at the end, so read it all first */
+	uint8_t *all;
+	size_t size;
+
+	r->stream = false;
+	ret = xpf_stream_slurp(r->fd, r->name, &all, &size, r->pbuf, r->plen, err);
+	if (ret)
+		return ret;
+	free(r->pbuf);
+	r->pbuf = NULL;
+	r->plen = r->pcap = 0;
+	r->owned = all;
+	r->map = all;
+	r->map_size = size;
+	return 0;
+}
+
+int xpf_reader_open_fd(xpf_reader **out, int fd, const char *name, struct xpf_error *err)
+{
+	struct xpf_reader *r = reader_new(name);
+	struct stat st;
+	int ret;
+
+	*out = NULL;
+	if (!r) {
+		close(fd);
+		return xpf_error_set(err, -ENOMEM, "out of memory");
+	}
+	r->fd = fd;
+	if (fstat(fd, &st) < 0) {
+		ret = xpf_error_set(err, -errno, "%s: %s", r->name, strerror(errno));
+		xpf_reader_close(r);
+		return ret;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (st.st_size == 0) {
+			ret = xpf_error_set(err, -EINVAL, "%s: file is empty", r->name);
+			xpf_reader_close(r);
+			return ret;
+		}
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (m == MAP_FAILED) {
+			ret = xpf_error_set(err, -errno, "%s: mmap: %s", r->name, strerror(errno));
+			xpf_reader_close(r);
+			return ret;
+		}
+		madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+		r->map = m;
+		r->map_size = (uint64_t)st.st_size;
+		r->mapped = true;
+		return finish_open(r, out, err);
+	}
+	ret = open_stream(r, err);
+	if (ret) {
+		xpf_reader_close(r);
+		return ret;
+	}
+	return finish_open(r, out, err);
+}
+
+int xpf_reader_open(xpf_reader **out, const char *path, struct xpf_error *err)
+{
+	int fd;
+
+	*out = NULL;
+	if (!strcmp(path, "-")) {
+		fd = dup(STDIN_FILENO);
+		if (fd < 0)
+			return xpf_error_set(err, -errno, "standard input: %s", strerror(errno));
+		return xpf_reader_open_fd(out, fd, "-", err);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return xpf_error_set(err, -errno, "%s: %s", path, strerror(errno));
+	return xpf_reader_open_fd(out, fd, path, err);
+}

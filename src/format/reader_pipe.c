@@ -1,0 +1,143 @@
+/* The reader's input: a mapped image, or a stream read into a growing buffer, never seeked. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/reader_int.h"
+
+/* A stream record (plus the payload some carry) never needs more than this at once. */
+#define STREAM_BUF_MAX (1ULL << 31)
+#define STREAM_READ_CHUNK (1u << 20)
+
+static ssize_t read_some(int fd, void *buf, size_t n)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
+/*
+ * Make pbuf hold stream bytes [off, off + n). Bytes before `off` are dropped: the reader
+ * only ever asks for the record at its position or later, and the previous record was
+ * handed out before this call, so it may go.
+ */
+static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xpf_error *err)
+{
+	if (off < r->pbase)
+		return xpf_error_set(err, -EINVAL, "%s: internal error: offset 0x%llx already read",
+				     r->name, (unsigned long long)off);
+	if (n > STREAM_BUF_MAX)
+		return xpf_error_set(err, -EINVAL, "%s: record at offset 0x%llx needs %llu bytes",
+				     r->name, (unsigned long long)off, (unsigned long long)n);
+	if (off - r->pbase >= r->plen) {
+		/* everything buffered is behind us */
+		r->pbase += r->plen;
+		r->plen = 0;
+	}
+	if (off > r->pbase) {
+		size_t drop = (size_t)(off - r->pbase);
+
+		memmove(r->pbuf, r->pbuf + drop, r->plen - drop);
+		r->plen -= drop;
+		r->pbase = off;
+	}
+	/* skipping payload we did not buffer (off beyond what was read) */
+	while (r->pbase + r->plen < off && !r->peof) {
+		uint64_t skip = off - (r->pbase + r->plen);
+		size_t want = skip < r->pcap ? (size_t)skip : r->pcap;
+		ssize_t got = read_some(r->fd, r->pbuf, want);
+
+		if (got < 0)
+			return xpf_error_set(err, -errno, "%s: read: %s", r->name, strerror(errno));
+		if (got == 0)
+			r->peof = true;
+		r->pbase += (uint64_t)got;
+	}
+	if (r->pbase < off)
+		return 0;
+	while (r->plen < n) {
+		ssize_t got;
+
+		if (r->peof)
+			return 0;
+		if (r->pcap - r->plen < STREAM_READ_CHUNK && r->pcap < n + STREAM_READ_CHUNK) {
+			size_t cap = r->pcap ? r->pcap : STREAM_READ_CHUNK;
+			uint8_t *nb;
+
+			while (cap < n + STREAM_READ_CHUNK)
+				cap *= 2;
+			nb = realloc(r->pbuf, cap);
+			if (!nb)
+				return xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
+			r->pbuf = nb;
+			r->pcap = cap;
+		}
+		got = read_some(r->fd, r->pbuf + r->plen, r->pcap - r->plen);
+		if (got < 0)
+			return xpf_error_set(err, -errno, "%s: read: %s", r->name, strerror(errno));
+		if (got == 0)
+			r->peof = true;
+		r->plen += (size_t)got;
+	}
+	return 1;
+}
+
+int xpf_src_get(struct xpf_reader *r, uint64_t off, uint64_t n, const uint8_t **out,
+		struct xpf_error *err)
+{
+	int ret;
+
+	if (!r->stream) {
+		if (off > r->map_size || n > r->map_size - off)
+			return 0;
+		*out = r->map + off;
+		return 1;
+	}
+	ret = stream_fill(r, off, n, err);
+	if (ret == 1)
+		*out = r->pbuf + (off - r->pbase);
+	return ret;
+}
+
+/* Read a whole stream into memory (a non-seekable fd holding a non-pipe file). */
+int xpf_stream_slurp(int fd, const char *name, uint8_t **buf, size_t *size, const void *head,
+		     size_t head_len, struct xpf_error *err)
+{
+	size_t cap = STREAM_READ_CHUNK, len = head_len;
+	uint8_t *b = malloc(cap);
+
+	if (!b)
+		return xpf_error_set(err, -ENOMEM, "%s: out of memory", name);
+	memcpy(b, head, head_len);
+	for (;;) {
+		ssize_t got;
+
+		if (cap - len < STREAM_READ_CHUNK / 2) {
+			uint8_t *nb = cap < STREAM_BUF_MAX ? realloc(b, cap * 2) : NULL;
+
+			if (!nb) {
+				free(b);
+				return xpf_error_set(err, -ENOMEM, "%s: input too large for memory", name);
+			}
+			b = nb;
+			cap *= 2;
+		}
+		got = read_some(fd, b + len, cap - len);
+		if (got < 0) {
+			int e = errno;
+
+			free(b);
+			return xpf_error_set(err, -e, "%s: read: %s", name, strerror(e));
+		}
+		if (!got)
+			break;
+		len += (size_t)got;
+	}
+	*buf = b;
+	*size = len;
+	return 0;
+}

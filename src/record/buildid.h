@@ -1,0 +1,61 @@
+/* GNU build ids from ELF files and the kernel, collected into the BUILD_ID feature. */
+#ifndef XREC_BUILDID_H
+#define XREC_BUILDID_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/xpf_error.h"
+#include "format/xpf_features.h"
+
+#define XREC_BUILD_ID_MAX 20
+
+/*
+ * Read the NT_GNU_BUILD_ID note of an ELF file (PT_NOTE segments, else SHT_NOTE sections).
+ * Returns the id length (1..20; longer ids are truncated to 20, as perf does) with the bytes
+ * in out, -ENOENT when the file has no such note, -ENOEXEC when it is not ELF, or another
+ * negative errno. err (may be NULL) gets "PATH: why".
+ */
+int xrec_buildid_read_file(const char *path, uint8_t out[XREC_BUILD_ID_MAX],
+			   struct xpf_error *err);
+
+/* The running kernel's build id, from /sys/kernel/notes. Same returns as above. */
+int xrec_buildid_read_kernel(uint8_t out[XREC_BUILD_ID_MAX], struct xpf_error *err);
+
+/* Parse a raw note area (the content of a note segment/section or /sys/kernel/notes). */
+int xrec_buildid_from_notes(const void *notes, size_t size, uint8_t out[XREC_BUILD_ID_MAX]);
+
+/* Format as lower-case hex into buf (at least 2*size+1 bytes). Returns buf. */
+char *xrec_buildid_hex(const uint8_t *id, size_t size, char *buf);
+
+/*
+ * The set of DSOs a recording touched, each once, for the BUILD_ID feature. The record
+ * core adds every DSO it wants in the feature (perf lists the DSOs hit by samples; MMAP2
+ * filenames are a fine superset); ids the kernel gave in MMAP2 are passed in, the others
+ * are read from the files when the set is turned into features.
+ */
+typedef struct xrec_buildids xrec_buildids;
+
+xrec_buildids *xrec_buildids_create(void);
+void xrec_buildids_free(xrec_buildids *set); /* accepts NULL */
+
+/*
+ * Add a DSO by path. kernel: the kernel image ("[kernel.kallsyms]", read from
+ * /sys/kernel/notes) or a module (misc KERNEL). id/size: the build id when known (from an
+ * MMAP2 record), NULL/0 to read it from the file later. Pseudo files ("[vdso]", "[heap]",
+ * "//anon", "[stack]") are ignored, except "[kernel.kallsyms]". Adding a path twice keeps
+ * the first known id. Returns 0 or -ENOMEM.
+ */
+int xrec_buildids_add(xrec_buildids *set, const char *path, bool kernel, const uint8_t *id,
+		      uint8_t size);
+
+/*
+ * Add one entry per DSO with a build id to f (xpf_features_add_build_id, pid -1, misc
+ * KERNEL or USER as perf writes them) and mark BUILD_ID. DSOs whose id cannot be read are
+ * skipped silently (perf does the same). Returns the number of entries added or a negative
+ * errno.
+ */
+int xrec_buildids_to_features(xrec_buildids *set, struct xpf_features *f, struct xpf_error *err);
+
+#endif

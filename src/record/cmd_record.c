@@ -1,0 +1,635 @@
+/* xperf-record: the command line, and the order of a recording from set-up to summary. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cli/cli.h"
+#include "record/host_features.h"
+#include "record/record.h"
+#include "record/synthesize.h"
+
+#define DEFAULT_OUTPUT "xperf.data"
+#define DEFAULT_FREQ 4000
+
+static struct rec_opts opts = {
+	.output = DEFAULT_OUTPUT,
+	.freq = DEFAULT_FREQ,
+	.compress_level = 1,
+};
+static bool no_compress, ignored;
+
+static volatile sig_atomic_t done_signal;
+
+static void on_stop_signal(int sig)
+{
+	done_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig; /* only here so ppoll() wakes up */
+}
+
+/* ---- option callbacks ----------------------------------------------------------------- */
+
+static int opt_event(const struct cli_option *o, const char *arg, bool unset)
+{
+	const char **n;
+
+	(void)o;
+	if (unset) {
+		opts.nr_events = 0;
+		return 0;
+	}
+	n = realloc(opts.events, (size_t)(opts.nr_events + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	n[opts.nr_events++] = arg;
+	opts.events = n;
+	return 0;
+}
+
+static long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static int opt_freq(const struct cli_option *o, const char *arg, bool unset)
+{
+	long max = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
+	char *end;
+	unsigned long long v;
+
+	(void)o;
+	if (unset) {
+		opts.freq = DEFAULT_FREQ;
+		return 0;
+	}
+	if (!strcmp(arg, "max")) {
+		if (max <= 0) {
+			cli_error("cannot read /proc/sys/kernel/perf_event_max_sample_rate");
+			return -1;
+		}
+		opts.freq = (uint64_t)max;
+		if (!opts.quiet)
+			fprintf(stderr, "info: Using a maximum frequency rate of %ld Hz\n", max);
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || v == 0 || arg[0] == '-') {
+		cli_error("invalid frequency '%s' (a positive number of Hz, or 'max')", arg);
+		return -1;
+	}
+	if (max > 0 && v > (unsigned long long)max) {
+		cli_warning("maximum frequency rate (%ld Hz) exceeded, throttling from %llu Hz "
+			    "to %ld Hz", max, v, max);
+		cli_hint("the limit can be raised via /proc/sys/kernel/perf_event_max_sample_rate");
+		v = (unsigned long long)max;
+	}
+	opts.freq = v;
+	return 0;
+}
+
+static int opt_period(const struct cli_option *o, const char *arg, bool unset)
+{
+	char *end;
+	unsigned long long v;
+
+	(void)o;
+	if (unset) {
+		opts.period = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || v == 0 || arg[0] == '-') {
+		cli_error("invalid period '%s' (a positive number of events)", arg);
+		return -1;
+	}
+	opts.period = v;
+	return 0;
+}
+
+static int opt_g(const struct cli_option *o, const char *arg, bool unset)
+{
+	(void)o, (void)arg;
+	opts.callgraph = unset ? REC_CG_NONE : REC_CG_FP;
+	return 0;
+}
+
+static int opt_call_graph(const struct cli_option *o, const char *arg, bool unset)
+{
+	const char *comma;
+
+	(void)o;
+	if (unset) {
+		opts.callgraph = REC_CG_NONE;
+		return 0;
+	}
+	comma = strchr(arg, ',');
+	if (!strcmp(arg, "fp")) {
+		opts.callgraph = REC_CG_FP;
+		return 0;
+	}
+	if (strncmp(arg, "dwarf", comma ? (size_t)(comma - arg) : strlen(arg)) ||
+	    (comma ? comma - arg : (long)strlen(arg)) != 5) {
+		cli_error("invalid call-graph mode '%s' (fp, dwarf[,SIZE])", arg);
+		return -1;
+	}
+	opts.callgraph = REC_CG_DWARF;
+	opts.stack_size = REC_DEFAULT_STACK_SIZE;
+	if (comma) {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(comma + 1, &end, 0);
+		if (errno || end == comma + 1 || *end || v == 0 || comma[1] == '-' ||
+		    v > REC_MAX_STACK_SIZE) {
+			cli_error("invalid dwarf stack dump size '%s' (1..%d bytes)", comma + 1,
+				  REC_MAX_STACK_SIZE);
+			return -1;
+		}
+		/* The kernel wants a multiple of 8, as perf rounds it. */
+		opts.stack_size = (uint32_t)((v + 7) & ~7ULL);
+		if (opts.stack_size > REC_MAX_STACK_SIZE)
+			opts.stack_size = REC_MAX_STACK_SIZE;
+	}
+	return 0;
+}
+
+/* -m: pages (rounded up to a power of two) or a size with B/K/M/G. */
+static int opt_mmap(const struct cli_option *o, const char *arg, bool unset)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long long v, pages = 1;
+	char *end;
+
+	(void)o;
+	if (unset) {
+		opts.mmap_pages = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 0);
+	if (!errno && end != arg && arg[0] != '-' && *end && !end[1]) {
+		unsigned long long mul = 0;
+
+		switch (*end) {
+		case 'B': case 'b': mul = 1; break;
+		case 'K': case 'k': mul = 1024; break;
+		case 'M': case 'm': mul = 1024 * 1024; break;
+		case 'G': case 'g': mul = 1024 * 1024 * 1024; break;
+		}
+		if (mul && v <= (1ULL << 40) / mul) {
+			v = (v * mul + (unsigned long long)page - 1) / (unsigned long long)page;
+			end++;
+		}
+	}
+	if (errno || end == arg || *end || v == 0 || arg[0] == '-' || v > (1ULL << 18)) {
+		cli_error("invalid mmap size '%s' (pages, a power of two, or a size like 4M)", arg);
+		return -1;
+	}
+	while (pages < v)
+		pages <<= 1;
+	if (pages != v)
+		fprintf(stderr, "info: rounding mmap pages size to %llu pages\n", pages);
+	opts.mmap_pages = (size_t)pages;
+	return 0;
+}
+
+static int opt_zlevel(const struct cli_option *o, const char *arg, bool unset)
+{
+	char *end;
+	long v;
+
+	(void)o;
+	if (unset) {
+		opts.compress_level = 0;
+		return 0;
+	}
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end || v < 1 || v > 22) {
+		cli_error("invalid compression level '%s' (1..22)", arg);
+		return -1;
+	}
+	opts.compress_level = (int)v;
+	return 0;
+}
+
+#define OPT_FLAG(s, l, v, h) \
+	{ .type = CLI_OPT_BOOL, .short_name = (s), .long_name = (l), .value = (v), .help = (h), \
+	  .flags = CLI_NONEG }
+
+static const char *const usage[] = {
+	"xperf record [<options>] [<command>]",
+	"xperf record [<options>] -- <command> [<options>]",
+	NULL,
+};
+
+static struct cli_option options[] = {
+	OPT_GROUP("Events"),
+	OPT_CALLBACK('e', "event", NULL, "EVENT",
+		     "event to sample (repeatable; default: cycles, or cpu-clock without a PMU)",
+		     opt_event),
+	OPT_CALLBACK('F', "freq", NULL, "HZ", "sample at HZ per second (default 4000), or 'max'",
+		     opt_freq),
+	OPT_CALLBACK('c', "count", NULL, "PERIOD", "sample every PERIOD events instead of -F",
+		     opt_period),
+	OPT_CALLBACK_NOARG('g', NULL, NULL, "record call graphs (frame pointers)", opt_g),
+	OPT_CALLBACK(0, "call-graph", NULL, "fp|dwarf[,SIZE]",
+		     "call graphs by frame pointers, or by copying SIZE bytes of user stack "
+		     "(default 8192) and registers for DWARF unwinding",
+		     opt_call_graph),
+	OPT_GROUP("Targets"),
+	OPT_STRING('p', "pid", &opts.pids, "PID[,PID]", "record existing processes"),
+	OPT_STRING('t', "tid", &opts.tids, "TID[,TID]", "record existing threads"),
+	OPT_FLAG('a', "all-cpus", &opts.system_wide, "record every cpu (system-wide)"),
+	OPT_STRING('C', "cpu", &opts.cpu_list, "CPUS", "record only these cpus (0-3,5)"),
+	OPT_STRING('u', "uid", &opts.user, "USER", "record the processes of USER (name or uid)"),
+	OPT_FLAG('i', "no-inherit", &opts.no_inherit,
+		 "do not follow children of the target (threads and processes it creates)"),
+	OPT_GROUP("Output"),
+	OPT_STRING('o', "output", &opts.output, "FILE",
+		   "output file (default xperf.data; '-' writes a pipe stream to stdout); "
+		   "an existing FILE is renamed FILE.old"),
+	OPT_CALLBACK('m', "mmap-pages", NULL, "PAGES",
+		     "ring buffer size per cpu, in pages (power of two) or with B/K/M/G",
+		     opt_mmap),
+	OPT_CALLBACK('z', "compression-level", NULL, "LEVEL",
+		     "zstd level 1..22 (default 1: compressed unless --no-compress)", opt_zlevel),
+	OPT_FLAG(0, "no-compress", &no_compress, "write plain, uncompressed records"),
+	OPT_FLAG('B', "no-buildid", &opts.no_buildid, "do not collect build ids"),
+	OPT_FLAG('N', "no-buildid-cache", &ignored,
+		 "accepted for perf compatibility (xperf keeps no build-id cache)"),
+	OPT_FLAG(0, "no-bpf-event", &ignored,
+		 "accepted for perf compatibility (xperf records no BPF events)"),
+	OPT_INCR('q', "quiet", &opts.quiet, "print no summary, only errors and warnings"),
+	OPT_INCR('v', "verbose", &opts.verbose, "say more (event attributes, buffer sizes)"),
+	OPT_END(),
+};
+
+/* ---- set-up ------------------------------------------------------------------------- */
+
+static bool root_like(void)
+{
+	/* CAP_IPC_LOCK lifts the perf_event_mlock_kb limit; root has it. */
+	return geteuid() == 0;
+}
+
+static void default_mmap_pages(void)
+{
+	if (opts.mmap_pages)
+		return;
+	if (!root_like()) {
+		/* perf's default, inside perf_event_mlock_kb (516 KB) per cpu. */
+		opts.mmap_pages = 128;
+		return;
+	}
+	/* A buffer that absorbs a 100 ms stall at 10 kHz with call graphs. */
+	opts.mmap_pages = opts.callgraph == REC_CG_DWARF ? 8192 : 1024;
+}
+
+static void raise_nofile_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
+{
+	struct xpf_error err = { 0 };
+	int i;
+
+	if (!opts.nr_events) {
+		if (xpe_evlist_parse(evl, ctx, "cycles", &err) < 0) {
+			cli_error("%s", err.msg);
+			return -1;
+		}
+		return 0;
+	}
+	for (i = 0; i < opts.nr_events; i++) {
+		if (xpe_evlist_parse(evl, ctx, opts.events[i], &err) < 0) {
+			cli_error("%s", err.msg);
+			cli_hint("run 'xperf list' for the events of this machine");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void explain_open_failure(const struct xpf_error *err)
+{
+	cli_error("%s", err->msg);
+	if (err->code == -EPERM || err->code == -ENOMEM) {
+		if (strstr(err->msg, "mmap")) {
+			cli_hint("perf_event_mlock_kb is %ld KB per cpu; raise it with "
+				 "'sysctl -w kernel.perf_event_mlock_kb=%zu' or use a smaller -m "
+				 "(now %zu pages)",
+				 read_sysctl("/proc/sys/kernel/perf_event_mlock_kb"),
+				 (opts.mmap_pages + 1) * (size_t)sysconf(_SC_PAGESIZE) / 1024,
+				 opts.mmap_pages);
+		}
+	}
+}
+
+/* Rename an existing, non-empty output to FILE.old as perf does. Returns true if it did. */
+static bool keep_old_output(const char *path, char *old, size_t len)
+{
+	struct stat sb;
+
+	snprintf(old, len, "%s.old", path);
+	if (stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) || !sb.st_size)
+		return false;
+	return rename(path, old) == 0;
+}
+
+static int synthesize(struct rec_session *s, const struct rec_target *t, struct xpf_error *err)
+{
+	struct xrec_synth syn = {
+		.sample_type = xpe_evlist_event(s->evl, 0)->attr.sample_type,
+		.sample_id_all = true,
+		.build_ids = !opts.no_buildid,
+		.emit = session_write,
+		.emit_ctx = s,
+	};
+	int ret = xrec_synth_kernel(&syn, err), i;
+
+	if (ret < 0)
+		return ret;
+	if (opts.system_wide || opts.cpu_list)
+		return xrec_synth_all(&syn, err);
+	for (i = 0; i < t->nr_pids && ret >= 0; i++)
+		ret = opts.tids ? xrec_synth_thread(&syn, t->pids[i], err)
+				: xrec_synth_process(&syn, t->pids[i], err);
+	return ret;
+}
+
+static void print_verbose(struct rec_session *s)
+{
+	size_t i, n = xpe_evlist_count(s->evl);
+	char buf[4096];
+
+	for (i = 0; i < n; i++) {
+		struct xpe_event *ev = xpe_evlist_event(s->evl, i);
+
+		xpe_attr_snprintf(buf, sizeof(buf), &ev->attr);
+		fprintf(stderr, "%s\n%s", ev->name, buf);
+	}
+	fprintf(stderr, "mmap size %zuB\n", (opts.mmap_pages + 1) * (size_t)sysconf(_SC_PAGESIZE));
+}
+
+/* "1,2,3": digits separated by single commas. */
+static bool valid_id_list(const char *s)
+{
+	bool digit = false;
+
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			digit = true;
+		else if (*s == ',' && digit)
+			digit = false;
+		else
+			return false;
+	}
+	return digit;
+}
+
+/* Names before open, to notice perf's cycles -> cpu-clock fallback. */
+static char **save_names(xpe_evlist *evl)
+{
+	size_t n = xpe_evlist_count(evl), i;
+	char **names = calloc(n + 1, sizeof(*names));
+
+	for (i = 0; names && i < n; i++)
+		names[i] = strdup(xpe_evlist_event(evl, i)->name);
+	return names;
+}
+
+static void note_fallbacks(xpe_evlist *evl, char **names)
+{
+	size_t n = xpe_evlist_count(evl), i;
+
+	for (i = 0; names && i < n; i++) {
+		const char *now = xpe_evlist_event(evl, i)->name;
+
+		if (names[i] && strcmp(names[i], now) && !opts.quiet)
+			fprintf(stderr, "%s: note: the '%s' event is not supported here, "
+				"using '%s' instead\n", cli_command(), names[i], now);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static int record(struct rec_session *s, struct rec_target *t)
+{
+	struct xpf_error err = { 0 };
+	struct xpf_features feat = { 0 };
+	struct xpf_writer_opts wo = { .compress_level = opts.compress_level };
+	bool pipe_out = !strcmp(opts.output, "-"), renamed = false;
+	char old[4096];
+	int ret, status = 0, exit_code;
+	char **names;
+
+	if (opts.argc > 0 && target_check_command(opts.argv[0], &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_EXIT_RUNTIME;
+	}
+	if (target_prepare(t, &opts, s->ctx, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_EXIT_RUNTIME;
+	}
+	default_mmap_pages();
+	session_config(s, &opts, t);
+	names = save_names(s->evl);
+	ret = session_open(s, &opts, t, &err);
+	note_fallbacks(s->evl, names);
+	if (ret < 0) {
+		explain_open_failure(&err);
+		return CLI_EXIT_RUNTIME;
+	}
+	if (opts.verbose)
+		print_verbose(s);
+
+	if (!pipe_out)
+		renamed = keep_old_output(opts.output, old, sizeof(old));
+	ret = xpf_writer_open(&s->w, opts.output, &wo, &err);
+	if (ret < 0) {
+		cli_error("cannot create '%s': %s", opts.output, err.msg);
+		if (renamed)
+			rename(old, opts.output);
+		return CLI_EXIT_RUNTIME;
+	}
+	ret = session_add_attrs(s, &err);
+	if (ret == 0)
+		ret = xrec_host_features(&feat, opts.cmdline_argc, opts.cmdline_argv, &err);
+	if (ret == 0 && pipe_out)
+		ret = xpf_writer_set_features(s->w, &feat, &err);
+	if (ret == 0)
+		ret = synthesize(s, t, &err);
+	if (ret == 0 && s->write_err)
+		ret = s->write_err, err = s->werr;
+	if (ret == 0)
+		ret = xpf_writer_finished_init(s->w, &err);
+	if (ret == 0 && !t->cmd_is_target)
+		ret = xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_ENABLE);
+	if (ret == 0)
+		ret = target_start(t, opts.argv ? opts.argv[0] : "", &err);
+	if (ret < 0) {
+		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		xpf_writer_abort(s->w);
+		s->w = NULL;
+		if (!pipe_out) {
+			unlink(opts.output);
+			if (renamed)
+				rename(old, opts.output);
+		}
+		xpf_features_free(&feat);
+		return CLI_EXIT_RUNTIME;
+	}
+
+	ret = session_run(s, t, &done_signal, &status);
+	if (t->child > 0) {
+		/* Stopped by a signal or a write error: the command goes too, as with perf. */
+		target_stop_child(t, &status);
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
+			status = 0;
+	}
+	exit_code = opts.argc > 0 ? summary_child_status(&opts, status) : 0;
+	if (ret < 0) {
+		cli_error("%s", s->werr.msg);
+		cli_hint("the file holds what was written up to the last complete round");
+		exit_code = CLI_EXIT_RUNTIME;
+	}
+
+	if (!pipe_out) {
+		if (s->st.samples) {
+			feat.sample_time_first = s->st.first_time;
+			feat.sample_time_last = s->st.last_time;
+			xpf_features_mark(&feat, XPF_FEAT_SAMPLE_TIME);
+		}
+		if (s->bids && xrec_buildids_to_features(s->bids, &feat, &err) < 0)
+			cli_warning("build ids: %s", err.msg);
+		if (xpf_writer_set_features(s->w, &feat, &err) < 0)
+			cli_warning("features: %s", err.msg);
+	}
+	xpf_features_free(&feat);
+	{
+		uint64_t out = xpf_writer_bytes_written(s->w), in = xpf_writer_bytes_in(s->w);
+
+		if (xpf_writer_close(s->w, &err) < 0 && ret == 0) {
+			cli_error("cannot finish '%s': %s", opts.output, err.msg);
+			exit_code = CLI_EXIT_RUNTIME;
+		}
+		s->w = NULL;
+		summary_print(s, &opts, out, in);
+	}
+	return exit_code;
+}
+
+int main(int argc, const char **argv)
+{
+	struct rec_session s = { 0 };
+	struct rec_target t = { .child = -1, .go_fd = -1, .exec_err_fd = -1 };
+	struct sigaction sa = { 0 };
+	int n, code;
+
+	cli_set_command("xperf record");
+	opts.cmdline_argc = argc;
+	opts.cmdline_argv = argv;
+	/* The command line is copied: cli_parse moves the rest of argv around. */
+	{
+		const char **copy = malloc((size_t)(argc + 1) * sizeof(*copy));
+
+		if (!copy)
+			return CLI_EXIT_RUNTIME;
+		memcpy(copy, argv, (size_t)(argc + 1) * sizeof(*copy));
+		opts.cmdline_argv = copy;
+	}
+	n = cli_parse(argc, argv, options, usage, CLI_STOP_AT_NON_OPTION);
+	if (n < 0)
+		return n == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	opts.argc = n;
+	opts.argv = n ? argv : NULL;
+	if (no_compress)
+		opts.compress_level = 0;
+	if (!n && !opts.pids && !opts.tids && !opts.system_wide && !opts.cpu_list && !opts.user) {
+		cli_error("no command to run and no target (-p, -t, -a, -C or -u)");
+		cli_usage(options, usage, true);
+		return CLI_EXIT_USAGE;
+	}
+	if (!!opts.pids + !!opts.tids + !!opts.user > 1) {
+		cli_error("options '-p', '-t' and '-u' exclude each other");
+		return CLI_EXIT_USAGE;
+	}
+	if ((opts.pids && !valid_id_list(opts.pids)) || (opts.tids && !valid_id_list(opts.tids))) {
+		cli_error("invalid %s list '%s' (numbers separated by commas)",
+			  opts.pids ? "pid" : "tid", opts.pids ? opts.pids : opts.tids);
+		return CLI_EXIT_USAGE;
+	}
+	if (opts.period && opts.freq != DEFAULT_FREQ) {
+		cli_error("options '-c' and '-F' exclude each other");
+		return CLI_EXIT_USAGE;
+	}
+	if (opts.callgraph == REC_CG_DWARF && !opts.stack_size)
+		opts.stack_size = REC_DEFAULT_STACK_SIZE;
+
+	s.ctx = xpe_ctx_create(NULL, NULL);
+	s.evl = xpe_evlist_create();
+	if (!s.ctx || !s.evl)
+		return CLI_EXIT_RUNTIME;
+	if (parse_events(s.evl, s.ctx) < 0) {
+		code = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (!opts.no_buildid) {
+		s.bids = xrec_buildids_create();
+		if (s.bids)
+			xrec_buildids_add(s.bids, "[kernel.kallsyms]", true, NULL, 0);
+	}
+	raise_nofile_limit();
+
+	sa.sa_handler = on_stop_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	code = record(&s, &t);
+out:
+	session_close(&s);
+	target_release(&t);
+	xrec_buildids_free(s.bids);
+	xpe_evlist_free(s.evl);
+	xpe_ctx_free(s.ctx);
+	free(opts.events);
+	free((void *)opts.cmdline_argv);
+	if (done_signal) {
+		/* Die of the signal that stopped us, as perf does, so shells see it. */
+		signal(done_signal, SIG_DFL);
+		raise(done_signal);
+	}
+	return code;
+}

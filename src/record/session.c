@@ -1,0 +1,357 @@
+/* xperf-record session: event attrs, per-cpu rings, and the poll loop that drains them. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "record/record.h"
+
+/* How often the loop drains without a wake-up, so rounds reach the disk (crash safety). */
+#define TICK_MS 100
+
+/* Does this kernel fill MMAP2 records with build ids (attr.build_id, Linux 5.12)? */
+static bool kernel_has_build_id(void)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.size = sizeof(a),
+		.disabled = 1,
+		.mmap = 1,
+		.mmap2 = 1,
+		.build_id = 1,
+		.exclude_kernel = 1,
+	};
+	int fd = xpe_perf_event_open(&a, 0, -1, -1, 0);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+void session_config(struct rec_session *s, const struct rec_opts *o, const struct rec_target *t)
+{
+	size_t n = xpe_evlist_count(s->evl), i;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t ring = o->mmap_pages * (size_t)page;
+	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	bool build_id = kernel_has_build_id();
+
+	if (t->per_cpu_only)
+		st |= PERF_SAMPLE_CPU;
+	if (n > 1)
+		st |= PERF_SAMPLE_IDENTIFIER;
+	if (o->callgraph != REC_CG_NONE)
+		st |= PERF_SAMPLE_CALLCHAIN;
+	if (o->callgraph == REC_CG_DWARF)
+		st |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	/* IDENTIFIER, IP and TID come before TIME in a sample body. */
+	s->time_off = (st & PERF_SAMPLE_IDENTIFIER ? 8 : 0) + 8 + 8;
+
+	for (i = 0; i < n; i++) {
+		struct xpe_event *ev = xpe_evlist_event(s->evl, i);
+		struct perf_event_attr *a = &ev->attr;
+
+		a->size = sizeof(*a);
+		a->sample_type = st;
+		a->read_format = PERF_FORMAT_ID;
+		if (!ev->period_set) {
+			if (o->period) {
+				a->freq = 0;
+				a->sample_period = o->period;
+			} else {
+				a->freq = 1;
+				a->sample_freq = o->freq;
+			}
+		}
+		a->sample_id_all = 1;
+		a->disabled = 1;
+		/* A forked command is measured from its exec on, not from our set-up. */
+		a->enable_on_exec = t->cmd_is_target;
+		a->inherit = !o->no_inherit;
+		/* Wake the reader at a quarter full: time to drain before anything is lost. */
+		a->watermark = 1;
+		a->wakeup_watermark = (uint32_t)(ring / 4 > 0 ? ring / 4 : 1);
+		if (o->callgraph == REC_CG_DWARF) {
+			a->sample_regs_user = REC_X86_64_REGS_MASK;
+			a->sample_stack_user = o->stack_size;
+			a->exclude_callchain_user = 1;
+		}
+		if (i == 0) {
+			/* The first event tracks tasks and maps for everyone, as perf's does. */
+			a->mmap = 1;
+			a->mmap2 = 1;
+			a->comm = 1;
+			a->comm_exec = 1;
+			a->task = 1;
+			a->build_id = build_id;
+		}
+	}
+}
+
+int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_target *t,
+		 struct xpf_error *err)
+{
+	int nthreads = t->threads.nr, c, th, ret, failed = -1;
+	size_t n = xpe_evlist_count(s->evl), i;
+
+	ret = xpe_evlist_open(s->evl, s->ctx, &t->cpus, &t->threads, XPE_OPEN_FALLBACK, &failed,
+			      err);
+	if (ret < 0)
+		return ret;
+	s->rings = calloc((size_t)t->cpus.nr, sizeof(*s->rings));
+	if (!s->rings)
+		return xpf_error_set(err, -ENOMEM, "out of memory");
+	s->nr_rings = t->cpus.nr;
+	for (c = 0; c < t->cpus.nr; c++) {
+		xpe_ring *r = NULL;
+
+		/* The first open fd of this cpu owns its ring; every other one feeds it. */
+		for (i = 0; i < n; i++) {
+			struct xpe_event *ev = xpe_evlist_event(s->evl, i);
+
+			for (th = 0; th < nthreads; th++) {
+				int fd = ev->fd[c * nthreads + th];
+
+				if (fd < 0)
+					continue;
+				if (!r) {
+					ret = xpe_ring_mmap(&r, fd, o->mmap_pages, err);
+					if (ret < 0)
+						return ret;
+					s->rings[c] = r;
+					continue;
+				}
+				ret = xpe_ring_set_output(r, fd);
+				if (ret < 0)
+					return xpf_error_set(err, ret, "cannot redirect event '%s' "
+							     "into the ring of cpu %d: %s",
+							     ev->name, t->cpus.cpu[c], strerror(-ret));
+			}
+		}
+	}
+	return 0;
+}
+
+int session_add_attrs(struct rec_session *s, struct xpf_error *err)
+{
+	size_t n = xpe_evlist_count(s->evl), i;
+
+	for (i = 0; i < n; i++) {
+		struct xpe_event *ev = xpe_evlist_event(s->evl, i);
+		uint64_t *ids = calloc((size_t)ev->nr_fd + 1, sizeof(*ids));
+		uint32_t nr = 0;
+		int j, ret;
+
+		if (!ids)
+			return xpf_error_set(err, -ENOMEM, "out of memory");
+		for (j = 0; j < ev->nr_fd; j++)
+			if (ev->fd[j] >= 0 && ev->id[j])
+				ids[nr++] = ev->id[j];
+		ret = xpf_writer_add_attr(s->w, &ev->attr, ids, nr, ev->name, err);
+		free(ids);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* Look at a record on its way to the file: counts, sample times, DSOs for build ids. */
+static void account(struct rec_session *s, const struct perf_event_header *h)
+{
+	const unsigned char *body = (const unsigned char *)(h + 1);
+	size_t len = h->size - sizeof(*h);
+	uint64_t v;
+
+	s->st.records++;
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		s->st.samples++;
+		if (s->time_off >= 0 && len >= (size_t)s->time_off + 8) {
+			memcpy(&v, body + s->time_off, 8);
+			if (!s->st.first_time || v < s->st.first_time)
+				s->st.first_time = v;
+			if (v > s->st.last_time)
+				s->st.last_time = v;
+		}
+		break;
+	case PERF_RECORD_LOST:
+		if (len >= 16) {
+			memcpy(&v, body + 8, 8);
+			s->st.lost += v;
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (len >= 8) {
+			memcpy(&v, body, 8);
+			s->st.lost_samples += v;
+		}
+		break;
+	case PERF_RECORD_THROTTLE:
+		s->st.throttled++;
+		break;
+	case PERF_RECORD_UNTHROTTLE:
+		s->st.unthrottled++;
+		break;
+	case PERF_RECORD_MMAP2:
+		/* pid tid addr len pgoff (32), maj/min/ino or build id (24), prot flags (8) */
+		if (s->bids && len > 64) {
+			const char *name = (const char *)body + 64;
+			bool kernel = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+				      PERF_RECORD_MISC_KERNEL;
+
+			if (!memchr(name, 0, len - 64))
+				break;
+			if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				uint8_t size = body[32];
+
+				if (size > 20)
+					size = 20;
+				xrec_buildids_add(s->bids, name, kernel, body + 36, size);
+			} else {
+				xrec_buildids_add(s->bids, name, kernel, NULL, 0);
+			}
+		}
+		break;
+	}
+}
+
+int session_write(void *arg, const struct perf_event_header *h)
+{
+	struct rec_session *s = arg;
+	int ret;
+
+	if (s->write_err)
+		return s->write_err;
+	account(s, h);
+	ret = xpf_writer_write(s->w, h, &s->werr);
+	if (ret < 0)
+		s->write_err = ret;
+	return ret;
+}
+
+size_t session_drain(struct rec_session *s)
+{
+	size_t total = 0;
+	int i;
+
+	for (i = 0; i < s->nr_rings; i++) {
+		xpe_ring *r = s->rings[i];
+		const struct perf_event_header *h;
+
+		if (!r)
+			continue;
+		if (!xpe_ring_begin(r))
+			continue;
+		while ((h = xpe_ring_next(r))) {
+			total += h->size;
+			/* After a write error keep draining, so the kernel does not stall. */
+			if (!s->write_err)
+				session_write(s, h);
+		}
+		xpe_ring_end(r);
+	}
+	s->st.corrupt = 0;
+	for (i = 0; i < s->nr_rings; i++)
+		if (s->rings[i])
+			s->st.corrupt += xpe_ring_corrupt(s->rings[i]);
+	if (total && !s->write_err) {
+		int ret = xpf_writer_finished_round(s->w, &s->werr);
+
+		if (ret < 0)
+			s->write_err = ret;
+	}
+	return total;
+}
+
+static int reap_child(struct rec_target *t, int *status)
+{
+	pid_t p;
+
+	if (t->child <= 0)
+		return 0;
+	p = waitpid(t->child, status, WNOHANG);
+	if (p == t->child) {
+		t->child = -1;
+		return 1;
+	}
+	return 0;
+}
+
+int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic_t *done,
+		int *child_status)
+{
+	struct pollfd *pfd = calloc((size_t)s->nr_rings + 1, sizeof(*pfd));
+	struct timespec tick = { 0, TICK_MS * 1000000L };
+	sigset_t blocked, orig;
+	int i, nr = 0, live;
+	bool had_child = t->child > 0;
+
+	if (!pfd)
+		return -ENOMEM;
+	for (i = 0; i < s->nr_rings; i++) {
+		if (!s->rings[i])
+			continue;
+		pfd[nr].fd = xpe_ring_fd(s->rings[i]);
+		pfd[nr].events = POLLIN;
+		nr++;
+	}
+	live = nr;
+	/* Signals are taken only inside ppoll, so a SIGCHLD cannot slip in before it. */
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGCHLD);
+	sigaddset(&blocked, SIGINT);
+	sigaddset(&blocked, SIGTERM);
+	sigprocmask(SIG_BLOCK, &blocked, &orig);
+
+	for (;;) {
+		int ret;
+
+		if (reap_child(t, child_status) || *done || s->write_err)
+			break;
+		if (had_child ? false : (t->nr_pids && !target_alive(t)))
+			break;
+		ret = ppoll(pfd, (nfds_t)nr, &tick, &orig);
+		/* perf counts every return of its poll but timeouts: data, hang-ups, signals */
+		if (ret != 0)
+			s->st.wakeups++;
+		if (ret > 0) {
+			for (i = 0; i < nr; i++) {
+				/* A ring whose tasks are all gone stays readable: stop polling it. */
+				if (pfd[i].revents & (POLLHUP | POLLERR)) {
+					pfd[i].fd = -pfd[i].fd - 1;
+					live--;
+				}
+			}
+		} else if (ret < 0 && errno != EINTR) {
+			break;
+		}
+		session_drain(s);
+	}
+	sigprocmask(SIG_SETMASK, &orig, NULL);
+	free(pfd);
+	/* Stop the events, then take what they wrote before stopping. */
+	xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_DISABLE);
+	while (session_drain(s) && !s->write_err)
+		;
+	return s->write_err;
+}
+
+void session_close(struct rec_session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr_rings; i++)
+		xpe_ring_unmap(s->rings[i]);
+	free(s->rings);
+	s->rings = NULL;
+	s->nr_rings = 0;
+	xpe_evlist_close(s->evl);
+}

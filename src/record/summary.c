@@ -1,0 +1,78 @@
+/* xperf-record: what the user sees at the end: wake-ups, size, samples, losses, the command's fate. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli/cli.h"
+#include "record/record.h"
+
+static long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64_t bytes_out,
+		   uint64_t bytes_in)
+{
+	const struct rec_stats *st = &s->st;
+	uint64_t lost = st->lost + st->lost_samples;
+
+	if (lost) {
+		cli_warning("%llu samples lost (%s); the ring buffer of %zu pages per cpu "
+			    "overflowed", (unsigned long long)lost,
+			    st->lost ? "PERF_RECORD_LOST" : "PERF_RECORD_LOST_SAMPLES",
+			    o->mmap_pages);
+		cli_hint("use a larger buffer (-m %zu) or a lower rate (-F %llu)",
+			 o->mmap_pages * 4, (unsigned long long)(o->period ? 0 : o->freq / 2));
+	}
+	if (st->throttled) {
+		cli_warning("sampling was throttled %llu times by the kernel "
+			    "(kernel.perf_event_max_sample_rate = %ld)",
+			    (unsigned long long)st->throttled,
+			    read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate"));
+		cli_hint("use a lower rate (-F) or a larger period (-c)");
+	}
+	if (st->corrupt)
+		cli_warning("%llu corrupt ring buffer reads were skipped",
+			    (unsigned long long)st->corrupt);
+	if (o->quiet)
+		return;
+	fprintf(stderr, "[ xperf record: Woken up %llu times to write data ]\n",
+		(unsigned long long)st->wakeups);
+	fprintf(stderr, "[ xperf record: Captured and wrote %.3f MB %s (%llu samples)",
+		(double)bytes_out / (1024.0 * 1024.0),
+		strcmp(o->output, "-") ? o->output : "(pipe)", (unsigned long long)st->samples);
+	if (o->compress_level && bytes_out)
+		fprintf(stderr, ", compression ratio %.1f", (double)bytes_in / (double)bytes_out);
+	fprintf(stderr, " ]\n");
+}
+
+void summary_open_error(int errnum, const char *msg)
+{
+	(void)errnum;
+	cli_error("%s", msg);
+}
+
+int summary_child_status(const struct rec_opts *o, int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+
+		if (!o->quiet || sig != SIGTERM)
+			cli_warning("command '%s' was terminated by signal %d (%s)%s",
+				    o->argv[0], sig, strsignal(sig),
+				    WCOREDUMP(status) ? ", core dumped" : "");
+		return 128 + sig;
+	}
+	return 0;
+}

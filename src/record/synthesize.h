@@ -1,0 +1,72 @@
+/* Synthesized COMM/MMAP2 records for threads and maps that existed before recording. */
+#ifndef XREC_SYNTHESIZE_H
+#define XREC_SYNTHESIZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+#include "format/xpf_error.h"
+
+/*
+ * Records are built in native byte order and handed to `emit` one at a time; the buffer
+ * is only valid during the call. emit returns 0 or a negative errno, which stops the
+ * synthesis and is returned.
+ *
+ * Each record carries the sample_id_all trailer laid out for `sample_type` (TID, TIME, ID,
+ * STREAM_ID, CPU, IDENTIFIER). As perf does, the trailer is zero (time 0, so ordered
+ * delivery puts these records first) except ID/IDENTIFIER, which take `id`: pass 0
+ * (perf's "synthesized" id, which perf report maps to the first event) unless you have a
+ * reason.
+ */
+typedef int (*xrec_emit_fn)(void *ctx, const struct perf_event_header *rec);
+
+struct xrec_synth {
+	uint64_t sample_type;   /* the file's attr.sample_type (all attrs share it) */
+	bool sample_id_all;     /* append the trailer; xperf always sets it */
+	uint64_t id;            /* value for PERF_SAMPLE_ID / _IDENTIFIER in the trailer */
+	bool build_ids;         /* MMAP2 carry build ids read from ELF notes
+				   (PERF_RECORD_MISC_MMAP_BUILD_ID), as attr.build_id would */
+	bool data_mmaps;        /* also non-executable file mappings (perf's --data) */
+	const char *proc;       /* procfs root, NULL for "/proc" (tests use a fake one) */
+	xrec_emit_fn emit;
+	void *emit_ctx;
+};
+
+/* Size in bytes of the sample_id_all trailer for sample_type. */
+uint16_t xrec_synth_id_size(uint64_t sample_type);
+
+/*
+ * The kernel map, as perf synthesizes it for every target: one MMAP record, pid -1,
+ * misc KERNEL, filename "[kernel.kallsyms]_text", start = the _text address from
+ * /proc/kallsyms (pgoff = start), len up to the end of the address space. When kallsyms
+ * hides addresses (all zero, kptr_restrict) nothing is emitted and 0 is returned.
+ * Then one MMAP per loaded module from /proc/modules (filename = the module's path under
+ * /lib/modules/`uname -r`/ when found, else "[name]").
+ */
+int xrec_synth_kernel(const struct xrec_synth *s, struct xpf_error *err);
+
+/*
+ * One existing process, for -p, in perf's order: the leader's COMM, MMAP2 for every
+ * executable mapping of /proc/PID/maps (pid = tid = PID, misc USER, prot/flags from the
+ * permissions), then COMM (pid = PID, tid) for each other thread of /proc/PID/task. perf
+ * 6.1 writes no FORK for them: the COMM's pid/tid pair ties a thread to its process.
+ * A process that exits meanwhile is not an error (returns 0 having emitted what it could).
+ */
+int xrec_synth_process(const struct xrec_synth *s, pid_t pid, struct xpf_error *err);
+
+/* One thread only, for -t TID: COMM for TID (pid = its tgid), MMAP2 of its process. */
+int xrec_synth_thread(const struct xrec_synth *s, pid_t tid, struct xpf_error *err);
+
+/* Every process in /proc, for -a (and -C): xrec_synth_process for each, skipping races. */
+int xrec_synth_all(const struct xrec_synth *s, struct xpf_error *err);
+
+/*
+ * Convenience emit function for an xpf_writer: pass the writer as emit_ctx. Write errors
+ * come back as the writer's negative errno (the writer's message is lost; callers that need
+ * it wrap xpf_writer_write themselves).
+ */
+int xrec_synth_emit_writer(void *writer, const struct perf_event_header *rec);
+
+#endif

@@ -1,0 +1,192 @@
+/* xperf-report: options, input selection and the one pass over the file for each mode. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "report/report.h"
+
+struct report_opts {
+	const char *input;
+	bool dump, stats, header_only, quiet;
+};
+
+static const char *const usage[] = {
+	"xperf report [<options>]",
+	NULL,
+};
+
+/*
+ * The input when -i is not given: a pipe on stdin (as perf does), else xperf.data, else
+ * perf.data, so a directory where only perf recorded still works. NULL when none exists.
+ */
+static const char *default_input(bool quiet)
+{
+	struct stat st;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	if (!access("xperf.data", F_OK) || access("perf.data", F_OK))
+		return "xperf.data";
+	if (!quiet)
+		fprintf(stderr, "%s: reading 'perf.data' ('xperf.data' does not exist)\n",
+			cli_command());
+	return "perf.data";
+}
+
+/* When the data was captured, as perf says it: the mtime of the file (or of stdin). */
+static int64_t captured_time(const char *path)
+{
+	struct stat st;
+	int ret = strcmp(path, "-") ? stat(path, &st) : fstat(STDIN_FILENO, &st);
+
+	return ret ? time(NULL) : st.st_mtime;
+}
+
+static int fail(const struct xpf_error *err, int code)
+{
+	fflush(stdout);
+	if (err->msg[0])
+		cli_error("%s", err->msg);
+	else
+		cli_error("%s", strerror(-code));
+	return CLI_EXIT_RUNTIME;
+}
+
+static void warn_once(const xpf_reader *r, const struct report_opts *o)
+{
+	const char *w = xpf_reader_warning(r);
+
+	if (w && !o->quiet) {
+		fflush(stdout);
+		cli_warning("%s", w);
+	}
+}
+
+/* Records that describe a pipe stream; the header of a pipe ends at the first other one. */
+static bool is_stream_header(uint32_t type)
+{
+	return type == XPF_RECORD_HEADER_ATTR || type == XPF_RECORD_HEADER_FEATURE ||
+	       type == XPF_RECORD_HEADER_EVENT_TYPE || type == XPF_RECORD_HEADER_TRACING_DATA ||
+	       type == XPF_RECORD_HEADER_BUILD_ID;
+}
+
+static int run_header_only(xpf_reader *r, const struct report_opts *o)
+{
+	const struct xpf_header_info *h = xpf_reader_header(r);
+	struct xpf_error err = { 0 };
+	struct xpf_record rec;
+	int ret;
+
+	if (h->pipe) {
+		/* a pipe's features arrive as records: read until they stop */
+		while ((ret = xpf_reader_next(r, &rec, &err)) > 0)
+			if (!is_stream_header(rec.hdr->type))
+				break;
+		if (ret < 0)
+			return fail(&err, ret);
+	}
+	header_print(r, captured_time(o->input), stdout);
+	return CLI_EXIT_OK;
+}
+
+/* One pass: count every record; print each one too with --dump. */
+static int run_pass(xpf_reader *r, const struct report_opts *o)
+{
+	struct report_stats st = { 0 };
+	struct xpf_error err = { 0 };
+	struct xpf_record rec;
+	int ret;
+
+	if (o->dump)
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n#\n", stdout);
+	while ((ret = xpf_reader_next(r, &rec, &err)) > 0) {
+		if (o->dump) {
+			fputc('\n', stdout);
+			dump_record(r, &rec, stdout);
+		}
+		ret = report_stats_add(&st, r, rec.hdr);
+		if (ret < 0) {
+			xpf_error_set(&err, ret, "cannot count records: %s", strerror(-ret));
+			break;
+		}
+	}
+	if (ret < 0) {
+		report_stats_free(&st);
+		return fail(&err, ret);
+	}
+	report_stats_print(&st, r, stdout);
+	report_stats_free(&st);
+	warn_once(r, o);
+	return CLI_EXIT_OK;
+}
+
+int main(int argc, const char **argv)
+{
+	static char outbuf[1 << 20];
+	struct report_opts o = { 0 };
+	struct cli_option opts[] = {
+		OPT_GROUP("Input"),
+		OPT_STRING('i', "input", &o.input, "FILE",
+			   "input file: '-' reads a pipe stream from stdin (default: stdin when "
+			   "it is a pipe, else xperf.data, else perf.data)"),
+		OPT_GROUP("What to show"),
+		OPT_BOOL('D', "dump", &o.dump,
+			 "print every record: file offset, size, type and decoded fields (like "
+			 "perf report -D), then the record counts"),
+		OPT_BOOL(0, "stats", &o.stats,
+			 "print the number of records of each type (like perf report --stats)"),
+		OPT_BOOL(0, "header-only", &o.header_only,
+			 "print the file header and its features, then exit"),
+		OPT_GROUP("Messages"),
+		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
+		OPT_END(),
+	};
+	struct xpf_error err = { 0 };
+	xpf_reader *r = NULL;
+	int ret, status;
+
+	cli_set_command("xperf report");
+	argc = cli_parse(argc, argv, opts, usage, 0);
+	if (argc < 0)
+		return argc == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (argc > 0) {
+		cli_error("unexpected argument '%s'", argv[0]);
+		cli_usage(opts, usage, true);
+		return CLI_EXIT_USAGE;
+	}
+	if (o.header_only && (o.dump || o.stats)) {
+		cli_error("--header-only cannot be combined with --dump or --stats");
+		cli_usage(opts, usage, true);
+		return CLI_EXIT_USAGE;
+	}
+	if (!o.dump && !o.stats && !o.header_only) {
+		cli_error("no report view yet: use --stats, --dump or --header-only");
+		cli_usage(opts, usage, true);
+		return CLI_EXIT_USAGE;
+	}
+	if (!o.input)
+		o.input = default_input(o.quiet);
+
+	ret = xpf_reader_open(&r, o.input, &err);
+	if (ret < 0)
+		return fail(&err, ret);
+
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	if (o.header_only)
+		status = run_header_only(r, &o);
+	else
+		status = run_pass(r, &o);
+
+	xpf_reader_close(r);
+	if (fflush(stdout) || ferror(stdout)) {
+		cli_error("cannot write the output: %s", strerror(errno));
+		status = CLI_EXIT_RUNTIME;
+	}
+	return status;
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The reader against the corpus (tests/corpus, made by tests/tools/mkbad.py): every bad file
+# is refused with one error line naming it, broken samples are reported without a crash,
+# truncated files are read with one warning, good files are read as perf reads them.
+# Nothing may crash or hang.
+. "$(dirname "$0")/lib.sh"
+
+CORPUS=$TOP/tests/corpus
+REPORT=$XPERF_BUILD/xperf-report
+
+if [ ! -x "$REPORT" ]; then
+	for f in "$CORPUS"/bad/*.bin "$CORPUS"/bad-samples/*.bin "$CORPUS"/truncated/*.bin "$CORPUS"/good/*.bin; do
+		skip_case "report --stats on $(basename "$(dirname "$f")")/$(basename "$f")" \
+			"xperf-report is not built yet"
+	done
+	test_done
+fi
+
+# Whole records in the data section of a perf.data FILE that end at or before the end of the
+# file (data.size 0 means "up to the end of the file", as a killed recorder leaves it); with
+# a TYPE, only records of that type. Raw records, as perf --stats counts them in a file
+# without COMPRESSED records.
+count_records() { # FILE [TYPE]
+	python3 - "$@" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+want = int(sys.argv[2]) if len(sys.argv) > 2 else None
+off, size = struct.unpack_from("<QQ", d, 40)
+end = len(d) if size == 0 else min(len(d), off + size)
+n = 0
+while off + 8 <= end:
+	t, _, s = struct.unpack_from("<IHH", d, off)
+	if s < 8 or off + s > end:
+		break
+	if want is None or t == want:
+		n += 1
+	off += s
+print(n)
+EOF
+}
+
+# "TOTAL events: N" (or "NAME events: N") from --stats output, as perf prints it.
+stat_count() { # FILE NAME
+	sed -n "s/^ *$2 events: *\([0-9][0-9]*\).*/\1/p" "$1" | head -1
+}
+
+for f in "$CORPUS"/bad/*.bin; do
+	name=$(basename "$f")
+	why=$(sed -n "s|^bad/$name\t||p" "$CORPUS/MANIFEST")
+	test_case "bad/$name is refused with one error line ($why)" '
+		rc=0; timeout 10 "$XPERF_BUILD/xperf" report --stats -i "'"$f"'" >out 2>err || rc=$?
+		[ $rc -ne 124 ] || fail "did not finish in 10 s"
+		[ $rc -lt 128 ] || fail "killed by signal $((rc - 128))"
+		[ $rc -ne 0 ] || fail "exit 0 on a bad file"
+		[ $rc -eq 2 ] || fail "exit $rc, want 2 (runtime error)"
+		[ "$(wc -l <err)" -eq 1 ] || { cat err; fail "want exactly one line on stderr"; }
+		grep -q "^xperf report: error: " err || fail "not an error line: $(cat err)"
+		grep -qF "'"$name"'" err || fail "the error does not name the file: $(cat err)"
+	'
+done
+
+for f in "$CORPUS"/bad-samples/*.bin; do
+	name=$(basename "$f")
+	why=$(sed -n "s|^bad-samples/$name\t||p" "$CORPUS/MANIFEST")
+	test_case "bad-samples/$name: the dump says the sample cannot be decoded ($why)" '
+		rc=0; timeout 10 "$XPERF_BUILD/xperf" report -D -i "'"$f"'" >out 2>err || rc=$?
+		[ $rc -ne 124 ] || fail "did not finish in 10 s"
+		[ $rc -lt 128 ] || fail "killed by signal $((rc - 128))"
+		if [ $rc -eq 0 ]; then
+			grep -Eqi "SAMPLE.*(cannot|error|invalid|bad)" out ||
+				fail "exit 0 and no word about the broken sample"
+		else
+			[ "$(wc -l <err)" -eq 1 ] || { cat err; fail "want exactly one line on stderr"; }
+		fi
+		rc=0; timeout 10 "$XPERF_BUILD/xperf" report --stats -i "'"$f"'" >out 2>err || rc=$?
+		[ $rc -ne 124 ] && [ $rc -lt 128 ] || fail "--stats: exit $rc"
+	'
+done
+
+test_case "the committed corpus is what tests/tools/mkbad.py makes" '
+	command -v python3 >/dev/null || { echo "python3 absent"; exit 0; }
+	python3 "$TOP/tests/tools/mkbad.py" --out gen >/dev/null
+	for d in bad bad-samples truncated; do
+		diff -r "$CORPUS/$d" "gen/$d" || fail "$d differs: rerun tests/tools/mkbad.py"
+	done
+	diff "$CORPUS/MANIFEST" gen/MANIFEST
+'
+
+perf_case "the record counter agrees with perf on the good plain file" '
+	perf report --stats -i "$CORPUS/good/plain.bin" >perf.out 2>/dev/null
+	[ "$(stat_count perf.out TOTAL)" = "$(count_records "$CORPUS/good/plain.bin")" ]
+'
+
+for f in "$CORPUS"/truncated/*.bin; do
+	name=$(basename "$f")
+	test_case "truncated/$name is read up to its last whole record with one warning" '
+		rc=0; timeout 10 "$XPERF_BUILD/xperf" report --stats -i "'"$f"'" >out 2>err || rc=$?
+		[ $rc -eq 0 ] || { cat err; fail "exit $rc"; }
+		[ "$(wc -l <err)" -eq 1 ] || { cat err; fail "want exactly one line on stderr"; }
+		grep -q "^xperf report: warning: " err || fail "not a warning line: $(cat err)"
+		total=$(stat_count out TOTAL)
+		[ -n "$total" ] && [ "$total" -gt 0 ] || { cat out; fail "no TOTAL count"; }
+		case "'"$name"'" in
+		zstd-*)
+			# Compressed: fewer records than the whole file, and exactly the whole
+			# COMPRESSED records before the cut.
+			perf report --stats -i "$CORPUS/good/zstd.bin" >good.out 2>/dev/null
+			[ "$total" -lt "$(stat_count good.out TOTAL)" ] || fail "TOTAL $total, not less than the whole file"
+			got=$(stat_count out COMPRESSED); want=$(count_records "'"$f"'" 81)
+			[ "${got:-0}" = "$want" ] || fail "COMPRESSED ${got:-none}, want $want"
+			[ "$want" -gt 0 ] || fail "the seed has too few COMPRESSED records to test this"
+			;;
+		*)
+			want=$(count_records "'"$f"'")
+			[ "$total" = "$want" ] || fail "TOTAL $total, want $want whole records"
+			;;
+		esac
+	'
+done
+
+for f in "$CORPUS"/good/*.bin; do
+	name=$(basename "$f")
+	perf_case "good/$name is read silently with perf's record counts" '
+		rc=0; timeout 10 "$XPERF_BUILD/xperf" report --stats -i "'"$f"'" >out 2>err || rc=$?
+		[ $rc -eq 0 ] || { cat err; fail "exit $rc"; }
+		[ ! -s err ] || fail "stderr: $(cat err)"
+		perf report --stats -i "'"$f"'" >perf.out 2>/dev/null
+		for what in TOTAL SAMPLE MMAP2 COMM; do
+			[ "$(stat_count out $what)" = "$(stat_count perf.out $what)" ] ||
+				fail "$what: xperf $(stat_count out $what), perf $(stat_count perf.out $what)"
+		done
+	'
+done
+
+test_done

@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# xperf record when things go wrong: bad input, permissions, limits, crashes, signals, full disks.
+. "$(dirname "$0")/lib.sh"
+
+WL=$XPERF_BUILD/workloads
+export WL
+NOBODY="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+export NOBODY
+can_be_nobody() { [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; }
+
+# report_reads FILE: our reader (or perf's, before ours exists) reads the file
+report_reads() {
+	if [ -x "$XPERF_BUILD/xperf-report" ]; then
+		"$XPERF_BUILD/xperf-report" --stats -i "$1" >stats 2>&1 || { cat stats; return 1; }
+		grep -q SAMPLE stats
+	else
+		perf report --stats -i "$1" 2>&1 | grep -q SAMPLE
+	fi
+}
+export -f report_reads
+
+test_case "an unknown event: exit 1, the name and a suggestion, no file" '
+	set +e
+	xperf-record -e cpu-clok -- true 2>err; rc=$?
+	set -e
+	cat err
+	test $rc -eq 1
+	grep -q "cpu-clok" err
+	grep -q "cpu-clock" err
+	test ! -e xperf.data
+'
+
+for bad in "-F abc" "-F 0" "-F -5" "-c 0" "-c x" "-m 3x" "-m 0" "--call-graph lbr" \
+	   "--call-graph dwarf,100000" "-z 0" "-z 23" "--no-such-option" "-p 12x" "-t ,"; do
+	test_case "a bad option value ($bad): exit 1 with a message, no file" "
+		set +e
+		xperf-record $bad -- true 2>err; rc=\$?
+		set -e
+		cat err
+		test \$rc -eq 1
+		grep -q 'error' err
+		test ! -e xperf.data
+	"
+done
+
+test_case "bad option values exit with status 1 (usage)" '
+	set +e
+	xperf-record -F abc -- true 2>/dev/null; a=$?
+	xperf-record --call-graph lbr -- true 2>/dev/null; b=$?
+	set -e
+	test $a -eq 1 && test $b -eq 1
+'
+
+test_case "a command that does not exist: clear error, exit 2, no file left behind" '
+	set +e
+	xperf-record -- no-such-command-xyz 2>err; rc=$?
+	set -e
+	cat err
+	test $rc -eq 2
+	grep -q "no-such-command-xyz.*not found" err
+	test ! -e xperf.data
+	test ! -e xperf.data.old
+'
+
+test_case "an old output survives a failed start" '
+	echo keep >xperf.data
+	set +e
+	xperf-record -- no-such-command-xyz 2>/dev/null
+	set -e
+	test "$(cat xperf.data)" = keep
+'
+
+perf_case "a command that crashes: its signal reported, exit 128+sig, the file complete" '
+	set +e
+	xperf-record -- sh -c "kill -SEGV \$\$" 2>err; rc=$?
+	set -e
+	cat err
+	test $rc -eq 139
+	grep -q "signal 11" err
+	perf report --stats -i xperf.data 2>perr | grep -q "TOTAL events"
+	! grep -qi warning perr
+'
+
+perf_case "SIGINT stops the recording with a complete file" '
+	xperf-record -o f.data -- $WL/spin 30 2>err &
+	rec=$!
+	sleep 1
+	kill -INT $rec
+	set +e; wait $rec; rc=$?; set -e
+	cat err
+	grep -q "Captured and wrote" err
+	perf report --stats -i f.data 2>perr | grep -q "SAMPLE events"
+	! grep -qi warning perr
+	! pgrep -P $rec >/dev/null
+'
+
+perf_case "SIGTERM stops the recording with a complete file, and the command with it" '
+	xperf-record -o f.data -- $WL/spin 30 2>err &
+	rec=$!
+	sleep 1
+	child=$(pgrep -P $rec)
+	kill -TERM $rec
+	set +e; wait $rec; set -e
+	grep -q "Captured and wrote" err
+	perf report --stats -i f.data 2>perr | grep -q "SAMPLE events"
+	! grep -qi warning perr
+	sleep 0.2
+	! kill -0 $child 2>/dev/null || fail "the command still runs"
+'
+
+test_case "SIGKILL of the recorder: the file is still readable up to the last flush" '
+	xperf-record -o k.data -- $WL/spin 30 2>/dev/null &
+	rec=$!
+	sleep 1.5
+	child=$(pgrep -P $rec || true)
+	kill -KILL $rec
+	set +e; wait $rec; set -e
+	[ -n "$child" ] && kill $child 2>/dev/null || true
+	test -s k.data
+	report_reads k.data
+'
+
+test_case "a full disk: a clear error, exit 2, the file consistent up to that point" '
+	[ "$(id -u)" = 0 ] || { echo "skip: needs root to mount a tmpfs"; exit 0; }
+	mkdir full
+	mount -t tmpfs -o size=256k tmpfs full || { echo "cannot mount"; exit 0; }
+	set +e
+	xperf-record --no-compress -F 20000 -g -o full/x.data -- $WL/spin 5 2>err; rc=$?
+	set -e
+	cp full/x.data x.data || true
+	umount full
+	cat err
+	test $rc -eq 2
+	grep -q "No space left on device" err
+	report_reads x.data
+'
+
+test_case "EACCES/EPERM: perf_event_paranoid explained with the command that changes it" '
+	can_be_nobody || { echo "needs root, setpriv and user nobody"; exit 0; }
+	mkdir -m 777 d && cd d
+	set +e
+	$NOBODY xperf-record -a -- sleep 0.1 2>err; rc=$?
+	set -e
+	cat err
+	test $rc -eq 2
+	p=$(cat /proc/sys/kernel/perf_event_paranoid)
+	grep -q "perf_event_paranoid is $p" err
+	grep -q "sysctl -w kernel.perf_event_paranoid" err
+	test ! -e xperf.data
+'
+
+test_case "the mlock limit: explained with perf_event_mlock_kb" '
+	can_be_nobody || { echo "needs root, setpriv and user nobody"; exit 0; }
+	mkdir -m 777 d && cd d
+	set +e
+	$NOBODY xperf-record -e cpu-clock:u -m 65536 -- true 2>err; rc=$?
+	set -e
+	cat err
+	test $rc -eq 2
+	grep -q "perf_event_mlock_kb is $(cat /proc/sys/kernel/perf_event_mlock_kb)" err
+	grep -q "sysctl -w kernel.perf_event_mlock_kb=" err
+	test ! -e xperf.data
+'
+
+test_case "a non-root user records its own command with the default buffer" '
+	can_be_nobody || { echo "needs root, setpriv and user nobody"; exit 0; }
+	mkdir -m 777 d && cd d
+	$NOBODY xperf-record -q -e cpu-clock:u -- $WL/spin 0.3
+	report_reads xperf.data
+'
+
+test_case "too many open files: explained with ulimit -n" '
+	set +e
+	(ulimit -n 12; xperf-record -e cpu-clock,cpu-clock,cpu-clock,cpu-clock,cpu-clock,cpu-clock -a -- true) 2>err; rc=$?
+	set -e
+	cat err
+	test $rc -eq 2
+	grep -qi "too many open files" err
+	grep -q "ulimit -n" err
+	test ! -e xperf.data
+'
+
+perf_case "lost samples are counted and reported under a tiny buffer and a high rate" '
+	xperf-record -m 1 -F max -g -- $WL/spin 1 2>err
+	cat err
+	grep -qE "warning: [0-9]+ samples lost" err
+	grep -q -- "-m " err
+	grep -q -- "-F " err
+	n=$(sed -n "s/.*warning: \([0-9]*\) samples lost.*/\1/p" err)
+	test "$n" -gt 0
+	lost=$(perf report --stats -i xperf.data 2>/dev/null | sed -n "s/^ *LOST events: *\([0-9]*\).*/\1/p")
+	test "${lost:-0}" -gt 0 || fail "perf sees no LOST records"
+	test "$n" -ge "$lost"
+'
+
+perf_case "no losses and no warning at 10 kHz with call graphs under the default buffer" '
+	xperf-record -F 10000 -g -- $WL/spin 1 2>err
+	cat err
+	! grep -q "lost" err
+	! perf report --stats -i xperf.data 2>/dev/null | grep -q "LOST events"
+'
+
+test_done

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# xperf stat against perf stat on the same bundled workloads: counts, layout, CSV and JSON shapes.
+. "$(dirname "$0")/lib.sh"
+W=$XPERF_BUILD/workloads
+export W
+
+# Helpers for the case scripts (they run in subshells, so export them)
+# csv_val FILE EVENT: the value column of EVENT's line in CSV output
+csv_val() { awk -F, -v e="$2" '$3 == e { print $1; exit }' "$1"; }
+# within PCT A B: |A - B| <= PCT% of B (or both zero)
+within() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (b < 0 ? -b : b); exit !(d <= m * p / 100 || (a == 0 && b == 0)) }'; }
+# shape FILE: every number replaced, runs of blanks squeezed (what must match perf exactly)
+shape() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/ [KMG]\/sec/ \/sec/; s/ +$//' "$1"; }
+export -f csv_val within shape
+
+perf_case "default output has perf's layout (line lengths, words)" '
+	xperf-stat true 2>x.txt
+	perf stat true 2>p.txt
+	diff <(awk "{print length(\$0)}" x.txt) <(awk "{print length(\$0)}" p.txt)
+	diff <(shape x.txt) <(shape p.txt)
+'
+
+perf_case "<not supported> for events the machine lacks, like perf" '
+	xperf-stat -e cycles,task-clock true 2>x.txt
+	perf stat -e cycles,task-clock true 2>p.txt
+	if grep -q "<not supported>.*cycles" p.txt; then
+		grep -q "^   <not supported>      cycles  " x.txt || fail "no <not supported> line: $(cat x.txt)"
+	else
+		grep -q "cycles" x.txt && ! grep -q "not supported" x.txt
+	fi
+	diff <(shape x.txt) <(shape p.txt)
+'
+
+perf_case "page-faults within 5% of perf" '
+	xperf-stat -x, -e page-faults $W/stat_pages 4000 2>x.csv
+	perf stat -x, -e page-faults $W/stat_pages 4000 2>p.csv
+	a=$(csv_val x.csv page-faults); b=$(csv_val p.csv page-faults)
+	echo "xperf $a perf $b"
+	[ "$a" -ge 4000 ] || fail "too few faults: $a"
+	within 5 "$a" "$b"
+'
+
+perf_case "context-switches and cpu-migrations consistent with perf" '
+	xperf-stat -x, -e context-switches,cpu-migrations $W/stat_switch 200 >/dev/null 2>x.csv
+	perf stat -x, -e context-switches,cpu-migrations $W/stat_switch 200 >/dev/null 2>p.csv
+	a=$(csv_val x.csv context-switches); b=$(csv_val p.csv context-switches)
+	echo "cs xperf $a perf $b"
+	[ "$a" -ge 200 ] && [ "$b" -ge 200 ] || fail "fewer switches than sleeps"
+	within 25 "$a" "$b"
+	a=$(csv_val x.csv cpu-migrations); b=$(csv_val p.csv cpu-migrations)
+	echo "migrations xperf $a perf $b"
+	[ "$a" -le "$(csv_val x.csv context-switches)" ]
+	d=$((a - b)); [ "${d#-}" -le 20 ] || within 50 "$a" "$b"
+'
+
+perf_case "task-clock within 10% of perf on a CPU-bound workload" '
+	# alternate the two and keep each side's fastest run: the VM is noisy, the work fixed
+	for i in 1 2 3 4; do
+		xperf-stat -x, -e task-clock $W/stat_spin 100 2>x.csv; csv_val x.csv task-clock >>x.all
+		perf stat -x, -e task-clock $W/stat_spin 100 2>p.csv; csv_val p.csv task-clock >>p.all
+	done
+	a=$(sort -g x.all | head -1); b=$(sort -g p.all | head -1)
+	echo "xperf $a perf $b"
+	within 10 "$a" "$b"
+'
+
+perf_case "msr/tsc/ counts and is within 10% of perf" '
+	[ -d /sys/bus/event_source/devices/msr ] || { echo "no msr PMU"; exit 0; }
+	for i in 1 2 3 4; do
+		xperf-stat -x, -e msr/tsc/ $W/stat_spin 100 2>x.csv; csv_val x.csv msr/tsc/ >>x.all
+		perf stat -x, -e msr/tsc/ $W/stat_spin 100 2>p.csv; csv_val p.csv msr/tsc/ >>p.all
+	done
+	a=$(sort -g x.all | head -1); b=$(sort -g p.all | head -1)
+	echo "xperf $a perf $b"
+	[ "$a" -gt 1000000 ] || fail "tsc did not count: $a"
+	within 10 "$a" "$b"
+'
+
+perf_case "CSV has perf's columns (plain, -r, -I, -A)" '
+	for args in "true" "-r 2 true" "-I 100 sleep 0.25" "-a -A -e cpu-clock,cs sleep 0.1"; do
+		xperf-stat -x, $args 2>x.csv >/dev/null
+		perf stat -x, $args 2>p.csv >/dev/null
+		diff <(awk -F, "{print NF}" x.csv | sort -u) <(awk -F, "{print NF}" p.csv | sort -u) ||
+			fail "columns differ for $args"
+		# event names in the same order (3rd field, or 4th after the timestamp or cpu)
+		[ "$(cut -d, -f3,4 x.csv | sed -E "s/^[0-9.]*,//" | tr -d 0-9 | sort -u)" = \
+		  "$(cut -d, -f3,4 p.csv | sed -E "s/^[0-9.]*,//" | tr -d 0-9 | sort -u)" ] || fail "fields differ for $args"
+	done
+'
+
+perf_case "JSON lines parse and carry perf's keys" '
+	for args in "true" "-r 2 -e task-clock,cs true" "-I 100 -e task-clock sleep 0.15" "-a -A -e cs sleep 0.1"; do
+		xperf-stat -j $args 2>x.json >/dev/null
+		perf stat -j $args 2>p.json >/dev/null
+		[ -s x.json ] || fail "no output"
+		while IFS= read -r line; do
+			printf "%s\n" "$line" | python3 -m json.tool >/dev/null || fail "bad JSON: $line"
+		done <x.json
+		keys() { python3 -c "import json,sys; print(sorted({k for l in sys.stdin if l.strip() for k in json.loads(l)}))"; }
+		[ "$(keys <x.json)" = "$(keys <p.json)" ] || fail "keys differ for $args: $(keys <x.json) vs $(keys <p.json)"
+	done
+'
+
+perf_case "-r output has perf's shape" '
+	xperf-stat -r 3 -e task-clock,cs true 2>x.txt
+	perf stat -r 3 -e task-clock,cs true 2>p.txt
+	grep -q "Performance counter stats for .true. (3 runs):" x.txt
+	grep -Eq "^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed  \( \+- +[0-9.]+% \)$" x.txt
+	nonoise() { shape "$1" | grep -v elapsed | sed -E "s/ \( \+-N% \)//"; }
+	diff <(nonoise x.txt) <(nonoise p.txt)
+'
+
+perf_case "-I prints perf's interval layout" '
+	xperf-stat -I 100 -e task-clock,page-faults $W/stat_switch 800 >/dev/null 2>x.txt
+	perf stat -I 100 -e task-clock,page-faults $W/stat_switch 800 >/dev/null 2>p.txt
+	head -1 x.txt | grep -q "^#           time             counts unit events$"
+	n=$(grep -c task-clock x.txt)
+	[ "$n" -ge 2 ] || fail "only $n intervals"
+	# timestamps grow
+	awk "/task-clock/ { if (\$1 <= last) exit 1; last = \$1 }" x.txt
+	diff <(shape x.txt | sort -u) <(shape p.txt | sort -u)
+'
+
+perf_case "-a -A: one row per cpu, perf's layout" '
+	xperf-stat -a -A -e cpu-clock,cs sleep 0.1 2>x.txt
+	perf stat -a -A -e cpu-clock,cs sleep 0.1 2>p.txt
+	ncpu=$(grep -c "^CPU[0-9]" p.txt)
+	[ "$(grep -c "^CPU[0-9]" x.txt)" = "$ncpu" ]
+	diff <(shape x.txt) <(shape p.txt)
+'
+
+perf_case "--per-thread on a threaded workload like perf" '
+	$W/threads 4 >/dev/null & pid=$!
+	sleep 0.3
+	xperf-stat --per-thread -p $pid -e task-clock sleep 0.3 2>x.txt
+	perf stat --per-thread -p $pid -e task-clock sleep 0.3 2>p.txt
+	kill $pid; wait $pid 2>/dev/null || true
+	cat x.txt
+	[ "$(grep -c "task-clock" x.txt)" = "$(grep -c "task-clock" p.txt)" ]
+	grep -Eq "^ +xp-thread-a-[0-9]+ +[0-9.]+ msec task-clock" x.txt
+	grep -Eq "^ +threads-$pid " x.txt
+'
+
+test_done

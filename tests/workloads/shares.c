@@ -1,0 +1,92 @@
+/* Workload: one thread spending 50% / 30% / 20% of its CPU time in work_a / work_b / work_c. */
+/*
+ * Usage: shares [-v] [SECONDS]     (default 1; a fractional value is fine)
+ * The three functions run the same inner loop (BURN); their iteration counts are
+ * calibrated at start-up against each function's measured cost, so the shares hold in CPU
+ * time even if one copy of the loop happens to run faster. They are reached through a
+ * deep call chain main -> level1 -> ... -> level8 -> do_round -> work_X, so call-graph
+ * tests see it. -v prints the measured shares.
+ */
+#include "workload.h"
+
+#define SHARE_A 50
+#define SHARE_B 30
+#define SHARE_C 20
+#define ROUND_SECONDS 0.005 /* one round: short, so the last round hardly matters */
+
+volatile uint64_t sink;
+uint64_t iters_a, iters_b, iters_c;
+double cpu_a, cpu_b, cpu_c; /* measured CPU time per function, for -v */
+
+__attribute__((noinline)) void work_a(uint64_t n) { uint64_t s = sink; BURN(n, s); sink = s; }
+__attribute__((noinline)) void work_b(uint64_t n) { uint64_t s = sink; BURN(n, s); sink = s; }
+__attribute__((noinline)) void work_c(uint64_t n) { uint64_t s = sink; BURN(n, s); sink = s; }
+
+__attribute__((noinline)) void do_round(void)
+{
+	double t0 = wl_thread_cpu(), t1, t2, t3;
+
+	work_a(iters_a);
+	t1 = wl_thread_cpu();
+	work_b(iters_b);
+	t2 = wl_thread_cpu();
+	work_c(iters_c);
+	t3 = wl_thread_cpu();
+	cpu_a += t1 - t0;
+	cpu_b += t2 - t1;
+	cpu_c += t3 - t2;
+}
+
+/* The call chain: each level a real frame (noinline, frame pointers kept by the Makefile). */
+__attribute__((noinline)) void level8(void) { do_round(); __asm__ volatile(""); }
+__attribute__((noinline)) void level7(void) { level8(); __asm__ volatile(""); }
+__attribute__((noinline)) void level6(void) { level7(); __asm__ volatile(""); }
+__attribute__((noinline)) void level5(void) { level6(); __asm__ volatile(""); }
+__attribute__((noinline)) void level4(void) { level5(); __asm__ volatile(""); }
+__attribute__((noinline)) void level3(void) { level4(); __asm__ volatile(""); }
+__attribute__((noinline)) void level2(void) { level3(); __asm__ volatile(""); }
+__attribute__((noinline)) void level1(void) { level2(); __asm__ volatile(""); }
+
+/* CPU seconds per iteration of fn, best of a few tries (the minimum is the least noisy). */
+static double cost_of(void (*fn)(uint64_t))
+{
+	const uint64_t n = 200000;
+	double best = 1e9;
+
+	for (int i = 0; i < 5; i++) {
+		double t0 = wl_thread_cpu();
+
+		fn(n);
+		double t = wl_thread_cpu() - t0;
+		if (t > 0 && t < best)
+			best = t;
+	}
+	return best / n;
+}
+
+int main(int argc, char **argv)
+{
+	int verbose = wl_verbose(&argc, &argv);
+	double seconds = wl_arg_double(argc, argv, 1, 1.0);
+	double ca = cost_of(work_a), cb = cost_of(work_b), cc = cost_of(work_c);
+	double end;
+	uint64_t rounds = 0;
+
+	iters_a = ROUND_SECONDS * SHARE_A / 100 / ca + 1;
+	iters_b = ROUND_SECONDS * SHARE_B / 100 / cb + 1;
+	iters_c = ROUND_SECONDS * SHARE_C / 100 / cc + 1;
+	cpu_a = cpu_b = cpu_c = 0;
+	end = wl_now() + seconds;
+	do {
+		level1();
+		rounds++;
+	} while (wl_now() < end);
+	if (verbose) {
+		double tot = cpu_a + cpu_b + cpu_c;
+
+		printf("shares: %llu rounds, work_a %.1f%% work_b %.1f%% work_c %.1f%%\n",
+		       (unsigned long long)rounds, 100 * cpu_a / tot, 100 * cpu_b / tot,
+		       100 * cpu_c / tot);
+	}
+	return 0;
+}
