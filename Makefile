@@ -138,7 +138,7 @@ all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS)
 # rewritten only when its content changes, so nothing rebuilds needlessly.
 $(CONFIG_H): FORCE
 	@mkdir -p $(dir $@)
-	@scripts/gen-config-h.sh "$(VERSION)" "$(HAVE_LIBELF)" "$(HAVE_LIBDW)" "$(HAVE_ZSTD)" \
+	@sh scripts/gen-config-h.sh "$(VERSION)" "$(HAVE_LIBELF)" "$(HAVE_LIBDW)" "$(HAVE_ZSTD)" \
 		"$(HAVE_CURSES)" "$(HAVE_CAPSTONE)" >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
@@ -197,26 +197,27 @@ fuzz-build: $(BUILD)/fuzz/fuzz_reader
 # its output is "N passed, N failed, N skipped".
 # A failed build still runs the tests of what did build, and counts as one failed case.
 check:
-	@scripts/ensure-deps.sh
+	@sh scripts/ensure-deps.sh
 	@$(MAKE) --no-print-directory -k all; \
 	BUILD_FAILED=$$?; export BUILD_FAILED; \
-	BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) SANITIZE=$(SANITIZE) tests/run.sh
+	BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) SANITIZE=$(SANITIZE) bash tests/run.sh
 
 bench:
-	@scripts/ensure-deps.sh
+	@sh scripts/ensure-deps.sh
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) bench/run.sh
 
 fuzz:
-	@BUILD=$(BUILD) FUZZ_SECONDS=$${FUZZ_SECONDS:-600} tests/fuzz/run.sh long
+	@BUILD=$(BUILD) FUZZ_SECONDS=$(if $(filter file,$(origin FUZZ_SECONDS)),600,$(FUZZ_SECONDS)) \
+		bash tests/fuzz/run.sh long
 
 deps:
-	@scripts/ensure-deps.sh --install
+	@sh scripts/ensure-deps.sh --install
 
 demo:
-	@scripts/ensure-deps.sh --build
+	@sh scripts/ensure-deps.sh --build
 	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) scripts/demo.sh
+	@BUILD=$(BUILD) bash scripts/demo.sh
 
 # ---- install -------------------------------------------------------------------------
 install: $(COMMANDS)

@@ -67,8 +67,8 @@ for t in tests/cmd/*.sh; do
 	[ "$(basename "$t")" = lib.sh ] && continue
 	run_one "cmd/$(basename "$t" .sh)" bash "$t"
 done
-if [ -x tests/fuzz/run.sh ]; then
-	run_one "fuzz" tests/fuzz/run.sh short
+if [ -f tests/fuzz/run.sh ]; then
+	run_one "fuzz" bash tests/fuzz/run.sh short
 fi
 
 while read -r p f s; do

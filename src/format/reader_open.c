@@ -84,8 +84,9 @@ void xpf_reader_close(xpf_reader *r)
 /* Is [off, off + size) inside the image and clear of the file header? */
 static bool section_ok(const struct xpf_reader *r, uint64_t off, uint64_t size)
 {
+	/* an empty section still must not point past the file: callers form map + off */
 	if (!size)
-		return true;
+		return off <= r->map_size;
 	return off >= XPF_HEADER_SIZE && off <= r->map_size && size <= r->map_size - off;
 }
 
@@ -176,8 +177,15 @@ static int read_features(struct xpf_reader *r, struct xpf_error *err)
 			continue;
 		ret = xpf_feature_decode(&r->feat, bit, r->map + sec.offset, sec.size, r->swap,
 					 sec.offset, err);
-		if (ret)
+		if (ret) {
+			/* the feature decoder knows offsets, not which file they are in */
+			if (err) {
+				char msg[sizeof(err->msg)];
+				memcpy(msg, err->msg, sizeof(msg));
+				xpf_error_set(err, ret, "%s: %.400s", r->name, msg);
+			}
 			return ret;
+		}
 	}
 	xpf_reader_name_attrs(r);
 	return 0;
@@ -262,6 +270,12 @@ static int parse_image(struct xpf_reader *r, struct xpf_error *err)
 				     "%s: header at offset 0x0: data section offset 0x%llx is outside the file",
 				     r->name, (unsigned long long)h.data.offset);
 	r->pos = h.data.offset;
+	/* a size no file can have is corruption, not a recorder that stopped early */
+	if (h.data.size > UINT64_MAX - h.data.offset)
+		return xpf_error_set(err, -EINVAL,
+				     "%s: header at offset 0x0: data section 0x%llx+0x%llx wraps around",
+				     r->name, (unsigned long long)h.data.offset,
+				     (unsigned long long)h.data.size);
 	if (!h.data.size) {
 		/* the recorder never came back to fill the header in */
 		r->end = r->map_size;
@@ -342,6 +356,7 @@ static int open_stream(struct xpf_reader *r, struct xpf_error *err)
 	if (r->hi.pipe) {
 		r->pos = XPF_PIPE_HEADER_SIZE;
 		r->end = UINT64_MAX;
+		r->end_soft = true; /* a stream cut short (killed recorder) is read up to the cut */
 		return 0;
 	}
 	/* a full perf.data on a pipe: its features are at the end, so read it all first */

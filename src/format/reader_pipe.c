@@ -21,35 +21,31 @@ static ssize_t read_some(int fd, void *buf, size_t n)
 }
 
 /*
- * Make pbuf hold stream bytes [off, off + n). Bytes before `off` are dropped: the reader
- * only ever asks for the record at its position or later, and the previous record was
- * handed out before this call, so it may go.
+ * Make pbuf hold stream bytes [off, off + n). Bytes before `off` are dead: the reader only
+ * asks for the record at its position or later, and the previous record was handed out
+ * before this call. Dead bytes are dropped only when room runs short, so each byte is
+ * moved at most about once.
  */
 static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xpf_error *err)
 {
+	size_t start;
+
 	if (off < r->pbase)
 		return xpf_error_set(err, -EINVAL, "%s: internal error: offset 0x%llx already read",
 				     r->name, (unsigned long long)off);
 	if (n > STREAM_BUF_MAX)
 		return xpf_error_set(err, -EINVAL, "%s: record at offset 0x%llx needs %llu bytes",
 				     r->name, (unsigned long long)off, (unsigned long long)n);
-	if (off - r->pbase >= r->plen) {
-		/* everything buffered is behind us */
+	if (off >= r->pbase + r->plen) {
 		r->pbase += r->plen;
 		r->plen = 0;
 	}
-	if (off > r->pbase) {
-		size_t drop = (size_t)(off - r->pbase);
-
-		memmove(r->pbuf, r->pbuf + drop, r->plen - drop);
-		r->plen -= drop;
-		r->pbase = off;
-	}
-	/* skipping payload we did not buffer (off beyond what was read) */
-	while (r->pbase + r->plen < off && !r->peof) {
-		uint64_t skip = off - (r->pbase + r->plen);
-		size_t want = skip < r->pcap ? (size_t)skip : r->pcap;
-		ssize_t got = read_some(r->fd, r->pbuf, want);
+	/* the reader buffers a record and its payload before moving past them, so this only
+	 * skips if a caller jumps ahead: read and drop up to off */
+	while (!r->plen && r->pbase < off && !r->peof) {
+		uint8_t sink[4096];
+		uint64_t skip = off - r->pbase;
+		ssize_t got = read_some(r->fd, sink, skip < sizeof(sink) ? (size_t)skip : sizeof(sink));
 
 		if (got < 0)
 			return xpf_error_set(err, -errno, "%s: read: %s", r->name, strerror(errno));
@@ -57,24 +53,33 @@ static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xp
 			r->peof = true;
 		r->pbase += (uint64_t)got;
 	}
-	if (r->pbase < off)
+	if (r->pbase + r->plen < off)
 		return 0;
-	while (r->plen < n) {
+	start = (size_t)(off - r->pbase);
+	while (r->plen - start < n) {
 		ssize_t got;
 
 		if (r->peof)
 			return 0;
-		if (r->pcap - r->plen < STREAM_READ_CHUNK && r->pcap < n + STREAM_READ_CHUNK) {
-			size_t cap = r->pcap ? r->pcap : STREAM_READ_CHUNK;
-			uint8_t *nb;
+		if (r->pcap - r->plen < STREAM_READ_CHUNK) {
+			if (start) {
+				memmove(r->pbuf, r->pbuf + start, r->plen - start);
+				r->plen -= start;
+				r->pbase = off;
+				start = 0;
+			}
+			if (r->pcap - r->plen < STREAM_READ_CHUNK) {
+				size_t cap = r->pcap ? r->pcap : STREAM_READ_CHUNK;
+				uint8_t *nb;
 
-			while (cap < n + STREAM_READ_CHUNK)
-				cap *= 2;
-			nb = realloc(r->pbuf, cap);
-			if (!nb)
-				return xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
-			r->pbuf = nb;
-			r->pcap = cap;
+				while (cap < n + STREAM_READ_CHUNK || cap - r->plen < STREAM_READ_CHUNK)
+					cap *= 2;
+				nb = realloc(r->pbuf, cap);
+				if (!nb)
+					return xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
+				r->pbuf = nb;
+				r->pcap = cap;
+			}
 		}
 		got = read_some(r->fd, r->pbuf + r->plen, r->pcap - r->plen);
 		if (got < 0)

@@ -77,7 +77,10 @@ void xpf_reader_close(xpf_reader *r);
 const struct xpf_header_info *xpf_reader_header(const xpf_reader *r);
 const struct xpf_features *xpf_reader_features(const xpf_reader *r);
 
-/* Attrs. In pipe mode the list grows as HEADER_ATTR records are read. */
+/*
+ * Attrs. In pipe mode the list grows as HEADER_ATTR records are read. The pointers returned
+ * stay valid until xpf_reader_close(), also while the list grows.
+ */
 uint32_t xpf_reader_nr_attrs(const xpf_reader *r);
 const struct xpf_attr *xpf_reader_attr(const xpf_reader *r, uint32_t idx);
 /* The attr that owns sample id `id`; NULL if none. */
@@ -97,7 +100,10 @@ const struct xpf_attr *xpf_reader_attr_of(const xpf_reader *r, const struct perf
  */
 int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xpf_error *err);
 
-/* Decode a SAMPLE record with the attr it belongs to. */
+/*
+ * Decode a SAMPLE record with the attr it belongs to. When hdr is the record last returned
+ * by xpf_reader_next(), the message names its file offset. -ENOENT if no attr owns its id.
+ */
 int xpf_reader_decode_sample(const xpf_reader *r, const struct perf_event_header *hdr,
 			     struct xpf_sample *out, struct xpf_error *err);
 

@@ -139,8 +139,12 @@ static int emit_comm(const struct xrec_synth *s, pid_t pid, pid_t tid, const cha
 
 /* ---- the kernel map ------------------------------------------------------------------ */
 
-/* Find _text (else _stext) and _etext in kallsyms; addresses 0 when hidden. */
-static int kallsyms_text(const char *path, uint64_t *start, uint64_t *end)
+/*
+ * Find _text (else _stext) and, when need_end, _etext in kallsyms; addresses 0 when hidden.
+ * _text is among the first lines, _etext some 100k lines down: reading that far costs tens
+ * of milliseconds, so callers ask for it only when /proc/iomem cannot tell the size.
+ */
+static int kallsyms_text(const char *path, bool need_end, uint64_t *start, uint64_t *end)
 {
 	char line[512];
 	uint64_t text = 0, stext = 0, etext = 0;
@@ -149,25 +153,51 @@ static int kallsyms_text(const char *path, uint64_t *start, uint64_t *end)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		char type, name[256];
-		unsigned long long addr;
+		char *sp1 = strchr(line, ' '), *name;
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		/* "ADDR T name[\t[module]]": cheaper than sscanf on 100k lines */
+		if (!sp1 || sp1[1] == '\0' || sp1[2] != ' ')
 			continue;
+		name = sp1 + 3;
+		name[strcspn(name, "\t\n")] = '\0';
 		if (!strcmp(name, "_text"))
-			text = addr;
+			text = strtoull(line, NULL, 16);
 		else if (!strcmp(name, "_stext"))
-			stext = addr;
+			stext = strtoull(line, NULL, 16);
 		else if (!strcmp(name, "_etext"))
-			etext = addr;
-		/* _etext ends the core kernel's text: no need to read the module symbols */
-		if (etext && (text || stext))
+			etext = strtoull(line, NULL, 16);
+		else
+			continue;
+		if (text && (!need_end || etext))
 			break;
 	}
 	fclose(f);
 	*start = text ? text : stext;
 	*end = etext;
 	return 0;
+}
+
+/* Size of the kernel text from /proc/iomem's "Kernel code" (= _etext - _text); 0 if hidden. */
+static uint64_t iomem_kernel_code_size(const struct xrec_synth *s)
+{
+	char path[PATH_MAX], line[256];
+	unsigned long long lo, hi;
+	uint64_t size = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/iomem", proc_root(s));
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, " : Kernel code"))
+			continue;
+		if (sscanf(line, " %llx-%llx", &lo, &hi) == 2 && hi > lo)
+			size = hi - lo + 1;
+		break;
+	}
+	fclose(f);
+	return size;
 }
 
 /* The path of a module under /lib/modules/RELEASE/, from modules.dep ("kernel/x/y.ko: ..."). */
@@ -260,15 +290,17 @@ static int synth_modules(const struct xrec_synth *s)
 int xrec_synth_kernel(const struct xrec_synth *s, struct xpf_error *err)
 {
 	char path[PATH_MAX];
-	uint64_t start = 0, end = 0;
+	uint64_t start = 0, end = 0, code_size = iomem_kernel_code_size(s);
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/kallsyms", proc_root(s));
-	ret = kallsyms_text(path, &start, &end);
+	ret = kallsyms_text(path, !code_size, &start, &end);
 	if (ret < 0)
 		return xpf_error_set(err, ret, "'%s': %s", path, strerror(-ret));
 	if (!start)
 		return 0; /* kptr_restrict: perf then has no kernel map either */
+	if (code_size)
+		end = start + code_size;
 	/* perf maps the kernel text: up to _etext, else to the end of the address space */
 	ret = emit_kernel_mmap(s, start, end > start ? end - start : ~0ULL - start, start,
 			       "[kernel.kallsyms]_text");

@@ -24,9 +24,26 @@ struct report_stats {
 	uint64_t samples_no_attr;           /* samples whose id matches no attr */
 };
 
-/* Count one record (its attr found lazily, only for SAMPLE / LOST_SAMPLES). */
-int report_stats_add(struct report_stats *st, const xpf_reader *r,
-		     const struct perf_event_header *hdr);
+/* SAMPLE and LOST_SAMPLES: the per-attr part of report_stats_add(). */
+int report_stats_add_sample(struct report_stats *st, const xpf_reader *r,
+			    const struct perf_event_header *hdr);
+
+/* Count one record. Inline: it runs once per record, a million times for a big file. */
+static inline int report_stats_add(struct report_stats *st, const xpf_reader *r,
+				   const struct perf_event_header *hdr)
+{
+	uint32_t type = hdr->type;
+
+	st->total++;
+	if (type >= REPORT_NR_TYPES) {
+		st->unknown++;
+		return 0;
+	}
+	st->nr[type]++;
+	if (type != PERF_RECORD_SAMPLE && type != PERF_RECORD_LOST_SAMPLES)
+		return 0;
+	return report_stats_add_sample(st, r, hdr);
+}
 /* Print in perf's "Aggregated stats:" layout. */
 void report_stats_print(const struct report_stats *st, const xpf_reader *r, FILE *out);
 void report_stats_free(struct report_stats *st);

@@ -63,21 +63,17 @@ static int attr_slot(struct report_stats *st, const xpf_reader *r,
 	return 0;
 }
 
-int report_stats_add(struct report_stats *st, const xpf_reader *r,
-		     const struct perf_event_header *hdr)
+int report_stats_add_sample(struct report_stats *st, const xpf_reader *r,
+			    const struct perf_event_header *hdr)
 {
 	uint32_t type = hdr->type, idx;
 	int ret;
 
-	st->total++;
-	if (type >= REPORT_NR_TYPES) {
-		st->unknown++;
+	/* the common case, one event already seen: no lookup */
+	if (type == PERF_RECORD_SAMPLE && st->nr_attrs == 1 && xpf_reader_nr_attrs(r) == 1) {
+		st->attr_samples[0]++;
 		return 0;
 	}
-	st->nr[type]++;
-	if (type != PERF_RECORD_SAMPLE && type != PERF_RECORD_LOST_SAMPLES)
-		return 0;
-
 	ret = attr_slot(st, r, hdr, &idx);
 	if (ret == -ENOENT) {
 		if (type == PERF_RECORD_SAMPLE)

@@ -231,6 +231,7 @@ struct run_ctx {
 	struct rusage ru;
 	int exit_code;
 	bool killed;
+	bool stopped;               /* we sent the command SIGTERM */
 	int nr_intervals;           /* printed so far (header every 25) */
 };
 
@@ -290,6 +291,7 @@ static void wait_run(struct run_ctx *rc, struct stat_workload *w, uint64_t t0, i
 			if (timed_out) {
 				/* --timeout ends the command as perf does */
 				kill(w->pid, SIGTERM);
+				rc->stopped = true;
 				timed_out = 0;
 			}
 		} else if (done || ((opts.pid || opts.tid) && !target_alive(&rc->s->threads))) {
@@ -304,6 +306,7 @@ static void wait_run(struct run_ctx *rc, struct stat_workload *w, uint64_t t0, i
 				if (opts.interval_count && ++printed >= opts.interval_count) {
 					if (w->pid > 0)
 						kill(w->pid, SIGTERM);
+					rc->stopped = true;
 					done = 1;
 					if (w->pid <= 0)
 						return;
@@ -318,6 +321,11 @@ static void wait_run(struct run_ctx *rc, struct stat_workload *w, uint64_t t0, i
 			if (st >= 0 || st == -1) {
 				*status = st;
 				return;
+			}
+			if (timed_out) {
+				kill(w->pid, SIGTERM);
+				rc->stopped = true;
+				timed_out = 0;
 			}
 		} else {
 			/* No command: until a signal, --timeout or the target's end */
@@ -431,7 +439,8 @@ static int run_once(struct run_ctx *rc, int run_idx)
 		if (opts.verbose && !opts.quiet)
 			print_verbose(rc);
 	}
-	if (rc->forks && status >= 0) {
+	/* A command we ended ourselves (--timeout, --interval-count) is no failure */
+	if (rc->forks && status >= 0 && !rc->stopped) {
 		rc->exit_code = stat_exit_code(status);
 		if (WIFSIGNALED(status) && !opts.quiet) {
 			int sig = WTERMSIG(status);
@@ -598,7 +607,7 @@ int cmd_stat(int argc, const char **argv)
 	xpe_evlist *evl = NULL;
 	enum stat_aggr aggr = STAT_AGGR_GLOBAL;
 	char target[1024];
-	int ret, i, run;
+	int ret, i, run, runs;
 
 	cli_set_command("xperf stat");
 	argc = cli_parse(argc, argv, options, stat_usage, CLI_STOP_AT_NON_OPTION);
@@ -662,14 +671,13 @@ int cmd_stat(int argc, const char **argv)
 		if (done)
 			break;
 	}
-	if (!ret && run < opts.repeat)
-		run++;
+	/* Ctrl-C during -r: report the runs that completed, as perf does */
+	runs = rc.wall.n ? (int)rc.wall.n : 1;
 	if (!ret && !opts.interval_ms && !opts.quiet) {
-		struct stat_period p = { .walltime_ns = rc.wall.mean * 1e9,
-					 .run_count = opts.repeat };
+		struct stat_period p = { .walltime_ns = rc.wall.mean * 1e9, .run_count = runs };
 		struct stat_footer f = {
-			.run_count = opts.repeat, .null_run = opts.null_run, .wall = &rc.wall,
-			.ru_display = rc.forks && opts.repeat == 1 && !opts.system_wide &&
+			.run_count = runs, .null_run = opts.null_run, .wall = &rc.wall,
+			.ru_display = rc.forks && runs == 1 && !opts.system_wide &&
 				      !opts.cpu_list && !opts.pid && !opts.tid,
 			.ru_user = rc.ru.ru_utime.tv_sec + rc.ru.ru_utime.tv_usec / 1e6,
 			.ru_sys = rc.ru.ru_stime.tv_sec + rc.ru.ru_stime.tv_usec / 1e6,
@@ -677,7 +685,7 @@ int cmd_stat(int argc, const char **argv)
 		};
 
 		describe_target(target, sizeof(target), argc, argv);
-		stat_print_header(&out, target, opts.repeat);
+		stat_print_header(&out, target, runs);
 		if (!opts.null_run)
 			stat_print_period(&s, &out, &p);
 		stat_print_footer(&out, &f);

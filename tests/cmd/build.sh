@@ -120,6 +120,64 @@ test_case "ensure-deps --list reports every package it manages" '
 	done <out
 '
 
+# A fake Debian: dpkg-query says the packages in $MISSING are not installed, apt-get and id
+# log or pretend; so the fresh-machine path of ensure-deps.sh runs without touching the system.
+fake_debian() { # UID
+	mkdir -p fakebin
+	cat >fakebin/dpkg-query <<'EOF2'
+#!/bin/sh
+for p in $MISSING; do [ "$p" = "$3" ] && exit 1; done
+printf "install ok installed"
+EOF2
+	cat >fakebin/apt-get <<EOF2
+#!/bin/sh
+echo "apt-get \$*" >>$PWD/apt.log
+exit \${APT_FAIL:-0}
+EOF2
+	printf "#!/bin/sh\necho %s\n" "$1" >fakebin/id
+	chmod +x fakebin/*
+}
+
+test_case "ensure-deps on a fresh machine: apt-get update once, then one install of what is missing" '
+	fake_debian 0
+	MISSING="libdw-dev clang linux-perf" PATH="$PWD/fakebin:$PATH" sh "$TOP/scripts/ensure-deps.sh" >out
+	[ "$(grep -c " update" apt.log)" -eq 1 ] || fail "update count"
+	head -1 apt.log | grep -q " update"
+	grep -q "install --no-install-recommends  *libdw-dev clang linux-perf$" apt.log ||
+		fail "install line: $(cat apt.log)"
+	[ "$(wc -l <apt.log)" -eq 2 ]
+'
+
+test_case "ensure-deps with nothing missing runs no apt-get" '
+	fake_debian 0
+	MISSING= PATH="$PWD/fakebin:$PATH" sh "$TOP/scripts/ensure-deps.sh" >out
+	[ ! -e apt.log ]
+'
+
+test_case "ensure-deps --build installs only the build packages" '
+	fake_debian 0
+	MISSING="libzstd-dev tmux" PATH="$PWD/fakebin:$PATH" sh "$TOP/scripts/ensure-deps.sh" --build >out
+	grep -q "install --no-install-recommends  *libzstd-dev$" apt.log
+'
+
+test_case "ensure-deps as a user names the packages and installs nothing" '
+	fake_debian 1000
+	MISSING="libcapstone-dev valgrind" PATH="$PWD/fakebin:$PATH" sh "$TOP/scripts/ensure-deps.sh" >out
+	[ ! -e apt.log ]
+	grep -q "missing Debian packages: libcapstone-dev valgrind" out
+	rc=0; MISSING="valgrind" PATH="$PWD/fakebin:$PATH" sh "$TOP/scripts/ensure-deps.sh" --install >out || rc=$?
+	[ $rc -eq 1 ] || fail "--install as a user: exit $rc"
+'
+
+test_case "ensure-deps goes on one by one when one package cannot be installed" '
+	fake_debian 0
+	rc=0; APT_FAIL=100 MISSING="tmux zstd" PATH="$PWD/fakebin:$PATH" sh "$TOP/scripts/ensure-deps.sh" >out || rc=$?
+	[ $rc -eq 0 ] || fail "check mode must carry on: exit $rc"
+	grep -q "install --no-install-recommends tmux$" apt.log
+	grep -q "install --no-install-recommends zstd$" apt.log
+	grep -q "could not install: tmux zstd" out
+'
+
 test_case "make install puts the commands and man pages under PREFIX" '
 	[ -x "$XPERF_BUILD/xperf" ] || fail "build first"
 	make -s -C "$TOP" BUILD="$XPERF_BUILD" install PREFIX="$PWD/inst" >log 2>&1 || { tail log; fail "make install"; }

@@ -169,4 +169,16 @@ perf_case "-m sets the ring size perf-style (rounded up to a power of two)" '
 	grep -q "mmap size 1052672B" err
 '
 
+perf_case "build ids: perf buildid-list shows the ELF note id of the workload; -B leaves them out" '
+	[ -x "$WL/spin" ] || { echo "no workload"; exit 0; }
+	want=$(readelf -n "$WL/spin" | sed -n "s/.*Build ID: *\([0-9a-f]*\).*/\1/p")
+	test -n "$want"
+	xperf-record -q -- $WL/spin 0.2
+	perf buildid-list -i xperf.data >ids
+	cat ids
+	grep -q "^$want .*workloads/spin$" ids
+	xperf-record -q -B -- $WL/spin 0.2
+	! perf buildid-list -i xperf.data | grep -q "^$want"
+'
+
 test_done

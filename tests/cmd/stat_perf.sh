@@ -54,7 +54,7 @@ perf_case "context-switches and cpu-migrations consistent with perf" '
 '
 
 perf_case "task-clock within 10% of perf on a CPU-bound workload" '
-	# alternate the two and keep each side's fastest run: the VM is noisy, the work fixed
+	# alternate the two and keep the fastest run of each: the VM is noisy, the work fixed
 	for i in 1 2 3 4; do
 		xperf-stat -x, -e task-clock $W/stat_spin 100 2>x.csv; csv_val x.csv task-clock >>x.all
 		perf stat -x, -e task-clock $W/stat_spin 100 2>p.csv; csv_val p.csv task-clock >>p.all
@@ -106,7 +106,7 @@ perf_case "-r output has perf's shape" '
 	perf stat -r 3 -e task-clock,cs true 2>p.txt
 	grep -q "Performance counter stats for .true. (3 runs):" x.txt
 	grep -Eq "^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed  \( \+- +[0-9.]+% \)$" x.txt
-	nonoise() { shape "$1" | grep -v elapsed | sed -E "s/ \( \+-N% \)//"; }
+	nonoise() { shape "$1" | grep -v elapsed | sed -E "s/ \( \+- ?N% \)//"; }
 	diff <(nonoise x.txt) <(nonoise p.txt)
 '
 

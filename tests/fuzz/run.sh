@@ -46,7 +46,7 @@ else
 	work=$probe/corpus
 	mkdir -p "$work"
 fi
-for d in good bad truncated; do
+for d in good bad truncated fuzz-found; do
 	[ -d tests/corpus/$d ] && cp tests/corpus/$d/*.bin "$work/" 2>/dev/null
 done
 arts=$BUILD/fuzz/artifacts

@@ -1,0 +1,437 @@
+/* Threads, processes and maps: COMM/FORK/MMAP/MMAP2 applied, and ip -> (dso, address) lookups. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "report/session/machine.h"
+
+/* One address space: the maps of one pid (index 0 holds the kernel's), sorted by start. */
+struct proc {
+	int32_t pid;
+	struct map *maps;
+	uint32_t nr, cap;
+	uint32_t last;    /* index of the last hit: samples come in runs */
+};
+
+struct machine {
+	dso_table *dsos;
+	intern *comms;
+	struct thread *threads;
+	uint32_t nr_threads, cap_threads;
+	uint32_t *thread_slots, nthread_slots;  /* tid hash: index + 1 */
+	struct proc *procs;
+	uint32_t nr_procs, cap_procs;
+	uint32_t *proc_slots, nproc_slots;      /* pid hash: index + 1 */
+};
+
+#define KERNEL_PROC 0
+
+static uint32_t hash32(int32_t v)
+{
+	return (uint32_t)v * 2654435761u;
+}
+
+/* Index + 1 slot arrays keyed by an int32 read through key(): grow at half load. */
+static uint32_t *slot_find(uint32_t *slots, uint32_t n, int32_t key, const void *base,
+			   size_t stride)
+{
+	uint32_t k = hash32(key) & (n - 1);
+
+	for (; slots[k]; k = (k + 1) & (n - 1))
+		if (*(const int32_t *)((const char *)base + (slots[k] - 1) * stride) == key)
+			break;
+	return &slots[k];
+}
+
+static int slots_grow(uint32_t **slots, uint32_t *n, uint32_t nr, const void *base,
+		      size_t stride)
+{
+	uint32_t nn = *n ? *n * 2 : 256;
+	uint32_t *s = calloc(nn, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nr; i++)
+		*slot_find(s, nn, *(const int32_t *)((const char *)base + i * stride), base,
+			   stride) = i + 1;
+	free(*slots);
+	*slots = s;
+	*n = nn;
+	return 0;
+}
+
+static struct proc *proc_find(machine *m, int32_t pid, bool create)
+{
+	uint32_t *slot;
+
+	if ((uint64_t)(m->nr_procs + 1) * 2 > m->nproc_slots &&
+	    slots_grow(&m->proc_slots, &m->nproc_slots, m->nr_procs, m->procs, sizeof(*m->procs)))
+		return NULL;
+	slot = slot_find(m->proc_slots, m->nproc_slots, pid, m->procs, sizeof(*m->procs));
+	if (*slot)
+		return &m->procs[*slot - 1];
+	if (!create)
+		return NULL;
+	if (m->nr_procs == m->cap_procs) {
+		uint32_t cap = m->cap_procs ? m->cap_procs * 2 : 64;
+		struct proc *p = realloc(m->procs, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		m->procs = p;
+		m->cap_procs = cap;
+	}
+	struct proc *p = &m->procs[m->nr_procs];
+
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	*slot = ++m->nr_procs;
+	return p;
+}
+
+machine *machine_create(dso_table *dsos, intern *comms)
+{
+	machine *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->dsos = dsos;
+	m->comms = comms;
+	/* pid -1 is the kernel, perf's convention in MMAP records: index 0 */
+	if (!proc_find(m, -1, true)) {
+		machine_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void machine_free(machine *m)
+{
+	if (!m)
+		return;
+	for (uint32_t i = 0; i < m->nr_procs; i++)
+		free(m->procs[i].maps);
+	free(m->procs);
+	free(m->proc_slots);
+	free(m->threads);
+	free(m->thread_slots);
+	free(m);
+}
+
+static struct thread *thread_find(machine *m, int32_t tid, uint32_t **slot_out)
+{
+	uint32_t *slot;
+
+	if ((uint64_t)(m->nr_threads + 1) * 2 > m->nthread_slots &&
+	    slots_grow(&m->thread_slots, &m->nthread_slots, m->nr_threads, m->threads,
+		       sizeof(*m->threads)))
+		return NULL;
+	slot = slot_find(m->thread_slots, m->nthread_slots, tid, m->threads,
+			 sizeof(*m->threads));
+	*slot_out = slot;
+	return *slot ? &m->threads[*slot - 1] : NULL;
+}
+
+static struct thread *thread_new(machine *m, uint32_t *slot, int32_t pid, int32_t tid,
+				 int64_t comm)
+{
+	char name[16];
+	struct proc *p;
+
+	if (comm < 0) {
+		snprintf(name, sizeof(name), ":%d", tid);
+		comm = intern_id(m->comms, name, strlen(name));
+		if (comm < 0)
+			return NULL;
+	}
+	p = proc_find(m, pid, true);
+	if (!p)
+		return NULL;
+	if (m->nr_threads == m->cap_threads) {
+		uint32_t cap = m->cap_threads ? m->cap_threads * 2 : 256;
+		struct thread *t = realloc(m->threads, cap * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		m->threads = t;
+		m->cap_threads = cap;
+	}
+	struct thread *t = &m->threads[m->nr_threads];
+
+	t->tid = tid;
+	t->pid = pid;
+	t->comm = (uint32_t)comm;
+	t->proc = (uint32_t)(p - m->procs);
+	*slot = ++m->nr_threads;
+	return t;
+}
+
+struct thread *machine_thread(machine *m, int32_t pid, int32_t tid)
+{
+	uint32_t *slot;
+	struct thread *t = thread_find(m, tid, &slot);
+
+	if (t || !slot)
+		return t;
+	return thread_new(m, slot, pid, tid, -1);
+}
+
+/* Insert a map, trimming or dropping the maps it overlaps (the new mapping wins). */
+static int proc_insert(struct proc *p, const struct map *nm)
+{
+	uint32_t i, out = 0;
+	struct map extra;
+	bool split = false;
+
+	for (i = 0; i < p->nr; i++) {
+		struct map o = p->maps[i];
+
+		if (o.end <= nm->start || o.start >= nm->end) {
+			p->maps[out++] = o;
+			continue;
+		}
+		if (o.start < nm->start && o.end > nm->end) {
+			/* the new map punches a hole: keep both sides */
+			extra = o;
+			extra.pgoff += nm->end - o.start;
+			extra.start = nm->end;
+			split = true;
+			o.end = nm->start;
+			p->maps[out++] = o;
+		} else if (o.start < nm->start) {
+			o.end = nm->start;
+			p->maps[out++] = o;
+		} else if (o.end > nm->end) {
+			o.pgoff += nm->end - o.start;
+			o.start = nm->end;
+			p->maps[out++] = o;
+		}
+	}
+	p->nr = out;
+	if (p->nr + 2 > p->cap) {
+		uint32_t cap = p->cap ? p->cap * 2 : 16;
+		struct map *a = realloc(p->maps, cap * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		p->maps = a;
+		p->cap = cap;
+	}
+	for (int k = 0; k < (split ? 2 : 1); k++) {
+		const struct map *ins = k ? &extra : nm;
+
+		for (i = p->nr; i > 0 && p->maps[i - 1].start > ins->start; i--)
+			p->maps[i] = p->maps[i - 1];
+		p->maps[i] = *ins;
+		p->nr++;
+	}
+	p->last = 0;
+	return 0;
+}
+
+static const struct map *proc_lookup(struct proc *p, uint64_t ip)
+{
+	uint32_t lo = 0, hi = p->nr;
+
+	if (p->last < p->nr && ip >= p->maps[p->last].start && ip < p->maps[p->last].end)
+		return &p->maps[p->last];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && ip < p->maps[lo - 1].end) {
+		p->last = lo - 1;
+		return &p->maps[lo - 1];
+	}
+	return NULL;
+}
+
+static bool is_anon(const char *f)
+{
+	return !strcmp(f, "//anon") || !strncmp(f, "[anon:", 6) || !strncmp(f, "/dev/zero", 9) ||
+	       !strncmp(f, "/anon_hugepage", 14);
+}
+
+static int apply_mmap(machine *m, int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+		      const char *file, bool kernel)
+{
+	char anon[64];
+	struct proc *p;
+	struct map nm;
+	int64_t dso;
+
+	if (!len || start + len < start)
+		return 0;
+	if (!kernel && is_anon(file)) {
+		/* perf names JIT code after the symbol map file a JIT may write */
+		snprintf(anon, sizeof(anon), "/tmp/perf-%d.map", pid);
+		file = anon;
+	}
+	dso = dso_table_findnew(m->dsos, file, kernel);
+	if (dso < 0)
+		return (int)dso;
+	p = kernel ? &m->procs[KERNEL_PROC] : proc_find(m, pid, true);
+	if (!p)
+		return -ENOMEM;
+	nm.start = start;
+	nm.end = start + len;
+	nm.pgoff = pgoff;
+	nm.dso = (uint32_t)dso;
+	return proc_insert(p, &nm);
+}
+
+static int apply_fork(machine *m, int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
+{
+	uint32_t *slot;
+	struct thread *parent = machine_thread(m, ppid, ptid), *t;
+	uint32_t comm = parent ? parent->comm : 0;
+	int64_t c = parent ? (int64_t)comm : -1;
+
+	if (!parent)
+		return -ENOMEM;
+	if (pid != ppid) {
+		/* a new process: a copy of the parent's address space */
+		struct proc *pp = proc_find(m, ppid, false), *np;
+		uint32_t ppi = pp ? (uint32_t)(pp - m->procs) : UINT32_MAX;
+
+		np = proc_find(m, pid, true);
+		if (!np)
+			return -ENOMEM;
+		np->nr = 0;
+		np->last = 0;
+		pp = ppi == UINT32_MAX ? NULL : &m->procs[ppi];
+		if (pp && pp->nr) {
+			struct map *a = realloc(np->maps, pp->nr * sizeof(*a) + 2 * sizeof(*a));
+
+			if (!a)
+				return -ENOMEM;
+			memcpy(a, pp->maps, pp->nr * sizeof(*a));
+			np->maps = a;
+			np->cap = pp->nr + 2;
+			np->nr = pp->nr;
+		}
+	}
+	t = thread_find(m, tid, &slot);
+	if (!slot)
+		return -ENOMEM;
+	if (t) {
+		/* a reused tid: the new thread replaces the old */
+		struct proc *p = proc_find(m, pid, true);
+
+		if (!p)
+			return -ENOMEM;
+		t->pid = pid;
+		t->comm = comm;
+		t->proc = (uint32_t)(p - m->procs);
+		return 0;
+	}
+	return thread_new(m, slot, pid, tid, c) ? 0 : -ENOMEM;
+}
+
+static int apply_comm(machine *m, int32_t pid, int32_t tid, const char *comm, size_t len)
+{
+	int64_t id = intern_id(m->comms, comm, len);
+	struct thread *t;
+
+	if (id < 0)
+		return (int)id;
+	t = machine_thread(m, pid, tid);
+	if (!t)
+		return -ENOMEM;
+	if (t->pid != pid) {
+		struct proc *p = proc_find(m, pid, true);
+
+		if (!p)
+			return -ENOMEM;
+		t->pid = pid;
+		t->proc = (uint32_t)(p - m->procs);
+	}
+	t->comm = (uint32_t)id;
+	return 0;
+}
+
+int machine_apply(machine *m, const struct perf_event_header *hdr)
+{
+	const char *b = (const char *)hdr;
+	size_t size = hdr->size;
+	uint32_t u[4];
+	uint64_t q[3];
+	bool kernel;
+
+	switch (hdr->type) {
+	case PERF_RECORD_COMM:
+		if (size < 16)
+			return 0;
+		memcpy(u, b + 8, 8);
+		return apply_comm(m, (int32_t)u[0], (int32_t)u[1], b + 16, strnlen(b + 16, size - 16));
+	case PERF_RECORD_FORK:
+		if (size < 32)
+			return 0;
+		memcpy(u, b + 8, 16);
+		return apply_fork(m, (int32_t)u[0], (int32_t)u[1], (int32_t)u[2], (int32_t)u[3]);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		size_t fo = hdr->type == PERF_RECORD_MMAP ? 40 : 72;
+		char file[4096];
+		size_t n;
+
+		if (size <= fo)
+			return 0;
+		memcpy(u, b + 8, 8);
+		memcpy(q, b + 16, 24);
+		if (hdr->type == PERF_RECORD_MMAP2) {
+			uint32_t prot;
+
+			memcpy(&prot, b + 64, 4);
+			if (!(prot & PROT_EXEC))
+				return 0;
+		} else if (hdr->misc & PERF_RECORD_MISC_MMAP_DATA) {
+			return 0;
+		}
+		n = strnlen(b + fo, size - fo);
+		if (n >= sizeof(file))
+			return 0;
+		memcpy(file, b + fo, n);
+		file[n] = '\0';
+		kernel = (int32_t)u[0] == -1 ||
+			 (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+		return apply_mmap(m, (int32_t)u[0], q[0], q[1], q[2], file, kernel);
+	}
+	default:
+		/* EXIT: perf keeps exited threads for samples that come after */
+		return 0;
+	}
+}
+
+bool machine_resolve_ip(machine *m, const struct thread *th, uint16_t cpumode, uint64_t ip,
+			uint32_t *dso, uint64_t *addr)
+{
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	struct proc *p = kernel ? &m->procs[KERNEL_PROC] : th ? &m->procs[th->proc] : NULL;
+	const struct map *mp = p ? proc_lookup(p, ip) : NULL;
+
+	if (!mp) {
+		int64_t k;
+
+		if (!kernel || (k = dso_table_kernel(m->dsos)) < 0)
+			return false;
+		*dso = (uint32_t)k;
+		*addr = ip;
+		return true;
+	}
+	*dso = mp->dso;
+	const struct dso *d = dso_table_get(m->dsos, mp->dso);
+
+	/* the kernel and JIT maps hold absolute addresses; files are addressed by offset */
+	if (d && (d->kind == DSO_KERNEL || d->kind == DSO_ANON))
+		*addr = ip;
+	else
+		*addr = ip - mp->start + mp->pgoff;
+	return true;
+}

@@ -1,0 +1,26 @@
+/* The default view of xperf report: a symbolised table like `perf report --stdio --no-children`. */
+#ifndef XPERF_REPORT_STDIO_H
+#define XPERF_REPORT_STDIO_H
+
+#include <stdbool.h>
+
+struct report_stdio_opts {
+	const char *sort;          /* "comm,dso,sym" or any subset in any order; NULL: that */
+	double percent_limit;      /* hide entries below this many percent */
+	bool show_nr_samples;      /* -n: a Samples column */
+	const char *comms;         /* comma-separated: only these commands; NULL: all */
+	const char *dsos;          /* comma-separated: only these shared objects; NULL: all */
+	bool quiet;                /* -q: only the entries, no header lines, no warnings */
+	const char *kallsyms;      /* kernel symbols; NULL: /proc/kallsyms */
+	const char *debug_root;    /* debug files; NULL: /usr/lib/debug */
+};
+
+/*
+ * Read input_path ("-" for a pipe stream on stdin) in one pass and print, for each event
+ * with samples, its entries sorted by overhead to stdout. Errors are printed with
+ * cli_error(). Returns an exit status: CLI_EXIT_OK, CLI_EXIT_USAGE (a bad --sort key) or
+ * CLI_EXIT_RUNTIME.
+ */
+int report_stdio_run(const char *input_path, const struct report_stdio_opts *opts);
+
+#endif

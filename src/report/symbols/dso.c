@@ -1,0 +1,230 @@
+/* The DSO table: name lookup by hash, perf's short names, lazy symbol loading, address cache. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/symbols/dso.h"
+#include "report/symbols/load.h"
+
+#define CACHE_BITS 14
+
+/* One resolved address: the (dso, addr) -> symbol answers of recent samples. */
+struct cache_slot {
+	uint64_t addr;
+	uint32_t dso;   /* id + 1; 0 marks an empty slot */
+	int32_t sym;
+};
+
+struct dso_table {
+	struct dso_table_opts opts;
+	struct dso *dsos;
+	uint32_t nr, cap;
+	uint32_t *hash;          /* id + 1 per slot, 0 empty; open addressing */
+	uint32_t hash_cap;       /* power of two */
+	int64_t kernel_id;
+	struct cache_slot cache[1u << CACHE_BITS];
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+dso_table *dso_table_create(const struct dso_table_opts *opts)
+{
+	dso_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	if (opts)
+		t->opts = *opts;
+	if (!t->opts.kallsyms)
+		t->opts.kallsyms = "/proc/kallsyms";
+	t->kernel_id = -1;
+	return t;
+}
+
+void dso_table_free(dso_table *t)
+{
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		free(t->dsos[i].long_name);
+		symtab_free(&t->dsos[i].syms);
+	}
+	free(t->dsos);
+	free(t->hash);
+	free(t);
+}
+
+uint32_t dso_table_nr(const dso_table *t)
+{
+	return t->nr;
+}
+
+struct dso *dso_table_get(const dso_table *t, uint32_t id)
+{
+	return id < t->nr ? &t->dsos[id] : NULL;
+}
+
+static int rehash(dso_table *t)
+{
+	uint32_t cap = t->hash_cap ? t->hash_cap * 2 : 256;
+	uint32_t *h = calloc(cap, sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		uint32_t s = (uint32_t)hash_str(t->dsos[i].long_name) & (cap - 1);
+
+		while (h[s])
+			s = (s + 1) & (cap - 1);
+		h[s] = i + 1;
+	}
+	free(t->hash);
+	t->hash = h;
+	t->hash_cap = cap;
+	return 0;
+}
+
+/* perf's short names: the basename, "[kernel.kallsyms]", "[name]" for a module. */
+static void set_names(struct dso *d, bool kernel)
+{
+	const char *n = d->long_name, *slash = strrchr(n, '/');
+
+	d->kind = DSO_USER;
+	d->short_name = slash ? slash + 1 : n;
+	if (!strncmp(n, "[kernel.kallsyms]", 17)) {
+		d->kind = DSO_KERNEL;
+		d->short_name = "[kernel.kallsyms]";
+	} else if (!strcmp(n, "[vdso]")) {
+		d->kind = DSO_VDSO;
+	} else if (!strncmp(n, "/tmp/perf-", 10)) {
+		d->kind = DSO_ANON;
+	} else if (kernel) {
+		d->kind = DSO_MODULE;
+	}
+}
+
+int64_t dso_table_findnew(dso_table *t, const char *filename, bool kernel)
+{
+	uint64_t h = hash_str(filename);
+	uint32_t s;
+	int ret;
+
+	if (t->hash_cap) {
+		for (s = (uint32_t)h & (t->hash_cap - 1); t->hash[s]; s = (s + 1) & (t->hash_cap - 1))
+			if (!strcmp(t->dsos[t->hash[s] - 1].long_name, filename))
+				return t->hash[s] - 1;
+	}
+	if (t->nr == t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 64;
+		struct dso *d = realloc(t->dsos, cap * sizeof(*d));
+
+		if (!d)
+			return -ENOMEM;
+		t->dsos = d;
+		t->cap = cap;
+	}
+	struct dso *d = &t->dsos[t->nr];
+
+	memset(d, 0, sizeof(*d));
+	d->long_name = strdup(filename);
+	if (!d->long_name)
+		return -ENOMEM;
+	if (kernel && !strncmp(filename, "/", 1)) {
+		/* a module file: perf shows "[name]" with '-' as '_' and no suffix */
+		const char *b = strrchr(filename, '/') + 1;
+		size_t n = strcspn(b, ".");
+		char *s2 = malloc(n + 3);
+
+		if (s2) {
+			s2[0] = '[';
+			for (size_t i = 0; i < n; i++)
+				s2[i + 1] = b[i] == '-' ? '_' : b[i];
+			memcpy(s2 + n + 1, "]", 2);
+			free(d->long_name);
+			d->long_name = s2;
+			/* the same module may appear under its path and its [name] */
+			for (uint32_t i = 0; i < t->nr; i++)
+				if (!strcmp(t->dsos[i].long_name, s2)) {
+					free(s2);
+					return i;
+				}
+		}
+	}
+	set_names(d, kernel);
+	t->nr++;
+	if ((uint64_t)t->nr * 2 > t->hash_cap) {
+		ret = rehash(t);
+		if (ret < 0)
+			return ret;
+	} else {
+		for (s = (uint32_t)hash_str(d->long_name) & (t->hash_cap - 1); t->hash[s];
+		     s = (s + 1) & (t->hash_cap - 1))
+			;
+		t->hash[s] = t->nr;
+	}
+	return t->nr - 1;
+}
+
+int64_t dso_table_kernel(dso_table *t)
+{
+	if (t->kernel_id < 0)
+		t->kernel_id = dso_table_findnew(t, "[kernel.kallsyms]", true);
+	return t->kernel_id;
+}
+
+static void load(dso_table *t, struct dso *d)
+{
+	struct xpf_error err;
+	const void *img;
+	size_t size;
+
+	d->loaded = true;
+	switch (d->kind) {
+	case DSO_USER:
+		elf_syms_load(&d->syms, d->long_name, t->opts.debug_root, &err);
+		break;
+	case DSO_KERNEL:
+		kallsyms_load(&d->syms, t->opts.kallsyms, &err);
+		break;
+	case DSO_VDSO:
+		img = vdso_image(&size);
+		if (img)
+			elf_syms_load_mem(&d->syms, img, size, &err);
+		break;
+	case DSO_MODULE:
+	case DSO_ANON:
+		break;
+	}
+	/* a failed load leaves a partial table: drop it, raw addresses are shown instead */
+	if (!d->syms.finished)
+		symtab_free(&d->syms);
+}
+
+int64_t dso_table_resolve(dso_table *t, uint32_t id, uint64_t addr)
+{
+	uint64_t h = (addr ^ ((uint64_t)id * 0x9e3779b97f4a7c15ULL)) * 0x9e3779b97f4a7c15ULL;
+	struct cache_slot *c = &t->cache[h >> (64 - CACHE_BITS)];
+	struct dso *d;
+	int64_t sym;
+
+	if (c->dso == id + 1 && c->addr == addr)
+		return c->sym;
+	d = dso_table_get(t, id);
+	if (!d)
+		return -1;
+	if (!d->loaded)
+		load(t, d);
+	d->hit = true;
+	sym = d->syms.nr ? symtab_find(&d->syms, addr) : -1;
+	c->dso = id + 1;
+	c->addr = addr;
+	c->sym = (int32_t)sym;
+	return sym;
+}

@@ -1,0 +1,334 @@
+/* Function symbols from ELF files with libelf: debug-file search, .symtab/.dynsym, offsets. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/symbols/load.h"
+
+#define MAX_LOADS 16
+
+/* The PT_LOAD segments of the runtime file: how a symbol's vaddr becomes a file offset. */
+struct loads {
+	uint64_t vaddr[MAX_LOADS], memsz[MAX_LOADS], offset[MAX_LOADS];
+	unsigned int nr;
+};
+
+struct elf_file {
+	int fd;
+	Elf *elf;
+};
+
+static void elf_file_close(struct elf_file *f)
+{
+	if (f->elf)
+		elf_end(f->elf);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->elf = NULL;
+	f->fd = -1;
+}
+
+static int elf_file_open(struct elf_file *f, const char *path)
+{
+	f->elf = NULL;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		goto bad;
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF)
+		goto bad;
+	return 0;
+bad:
+	elf_file_close(f);
+	return -ENOEXEC;
+}
+
+static void read_loads(Elf *elf, struct loads *l)
+{
+	size_t n, i;
+
+	l->nr = 0;
+	if (elf_getphdrnum(elf, &n))
+		return;
+	for (i = 0; i < n && l->nr < MAX_LOADS; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		l->vaddr[l->nr] = ph.p_vaddr;
+		l->memsz[l->nr] = ph.p_memsz;
+		l->offset[l->nr] = ph.p_offset;
+		l->nr++;
+	}
+}
+
+static uint64_t to_offset(const struct loads *l, uint64_t vaddr)
+{
+	for (unsigned int i = 0; i < l->nr; i++)
+		if (vaddr >= l->vaddr[i] && vaddr - l->vaddr[i] < l->memsz[i])
+			return vaddr - l->vaddr[i] + l->offset[i];
+	return vaddr;
+}
+
+/* The section of `type` (SHT_SYMTAB / SHT_DYNSYM) with at least one symbol, or NULL. */
+static Elf_Scn *find_symtab(Elf *elf, GElf_Word type, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type && sh->sh_entsize &&
+		    sh->sh_size / sh->sh_entsize > 1)
+			return scn;
+	return NULL;
+}
+
+static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* The GNU build-id as lower-case hex into hex (>= 41 bytes); false when there is none. */
+static bool read_build_id(Elf *elf, char *hex, size_t hex_size)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((char *)d->d_buf + name_off, "GNU", 4) || !nh.n_descsz ||
+			    nh.n_descsz * 2 + 1 > hex_size)
+				continue;
+			const unsigned char *b = (const unsigned char *)d->d_buf + desc_off;
+
+			for (size_t i = 0; i < nh.n_descsz; i++)
+				sprintf(hex + 2 * i, "%02x", b[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether a section name marks code, for unsized NOTYPE labels (perf: "text" in the name). */
+static bool text_section(Elf *elf, size_t shndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	size_t shstrndx;
+	GElf_Shdr sh;
+	const char *n;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	n = elf_strptr(elf, shstrndx, sh.sh_name);
+	return n && strstr(n, "text");
+}
+
+static int add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+		       const struct loads *l)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t i, n;
+
+	if (!d || !sh->sh_entsize)
+		return -ENOEXEC;
+	n = sh->sh_size / sh->sh_entsize;
+	for (i = 1; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		int type, bind, ret;
+		enum sym_binding b;
+
+		if (!gelf_getsym(d, (int)i, &s))
+			break;
+		type = GELF_ST_TYPE(s.st_info);
+		if (!s.st_name || s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+			continue;
+		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+		    !(type == STT_NOTYPE && text_section(elf, s.st_shndx)))
+			continue;
+		name = elf_strptr(elf, sh->sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		bind = GELF_ST_BIND(s.st_info);
+		b = bind == STB_GLOBAL ? SYM_GLOBAL : bind == STB_WEAK ? SYM_WEAK : SYM_LOCAL;
+		ret = symtab_add(t, to_offset(l, s.st_value), s.st_size, b, name, strlen(name));
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* A debug file for the runtime file, holding a .symtab: opened into f, or -ENOENT. */
+static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
+			   const char *debug_root)
+{
+	char hex[2 * 64 + 1], cand[PATH_MAX], dir[PATH_MAX];
+	const char *root = debug_root ? debug_root : "/usr/lib/debug";
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	const char *slash;
+	size_t dlen;
+	int i;
+
+	if (read_build_id(runtime, hex, sizeof(hex)) && strlen(hex) > 2) {
+		snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
+		if (!elf_file_open(f, cand)) {
+			if (find_symtab(f->elf, SHT_SYMTAB, &sh))
+				return 0;
+			elf_file_close(f);
+		}
+	}
+	scn = find_section(runtime, ".gnu_debuglink", &sh);
+	if (!scn)
+		return -ENOENT;
+	Elf_Data *d = elf_getdata(scn, NULL);
+
+	if (!d || !d->d_size || !memchr(d->d_buf, '\0', d->d_size))
+		return -ENOENT;
+	const char *link = d->d_buf;
+
+	slash = strrchr(path, '/');
+	dlen = slash ? (size_t)(slash - path) : 0;
+	if (dlen >= sizeof(dir) || strchr(link, '/'))
+		return -ENOENT;
+	memcpy(dir, path, dlen);
+	dir[dlen] = '\0';
+	for (i = 0; i < 3; i++) {
+		struct stat a, b;
+		int n;
+
+		if (i == 0)
+			n = snprintf(cand, sizeof(cand), "%s/%s", dir, link);
+		else if (i == 1)
+			n = snprintf(cand, sizeof(cand), "%s/.debug/%s", dir, link);
+		else
+			n = snprintf(cand, sizeof(cand), "%s%s/%s", root, dir, link);
+		if (n < 0 || (size_t)n >= sizeof(cand))
+			continue;
+		/* the link may name the file itself */
+		if (!stat(cand, &a) && !stat(path, &b) && a.st_ino == b.st_ino &&
+		    a.st_dev == b.st_dev)
+			continue;
+		if (!elf_file_open(f, cand)) {
+			if (find_symtab(f->elf, SHT_SYMTAB, &sh))
+				return 0;
+			elf_file_close(f);
+		}
+	}
+	return -ENOENT;
+}
+
+int elf_syms_load(struct symtab *t, const char *path, const char *debug_root,
+		  struct xpf_error *err)
+{
+	struct elf_file rt = { .fd = -1 }, dbg = { .fd = -1 };
+	struct loads l;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	Elf *src;
+	int ret;
+
+	ret = elf_file_open(&rt, path);
+	if (ret < 0)
+		return xpf_error_set(err, ret, "cannot read symbols of '%s': %s", path,
+				     ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+	read_loads(rt.elf, &l);
+	src = rt.elf;
+	if (!open_debug_file(&dbg, rt.elf, path, debug_root)) {
+		src = dbg.elf;
+		if (!l.nr)
+			read_loads(dbg.elf, &l);
+	}
+	scn = find_symtab(src, SHT_SYMTAB, &sh);
+	if (!scn) {
+		src = rt.elf;
+		scn = find_symtab(src, SHT_SYMTAB, &sh);
+	}
+	if (!scn)
+		scn = find_symtab(src, SHT_DYNSYM, &sh);
+	ret = scn ? add_symbols(t, src, scn, &sh, &l) : 0;
+	elf_file_close(&dbg);
+	elf_file_close(&rt);
+	if (ret < 0)
+		return xpf_error_set(err, ret, "cannot read symbols of '%s': %s", path,
+				     strerror(-ret));
+	symtab_finish(t);
+	return 0;
+}
+
+int elf_syms_load_mem(struct symtab *t, const void *image, size_t size, struct xpf_error *err)
+{
+	struct loads l;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	Elf *elf;
+	int ret = 0;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return xpf_error_set(err, -ENOEXEC, "libelf is unusable");
+	elf = elf_memory((char *)image, size);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		return xpf_error_set(err, -ENOEXEC, "the vdso image is not an ELF file");
+	}
+	read_loads(elf, &l);
+	scn = find_symtab(elf, SHT_SYMTAB, &sh);
+	if (!scn)
+		scn = find_symtab(elf, SHT_DYNSYM, &sh);
+	if (scn)
+		ret = add_symbols(t, elf, scn, &sh, &l);
+	elf_end(elf);
+	if (ret < 0)
+		return xpf_error_set(err, ret, "cannot read the vdso symbols: %s", strerror(-ret));
+	symtab_finish(t);
+	return 0;
+}
+
+const void *vdso_image(size_t *size)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	uint64_t end;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	/* the section headers come last in the vdso image */
+	end = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize;
+	if (end < sizeof(*eh) || end > (64u << 10))
+		return NULL;
+	*size = end;
+	return eh;
+}

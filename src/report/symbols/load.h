@@ -1,0 +1,33 @@
+/* Loaders that fill a symtab: ELF files (with their debug files), ELF images in memory, kallsyms. */
+#ifndef XPERF_REPORT_SYMBOLS_LOAD_H
+#define XPERF_REPORT_SYMBOLS_LOAD_H
+
+#include <stddef.h>
+
+#include "format/xpf_error.h"
+#include "report/symbols/symtab.h"
+
+/*
+ * The function symbols of the ELF file at `path`, with addresses as offsets in that file
+ * (what a sample's ip minus its map's start plus pgoff gives). The symbols come, as perf
+ * takes them, from the first .symtab found in: the build-id debug file
+ * (/usr/lib/debug/.build-id/xx/yyy.debug), the .gnu_debuglink file, the file itself; else
+ * from the file's .dynsym. `debug_root` replaces /usr/lib/debug (tests), NULL for it.
+ * t is finished on success (symtab_finish). 0 or a negative errno with err set.
+ */
+int elf_syms_load(struct symtab *t, const char *path, const char *debug_root,
+		  struct xpf_error *err);
+
+/* The same for an ELF image in memory (the vdso); no debug files are looked for. */
+int elf_syms_load_mem(struct symtab *t, const void *image, size_t size, struct xpf_error *err);
+
+/* The vdso of this process, which is the same kernel's vdso: its image and size, or NULL. */
+const void *vdso_image(size_t *size);
+
+/*
+ * Kernel text symbols (types T, t, W, w; module symbols are skipped) from a kallsyms file
+ * such as /proc/kallsyms. -EPERM when every address reads 0 (kptr_restrict).
+ */
+int kallsyms_load(struct symtab *t, const char *path, struct xpf_error *err);
+
+#endif

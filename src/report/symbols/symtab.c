@@ -1,0 +1,142 @@
+/* Symbol tables: building, alias selection, end fix-ups and binary search. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/symbols/symtab.h"
+
+int symtab_add(struct symtab *t, uint64_t start, uint64_t size, enum sym_binding binding,
+	       const char *name, size_t name_len)
+{
+	if (t->nr == t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 256;
+		struct sym *s = realloc(t->syms, cap * sizeof(*s));
+
+		if (!s || cap < t->cap)
+			return -ENOMEM;
+		t->syms = s;
+		t->cap = cap;
+	}
+	if (t->names_len + name_len + 1 > t->names_cap) {
+		size_t cap = t->names_cap ? t->names_cap * 2 : 4096;
+		char *n;
+
+		while (cap < t->names_len + name_len + 1)
+			cap *= 2;
+		n = realloc(t->names, cap);
+		if (!n)
+			return -ENOMEM;
+		t->names = n;
+		t->names_cap = cap;
+	}
+	if (t->names_len > UINT32_MAX - name_len - 1)
+		return -E2BIG;
+
+	struct sym *s = &t->syms[t->nr];
+
+	s->start = start;
+	s->end = start + size;
+	s->name = (uint32_t)t->names_len;
+	s->order = t->nr++;
+	s->binding = (uint8_t)binding;
+	memcpy(t->names + t->names_len, name, name_len);
+	t->names[t->names_len + name_len] = '\0';
+	t->names_len += name_len + 1;
+	return 0;
+}
+
+static int cmp_start(const void *pa, const void *pb)
+{
+	const struct sym *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* true when b should replace a (perf's choose_best_symbol; a full tie keeps a) */
+static bool better(const struct symtab *t, const struct sym *a, const struct sym *b)
+{
+	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
+
+	if (a_sized != b_sized)
+		return b_sized;
+	if ((a->binding == SYM_WEAK) != (b->binding == SYM_WEAK))
+		return a->binding == SYM_WEAK;
+	if ((a->binding == SYM_GLOBAL) != (b->binding == SYM_GLOBAL))
+		return b->binding == SYM_GLOBAL;
+
+	const char *na = t->names + a->name, *nb = t->names + b->name;
+	size_t ua = leading_underscores(na), ub = leading_underscores(nb);
+
+	if (ua != ub)
+		return ub < ua;
+	return strlen(nb) > strlen(na);
+}
+
+void symtab_finish(struct symtab *t)
+{
+	uint32_t i, out = 0;
+
+	if (t->finished)
+		return;
+	t->finished = true;
+	if (!t->nr)
+		return;
+	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_start);
+
+	/* one symbol per address */
+	for (i = 1; i < t->nr; i++) {
+		if (t->syms[i].start == t->syms[out].start) {
+			if (better(t, &t->syms[out], &t->syms[i]))
+				t->syms[out] = t->syms[i];
+			continue;
+		}
+		t->syms[++out] = t->syms[i];
+	}
+	t->nr = out + 1;
+
+	for (i = 0; i + 1 < t->nr; i++)
+		if (t->syms[i].end <= t->syms[i].start)
+			t->syms[i].end = t->syms[i + 1].start;
+	struct sym *last = &t->syms[t->nr - 1];
+
+	if (last->end <= last->start)
+		last->end = ((last->start + 4095) & ~4095ULL) + 4096;
+}
+
+int64_t symtab_find(const struct symtab *t, uint64_t addr)
+{
+	uint32_t lo = 0, hi = t->nr;
+
+	/* the last symbol starting at or before addr */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* a nested symbol may end before its parent: look a few back for an enclosing one */
+	for (uint32_t i = lo, n = 0; i > 0 && n < 4; i--, n++)
+		if (addr < t->syms[i - 1].end)
+			return i - 1;
+	return -1;
+}
+
+void symtab_free(struct symtab *t)
+{
+	free(t->syms);
+	free(t->names);
+	memset(t, 0, sizeof(*t));
+}

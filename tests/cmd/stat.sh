@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# xperf stat behaviour: targets, exit statuses, signals, errors, output options, help and man page.
+. "$(dirname "$0")/lib.sh"
+W=$XPERF_BUILD/workloads
+export W
+csv_val() { awk -F, -v e="$2" '$3 == e { print $1; exit }' "$1"; }
+export -f csv_val
+
+test_case "the command's stdout and stderr are untouched; ours goes to stderr" '
+	xperf-stat -e task-clock $W/stat_switch 3 >out.txt 2>err.txt
+	[ "$(cat out.txt)" = "out 3" ] || fail "stdout: $(cat out.txt)"
+	grep -q "^err 3$" err.txt
+	grep -q "Performance counter stats for .*stat_switch 3" err.txt
+'
+
+test_case "-o FILE takes our output off stderr; --append adds" '
+	xperf-stat -o s.txt -e task-clock $W/stat_switch 2 >out.txt 2>err.txt
+	[ "$(cat err.txt)" = "err 2" ] || fail "stderr: $(cat err.txt)"
+	grep -q "^# started on " s.txt
+	grep -q "msec task-clock" s.txt
+	xperf-stat -o s.txt --append -x, -e page-faults true
+	[ "$(grep -c "^# started on" s.txt)" = 2 ]
+	grep -q ",page-faults," s.txt
+	grep -q "msec task-clock" s.txt
+'
+
+test_case "the exit status of the command is returned" '
+	rc=0; xperf-stat -e task-clock $W/stat_signal 0 exit 7 2>err.txt || rc=$?
+	[ "$rc" = 7 ] || fail "exit $rc"
+	xperf-stat -e task-clock true 2>/dev/null
+'
+
+test_case "a command killed by a signal: reported, counts printed, 128+sig" '
+	rc=0; xperf-stat -x, -e page-faults,task-clock $W/stat_signal 9 2>err.txt || rc=$?
+	[ "$rc" = 137 ] || fail "exit $rc"
+	grep -q "killed by signal 9" err.txt
+	pf=$(csv_val err.txt page-faults)
+	[ "$pf" -ge 256 ] || fail "page-faults $pf"
+'
+
+test_case "SIGINT to the process group: counts so far are printed" '
+	setsid bash -c "xperf-stat -e task-clock,cs sleep 10 2>err.txt; echo \$? >rc.txt" &
+	for i in $(seq 50); do pg=$(pgrep -f "^xperf-stat -e task-clock,cs sleep 10" || true); [ -n "$pg" ] && break; sleep 0.05; done
+	[ -n "$pg" ] || fail "xperf-stat did not start"
+	sleep 0.3
+	kill -INT -- -$(ps -o pgid= $pg | tr -d " ")
+	for i in $(seq 50); do [ -s rc.txt ] && break; sleep 0.1; done
+	cat err.txt
+	[ "$(cat rc.txt)" = 130 ]
+	grep -q "msec task-clock" err.txt
+	grep -q "seconds time elapsed" err.txt
+'
+
+test_case "SIGINT ends a system-wide count without a command" '
+	xperf-stat -a -e cs 2>err.txt & pid=$!
+	sleep 0.4
+	kill -INT $pid
+	wait $pid
+	grep -q "Performance counter stats for .system wide." err.txt
+	grep -Eq "^ +[0-9]+      cs " err.txt
+'
+
+test_case "command not found: clear error, exit 127" '
+	rc=0; xperf-stat -e task-clock no-such-command-xyz 2>err.txt || rc=$?
+	[ "$rc" = 127 ] || fail "exit $rc"
+	grep -q "^xperf stat: error: cannot run .no-such-command-xyz.: No such file or directory" err.txt
+	! grep -q "Performance counter stats" err.txt
+'
+
+test_case "unknown event: usage error naming it" '
+	rc=0; xperf-stat -e no-such-event true 2>err.txt || rc=$?
+	[ "$rc" = 1 ] || fail "exit $rc"
+	grep -q "no-such-event" err.txt
+	grep -q "^xperf stat: error: " err.txt
+'
+
+test_case "bad options are usage errors" '
+	for args in "-r 0 true" "-I 5 true" "-x, -j true" "" "-p 1 -a true" "--no-such-option true"; do
+		rc=0; xperf-stat $args 2>err.txt || rc=$?
+		[ "$rc" = 1 ] || fail "exit $rc for $args"
+	done
+'
+
+test_case "no permission: perf_event_paranoid advice (unprivileged -a)" '
+	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null || { echo "needs root and setpriv"; exit 0; }
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 1 ] || { echo "paranoid < 1"; exit 0; }
+	d=$(mktemp -d /tmp/xperf-stat-perm.XXXXXX); chmod 755 $d
+	cp "$XPERF_BUILD/xperf-stat" $d/; chmod 755 $d/xperf-stat
+	rc=0; setpriv --reuid=65534 --regid=65534 --clear-groups $d/xperf-stat -a -e cs sleep 0.1 2>err.txt || rc=$?
+	# unprivileged task counting works, as perf: user-space only, shown as :u
+	setpriv --reuid=65534 --regid=65534 --clear-groups $d/xperf-stat -e task-clock true 2>ok.txt
+	rm -rf $d
+	cat err.txt
+	[ "$rc" = 2 ] || fail "exit $rc"
+	grep -q "perf_event_paranoid" err.txt
+	grep -q "task-clock:u" ok.txt
+'
+
+test_case "groups are counted together" '
+	xperf-stat -x, -e "{task-clock,page-faults},cs" $W/stat_pages 100 2>err.txt
+	[ "$(csv_val err.txt page-faults)" -ge 100 ]
+	grep -q ",task-clock," err.txt
+'
+
+test_case "-r N: mean, noise, (N runs); --table lists each run with min and max" '
+	xperf-stat -r 4 --table -e page-faults $W/stat_pages 300 2>err.txt
+	grep -q "(4 runs):" err.txt
+	[ "$(grep -Ec "^ +[0-9.]+ \([+-][0-9.]+\) #+$" err.txt)" = 4 ]
+	grep -q "# Range: min [0-9.]*, max [0-9.]*" err.txt
+	grep -q "# Final result:" err.txt
+	grep -Eq "^ +[0-9.]+ \+- [0-9.]+ seconds time elapsed" err.txt
+	pf=$(awk "/page-faults/ {print \$1}" err.txt)
+	[ "$pf" -ge 300 ]
+'
+
+test_case "-p PID counts a running process until the command ends" '
+	$W/spin 5 & pid=$!
+	xperf-stat -p $pid -x, -e task-clock sleep 0.3 2>err.txt
+	kill $pid; wait $pid 2>/dev/null || true
+	tc=$(csv_val err.txt task-clock)
+	echo "task-clock $tc"
+	awk -v t="$tc" "BEGIN { exit !(t > 50 && t < 1000) }"
+'
+
+test_case "-t TID and the end of the target end the count" '
+	$W/spin 0.4 & pid=$!
+	xperf-stat -t $pid -e task-clock 2>err.txt
+	grep -q "Performance counter stats for thread id .$pid.:" err.txt
+	grep -q "msec task-clock" err.txt
+'
+
+test_case "--timeout stops the command and prints counts" '
+	start=$(date +%s%N)
+	rc=0; xperf-stat --timeout 200 -e task-clock sleep 5 2>err.txt || rc=$?
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	[ "$ms" -lt 2000 ] || fail "took $ms ms"
+	grep -q "msec task-clock" err.txt
+'
+
+test_case "-I with --interval-count stops after N intervals" '
+	xperf-stat -I 100 --interval-count 3 -x, -e task-clock sleep 5 2>err.txt
+	n=$(grep -c task-clock err.txt)
+	[ "$n" -ge 3 ] && [ "$n" -le 4 ] || fail "$n intervals"
+'
+
+test_case "-v prints raw value, enabled and running; -q prints nothing; -n no counters" '
+	xperf-stat -v -e task-clock true 2>v.txt
+	grep -Eq "^task-clock: [0-9]+ [0-9]+ [0-9]+$" v.txt
+	xperf-stat -q -e task-clock true 2>q.txt
+	[ ! -s q.txt ]
+	xperf-stat -n true 2>n.txt
+	grep -q "seconds time elapsed" n.txt
+	! grep -q "task-clock" n.txt
+'
+
+test_case "--no-big-num and -x keep digits ungrouped" '
+	LC_ALL=C xperf-stat --no-big-num -e msr/tsc/ true 2>a.txt || LC_ALL=C xperf-stat --no-big-num -e cs true 2>a.txt
+	! grep -Eq "[0-9],[0-9]{3}" a.txt
+'
+
+test_case "-D delays counting" '
+	xperf-stat -x, -D 150 -e task-clock $W/spin 0.3 2>err.txt
+	tc=$(csv_val err.txt task-clock)
+	echo "task-clock $tc"
+	awk -v t="$tc" "BEGIN { exit !(t > 50 && t < 250) }"
+'
+
+test_case "--help lists every option, each documented in docs/xperf-stat.1" '
+	xperf-stat --help >h.txt
+	opts=$(grep -Eo -- "--(\[no-\])?[a-z][a-z-]+" h.txt | sed "s/\[no-\]//" | sort -u)
+	[ "$(echo "$opts" | wc -l)" -ge 25 ] || fail "only $(echo "$opts" | wc -l) options"
+	for o in $opts; do
+		[ "$o" = --help ] && continue
+		grep -q -- "$(echo "$o" | sed "s/-/\\\\\\\\-/g")" "$TOP/docs/xperf-stat.1" || fail "$o missing from the man page"
+	done
+'
+
+test_done
