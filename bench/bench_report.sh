@@ -93,7 +93,7 @@ best_cpu() {
 	awk -v ms="${best:-0}" 'BEGIN { printf "%.4f\n", ms / 1000 }'
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 
 # peak_rss CMD...: maximum resident set size in KiB
 peak_rss() {

@@ -30,7 +30,7 @@ mean_seconds() {
 	done
 	awk -v t="$best" 'BEGIN { printf "%.9f\n", t / 1e9 }'
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 
 echo "-- start-up + tear-down: stat -e task-clock true (target <= 0.25)"
 x=$(mean_seconds 200 "$XS" -e task-clock true)

@@ -83,8 +83,10 @@ static int tp_find_cb(const char *sys, const char *name, void *arg)
 int xpe_attr_name(xpe_ctx *ctx, const struct perf_event_attr *a, char *buf, size_t len)
 {
 	char tmp[512];
-	int n = 0, i;
+	bool mods = true;
 	const char *s;
+	size_t used;
+	int i;
 
 	if (!len)
 		return 0;
@@ -92,40 +94,35 @@ int xpe_attr_name(xpe_ctx *ctx, const struct perf_event_attr *a, char *buf, size
 	switch (a->type) {
 	case PERF_TYPE_HARDWARE:
 		if (a->config < PERF_COUNT_HW_MAX)
-			n = snprintf(tmp, sizeof(tmp), "%s", hw_names[a->config]);
+			snprintf(tmp, sizeof(tmp), "%s", hw_names[a->config]);
 		else
-			n = snprintf(tmp, sizeof(tmp), "unknown-hardware");
-		n += add_modifiers(a, tmp + n, sizeof(tmp) - n);
+			snprintf(tmp, sizeof(tmp), "unknown-hardware");
 		break;
 	case PERF_TYPE_SOFTWARE:
 		s = sw_name(a->config);
-		n = snprintf(tmp, sizeof(tmp), "%s", s ? s : "unknown-software");
-		n += add_modifiers(a, tmp + n, sizeof(tmp) - n);
+		snprintf(tmp, sizeof(tmp), "%s", s ? s : "unknown-software");
 		break;
 	case PERF_TYPE_HW_CACHE:
-		n = xpe_cache_name(a->config, tmp, sizeof(tmp));
-		if (n < 0)
-			n = snprintf(tmp, sizeof(tmp), "unknown-ext-hardware-cache-type");
-		n += add_modifiers(a, tmp + n, sizeof(tmp) - n);
+		if (xpe_cache_name(a->config, tmp, sizeof(tmp)) < 0)
+			snprintf(tmp, sizeof(tmp), "unknown-ext-hardware-cache-type");
 		break;
 	case PERF_TYPE_RAW:
-		n = snprintf(tmp, sizeof(tmp), "r%" PRIx64, (uint64_t)a->config);
-		n += add_modifiers(a, tmp + n, sizeof(tmp) - n);
+		snprintf(tmp, sizeof(tmp), "r%" PRIx64, (uint64_t)a->config);
 		break;
 	case PERF_TYPE_BREAKPOINT:
-		n = snprintf(tmp, sizeof(tmp), "mem:0x%" PRIx64 ":%s%s%s", (uint64_t)a->bp_addr,
-			     a->bp_type & HW_BREAKPOINT_R ? "r" : "",
-			     a->bp_type & HW_BREAKPOINT_W ? "w" : "",
-			     a->bp_type & HW_BREAKPOINT_X ? "x" : "");
-		n += add_modifiers(a, tmp + n, sizeof(tmp) - n);
+		snprintf(tmp, sizeof(tmp), "mem:0x%" PRIx64 ":%s%s%s", (uint64_t)a->bp_addr,
+			 a->bp_type & HW_BREAKPOINT_R ? "r" : "",
+			 a->bp_type & HW_BREAKPOINT_W ? "w" : "",
+			 a->bp_type & HW_BREAKPOINT_X ? "x" : "");
 		break;
 	case PERF_TYPE_TRACEPOINT: {
 		struct tp_find t = { .id = a->config, .ctx = ctx };
 
 		if (ctx && xpe_tracepoint_for_each(ctx, NULL, NULL, tp_find_cb, &t) > 0)
-			n = snprintf(tmp, sizeof(tmp), "%s", t.name);
+			snprintf(tmp, sizeof(tmp), "%s", t.name);
 		else
-			n = snprintf(tmp, sizeof(tmp), "unknown tracepoint");
+			snprintf(tmp, sizeof(tmp), "unknown tracepoint");
+		mods = false; /* perf names tracepoints without modifiers */
 		break;
 	}
 	default:
@@ -135,16 +132,19 @@ int xpe_attr_name(xpe_ctx *ctx, const struct perf_event_attr *a, char *buf, size
 
 				if (pmu->type != a->type)
 					continue;
-				n = snprintf(tmp, sizeof(tmp), "%s/config=0x%" PRIx64 "/", pmu->name,
-					     (uint64_t)a->config);
+				snprintf(tmp, sizeof(tmp), "%s/config=0x%" PRIx64 "/", pmu->name,
+					 (uint64_t)a->config);
 				break;
 			}
 		}
 		if (!tmp[0])
-			n = snprintf(tmp, sizeof(tmp), "unknown attr type: %u", a->type);
-		n += add_modifiers(a, tmp + n, sizeof(tmp) - n);
+			snprintf(tmp, sizeof(tmp), "unknown attr type: %u", a->type);
 		break;
 	}
+	/* strlen, not snprintf's return: a truncated name must not move us past tmp */
+	used = strlen(tmp);
+	if (mods)
+		add_modifiers(a, tmp + used, sizeof(tmp) - used);
 	return snprintf(buf, len, "%s", tmp) < (int)len ? (int)strlen(buf) : (int)len - 1;
 }
 

@@ -549,7 +549,7 @@ static int not_found(struct parser *ps, const char *name, size_t n)
 
 static int parse_event(struct parser *ps)
 {
-	const char *s = ps->p;
+	const char *s;
 	size_t n = 0;
 
 	while (isspace((unsigned char)*ps->p))

@@ -515,6 +515,10 @@ static int record(struct rec_session *s, struct rec_target *t)
 		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
 			status = 0;
 	}
+	/* Ctrl-C reaches the command too: no need to tell the user it died of it. */
+	if (done_signal && WIFSIGNALED(status) &&
+	    (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM))
+		status = 0;
 	exit_code = opts.argc > 0 ? summary_child_status(&opts, status) : 0;
 	if (ret < 0) {
 		cli_error("%s", s->werr.msg);

@@ -115,8 +115,6 @@ void session_close(struct rec_session *s);
 
 void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64_t bytes_out,
 		   uint64_t bytes_in);
-/* Print an open failure with perf-like advice. */
-void summary_open_error(int errnum, const char *msg);
 /* Report how the command ended. Returns our exit status. */
 int summary_child_status(const struct rec_opts *o, int status);
 

@@ -304,9 +304,9 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 	struct pollfd *pfd = calloc((size_t)s->nr_rings + 1, sizeof(*pfd));
 	struct timespec tick = { 0, TICK_MS * 1000000L };
 	sigset_t blocked, orig;
-	int i, nr = 0, live;
+	int i, nr = 0;
 	bool had_child = t->child > 0;
-	uint64_t last = now_ms();
+	uint64_t last = now_ms(), looked = last;
 
 	if (!pfd)
 		return -ENOMEM;
@@ -317,7 +317,6 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 		pfd[nr].events = POLLIN;
 		nr++;
 	}
-	live = nr;
 	/* Signals are taken only inside ppoll, so a SIGCHLD cannot slip in before it. */
 	sigemptyset(&blocked);
 	sigaddset(&blocked, SIGCHLD);
@@ -330,8 +329,12 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 
 		if (reap_child(t, child_status) || *done || s->write_err)
 			break;
-		if (had_child ? false : (t->nr_pids && !target_alive(t)))
-			break;
+		/* Attached processes (-p/-t/-u) are looked at once a tick: it reads /proc. */
+		if (!had_child && t->nr_pids && now_ms() - looked >= TICK_MS) {
+			if (!target_alive(t))
+				break;
+			looked = now_ms();
+		}
 		ret = ppoll(pfd, (nfds_t)nr, &tick, &orig);
 		/* perf counts every return of its poll but timeouts: data, hang-ups, signals */
 		if (ret != 0)
@@ -339,10 +342,8 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 		if (ret > 0) {
 			for (i = 0; i < nr; i++) {
 				/* A ring whose tasks are all gone stays readable: stop polling it. */
-				if (pfd[i].revents & (POLLHUP | POLLERR)) {
+				if (pfd[i].revents & (POLLHUP | POLLERR))
 					pfd[i].fd = -pfd[i].fd - 1;
-					live--;
-				}
 			}
 		} else if (ret < 0 && errno != EINTR) {
 			break;

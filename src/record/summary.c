@@ -33,7 +33,11 @@ void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64
 		cli_hint("use a larger buffer (-m %zu) or a lower rate (-F %llu)",
 			 o->mmap_pages * 4, (unsigned long long)(o->period ? 0 : o->freq / 2));
 	}
-	if (st->throttled) {
+	/*
+	 * In frequency mode each event starts with a short period and may be throttled once
+	 * while the kernel adjusts it; only more than that is worth a warning.
+	 */
+	if (st->throttled > (uint64_t)s->nr_rings || (o->period && st->throttled)) {
 		cli_warning("sampling was throttled %llu times by the kernel "
 			    "(kernel.perf_event_max_sample_rate = %ld)",
 			    (unsigned long long)st->throttled,
@@ -53,12 +57,6 @@ void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64
 	if (o->compress_level && bytes_out)
 		fprintf(stderr, ", compression ratio %.1f", (double)bytes_in / (double)bytes_out);
 	fprintf(stderr, " ]\n");
-}
-
-void summary_open_error(int errnum, const char *msg)
-{
-	(void)errnum;
-	cli_error("%s", msg);
 }
 
 int summary_child_status(const struct rec_opts *o, int status)

@@ -9,10 +9,12 @@
 
 #include "cli/cli.h"
 #include "report/report.h"
+#include "report/stdio/report_stdio.h"
 
 struct report_opts {
 	const char *input;
-	bool dump, stats, header_only, quiet;
+	bool dump, stats, header_only, stdio, quiet;
+	struct report_stdio_opts view; /* the default (stdio) view: src/report/stdio/ */
 };
 
 static const char *const usage[] = {
@@ -126,6 +128,15 @@ static int run_pass(xpf_reader *r, const struct report_opts *o)
 	return CLI_EXIT_OK;
 }
 
+static int run_stdio(xpf_reader *r, const struct report_opts *o)
+{
+	int status = report_stdio_run_reader(r, &o->view);
+
+	if (status == CLI_EXIT_OK)
+		warn_once(r, o);
+	return status;
+}
+
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
@@ -143,6 +154,22 @@ int main(int argc, const char **argv)
 			 "print the number of records of each type (like perf report --stats)"),
 		OPT_BOOL(0, "header-only", &o.header_only,
 			 "print the file header and its features, then exit"),
+		OPT_BOOL(0, "stdio", &o.stdio,
+			 "print the samples by command, shared object and symbol, most first "
+			 "(the default)"),
+		OPT_STRING('s', "sort", &o.view.sort, "KEYS",
+			   "columns of the --stdio view, a comma-separated subset of comm, dso, "
+			   "sym (default: comm,dso,sym)"),
+		OPT_DOUBLE(0, "percent-limit", &o.view.percent_limit, "PERCENT",
+			   "hide entries below PERCENT of their event"),
+		OPT_BOOL('n', "show-nr-samples", &o.view.show_nr_samples,
+			 "add a column with the number of samples of each entry"),
+		OPT_STRING('c', "comms", &o.view.comms, "COMM[,COMM...]",
+			   "only samples of these commands"),
+		OPT_STRING('d', "dsos", &o.view.dsos, "DSO[,DSO...]",
+			   "only samples in these shared objects (short names, as shown)"),
+		OPT_STRING(0, "kallsyms", &o.view.kallsyms, "FILE",
+			   "kernel symbols from FILE (default: /proc/kallsyms)"),
 		OPT_GROUP("Messages"),
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
 		OPT_END(),
@@ -160,16 +187,14 @@ int main(int argc, const char **argv)
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	if (o.header_only && (o.dump || o.stats)) {
-		cli_error("--header-only cannot be combined with --dump or --stats");
+	if (o.header_only + o.stdio + (o.dump || o.stats) > 1) {
+		cli_error("--header-only, --stdio and --dump/--stats cannot be combined");
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	if (!o.dump && !o.stats && !o.header_only) {
-		cli_error("no report view yet: use --stats, --dump or --header-only");
-		cli_usage(opts, usage, true);
-		return CLI_EXIT_USAGE;
-	}
+	if (!o.dump && !o.stats && !o.header_only)
+		o.stdio = true;
+	o.view.quiet = o.quiet;
 	if (!o.input)
 		o.input = default_input(o.quiet);
 
@@ -180,6 +205,8 @@ int main(int argc, const char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	if (o.header_only)
 		status = run_header_only(r, &o);
+	else if (o.stdio)
+		status = run_stdio(r, &o);
 	else
 		status = run_pass(r, &o);
 

@@ -181,4 +181,10 @@ perf_case "build ids: perf buildid-list shows the ELF note id of the workload; -
 	! perf buildid-list -i xperf.data | grep -q "^$want"
 '
 
+test_case "xperf record (through the driver) runs xperf-record" '
+	[ -x "$XPERF_BUILD/xperf" ] || { echo "no driver"; exit 0; }
+	eval "$XPERF_BUILD/xperf" record -q -- $BUSY
+	test -s xperf.data
+'
+
 test_done

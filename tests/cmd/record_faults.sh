@@ -125,7 +125,7 @@ test_case "a full disk: a clear error, exit 2, the file consistent up to that po
 	mkdir full
 	mount -t tmpfs -o size=256k tmpfs full || { echo "cannot mount"; exit 0; }
 	set +e
-	xperf-record --no-compress -F 20000 -g -o full/x.data -- $WL/spin 5 2>err; rc=$?
+	xperf-record --no-compress -m 16 -F 10000 -g -o full/x.data -- $WL/spin 5 2>err; rc=$?
 	set -e
 	cp full/x.data x.data || true
 	umount full
@@ -199,5 +199,12 @@ perf_case "no losses and no warning at 10 kHz with call graphs under the default
 	! grep -q "lost" err
 	! perf report --stats -i xperf.data 2>/dev/null | grep -q "LOST events"
 '
+
+# Throttling: tried page-faults -c 1/-c 2 on 400k faults, cpu-clock -c 10000 -g and -F max
+# (-a included): the kernel here throttles at most once per event, at the start of frequency
+# mode. Forcing more means lowering kernel.perf_event_max_sample_rate, a global setting that
+# would disturb every other test and bench running on the machine.
+skip_case "sampling throttled by the kernel: a warning with the count" \
+	"not producible here without lowering the global kernel.perf_event_max_sample_rate"
 
 test_done

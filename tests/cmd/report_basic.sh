@@ -6,6 +6,13 @@ R=$XPERF_BUILD/xperf-report
 MAN=$TOP/docs/xperf-report.1
 WORK="sh -c 'i=0; while [ \$i -lt 50000 ]; do i=\$((i+1)); done'"
 
+# rec FILE: record the workload with perf into FILE (once more if perf fails under load)
+rec() {
+	eval "perf record -q -N -o $1 -- $WORK" 2>rec.err ||
+		eval "perf record -q -N -o $1 -- $WORK" 2>rec.err ||
+		fail "perf record: $(tail -n 3 rec.err)"
+}
+
 test_case "missing input file: one error line naming it, exit 2" '
 	rc=0; "$R" --stats -i nope.data >out 2>err || rc=$?
 	[ "$rc" -eq 2 ] || fail "exit $rc"
@@ -55,8 +62,11 @@ test_case "--help lists every option of the man page and the man page every opti
 	"$R" --help >help 2>err || fail "--help failed"
 	[ ! -s err ] || fail "--help wrote to stderr"
 	grep -q "^usage: xperf report" help || fail "no usage line"
-	sed -e "s/\\\\f[BIRP]//g" -e "s/\\\\//g" "$MAN" | grep -o -- "--[a-z][a-z-]*" | sed "s/^--//" | sort -u >man_opts
-	grep -o -- "--\(\[no-\]\)\?[a-z][a-z-]*" help | sed "s/^--//; s/^\[no-\]//" | sort -u >help_opts
+	# the option definitions of the man page: the line after each .TP
+	awk "prev == \".TP\" { print } { prev = \$0 }" "$MAN" |
+		sed -e "s/\\\\f[BIRP]//g" -e "s/\\\\//g" | grep -o -- "^[.B ]*-[^ ]*, --[a-z][a-z-]*\|^[.B ]*--[a-z][a-z-]*" |
+		grep -o -- "--[a-z][a-z-]*" | sed "s/^--//" | sort -u >man_opts
+	sed -n "s/^ *\(-[a-zA-Z], \)\?--\(\[no-\]\)\?\([a-z][a-z-]*\).*/\3/p" help | sort -u >help_opts
 	[ -s man_opts ] && [ -s help_opts ] || fail "could not extract options"
 	for o in input dump stats header-only quiet; do
 		grep -qx "$o" help_opts || fail "--help lacks --$o"
@@ -68,7 +78,7 @@ test_case "--help lists every option of the man page and the man page every opti
 '
 
 perf_case "without -i: reads perf.data when xperf.data is absent, and says so" '
-	eval "perf record -q -N -o perf.data -- $WORK" 2>/dev/null
+	rec perf.data
 	rc=0; "$R" --stats </dev/null >out 2>err || rc=$?
 	[ "$rc" -eq 0 ] || fail "exit $rc: $(cat err)"
 	grep -q "perf\.data" err || fail "no note on stderr: $(cat err)"
@@ -82,9 +92,12 @@ perf_case "without -i: reads perf.data when xperf.data is absent, and says so" '
 '
 
 perf_case "a cut-off file is read up to its last whole record, with one warning" '
-	eval "perf record -q -N -o full.data -- $WORK" 2>/dev/null
-	size=$(stat -c %s full.data)
-	head -c $((size * 2 / 3)) full.data >cut.data
+	rec full.data
+	# cut in the middle of the data section, as a recorder killed mid-write leaves it
+	off=$("$R" --header-only -i full.data | sed -n "s/^# data offset *: //p")
+	size=$("$R" --header-only -i full.data | sed -n "s/^# data size *: //p")
+	[ "${size:-0}" -gt 0 ] || fail "no data size in the header"
+	head -c $((off + size / 2)) full.data >cut.data
 	rc=0; "$R" --stats -i cut.data >out 2>err || rc=$?
 	[ "$rc" -eq 0 ] || fail "exit $rc: $(cat err)"
 	[ "$(grep -c "^xperf report: warning: " err)" -eq 1 ] || fail "warnings: $(cat err)"

@@ -73,6 +73,30 @@ check_dump() { # NAME
 	done
 }
 
+# --stdio rows "pct event:comm dso level symbol" of entries of at least 0.5%, from either report
+stdio_rows() {
+	awk '/^# Samples:/ { ev++ } /^#/ || NF < 5 { next }
+	     { p = $1; sub(/%$/, "", p); if (p + 0 >= 0.5) print p, ev ":" $2, $3, $4, $5 }' "$1"
+}
+
+check_stdio() { # NAME: same events, totals and top entries (within 0.5 points) as perf
+	f=$FILES/$1.data
+	[ -s "$f" ] || fail "perf record failed"
+	"$R" --stdio -i "$f" >ours 2>ours.err || fail "xperf report: $(cat ours.err)"
+	perf report --stdio --no-children -g none -i "$f" >theirs 2>/dev/null || fail "perf report"
+	diff <(grep -E "^# (Samples|Event count|Total Lost)" theirs) \
+	     <(grep -E "^# (Samples|Event count|Total Lost)" ours) || fail "totals differ"
+	stdio_rows theirs >b; stdio_rows ours >a
+	[ -s b ] || fail "no rows parsed from perf's report"
+	while read -r pct comm dso lvl sym; do
+		mine=$(awk -v c="$comm" -v d="$dso" -v l="$lvl" -v s="$sym" \
+			'$2 == c && $3 == d && $4 == l && $5 == s { print $1 }' a)
+		[ -n "$mine" ] || fail "missing: $pct% $comm $dso $lvl $sym"
+		awk -v a="$pct" -v b="$mine" 'BEGIN { d = a - b; exit !(d <= 0.5 && d >= -0.5) }' ||
+			fail "$comm $dso $sym: perf $pct%, xperf $mine%"
+	done <b
+}
+
 if have_perf; then
 	rec plain
 	rec z -z
@@ -80,6 +104,10 @@ if have_perf; then
 	rec dwarf --call-graph dwarf
 	rec two -e cpu-clock,page-faults
 	rec pipe
+	if [ -x "$XPERF_BUILD/workloads/threads" ] && [ ! -s "$FILES/threads.data" ]; then
+		perf record -q -N -o "$FILES/threads.data" -- "$XPERF_BUILD/workloads/threads" 0.5 \
+			>/dev/null 2>"$FILES/threads.err"
+	fi
 fi
 
 for name in plain z g dwarf two pipe; do
@@ -87,6 +115,19 @@ for name in plain z g dwarf two pipe; do
 	perf_case "--header-only lines equal perf's: $name" "check_header $name"
 	perf_case "--dump shows as many records per type as perf -D: $name" "check_dump $name"
 done
+
+for name in plain z two pipe; do
+	perf_case "--stdio totals and top entries equal perf's: $name" "check_stdio $name"
+done
+if [ -x "$XPERF_BUILD/workloads/threads" ]; then
+	perf_case "--stdio: threads workload split 60/40 as perf reports it" '
+		check_stdio threads
+		grep -qE "xp-thread-a +threads +\[\.\] thread_a_work" ours || fail "no thread_a_work"
+		grep -qE "xp-thread-b +threads +\[\.\] thread_b_work" ours || fail "no thread_b_work"
+	'
+else
+	skip_case "--stdio: threads workload" "build/workloads/threads is not built"
+fi
 
 perf_case "-i - reads a pipe stream from stdin, live from perf record" '
 	eval "perf record -q -N -o - -- $WORK" 2>/dev/null | tee live.data |

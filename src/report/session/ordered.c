@@ -21,6 +21,9 @@ struct ordered {
 	void *ctx;
 	struct entry *e;
 	size_t nr, cap;
+	struct entry *tmp;     /* merge buffer, swapped with e */
+	size_t tmp_cap;
+	size_t *runs, runs_cap;
 	struct arena cur, spare;
 	uint64_t seq;
 	uint64_t max_time;     /* largest time queued so far */
@@ -45,6 +48,8 @@ void ordered_free(ordered *q)
 	if (!q)
 		return;
 	free(q->e);
+	free(q->tmp);
+	free(q->runs);
 	free(q->cur.buf);
 	free(q->spare.buf);
 	free(q);
@@ -100,13 +105,79 @@ int ordered_queue(ordered *q, uint64_t time, const struct perf_event_header *hdr
 	return 0;
 }
 
-static int cmp_entry(const void *pa, const void *pb)
+static inline bool before(const struct entry *a, const struct entry *b)
 {
-	const struct entry *a = pa, *b = pb;
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
 
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->seq < b->seq ? -1 : a->seq > b->seq;
+/*
+ * Sort e[0..n) by (time, seq). The queue is a few ascending runs (one per CPU buffer the
+ * recorder drained), so a bottom-up merge of the natural runs costs n log(runs), not
+ * n log n, and keeps no allocation beyond one reused buffer.
+ */
+static int sort_runs(ordered *q)
+{
+	size_t n = q->nr, *runs, nruns = 0, i;
+	struct entry *src = q->e, *dst;
+
+	if (q->tmp_cap < n) {
+		struct entry *t = realloc(q->tmp, q->cap * sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		q->tmp = t;
+		q->tmp_cap = q->cap;
+	}
+	if (q->runs_cap < n + 1) {
+		size_t *r = realloc(q->runs, (q->cap + 1) * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		q->runs = r;
+		q->runs_cap = q->cap + 1;
+	}
+	runs = q->runs;
+	runs[nruns++] = 0;
+	for (i = 1; i < n; i++)
+		if (before(&src[i], &src[i - 1]))
+			runs[nruns++] = i;
+	runs[nruns] = n;
+	dst = q->tmp;
+	while (nruns > 1) {
+		size_t out = 0, r;
+
+		for (r = 0; r + 1 < nruns; r += 2) {
+			size_t a = runs[r], am = runs[r + 1], b = am, bm = runs[r + 2], k = a;
+
+			while (a < am && b < bm)
+				dst[k++] = before(&src[b], &src[a]) ? src[b++] : src[a++];
+			while (a < am)
+				dst[k++] = src[a++];
+			while (b < bm)
+				dst[k++] = src[b++];
+			runs[out++] = runs[r];
+		}
+		if (r < nruns) {
+			memcpy(dst + runs[r], src + runs[r], (n - runs[r]) * sizeof(*dst));
+			runs[out++] = runs[r];
+		}
+		runs[out] = n;
+		nruns = out;
+		struct entry *t = src;
+
+		src = dst;
+		dst = t;
+	}
+	if (src != q->e) {
+		/* the sorted copy is in tmp: swap the buffers instead of copying back */
+		q->tmp = q->e;
+		q->e = src;
+		size_t c = q->tmp_cap;
+
+		q->tmp_cap = q->cap;
+		q->cap = c;
+	}
+	return 0;
 }
 
 static int flush_upto(ordered *q, uint64_t limit)
@@ -116,8 +187,11 @@ static int flush_upto(ordered *q, uint64_t limit)
 
 	if (!q->nr)
 		return 0;
-	if (!q->sorted)
-		qsort(q->e, q->nr, sizeof(*q->e), cmp_entry);
+	if (!q->sorted) {
+		ret = sort_runs(q);
+		if (ret < 0)
+			return ret;
+	}
 	q->sorted = true;
 	for (n = 0; n < q->nr && q->e[n].time <= limit; n++) {
 		ret = q->deliver(q->ctx, (const struct perf_event_header *)(q->cur.buf + q->e[n].off));

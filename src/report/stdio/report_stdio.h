@@ -4,6 +4,8 @@
 
 #include <stdbool.h>
 
+#include "format/xpf_reader.h"
+
 struct report_stdio_opts {
 	const char *sort;          /* "comm,dso,sym" or any subset in any order; NULL: that */
 	double percent_limit;      /* hide entries below this many percent */
@@ -22,5 +24,11 @@ struct report_stdio_opts {
  * CLI_EXIT_RUNTIME.
  */
 int report_stdio_run(const char *input_path, const struct report_stdio_opts *opts);
+
+/*
+ * The same on a reader the caller opened (and still owns and closes), positioned before
+ * the first data record. The reader's warning (truncated file) is left to the caller.
+ */
+int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts);
 
 #endif

@@ -191,6 +191,56 @@ static int add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr
 	return 0;
 }
 
+/*
+ * perf's "name@plt" symbols: one per .rela.plt entry, in order, PLT-entry sized, after the
+ * PLT header (or from the start of .plt.sec where IBT moved the entries there).
+ */
+static int add_plt_symbols(struct symtab *t, Elf *elf, const struct loads *l)
+{
+	GElf_Shdr rel_sh, plt_sh, sec_sh, dyn_sh;
+	Elf_Scn *rel = find_section(elf, ".rela.plt", &rel_sh), *plt, *dyn;
+	Elf_Data *rd, *dd;
+	uint64_t addr, entsize;
+	char name[512];
+	size_t i, n;
+
+	if (!rel || rel_sh.sh_type != SHT_RELA || !rel_sh.sh_entsize)
+		return 0;
+	dyn = elf_getscn(elf, rel_sh.sh_link);
+	if (!dyn || !gelf_getshdr(dyn, &dyn_sh) || !dyn_sh.sh_entsize)
+		return 0;
+	if ((plt = find_section(elf, ".plt.sec", &sec_sh))) {
+		addr = sec_sh.sh_addr;
+		entsize = sec_sh.sh_entsize ? sec_sh.sh_entsize : 16;
+	} else if ((plt = find_section(elf, ".plt", &plt_sh))) {
+		entsize = plt_sh.sh_entsize ? plt_sh.sh_entsize : 16;
+		addr = plt_sh.sh_addr + entsize;
+	} else {
+		return 0;
+	}
+	rd = elf_getdata(rel, NULL);
+	dd = elf_getdata(dyn, NULL);
+	if (!rd || !dd)
+		return 0;
+	n = rel_sh.sh_size / rel_sh.sh_entsize;
+	for (i = 0; i < n; i++, addr += entsize) {
+		GElf_Rela ra;
+		GElf_Sym s;
+		const char *sn = NULL;
+		int ret;
+
+		if (!gelf_getrela(rd, (int)i, &ra))
+			break;
+		if (gelf_getsym(dd, (int)GELF_R_SYM(ra.r_info), &s))
+			sn = elf_strptr(elf, dyn_sh.sh_link, s.st_name);
+		snprintf(name, sizeof(name), "%s@plt", sn ? sn : "");
+		ret = symtab_add(t, to_offset(l, addr), entsize, SYM_GLOBAL, name, strlen(name));
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 /* A debug file for the runtime file, holding a .symtab: opened into f, or -ENOENT. */
 static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
 			   const char *debug_root)
@@ -280,6 +330,8 @@ int elf_syms_load(struct symtab *t, const char *path, const char *debug_root,
 	if (!scn)
 		scn = find_symtab(src, SHT_DYNSYM, &sh);
 	ret = scn ? add_symbols(t, src, scn, &sh, &l) : 0;
+	if (!ret)
+		ret = add_plt_symbols(t, rt.elf, &l);
 	elf_file_close(&dbg);
 	elf_file_close(&rt);
 	if (ret < 0)

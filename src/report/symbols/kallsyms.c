@@ -107,6 +107,7 @@ next:
 		symtab_free(t);
 		return xpf_error_set(err, -EPERM, "'%s' shows no addresses (kptr_restrict)", path);
 	}
+	t->last_alias_wins = true;
 	symtab_finish(t);
 	return 0;
 }

@@ -97,7 +97,7 @@ void symtab_finish(struct symtab *t)
 	/* one symbol per address */
 	for (i = 1; i < t->nr; i++) {
 		if (t->syms[i].start == t->syms[out].start) {
-			if (better(t, &t->syms[out], &t->syms[i]))
+			if (t->last_alias_wins || better(t, &t->syms[out], &t->syms[i]))
 				t->syms[out] = t->syms[i];
 			continue;
 		}

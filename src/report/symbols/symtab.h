@@ -26,6 +26,11 @@ struct symtab {
 	char *names;
 	size_t names_len, names_cap;
 	bool finished;
+	/*
+	 * Among aliases keep the last added: perf extends unsized kallsyms entries before it
+	 * picks among aliases, so the last of a run is the only sized one and wins.
+	 */
+	bool last_alias_wins;
 };
 
 /* Add a symbol; `size` 0 means "up to the next symbol". 0 or -ENOMEM. */

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# xperf report --stdio against perf report --stdio --no-children on one large -g file (>= 100k
+# samples; the report-big.data of bench_report.sh when it is there): best-of wall time and
+# peak RSS of each, and the ratios xperf/perf (DESIGN target: time <= 0.1, RSS <= 0.5).
+# perf's default shows call graphs for a -g file; "-g none" is perf's flat view, the
+# like-for-like comparison while xperf's stdio view is flat.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+BENCH_TMP=${BENCH_TMP:-$(mktemp -d /tmp/xperf-bench.XXXXXX)}
+CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
+XR=$BUILD/xperf-report
+MIN_SAMPLES=${MIN_SAMPLES:-100000}
+RUNS=${RUNS:-3}
+
+command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
+[ -x "$XR" ] || { echo "   $XR is not built"; exit 1; }
+mkdir -p "$CACHE"
+
+samples_of() { # FILE: SAMPLE count according to perf
+	perf report --stats -i "$1" 2>/dev/null |
+		awk '/^Aggregated/ { a = 1 } a && $1 == "SAMPLE" { print $3; exit }'
+}
+
+# the big file of bench_report.sh if it is there, else our own smaller one
+BIG=$CACHE/report-big.data
+n=0
+[ -s "$BIG" ] && n=$(samples_of "$BIG")
+if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
+	BIG=$CACHE/report-stdio.data
+	[ -s "$BIG" ] && n=$(samples_of "$BIG")
+fi
+if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
+	echo "   recording $BIG (about 5 s)..."
+	if [ -x "$BUILD/workloads/threads" ]; then
+		set -- "$BUILD/workloads/threads" 5
+	else
+		set -- sh -c "timeout 5 sh -c 'while :; do :; done' & timeout 5 sh -c 'while :; do :; done'; wait"
+	fi
+	for i in 1 2 3; do
+		perf record -q -z -g -N --no-bpf-event -e cpu-clock -c 20000 -o "$BIG.tmp" -- "$@" \
+			>/dev/null 2>"$BENCH_TMP/record.err" && mv "$BIG.tmp" "$BIG" && break
+	done
+	n=$(samples_of "$BIG")
+fi
+echo "   file: $BIG, $(du -k "$BIG" | cut -f1) KiB, ${n:-0} samples (-g)"
+[ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples"; exit 1; }
+
+# The two reports must agree before their times mean anything: same first rows.
+"$XR" --stdio -q -i "$BIG" >"$BENCH_TMP/x.out" 2>&1 || { echo "   xperf report failed"; exit 1; }
+perf report --stdio --no-children -q -g none -i "$BIG" >"$BENCH_TMP/p.out" 2>/dev/null
+if ! diff -q <(head -n 5 "$BENCH_TMP/x.out") <(head -n 5 "$BENCH_TMP/p.out") >/dev/null; then
+	echo "   WARNING: the first rows differ from perf's"
+fi
+
+# best_time CMD...: best wall time in seconds over $RUNS runs (after one warm-up run)
+best_time() {
+	local best="" t0 t1 i
+	"$@" >/dev/null 2>&1
+	for ((i = 0; i < RUNS; i++)); do
+		t0=$(date +%s%N)
+		"$@" >/dev/null 2>&1
+		t1=$(date +%s%N)
+		if [ -z "$best" ] || [ $((t1 - t0)) -lt "$best" ]; then best=$((t1 - t0)); fi
+	done
+	awk -v ns="$best" 'BEGIN { printf "%.4f\n", ns / 1e9 }'
+}
+peak_rss() { # CMD...: maximum resident set size in KiB
+	/usr/bin/time -f %M -o "$BENCH_TMP/rss" "$@" >/dev/null 2>&1
+	tail -n 1 "$BENCH_TMP/rss"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
+
+tx=$(best_time "$XR" --stdio -i "$BIG")
+tp=$(best_time perf report --stdio --no-children -i "$BIG")
+tf=$(best_time perf report --stdio --no-children -g none -i "$BIG")
+echo "   report --stdio time: xperf ${tx}s, perf ${tp}s, ratio $(ratio "$tx" "$tp") (target <= 0.1)"
+echo "   report --stdio time: xperf ${tx}s, perf -g none ${tf}s, ratio $(ratio "$tx" "$tf")"
+if [ -x /usr/bin/time ]; then
+	rx=$(peak_rss "$XR" --stdio -i "$BIG")
+	rp=$(peak_rss perf report --stdio --no-children -i "$BIG")
+	echo "   report --stdio peak RSS: xperf ${rx} KiB, perf ${rp} KiB, ratio $(ratio "$rx" "$rp") (target <= 0.5)"
+else
+	echo "   peak RSS: /usr/bin/time is absent"
+fi

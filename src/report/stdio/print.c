@@ -1,0 +1,260 @@
+/* Printing the stdio report: perf's header lines, column widths, sorted entries. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/stdio/stdio_int.h"
+
+#define UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address, as perf prints them */
+
+struct view {
+	struct stdio_ctx *c;
+	unsigned int cols[3], nr_cols;
+	int width[3];
+};
+
+static const char *comm_name(const struct stdio_ctx *c, const struct hist_key *k)
+{
+	const char *s = intern_str(c->comms, k->comm);
+
+	return s ? s : "";
+}
+
+static const char *dso_name(const struct stdio_ctx *c, const struct hist_key *k)
+{
+	const struct dso *d = k->dso == HIST_NO_DSO ? NULL : dso_table_get(c->dsos, k->dso);
+
+	return d ? d->short_name : "[unknown]";
+}
+
+static const char *sym_name(const struct stdio_ctx *c, const struct hist_key *k)
+{
+	const struct dso *d;
+
+	if (k->sym < 0 || k->dso == HIST_NO_DSO || !(d = dso_table_get(c->dsos, k->dso)))
+		return NULL;
+	return dso_sym_name(d, (uint32_t)k->sym);
+}
+
+/* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " */
+static void print_count(FILE *out, uint64_t v)
+{
+	char unit = ' ';
+
+	if (v > 1000)
+		v /= 1000, unit = 'K';
+	if (v > 1000)
+		v /= 1000, unit = 'M';
+	if (v > 1000)
+		v /= 1000, unit = 'G';
+	fprintf(out, "%" PRIu64 "%c", v, unit);
+}
+
+static const char *col_title(unsigned int key)
+{
+	return key == HIST_KEY_COMM ? "Command" : key == HIST_KEY_DSO ? "Shared Object" : "Symbol";
+}
+
+static int cmp_entries(const void *pa, const void *pb, void *arg)
+{
+	const struct hist_entry *a = pa, *b = pb;
+	const struct view *v = arg;
+	int r;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	for (unsigned int i = 0; i < v->nr_cols; i++) {
+		switch (v->cols[i]) {
+		case HIST_KEY_COMM:
+			r = strcmp(comm_name(v->c, &a->key), comm_name(v->c, &b->key));
+			break;
+		case HIST_KEY_DSO:
+			r = strcmp(dso_name(v->c, &a->key), dso_name(v->c, &b->key));
+			break;
+		default: {
+			const char *na = sym_name(v->c, &a->key), *nb = sym_name(v->c, &b->key);
+
+			if (na && nb)
+				r = strcmp(na, nb);
+			else if (na || nb)
+				r = na ? -1 : 1;
+			else
+				r = a->key.addr < b->key.addr ? -1 : a->key.addr > b->key.addr;
+			break;
+		}
+		}
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static void widths(struct view *v, const struct hist_entry *e, size_t n)
+{
+	bool unresolved = false;
+
+	for (unsigned int i = 0; i < v->nr_cols; i++)
+		v->width[i] = (int)strlen(col_title(v->cols[i]));
+	for (size_t j = 0; j < n; j++) {
+		for (unsigned int i = 0; i < v->nr_cols; i++) {
+			int w;
+
+			if (v->cols[i] == HIST_KEY_COMM) {
+				w = (int)strlen(comm_name(v->c, &e[j].key));
+			} else if (v->cols[i] == HIST_KEY_DSO) {
+				w = (int)strlen(dso_name(v->c, &e[j].key));
+			} else {
+				const char *s = sym_name(v->c, &e[j].key);
+
+				w = s ? (int)strlen(s) + 4 : UNRESOLVED_WIDTH + 4 + 2;
+				unresolved |= !s;
+			}
+			if (w > v->width[i])
+				v->width[i] = w;
+		}
+	}
+	/* perf widens the Shared Object column for unresolved entries (no --dsos given) */
+	for (unsigned int i = 0; i < v->nr_cols; i++)
+		if (unresolved && v->cols[i] == HIST_KEY_DSO && !v->c->dso_filter.nr &&
+		    v->width[i] < UNRESOLVED_WIDTH)
+			v->width[i] = UNRESOLVED_WIDTH;
+}
+
+static void print_titles(const struct view *v, bool nr_samples, FILE *out)
+{
+	fputs("# Overhead", out);
+	if (nr_samples)
+		fprintf(out, "  %12s", "Samples");
+	for (unsigned int i = 0; i < v->nr_cols; i++)
+		fprintf(out, "  %-*s", v->width[i], col_title(v->cols[i]));
+	fputs("\n# ........", out);
+	if (nr_samples)
+		fputs("  ............", out);
+	for (unsigned int i = 0; i < v->nr_cols; i++) {
+		fputs("  ", out);
+		for (int j = 0; j < v->width[i]; j++)
+			fputc('.', out);
+	}
+	fputs("\n#\n", out);
+}
+
+static void print_entry(const struct view *v, const struct hist_entry *e, double pct,
+			bool nr_samples, FILE *out)
+{
+	fprintf(out, "  %7.2f%%", pct);
+	if (nr_samples)
+		fprintf(out, "  %12" PRIu64, e->nr_samples);
+	for (unsigned int i = 0; i < v->nr_cols; i++) {
+		bool last = i + 1 == v->nr_cols;
+
+		if (v->cols[i] == HIST_KEY_COMM) {
+			fprintf(out, "  %-*s", v->width[i], comm_name(v->c, &e->key));
+		} else if (v->cols[i] == HIST_KEY_DSO) {
+			fprintf(out, "  %-*s", v->width[i], dso_name(v->c, &e->key));
+		} else {
+			const char *s = sym_name(v->c, &e->key);
+			char buf[64];
+			int w = last ? 0 : v->width[i] - 4;
+
+			if (!s) {
+				snprintf(buf, sizeof(buf), "0x%0*" PRIx64, UNRESOLVED_WIDTH,
+					 e->key.addr);
+				s = buf;
+			}
+			fprintf(out, "  [%c] %-*s", (char)e->key.level, w > 0 ? w : 0, s);
+		}
+	}
+	fputc('\n', out);
+}
+
+static const char *event_name(const struct xpf_attr *a, char *buf, size_t size)
+{
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	};
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles",
+	};
+
+	if (a->name && a->name[0])
+		return a->name;
+	if (a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
+		return sw[a->attr.config];
+	if (a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
+		return hw[a->attr.config];
+	snprintf(buf, size, "%u:0x%llx", a->attr.type, (unsigned long long)a->attr.config);
+	return buf;
+}
+
+static int print_event(struct stdio_ctx *c, uint32_t idx, FILE *out)
+{
+	const struct event_hist *ev = &c->ev[idx];
+	const struct report_stdio_opts *o = c->o;
+	unsigned int mask = 0;
+	struct view v = { .c = c };
+	struct hist_entry *e;
+	char buf[64];
+	size_t n;
+	hist *h;
+
+	for (unsigned int i = 0; i < c->nr_cols; i++) {
+		/* a filter down to one name makes its column say nothing: perf drops it */
+		if ((c->cols[i] == HIST_KEY_COMM && c->comm_filter.nr == 1) ||
+		    (c->cols[i] == HIST_KEY_DSO && c->dso_filter.nr == 1))
+			continue;
+		v.cols[v.nr_cols++] = c->cols[i];
+	}
+	for (unsigned int i = 0; i < c->nr_cols; i++)
+		mask |= c->cols[i];
+	h = hist_collapse(ev->h, mask);
+	if (!h)
+		return -ENOMEM;
+	e = hist_entries(h, &n);
+	widths(&v, e, n);
+	qsort_r(e, n, sizeof(*e), cmp_entries, &v);
+
+	if (!o->quiet) {
+		const struct xpf_attr *a = xpf_reader_attr(c->r, idx);
+
+		fputs("# Samples: ", out);
+		print_count(out, ev->nr_samples);
+		fprintf(out, " of event '%s'\n", a ? event_name(a, buf, sizeof(buf)) : "");
+		fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
+		print_titles(&v, o->show_nr_samples, out);
+	}
+	for (size_t i = 0; i < n; i++) {
+		double pct = ev->total_period ? 100.0 * (double)e[i].period /
+						(double)ev->total_period : 0;
+
+		if (pct < o->percent_limit)
+			continue;
+		print_entry(&v, &e[i], pct, o->show_nr_samples, out);
+	}
+	fputs("\n\n", out);
+	hist_free(h);
+	return 0;
+}
+
+int stdio_print(struct stdio_ctx *c, FILE *out)
+{
+	int ret;
+
+	if (!c->o->quiet) {
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n#\n", out);
+		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", c->lost_samples);
+	}
+	for (uint32_t i = 0; i < c->nr_ev; i++) {
+		if (!c->ev[i].nr_samples)
+			continue;
+		ret = print_event(c, i, out);
+		if (ret < 0)
+			return ret;
+	}
+	if (!c->o->quiet)
+		fputs("#\n# (Tip: --sort dso,sym groups by shared object and symbol only)\n#\n", out);
+	return 0;
+}
