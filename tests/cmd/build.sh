@@ -180,7 +180,7 @@ test_case "ensure-deps goes on one by one when one package cannot be installed" 
 
 test_case "make install puts the commands and man pages under PREFIX" '
 	[ -x "$XPERF_BUILD/xperf" ] || fail "build first"
-	make -s -C "$TOP" BUILD="$XPERF_BUILD" install PREFIX="$PWD/inst" >log 2>&1 || { tail log; fail "make install"; }
+	make -s -C "$TOP" BUILD="$XPERF_BUILD" SANITIZE="${SANITIZE:-0}" install PREFIX="$PWD/inst" >log 2>&1 || { tail log; fail "make install"; }
 	[ -x inst/bin/xperf ]
 	for f in "$XPERF_BUILD"/xperf-*; do
 		[ -x "inst/bin/$(basename "$f")" ] || fail "$(basename "$f") not installed"

@@ -1,0 +1,214 @@
+/* Unit tests of xperf-report's symbol tables: alias choice, end fix-ups, ELF files against nm. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "report/symbols/symtab.c"
+#include "report/symbols/elf_syms.c"
+#include "report/symbols/kallsyms.c"
+
+static void add(struct symtab *t, uint64_t start, uint64_t size, enum sym_binding b,
+		const char *name)
+{
+	CHECK(symtab_add(t, start, size, b, name, strlen(name)) == 0);
+}
+
+static const char *at(const struct symtab *t, uint64_t addr)
+{
+	int64_t i = symtab_find(t, addr);
+
+	return i < 0 ? NULL : symtab_name(t, (uint32_t)i);
+}
+
+static void test_lookup_and_ends(void)
+{
+	struct symtab t = { 0 };
+
+	add(&t, 0x3000, 0, SYM_GLOBAL, "last");      /* unsized, last: to the next page + 1 */
+	add(&t, 0x1000, 0x10, SYM_GLOBAL, "sized");  /* a gap after it */
+	add(&t, 0x2000, 0, SYM_LOCAL, "unsized");    /* extends to the next symbol */
+	symtab_finish(&t);
+	CHECK_EQ_U64(t.nr, 3);
+	CHECK(at(&t, 0xfff) == NULL);
+	CHECK_STR(at(&t, 0x1000), "sized");
+	CHECK_STR(at(&t, 0x100f), "sized");
+	CHECK(at(&t, 0x1010) == NULL);
+	CHECK_STR(at(&t, 0x2fff), "unsized");
+	CHECK_STR(at(&t, 0x3000), "last");
+	CHECK_STR(at(&t, 0x3fff), "last"); /* roundup(0x3000) + 4096 */
+	CHECK(at(&t, 0x4000) == NULL);
+	symtab_free(&t);
+}
+
+/* perf's choose_best_symbol, checked on the aliases glibc really has */
+static void test_alias_choice(void)
+{
+	struct symtab t = { 0 };
+
+	/* read: two locals, two globals -> the global with fewer leading underscores */
+	add(&t, 0x100, 0x20, SYM_LOCAL, "__GI___libc_read");
+	add(&t, 0x100, 0x20, SYM_LOCAL, "__libc_read");
+	add(&t, 0x100, 0x20, SYM_GLOBAL, "__read");
+	add(&t, 0x100, 0x20, SYM_GLOBAL, "read");
+	/* write: weak globals lose to locals; then the longer name wins */
+	add(&t, 0x200, 0x20, SYM_LOCAL, "__GI___libc_write");
+	add(&t, 0x200, 0x20, SYM_LOCAL, "__libc_write");
+	add(&t, 0x200, 0x20, SYM_WEAK, "__write");
+	add(&t, 0x200, 0x20, SYM_WEAK, "write");
+	/* a sized symbol beats an unsized label */
+	add(&t, 0x300, 0, SYM_GLOBAL, "label");
+	add(&t, 0x300, 8, SYM_LOCAL, "_sized_local");
+	/* a full tie keeps the first */
+	add(&t, 0x400, 8, SYM_GLOBAL, "first");
+	add(&t, 0x400, 8, SYM_GLOBAL, "other");
+	symtab_finish(&t);
+	CHECK_EQ_U64(t.nr, 4);
+	CHECK_STR(at(&t, 0x110), "read");
+	CHECK_STR(at(&t, 0x210), "__GI___libc_write");
+	CHECK_STR(at(&t, 0x304), "_sized_local");
+	CHECK_STR(at(&t, 0x404), "first");
+	symtab_free(&t);
+}
+
+static void test_kallsyms(void)
+{
+	char path[] = "/tmp/xperf-kallsyms.XXXXXX";
+	int fd = mkstemp(path);
+	struct symtab t = { 0 };
+	struct xpf_error err = { 0 };
+	const char *text =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000100 T __pi_thunk\n"
+		"ffffffff81000100 T thunk\n"            /* the last alias wins, as in perf */
+		"ffffffff81000200 t local_fn\n"
+		"ffffffff81000300 D some_data\n"        /* not text: skipped */
+		"ffffffff81000400 W weak_fn\n"
+		"ffffffffc0000000 t mod_fn\t[some_mod]\n"; /* module symbols are skipped */
+
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+	CHECK(kallsyms_load(&t, path, &err) == 0);
+	unlink(path);
+	CHECK_EQ_U64(t.nr, 4);
+	CHECK_STR(at(&t, 0xffffffff81000000), "_text");
+	CHECK_STR(at(&t, 0xffffffff81000180), "thunk");
+	CHECK_STR(at(&t, 0xffffffff81000350), "local_fn"); /* up to the next text symbol */
+	CHECK_STR(at(&t, 0xffffffff81000400), "weak_fn");
+	CHECK(at(&t, 0xffffffffc0000000) == NULL);
+	symtab_free(&t);
+
+	/* kptr_restrict: every address 0 */
+	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, "0000000000000000 T a\n0000000000000000 T b\n", 42) == 42);
+	close(fd);
+	CHECK(kallsyms_load(&t, path, &err) == -EPERM);
+	unlink(path);
+	symtab_free(&t);
+}
+
+/* The workload's own symbols against nm: every sized function resolves to its name (or an
+ * alias at the same address) at its start, middle and last byte. */
+static void test_elf_against_nm(void)
+{
+	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
+	char bin[512], cmd[1024], line[1024];
+	struct symtab t = { 0 };
+	struct xpf_error err = { 0 };
+	unsigned int checked = 0;
+	FILE *p;
+
+	snprintf(bin, sizeof(bin), "%s/workloads/shares", build);
+	if (access(bin, R_OK)) {
+		printf("    (%s is not built: skipped)\n", bin);
+		return;
+	}
+	CHECK(elf_syms_load(&t, bin, "/nonexistent", &err) == 0);
+	REQUIRE(t.nr > 10);
+	snprintf(cmd, sizeof(cmd), "nm --defined-only -S '%s' 2>/dev/null", bin);
+	p = popen(cmd, "r");
+	REQUIRE(p);
+	while (fgets(line, sizeof(line), p)) {
+		unsigned long long addr, size;
+		char type, name[512];
+		uint64_t probe[3];
+
+		if (sscanf(line, "%llx %llx %c %511s", &addr, &size, &type, name) != 4 || !size ||
+		    (type != 'T' && type != 't'))
+			continue;
+		probe[0] = addr, probe[1] = addr + size / 2, probe[2] = addr + size - 1;
+		for (int i = 0; i < 3; i++) {
+			int64_t s = symtab_find(&t, probe[i]);
+
+			if (s < 0) {
+				UNIT_FAIL("%s+%#llx not found", name, (unsigned long long)(probe[i] - addr));
+				continue;
+			}
+			if (strcmp(symtab_name(&t, (uint32_t)s), name) && t.syms[s].start != addr)
+				UNIT_FAIL("%#llx: %s, nm says %s", (unsigned long long)probe[i],
+					  symtab_name(&t, (uint32_t)s), name);
+		}
+		checked++;
+	}
+	pclose(p);
+	CHECK(checked >= 10);
+	/* the functions the report tests rely on */
+	int64_t a = -1;
+
+	for (uint32_t i = 0; i < t.nr; i++)
+		if (!strcmp(symtab_name(&t, i), "work_a"))
+			a = i;
+	CHECK(a >= 0);
+	symtab_free(&t);
+}
+
+/* A stripped file falls back to .dynsym and gets perf's name@plt entries. */
+static void test_dynsym_and_plt(void)
+{
+	struct symtab t = { 0 };
+	struct xpf_error err = { 0 };
+	bool plt = false, dyn = false;
+
+	if (access("/bin/ls", R_OK)) {
+		printf("    (/bin/ls is absent: skipped)\n");
+		return;
+	}
+	CHECK(elf_syms_load(&t, "/bin/ls", "/nonexistent", &err) == 0);
+	for (uint32_t i = 0; i < t.nr; i++) {
+		const char *n = symtab_name(&t, i);
+		size_t l = strlen(n);
+
+		if (l > 4 && !strcmp(n + l - 4, "@plt"))
+			plt = true;
+		else
+			dyn = true;
+	}
+	CHECK(plt);
+	(void)dyn;
+	symtab_free(&t);
+}
+
+static void test_not_elf(void)
+{
+	struct symtab t = { 0 };
+	struct xpf_error err = { 0 };
+
+	CHECK(elf_syms_load(&t, "/etc/hostname", NULL, &err) == -ENOEXEC);
+	CHECK(strstr(err.msg, "/etc/hostname") != NULL);
+	CHECK(elf_syms_load(&t, "/nonexistent/file", NULL, &err) == -ENOENT);
+	symtab_free(&t);
+}
+
+int main(void)
+{
+	RUN(test_lookup_and_ends);
+	RUN(test_alias_choice);
+	RUN(test_kallsyms);
+	RUN(test_elf_against_nm);
+	RUN(test_dynsym_and_plt);
+	RUN(test_not_elf);
+	UNIT_MAIN_END();
+}
