@@ -43,6 +43,7 @@ static int apply(const struct cli_option *o, const char *arg, bool unset, bool i
 	case CLI_OPT_INT: {
 		long v;
 		if (unset) { *(int *)o->value = 0; return 0; }
+		if (!arg) { *(int *)o->value = (int)o->defval; return 0; } /* CLI_OPTARG */
 		errno = 0;
 		v = strtol(arg, &end, 0);
 		if (errno || end == arg || *end || v < -2147483647L - 1 || v > 2147483647L) {
@@ -55,6 +56,7 @@ static int apply(const struct cli_option *o, const char *arg, bool unset, bool i
 	case CLI_OPT_U64: {
 		unsigned long long v;
 		if (unset) { *(uint64_t *)o->value = 0; return 0; }
+		if (!arg) { *(uint64_t *)o->value = (uint64_t)o->defval; return 0; }
 		errno = 0;
 		v = strtoull(arg, &end, 0);
 		if (errno || end == arg || *end || arg[0] == '-') {
@@ -67,6 +69,7 @@ static int apply(const struct cli_option *o, const char *arg, bool unset, bool i
 	case CLI_OPT_DOUBLE: {
 		double v;
 		if (unset) { *(double *)o->value = 0; return 0; }
+		if (!arg) { *(double *)o->value = (double)o->defval; return 0; }
 		errno = 0;
 		v = strtod(arg, &end);
 		if (errno || end == arg || *end) {

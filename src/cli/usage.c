@@ -47,9 +47,11 @@ void cli_usage(const struct cli_option *opts, const char *const *usage, bool to_
 				      o->long_name ? ", " : "");
 		else
 			n += snprintf(left + n, sizeof(left) - n, "    ");
+		/* "--no-inherit", not "--[no-]no-inherit": the negation of a no- option is rare */
 		if (o->long_name)
-			n += snprintf(left + n, sizeof(left) - n, "--%s%s", 
-				      (o->type == CLI_OPT_BOOL && !(o->flags & CLI_NONEG)) ? "[no-]" : "",
+			n += snprintf(left + n, sizeof(left) - n, "--%s%s",
+				      (o->type == CLI_OPT_BOOL && !(o->flags & CLI_NONEG) &&
+				       strncmp(o->long_name, "no-", 3)) ? "[no-]" : "",
 				      o->long_name);
 		if (hint)
 			n += snprintf(left + n, sizeof(left) - n,

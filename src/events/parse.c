@@ -263,13 +263,27 @@ static int parse_breakpoint(struct parser *ps)
 	return mods_apply_range(ps, from, mods, modn, false);
 }
 
+/* One event of `pmu` spelled tok[0..n), its config from the sysfs `terms`. */
+static int add_pmu_event(struct parser *ps, struct xpe_pmu *pmu, const char *tok, size_t n,
+			 const char *terms)
+{
+	struct xpe_event *ev = new_event(ps, XPE_KIND_PMU, tok, n);
+
+	if (!ev)
+		return -ENOMEM;
+	ev->pmu = strdup(pmu->name);
+	if (!ev->pmu)
+		return xpf_error_set(ps->err, -ENOMEM, "out of memory");
+	ev->attr.type = pmu->type;
+	return xpe_pmu_apply_terms(ps->ctx, pmu, ev, terms, ps->err);
+}
+
 /* pmu/terms/[mods] or pmu/terms/:mods */
 static int parse_pmu(struct parser *ps, size_t name_len)
 {
 	const char *start = ps->p, *terms = ps->p + name_len + 1, *close, *mods = NULL, *s;
 	char pmu_name[256], tbuf[1024];
 	struct xpe_pmu *pmu;
-	struct xpe_event *ev;
 	size_t from = ps->evl->nr, modn = 0;
 	int ret;
 
@@ -307,14 +321,7 @@ static int parse_pmu(struct parser *ps, size_t name_len)
 			      "(known: %s)", pmu_name, xpe_ctx_sysfs_root(ps->ctx), known);
 		return -ENOENT;
 	}
-	ev = new_event(ps, XPE_KIND_PMU, start, (size_t)(s - start));
-	if (!ev)
-		return -ENOMEM;
-	ev->pmu = strdup(pmu->name);
-	if (!ev->pmu)
-		return xpf_error_set(ps->err, -ENOMEM, "out of memory");
-	ev->attr.type = pmu->type;
-	ret = xpe_pmu_apply_terms(ps->ctx, pmu, ev, tbuf, ps->err);
+	ret = add_pmu_event(ps, pmu, start, (size_t)(s - start), tbuf);
 	if (ret)
 		return ret;
 	ps->p = s;
@@ -400,7 +407,6 @@ static int parse_bare_alias(struct parser *ps, const char *name, const char *tok
 		return 0;
 	for (i = 0; i < xpe_ctx_nr_pmus(ps->ctx); i++) {
 		struct xpe_pmu *pmu = xpe_ctx_pmu(ps->ctx, i);
-		struct xpe_event *ev;
 		int j;
 
 		for (j = 0; j < pmu->nr_aliases; j++)
@@ -408,14 +414,7 @@ static int parse_bare_alias(struct parser *ps, const char *name, const char *tok
 				break;
 		if (j == pmu->nr_aliases)
 			continue;
-		ev = new_event(ps, XPE_KIND_PMU, tok, n);
-		if (!ev)
-			return -ENOMEM;
-		ev->pmu = strdup(pmu->name);
-		if (!ev->pmu)
-			return xpf_error_set(ps->err, -ENOMEM, "out of memory");
-		ev->attr.type = pmu->type;
-		ret = xpe_pmu_apply_terms(ps->ctx, pmu, ev, name, ps->err);
+		ret = add_pmu_event(ps, pmu, tok, n, name);
 		if (ret)
 			return ret;
 	}

@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "events/xpe_open.h"
 #include "record/host_features.h"
 
 #ifndef XPERF_VERSION
@@ -128,20 +129,16 @@ static int set_total_mem(struct xpf_features *f)
 static unsigned int cpu_list_count(const char *path)
 {
 	char buf[4096];
+	struct xpe_cpus cpus = { 0, NULL };
 	unsigned int max = 0;
 	FILE *f = fopen(path, "re");
 
 	if (!f)
 		return 0;
-	if (fgets(buf, sizeof(buf), f)) {
-		for (char *tok = strtok(buf, ",\n"); tok; tok = strtok(NULL, ",\n")) {
-			char *dash = strchr(tok, '-');
-			unsigned int hi = (unsigned int)strtoul(dash ? dash + 1 : tok, NULL, 10);
-
-			if (hi + 1 > max)
-				max = hi + 1;
-		}
-	}
+	/* the events library's parser: one grammar for -C lists and sysfs lists */
+	if (fgets(buf, sizeof(buf), f) && !xpe_cpus_parse(buf, &cpus, NULL) && cpus.nr > 0)
+		max = (unsigned int)cpus.cpu[cpus.nr - 1] + 1; /* sorted */
+	xpe_cpus_release(&cpus);
 	fclose(f);
 	return max;
 }

@@ -457,7 +457,8 @@ static int list_pids(const char *dir, pid_t **out)
 		v[n++] = (pid_t)x;
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), cmp_pid);
+	if (n > 1) /* qsort's base must not be NULL, even for no entries */
+		qsort(v, n, sizeof(*v), cmp_pid);
 	*out = v;
 	return n;
 }

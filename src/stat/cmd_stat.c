@@ -693,10 +693,16 @@ int cmd_stat(int argc, const char **argv)
 	if (!ret)
 		ret = rc.exit_code;
 	free(rc.walls);
-	if (out.fh != stderr)
-		fclose(out.fh);
-	else
+	/* a full disk shows only when the buffered counts are flushed */
+	if (out.fh != stderr) {
+		if ((ferror(out.fh) | fclose(out.fh)) && !ret) {
+			cli_error("cannot write '%s': %s", opts.output,
+				  strerror(errno ? errno : EIO));
+			ret = CLI_EXIT_RUNTIME;
+		}
+	} else {
 		fflush(stderr);
+	}
 out_session:
 	stat_session_release(&s);
 out_evl:

@@ -99,6 +99,11 @@ perf_case "threads and forks: comms follow COMM/FORK in time order" '
 	compare f.data
 '
 
+perf_case "system-wide (-a): every process and the idle task (swapper) as perf names them" '
+	prec -a -o s.data -- sleep 1
+	compare s.data
+'
+
 perf_case "--sort, -n, --percent-limit as perf applies them" '
 	prec -o a.data -- dd if=/dev/zero of=/dev/null bs=1 count=500000
 	compare a.data --sort dso,sym

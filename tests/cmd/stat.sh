@@ -24,6 +24,13 @@ test_case "-o FILE takes our output off stderr; --append adds" '
 	grep -q "msec task-clock" s.txt
 '
 
+test_case "-o on a full disk: an error naming the file, exit 2" '
+	[ -w /dev/full ] || { echo "no /dev/full"; exit 0; }
+	rc=0; xperf-stat -o /dev/full -e task-clock true 2>err.txt || rc=$?
+	[ "$rc" = 2 ] || fail "exit $rc"
+	grep -q "^xperf stat: error: cannot write .*/dev/full" err.txt
+'
+
 test_case "the exit status of the command is returned" '
 	rc=0; xperf-stat -e task-clock $W/stat_signal 0 exit 7 2>err.txt || rc=$?
 	[ "$rc" = 7 ] || fail "exit $rc"

@@ -1,4 +1,6 @@
 /* Unit tests of the option-table parser in src/cli/. */
+#include <unistd.h>
+
 #include "unit.h"
 #include "cli/cli.h"
 
@@ -71,6 +73,54 @@ static void test_errors(void)
 	CHECK(cli_parse(3, neg_u64, opts, usage, 0) == CLI_ERROR);
 }
 
+/* The help text of a "no-" switch reads --no-x, not --[no-]no-x; others keep [no-]. */
+static void test_help_no_prefix(void)
+{
+	static bool noinh;
+	static const struct cli_option o2[] = {
+		OPT_BOOL('i', "no-inherit", &noinh, "children are not counted"),
+		OPT_BOOL('b', "bool", &flag_b, "a switch"),
+		OPT_END(),
+	};
+	char buf[2048] = "";
+	FILE *tmp = tmpfile();
+	int saved = dup(2);
+	size_t n;
+
+	REQUIRE(tmp && saved >= 0);
+	fflush(stderr);
+	dup2(fileno(tmp), 2);
+	cli_usage(o2, usage, true);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(buf, 1, sizeof(buf) - 1, tmp);
+	buf[n] = '\0';
+	fclose(tmp);
+	CHECK(strstr(buf, "-i, --no-inherit ") != NULL);
+	CHECK(strstr(buf, "[no-]no-inherit") == NULL);
+	CHECK(strstr(buf, "-b, --[no-]bool ") != NULL);
+}
+
+/* A number option whose argument is optional takes its default when given bare. */
+static void test_optarg_number(void)
+{
+	static int lvl = -1;
+	static const struct cli_option o2[] = {
+		{ .type = CLI_OPT_INT, .short_name = 'z', .long_name = "level", .value = &lvl,
+		  .argh = "N", .help = "level", .flags = CLI_OPTARG, .defval = 3 },
+		OPT_END(),
+	};
+	const char *bare[] = { "t", "--level", NULL };
+	const char *given[] = { "t", "-z7", NULL };
+
+	CHECK_EQ_U64(cli_parse(2, bare, o2, usage, 0), 0);
+	CHECK_EQ_U64(lvl, 3);
+	CHECK_EQ_U64(cli_parse(2, given, o2, usage, 0), 0);
+	CHECK_EQ_U64(lvl, 7);
+}
+
 static void test_edit_distance(void)
 {
 	CHECK_EQ_U64(cli_edit_distance("record", "recrod"), 2);
@@ -85,5 +135,7 @@ int main(void)
 	RUN(test_negation_and_prefix);
 	RUN(test_errors);
 	RUN(test_edit_distance);
+	RUN(test_help_no_prefix);
+	RUN(test_optarg_number);
 	UNIT_MAIN_END();
 }

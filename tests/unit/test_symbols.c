@@ -8,6 +8,7 @@
 #include "report/symbols/symtab.c"
 #include "report/symbols/elf_syms.c"
 #include "report/symbols/kallsyms.c"
+#include "report/symbols/demangle.c"
 
 static void add(struct symtab *t, uint64_t start, uint64_t size, enum sym_binding b,
 		const char *name)
@@ -202,6 +203,34 @@ static void test_not_elf(void)
 	symtab_free(&t);
 }
 
+/* perf's demangling without parameters (checked against perf 6.1 on the same names) */
+static void test_demangle(void)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "_ZNK2ns1W4spinEi", "ns::W::spin" },
+		{ "_ZN6__asan9Allocator8AllocateEmmPN11__sanitizer18BufferedStackTraceENS_9AllocTypeEb",
+		  "__asan::Allocator::Allocate" },
+		{ "_ZZN6fuzzer6Fuzzer6RunOneEPKhmbPNS_9InputInfoEbPbENK3$_1clEj",
+		  "fuzzer::Fuzzer::RunOne(unsigned char const*, unsigned long, bool, "
+		  "fuzzer::InputInfo*, bool, bool*)::$_1::operator()" },
+		{ "_Z4burnIlET_S0_", "burn<long>" },
+		{ "_ZN3FoonwEm", "Foo::operator new" },
+	};
+	char *d;
+
+	if (!demangler()) {
+		printf("    (no libstdc++.so.6: skipped)\n");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		d = demangle(cases[i].in);
+		CHECK_STR(d, cases[i].want);
+		free(d);
+	}
+	CHECK(demangle("main") == NULL);
+	CHECK(demangle("_Znot_valid(") == NULL);
+}
+
 int main(void)
 {
 	RUN(test_lookup_and_ends);
@@ -210,5 +239,6 @@ int main(void)
 	RUN(test_elf_against_nm);
 	RUN(test_dynsym_and_plt);
 	RUN(test_not_elf);
+	RUN(test_demangle);
 	UNIT_MAIN_END();
 }

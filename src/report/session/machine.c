@@ -104,6 +104,15 @@ machine *machine_create(dso_table *dsos, intern *comms)
 		machine_free(m);
 		return NULL;
 	}
+	/* the idle task has no COMM record; perf calls it "swapper" */
+	struct thread *idle = machine_thread(m, 0, 0);
+	int64_t id = intern_id(comms, "swapper", 7);
+
+	if (!idle || id < 0) {
+		machine_free(m);
+		return NULL;
+	}
+	idle->comm = (uint32_t)id;
 	return m;
 }
 

@@ -184,7 +184,12 @@ static int add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr
 			continue;
 		bind = GELF_ST_BIND(s.st_info);
 		b = bind == STB_GLOBAL ? SYM_GLOBAL : bind == STB_WEAK ? SYM_WEAK : SYM_LOCAL;
+		char *dm = name[0] == '_' && name[1] == 'Z' ? demangle(name) : NULL;
+
+		if (dm)
+			name = dm;
 		ret = symtab_add(t, to_offset(l, s.st_value), s.st_size, b, name, strlen(name));
+		free(dm);
 		if (ret < 0)
 			return ret;
 	}
@@ -233,7 +238,10 @@ static int add_plt_symbols(struct symtab *t, Elf *elf, const struct loads *l)
 			break;
 		if (gelf_getsym(dd, (int)GELF_R_SYM(ra.r_info), &s))
 			sn = elf_strptr(elf, dyn_sh.sh_link, s.st_name);
-		snprintf(name, sizeof(name), "%s@plt", sn ? sn : "");
+		char *dm = sn && sn[0] == '_' && sn[1] == 'Z' ? demangle(sn) : NULL;
+
+		snprintf(name, sizeof(name), "%s@plt", dm ? dm : sn ? sn : "");
+		free(dm);
 		ret = symtab_add(t, to_offset(l, addr), entsize, SYM_GLOBAL, name, strlen(name));
 		if (ret < 0)
 			return ret;

@@ -30,4 +30,10 @@ const void *vdso_image(size_t *size);
  */
 int kallsyms_load(struct symtab *t, const char *path, struct xpf_error *err);
 
+/*
+ * A C++ name ("_Z...") as perf shows it: demangled, without parameters. A new string to
+ * free, or NULL when name is not mangled or no demangler is available.
+ */
+char *demangle(const char *name);
+
 #endif
