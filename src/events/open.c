@@ -256,6 +256,7 @@ static void mark_group_unsupported(xpe_evlist *evl, struct xpe_event *ev, int er
 	for (i = (size_t)ev->leader; i < evl->nr && evl->ev[i]->leader == ev->leader; i++) {
 		close_event(evl->ev[i]);
 		evl->ev[i]->unsupported = 1;
+		evl->ev[i]->group_failed = evl->ev[i] != ev;
 		if (!evl->ev[i]->open_errno)
 			evl->ev[i]->open_errno = errnum;
 	}
@@ -278,6 +279,7 @@ int xpe_evlist_open(xpe_evlist *evl, xpe_ctx *ctx, const struct xpe_cpus *cpus,
 		struct xpe_event *ev = evl->ev[i];
 
 		ev->unsupported = 0;
+		ev->group_failed = 0;
 		ev->open_errno = 0;
 		if (alloc_fds(ev, nc * nt))
 			goto nomem;

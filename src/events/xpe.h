@@ -95,6 +95,8 @@ struct xpe_event {
 	uint64_t *id;        /* PERF_EVENT_IOC_ID per fd, same layout (0 where not open) */
 	int nr_fd;
 	unsigned unsupported : 1; /* open said the event is not supported (see xpe_open.h) */
+	unsigned group_failed : 1; /* unsupported only because another member of its group is
+	                              (the group cannot be scheduled: perf's "<not counted>") */
 	int open_errno;      /* errno of the last failed open of this event, else 0 */
 	unsigned mods_GH : 1;    /* internal: G or H was given (perf's exclude_GH) */
 };

@@ -3,17 +3,12 @@
 
 #include "format/feature_io.h"
 
+/* names.c holds the one table of feature names; errors want a word, not NULL */
 static const char *feat_name(unsigned int bit)
 {
-	static const char *const names[XPF_FEAT_LAST_KNOWN] = {
-		"RESERVED", "TRACING_DATA", "BUILD_ID", "HOSTNAME", "OSRELEASE", "VERSION",
-		"ARCH", "NRCPUS", "CPUDESC", "CPUID", "TOTAL_MEM", "CMDLINE", "EVENT_DESC",
-		"CPU_TOPOLOGY", "NUMA_TOPOLOGY", "BRANCH_STACK", "PMU_MAPPINGS", "GROUP_DESC",
-		"AUXTRACE", "STAT", "CACHE", "SAMPLE_TIME", "MEM_TOPOLOGY", "CLOCKID",
-		"DIR_FORMAT", "BPF_PROG_INFO", "BPF_BTF", "COMPRESSED", "CPU_PMU_CAPS",
-		"CLOCK_DATA", "HYBRID_TOPOLOGY", "PMU_CAPS",
-	};
-	return bit < XPF_FEAT_LAST_KNOWN ? names[bit] : "unknown";
+	const char *n = xpf_feature_name(bit);
+
+	return n ? n : "unknown";
 }
 
 int fcur_fail(struct fcur *c, const char *what)

@@ -331,28 +331,36 @@ int xpf_features_set_raw(struct xpf_features *f, unsigned int bit, const void *d
 	return 0;
 }
 
-int xpf_features_copy(struct xpf_features *dst, const struct xpf_features *src,
-		      struct xpf_error *err)
+int xpf_features_merge(struct xpf_features *dst, const struct xpf_features *src,
+		       struct xpf_error *err)
 {
-	struct xpf_features tmp = { 0 };
-	unsigned int bit;
-	int rc;
-
 	/* Through encode + decode: one path to keep correct instead of a deep copy per field. */
-	for (bit = 1; bit < XPF_FEAT_LAST_KNOWN; bit++) {
+	for (unsigned int bit = 1; bit < XPF_FEAT_LAST_KNOWN; bit++) {
 		void *buf;
 		uint64_t size;
+		int rc;
 
 		if (!xpf_features_has(src, bit))
 			continue;
 		rc = xpf_feature_encode(src, bit, &buf, &size, err);
 		if (!rc)
-			rc = xpf_feature_decode(&tmp, bit, buf, size, false, 0, err);
+			rc = xpf_feature_decode(dst, bit, buf, size, false, 0, err);
 		free(buf);
-		if (rc) {
-			xpf_features_free(&tmp);
+		if (rc)
 			return rc;
-		}
+	}
+	return 0;
+}
+
+int xpf_features_copy(struct xpf_features *dst, const struct xpf_features *src,
+		      struct xpf_error *err)
+{
+	struct xpf_features tmp = { 0 };
+	int rc = xpf_features_merge(&tmp, src, err);
+
+	if (rc) {
+		xpf_features_free(&tmp);
+		return rc;
 	}
 	*dst = tmp;
 	return 0;

@@ -264,6 +264,17 @@ static int layout_pipe(xpf_writer *w, struct xpf_error *err)
 
 		put_record(&b, XPF_RECORD_HEADER_FEATURE, &id, sizeof(id), NULL, 0);
 	}
+	if (!rc && xpf_features_has(&w->feat, XPF_FEAT_TRACING_DATA) &&
+	    w->feat.raw[XPF_FEAT_TRACING_DATA].size <= UINT32_MAX - 8) {
+		/* perf's HEADER_TRACING_DATA: {header, u32 size, u32 pad}, the data after it */
+		const struct xpf_raw_feature *td = &w->feat.raw[XPF_FEAT_TRACING_DATA];
+		uint32_t sz[2] = { (uint32_t)((td->size + 7) & ~7ULL), 0 };
+		static const uint8_t zeros[8];
+
+		put_record(&b, XPF_RECORD_HEADER_TRACING_DATA, sz, sizeof(sz), NULL, 0);
+		fbuf_put(&b, td->data, td->size);
+		fbuf_put(&b, zeros, sz[0] - td->size);
+	}
 	if (!rc && xpf_features_has(&w->feat, XPF_FEAT_BUILD_ID)) {
 		void *p;
 		uint64_t n;
@@ -437,28 +448,13 @@ int xpf_writer_add_attr(xpf_writer *w, const struct perf_event_attr *attr, const
 
 int xpf_writer_set_features(xpf_writer *w, const struct xpf_features *f, struct xpf_error *err)
 {
-	int rc;
-
 	if (w->pipe && w->laid_out)
 		return xpf_error_set(err, -EBUSY,
 				     "'%s': in a pipe, features must be set before the first record",
 				     w->name);
 	if (xpf_features_has(f, XPF_FEAT_SAMPLE_TIME))
 		w->user_sample_time = true;
-	for (unsigned int bit = 1; bit < XPF_FEAT_LAST_KNOWN; bit++) {
-		void *p;
-		uint64_t n;
-
-		if (!xpf_features_has(f, bit))
-			continue;
-		rc = xpf_feature_encode(f, bit, &p, &n, err);
-		if (!rc)
-			rc = xpf_feature_decode(&w->feat, bit, p, n, false, 0, err);
-		free(p);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	return xpf_features_merge(&w->feat, f, err);
 }
 
 /* ---- records ----------------------------------------------------------------------------- */

@@ -103,6 +103,13 @@ int xpf_features_add_event_desc(struct xpf_features *f, const struct perf_event_
 int xpf_features_set_raw(struct xpf_features *f, unsigned int bit, const void *data,
 			 uint64_t size);
 
+/*
+ * Every feature src has, copied into dst over the same feature there; dst's other features
+ * stay. On an error the features before the failing one are already copied.
+ */
+int xpf_features_merge(struct xpf_features *dst, const struct xpf_features *src,
+		       struct xpf_error *err);
+
 /* Deep copy of src into dst (which is overwritten, not freed first). */
 int xpf_features_copy(struct xpf_features *dst, const struct xpf_features *src,
 		      struct xpf_error *err);

@@ -14,6 +14,7 @@
 #include "record/host_features.h"
 #include "record/record.h"
 #include "record/synthesize.h"
+#include "record/tracing_data.h"
 
 #define DEFAULT_OUTPUT "xperf.data"
 #define DEFAULT_FREQ 4000
@@ -78,8 +79,10 @@ static int opt_freq(const struct cli_option *o, const char *arg, bool unset)
 	(void)o;
 	if (unset) {
 		opts.freq = DEFAULT_FREQ;
+		opts.user_freq = false;
 		return 0;
 	}
+	opts.user_freq = true;
 	if (!strcmp(arg, "max")) {
 		if (max <= 0) {
 			cli_error("cannot read /proc/sys/kernel/perf_event_max_sample_rate");
@@ -273,7 +276,7 @@ static struct cli_option options[] = {
 		     "ring buffer size per cpu, in pages (power of two) or with B/K/M/G",
 		     opt_mmap),
 	OPT_CALLBACK('z', "compression-level", NULL, "LEVEL",
-		     "zstd level 1..22 (default 1: compressed unless --no-compress)", opt_zlevel),
+		     "zstd level 1..22 (default 1: compressed unless --no-compress; a bare -z is 1)", opt_zlevel),
 	OPT_FLAG(0, "no-compress", &no_compress, "write plain, uncompressed records"),
 	OPT_FLAG('B', "no-buildid", &opts.no_buildid, "do not collect build ids"),
 	OPT_FLAG('N', "no-buildid-cache", &ignored,
@@ -362,6 +365,52 @@ static bool keep_old_output(const char *path, char *old, size_t len)
 	if (stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) || !sb.st_size)
 		return false;
 	return rename(path, old) == 0;
+}
+
+/* Tracepoint samples are unreadable to perf without the formats of their raw data. */
+static int add_tracing_data(struct rec_session *s, struct xpf_features *feat,
+			    struct xpf_error *err)
+{
+	void *blob;
+	size_t size;
+	int ret = xrec_tracing_data(s->ctx, s->evl, &blob, &size, err);
+
+	if (ret < 0 || !blob)
+		return ret;
+	ret = xpf_features_set_raw(feat, XPF_FEAT_TRACING_DATA, blob, size);
+	free(blob);
+	if (ret < 0)
+		return xpf_error_set(err, ret, "tracing data: %s", strerror(-ret));
+	return 0;
+}
+
+/* GROUP_DESC, as perf writes it, so its report and evlist show {a,b} groups. */
+static int add_group_desc(struct rec_session *s, struct xpf_features *feat,
+			  struct xpf_error *err)
+{
+	size_t n = xpe_evlist_count(s->evl), i;
+	struct xpf_group_desc *g;
+
+	for (i = 0; i < n; i++) {
+		struct xpe_event *ev = xpe_evlist_event(s->evl, i);
+
+		if (ev->leader != ev->idx || ev->group_size < 2)
+			continue;
+		g = realloc(feat->groups, (feat->nr_groups + 1) * sizeof(*g));
+		if (!g)
+			return xpf_error_set(err, -ENOMEM, "out of memory");
+		feat->groups = g;
+		g += feat->nr_groups;
+		g->name = strdup("{anon_group}");
+		g->leader_idx = (uint32_t)ev->idx;
+		g->nr_members = (uint32_t)ev->group_size;
+		if (!g->name)
+			return xpf_error_set(err, -ENOMEM, "out of memory");
+		feat->nr_groups++;
+	}
+	if (feat->nr_groups)
+		xpf_features_mark(feat, XPF_FEAT_GROUP_DESC);
+	return 0;
 }
 
 static int synthesize(struct rec_session *s, const struct rec_target *t, struct xpf_error *err)
@@ -483,6 +532,10 @@ static int record(struct rec_session *s, struct rec_target *t)
 	ret = session_add_attrs(s, &err);
 	if (ret == 0)
 		ret = xrec_host_features(&feat, opts.cmdline_argc, opts.cmdline_argv, &err);
+	if (ret == 0)
+		ret = add_tracing_data(s, &feat, &err);
+	if (ret == 0)
+		ret = add_group_desc(s, &feat, &err);
 	if (ret == 0 && pipe_out)
 		ret = xpf_writer_set_features(s->w, &feat, &err);
 	if (ret == 0)
@@ -551,6 +604,51 @@ static int record(struct rec_session *s, struct rec_target *t)
 	return exit_code;
 }
 
+/* A number: the level of a separate "-z N" (checked by opt_zlevel), not the command. */
+static bool is_number(const char *s)
+{
+	char *end;
+
+	strtol(s, &end, 10);
+	return end != s && !*end;
+}
+
+/*
+ * perf's -z takes its level only attached (-z3, --compression-level=3); a bare -z means
+ * level 1. We also take "-z 3", so a bare -z (followed by anything but a level) is made
+ * "-z1" here (a number after it stays its level, and a bad one its error). Only our own options are looked at: the scan stops at the command.
+ */
+static void bare_z_to_level_1(int argc, const char **argv)
+{
+	static const char with_value[] = "eFcptCuomz";
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		bool bare = !strcmp(a, "-z") || !strcmp(a, "--compression-level");
+
+		if (a[0] != '-' || !strcmp(a, "--") || !strcmp(a, "-"))
+			return;
+		if (bare && (i + 1 == argc || !is_number(argv[i + 1]))) {
+			argv[i] = a[1] == 'z' ? "-z1" : "--compression-level=1";
+			continue;
+		}
+		if (a[1] == '-') {
+			static const char *const longs[] = {
+				"--event", "--freq", "--count", "--call-graph", "--pid", "--tid",
+				"--cpu", "--uid", "--output", "--mmap-pages", "--compression-level",
+			};
+			size_t k;
+
+			for (k = 0; k < sizeof(longs) / sizeof(longs[0]); k++)
+				if (!strcmp(a, longs[k]))
+					i++;
+		} else if (a[1] && !a[2] && strchr(with_value, a[1])) {
+			i++;
+		}
+	}
+}
+
 int main(int argc, const char **argv)
 {
 	struct rec_session s = { 0 };
@@ -570,6 +668,7 @@ int main(int argc, const char **argv)
 		memcpy(copy, argv, (size_t)(argc + 1) * sizeof(*copy));
 		opts.cmdline_argv = copy;
 	}
+	bare_z_to_level_1(argc, argv);
 	n = cli_parse(argc, argv, options, usage, CLI_STOP_AT_NON_OPTION);
 	if (n < 0)
 		return n == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
@@ -591,7 +690,7 @@ int main(int argc, const char **argv)
 			  opts.pids ? "pid" : "tid", opts.pids ? opts.pids : opts.tids);
 		return CLI_EXIT_USAGE;
 	}
-	if (opts.period && opts.freq != DEFAULT_FREQ) {
+	if (opts.period && opts.user_freq) {
 		cli_error("options '-c' and '-F' exclude each other");
 		return CLI_EXIT_USAGE;
 	}

@@ -28,6 +28,7 @@ struct rec_opts {
 	const char *output;      /* -o, "-" for a pipe */
 	uint64_t freq;           /* -F (Hz) */
 	uint64_t period;         /* -c; freq is used when 0 */
+	bool user_freq;          /* -F was given: it replaces tracepoints' weak period of 1 */
 	enum rec_callgraph callgraph;
 	uint32_t stack_size;     /* dwarf stack copy size */
 	size_t mmap_pages;       /* data pages per ring, 0: default */

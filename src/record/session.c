@@ -57,6 +57,13 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 	bool build_id = !o->no_buildid && kernel_has_build_id();
 
+	bool tracepoints = false;
+
+	for (i = 0; i < n; i++)
+		tracepoints |= xpe_evlist_event(s->evl, i)->kind == XPE_KIND_TRACEPOINT;
+	/* perf samples tracepoints with their raw data and cpu; every attr shares the type. */
+	if (tracepoints)
+		st |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
 	if (t->per_cpu_only)
 		st |= PERF_SAMPLE_CPU;
 	if (n > 1)
@@ -75,7 +82,13 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 		a->size = sizeof(*a);
 		a->sample_type = st;
 		a->read_format = PERF_FORMAT_ID;
-		if (!ev->period_set) {
+		/*
+		 * Tracepoints and breakpoints keep the parser's period of 1 unless -c or -F
+		 * was given (perf's evsel__config rule).
+		 */
+		bool weak = ev->kind == XPE_KIND_TRACEPOINT || ev->kind == XPE_KIND_BREAKPOINT;
+
+		if (!ev->period_set && !(weak && !o->user_freq && !o->period)) {
 			if (o->period) {
 				a->freq = 0;
 				a->sample_period = o->period;

@@ -346,6 +346,11 @@ static void print_verbose(struct run_ctx *rc)
 		struct stat_evsel *e = &rc->s->evs[i];
 		struct stat_counts sum = { 0, 0, 0 };
 
+		/* perf -v says so for a counter that never opened, rather than "0 0 0" */
+		if (e->ev->unsupported) {
+			fprintf(rc->out->fh, "failed to read counter %s\n", e->name);
+			continue;
+		}
 		for (b = 0; b < rc->s->nr_bucket; b++) {
 			sum.val += e->bucket[b].val;
 			sum.ena += e->bucket[b].ena;
@@ -688,6 +693,8 @@ int cmd_stat(int argc, const char **argv)
 		stat_print_header(&out, target, runs);
 		if (!opts.null_run)
 			stat_print_period(&s, &out, &p);
+		if (!opts.null_run && f.table && runs > 1)
+			stat_print_ranges(&s, &out);
 		stat_print_footer(&out, &f);
 	}
 	if (!ret)

@@ -215,7 +215,8 @@ void stat_session_read(struct stat_session *s)
 		}
 		for (b = 0; b < s->nr_bucket; b++) {
 			if (ev->unsupported) {
-				e->state[b] = STAT_NOT_SUPPORTED;
+				/* a group mate of an unsupported event is never scheduled */
+				e->state[b] = ev->group_failed ? STAT_NOT_COUNTED : STAT_NOT_SUPPORTED;
 				e->val[b] = 0;
 			} else {
 				e->state[b] = stat_scale(&e->bucket[b], s->scale, &e->val[b], NULL);

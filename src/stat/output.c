@@ -63,8 +63,9 @@ void stat_print_std(const struct stat_out *o, const struct stat_line *l)
 	}
 	if (l->show_noise && l->noise_pct != 0.0)
 		fprintf(f, "  ( +-%6.2f%% )", l->noise_pct);
-	if (l->run != l->ena)
-		fprintf(f, "  (%.2f%%)", stat_running_pct(l->run, l->ena));
+	/* unlike CSV and JSON, perf's std output divides in floating point: (33.33%) */
+	if (l->run != l->ena && l->ena)
+		fprintf(f, "  (%.2f%%)", 100.0 * (double)l->run / (double)l->ena);
 	fputc('\n', f);
 }
 

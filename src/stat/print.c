@@ -30,6 +30,19 @@ static void shadow_of(const struct stat_session *s, int b, unsigned int ctx, str
 		sh->have[e->kind] = true;
 		sh->val[e->kind] = e->acc[b].mean;
 	}
+	/*
+	 * perf 6.1 finds the task time for rates (K/sec, GHz) whatever the clock's modifiers:
+	 * "task-clock:u,page-faults:k" still prints page-faults per second. Take the first
+	 * counted clock when none shares ctx.
+	 */
+	for (i = 0; i < s->nr_ev && !sh->have[STAT_K_CLOCK]; i++) {
+		const struct stat_evsel *e = &s->evs[i];
+
+		if (e->kind != STAT_K_CLOCK || bucket_state(e, b) != STAT_OK)
+			continue;
+		sh->have[STAT_K_CLOCK] = true;
+		sh->val[STAT_K_CLOCK] = e->acc[b].mean;
+	}
 }
 
 static void fill_line(const struct stat_session *s, const struct stat_period *p,
@@ -110,6 +123,36 @@ void stat_print_period(const struct stat_session *s, const struct stat_out *o,
 		}
 	}
 	free(rows);
+}
+
+/*
+ * Beyond perf (--table with -r): the smallest and largest count of each event over the
+ * runs, so an outlier run shows without rerunning with -x.
+ */
+void stat_print_ranges(const struct stat_session *s, const struct stat_out *o)
+{
+	char lo[64], hi[64];
+	int i, b, dec;
+
+	if (o->csv_sep || o->json)
+		return;
+	fprintf(o->fh, "\n%*s# Range of counts over the runs (min, max):\n", 9, "");
+	for (i = 0; i < s->nr_ev; i++) {
+		const struct stat_evsel *e = &s->evs[i];
+
+		for (b = 0; b < s->nr_bucket; b++) {
+			if (bucket_state(e, b) != STAT_OK)
+				continue;
+			/* the same decimals as the count column: %.2f for msec, none for counts */
+			dec = floor(e->scale) != e->scale ? 2 : 0;
+			stat_fmt_number(lo, sizeof(lo), e->acc[b].min * e->scale, dec,
+					o->big_num ? o->thousands : NULL);
+			stat_fmt_number(hi, sizeof(hi), e->acc[b].max * e->scale, dec,
+					o->big_num ? o->thousands : NULL);
+			fprintf(o->fh, " %*s %*s %-*s %s\n", STAT_COUNTS_LEN, lo, STAT_COUNTS_LEN, hi,
+				o->unit_width, e->unit, e->name);
+		}
+	}
 }
 
 void stat_print_interval_header(const struct stat_session *s, const struct stat_out *o)

@@ -24,6 +24,8 @@ struct stat_footer {
 
 void stat_print_period(const struct stat_session *s, const struct stat_out *o,
 		       const struct stat_period *p);
+/* --table with -r: each event's min and max count over the runs (beyond perf) */
+void stat_print_ranges(const struct stat_session *s, const struct stat_out *o);
 void stat_print_interval_header(const struct stat_session *s, const struct stat_out *o);
 /* target is quoted by the caller: "'true'", "process id '42'", "'system wide'" */
 void stat_print_header(const struct stat_out *o, const char *target, int run_count);

@@ -33,7 +33,8 @@ enum stat_state {
  */
 enum stat_state stat_scale(const struct stat_counts *c, bool scale, double *out, bool *scaled);
 
-/* perf's "(NN.NN%)" running percentage: 100 * run / ena in integer arithmetic, 100 if equal. */
+/* perf's CSV/JSON running percentage: 100 * run / ena in integer arithmetic, 100 if equal
+ * (its std "(NN.NN%)" divides in floating point instead, see output.c). */
 double stat_running_pct(uint64_t run, uint64_t ena);
 
 /* Running mean and variance (Welford), plus min and max, over the -r runs. */

@@ -65,6 +65,30 @@ test_case "configure fails without libzstd, naming libzstd-dev" '
 	grep -q "required" err
 '
 
+test_case "configure falls back to compile tests when pkg-config knows nothing" '
+	build_files
+	mkdir fakepc
+	printf "#!/bin/sh\necho \"pkg-config \$*\" >>%s/pc.log\nexit 1\n" "$PWD" >fakepc/pkg-config
+	chmod +x fakepc/pkg-config
+	PATH="$PWD/fakepc:$PATH" tree/configure >out
+	[ -s pc.log ] || fail "configure never asked pkg-config"
+	grep -qx "HAVE_ZSTD = 1" tree/config.mak
+	grep -q "^ZSTD_LIBS = -lzstd" tree/config.mak
+	grep -q "^  libzstd .* yes" out
+	grep -q "^  libelf .* yes" out
+'
+
+test_case "configure with neither pkg-config nor the library names the package" '
+	build_files
+	fake_cc
+	mkdir fakepc
+	printf "#!/bin/sh\nexit 1\n" >fakepc/pkg-config
+	chmod +x fakepc/pkg-config
+	rc=0; PATH="$PWD/fakepc:$PATH" NO_LIBS="-lelf" tree/configure --cc="$PWD/cc-without" >out 2>err || rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc"
+	grep -q "^  libelf .*libelf-dev" out || fail "no libelf-dev in: $(cat out)"
+'
+
 test_case "configure rejects an unknown option" '
 	build_files
 	rc=0; tree/configure --with-frobs 2>err || rc=$?
@@ -186,6 +210,16 @@ test_case "make install puts the commands and man pages under PREFIX" '
 		[ -x "inst/bin/$(basename "$f")" ] || fail "$(basename "$f") not installed"
 	done
 	[ -f inst/share/man/man1/xperf.1 ]
+	# Every manual page of docs/ is installed, and man finds it under the prefix.
+	for m in "$TOP"/docs/*.1; do
+		cmp "$m" "inst/share/man/man1/$(basename "$m")" || fail "$(basename "$m") not installed"
+		if command -v man >/dev/null; then
+			n=$(basename "$m" .1)
+			MANWIDTH=80 MANPAGER=cat man -M "$PWD/inst/share/man" "$n" >page 2>/dev/null ||
+				fail "man -M PREFIX/share/man $n fails"
+			grep -qi "^$n(1)" page || fail "man -M shows no $n(1)"
+		fi
+	done
 	inst/bin/xperf version | grep -q "^xperf version "
 	# The installed driver finds its installed man page when man does not know the prefix.
 	mkdir fakeman

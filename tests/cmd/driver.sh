@@ -182,6 +182,28 @@ test_case "docs/xperf.1 renders and names every command" '
 	fi
 '
 
+# Every built command has its manual page in docs/, and `xperf help CMD` shows it (through
+# the installed page or, failing that, the one in docs/).
+for c in $COMMANDS; do
+	if [ ! -x "$XPERF_BUILD/xperf-$c" ]; then
+		skip_case "xperf help $c shows docs/xperf-$c.1" "xperf-$c is not built yet"
+	elif ! command -v man >/dev/null; then
+		skip_case "xperf help $c shows docs/xperf-$c.1" "man is not installed"
+	else
+		test_case "xperf help $c shows docs/xperf-$c.1" '
+			page="$TOP/docs/xperf-'"$c"'.1"
+			[ -f "$page" ] || fail "no $page"
+			MANWIDTH=80 MANPAGER=cat man -l "$page" >want 2>err
+			[ ! -s err ] || fail "man warns: $(cat err)"
+			grep -q "^NAME" want || fail "no NAME section"
+			grep -q "xperf-'"$c"' *\\?-" want || fail "NAME does not name xperf-'"$c"'"
+			MANWIDTH=80 MANPAGER=cat "$DRIVER" help '"$c"' >got 2>err2 || fail "help exits non-zero: $(cat err2)"
+			grep -q "^XPERF-'"$(echo $c | tr a-z A-Z)"'(1)" got || fail "help shows no XPERF-'"$c"'(1) page"
+			grep -q "^SYNOPSIS" got || fail "help page has no SYNOPSIS"
+		'
+	fi
+done
+
 for c in $COMMANDS; do
 	if [ -x "$XPERF_BUILD/xperf-$c" ]; then
 		test_case "xperf $c --help reaches the real command" '

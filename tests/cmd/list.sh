@@ -65,9 +65,9 @@ perf_case "a bare word matches inside names, as perf list does" '
 
 test_case "list filters by kind" '
 	xperf-list sw >out
-	! grep -v "\[Software event\]" out
+	if grep -v "\[Software event\]" out; then fail "list.sh:68: must not hold"; fi
 	xperf-list tracepoint >out
-	! grep -v "\[Tracepoint event\]" out
+	if grep -v "\[Tracepoint event\]" out; then fail "list.sh:70: must not hold"; fi
 	grep -q "sched:sched_switch" out
 	xperf-list pmu --sysfs "$FAKE" >out
 	grep -qE "^  cpu/cpu-cycles/ +\[Kernel PMU event\]$" out

@@ -87,7 +87,7 @@ perf_case "-F, -c, -a, --no-inherit, -g and dwarf set the attrs perf sets" '
 	eval xperf-record -q -a -- $BUSY
 	perf evlist -v -i xperf.data | grep -q "sample_type: IP|TID|TIME|CPU|PERIOD,"
 	eval xperf-record -q --no-inherit -- $BUSY
-	! perf evlist -v -i xperf.data | grep -q "inherit: 1"
+	if perf evlist -v -i xperf.data | grep -q "inherit: 1"; then fail "record.sh:90: must not hold"; fi
 	eval xperf-record -q -g -- $BUSY
 	perf evlist -v -i xperf.data | grep -q "sample_type: IP|TID|TIME|CALLCHAIN|PERIOD,"
 	eval xperf-record -q --call-graph dwarf -- $BUSY
@@ -122,7 +122,7 @@ perf_case "without a PMU, cycles falls back to cpu-clock with one note" '
 		perf evlist -i xperf.data | grep -q "cpu-clock"
 	else
 		eval xperf-record -- $BUSY 2>err
-		! grep -q "note:" err
+		if grep -q "note:" err; then fail "record.sh:125: must not hold"; fi
 		perf evlist -i xperf.data | grep -q cycles
 	fi
 '
@@ -153,6 +153,25 @@ perf_case "-o - writes a pipe stream perf reads" '
 	test -s s
 '
 
+perf_case "-z takes its level attached, separate, or none (level 1), as perf" '
+	for a in "-z" "-z3 3" "-z 3 3" "--compression-level 1" "--compression-level=5 5"; do
+		set -- $a
+		xperf-record -q $1 ${3:+$2} -o z.data -- true
+		want=${3:-${2:-1}}
+		perf report --header-only -i z.data >h 2>/dev/null
+		grep -q "# compressed : Zstd, level = $want," h || fail "$a: $(grep compressed h)"
+	done
+'
+
+test_case "-c and -F exclude each other, even -F at its default value (perf refuses too)" '
+	set +e
+	xperf-record -q -F 4000 -c 100 -o f.data -- true 2>err; rc=$?
+	set -e
+	test $rc -eq 1
+	grep -q "exclude each other" err
+	test ! -e f.data
+'
+
 test_case "--help lists every option" '
 	xperf-record --help >help
 	for o in -e -F -c -g --call-graph -p -t -a -C -u --no-inherit -o -m -z --no-compress \
@@ -178,7 +197,7 @@ perf_case "build ids: perf buildid-list shows the ELF note id of the workload; -
 	cat ids
 	grep -q "^$want .*workloads/spin$" ids
 	xperf-record -q -B -- $WL/spin 0.2
-	! perf buildid-list -i xperf.data | grep -q "^$want"
+	if perf buildid-list -i xperf.data | grep -q "^$want"; then fail "record.sh:181: must not hold"; fi
 '
 
 test_case "xperf record (through the driver) runs xperf-record" '

@@ -46,8 +46,8 @@ perf_case "--no-inherit records the command alone" '
 	xperf-record -q --no-inherit -- $WL/forker 2 0.4
 	perf report --stdio -i xperf.data --sort comm,sym 2>/dev/null >r
 	grep -q parent_work r
-	! grep -q child_work r
-	! grep -q fork_work r
+	if grep -q child_work r; then fail "record_targets.sh:49: must not hold"; fi
+	if grep -q fork_work r; then fail "record_targets.sh:50: must not hold"; fi
 '
 
 perf_case "-p attaches to a running process and stops when it exits" '

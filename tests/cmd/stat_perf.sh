@@ -76,8 +76,9 @@ perf_case "msr/tsc/ counts and is within 10% of perf" '
 	within 10 "$a" "$b"
 '
 
-perf_case "CSV has perf's columns (plain, -r, -I, -A)" '
-	for args in "true" "-r 2 true" "-I 100 sleep 0.25" "-a -A -e cpu-clock,cs sleep 0.1"; do
+perf_case "CSV has perf's columns (plain, -r, -I, -A, groups)" '
+	for args in "true" "-r 2 true" "-I 100 sleep 0.25" "-a -A -e cpu-clock,cs sleep 0.1" \
+		    "-e {task-clock,page-faults},msr/tsc/ true"; do
 		xperf-stat -x, $args 2>x.csv >/dev/null
 		perf stat -x, $args 2>p.csv >/dev/null
 		diff <(awk -F, "{print NF}" x.csv | sort -u) <(awk -F, "{print NF}" p.csv | sort -u) ||
@@ -85,6 +86,9 @@ perf_case "CSV has perf's columns (plain, -r, -I, -A)" '
 		# event names in the same order (3rd field, or 4th after the timestamp or cpu)
 		[ "$(cut -d, -f3,4 x.csv | sed -E "s/^[0-9.]*,//" | tr -d 0-9 | sort -u)" = \
 		  "$(cut -d, -f3,4 p.csv | sed -E "s/^[0-9.]*,//" | tr -d 0-9 | sort -u)" ] || fail "fields differ for $args"
+		# every field in the order perf prints it, numbers aside
+		csvshape() { shape "$1" | sed -E "s/,[KMG]\/sec/,\/sec/"; }
+		diff <(csvshape x.csv) <(csvshape p.csv) || fail "CSV differs for $args"
 	done
 '
 
@@ -98,6 +102,9 @@ perf_case "JSON lines parse and carry perf's keys" '
 		done <x.json
 		keys() { python3 -c "import json,sys; print(sorted({k for l in sys.stdin if l.strip() for k in json.loads(l)}))"; }
 		[ "$(keys <x.json)" = "$(keys <p.json)" ] || fail "keys differ for $args: $(keys <x.json) vs $(keys <p.json)"
+		# and in the order perf writes them, line by line
+		order() { python3 -c "import json,sys; print(sorted({tuple(json.loads(l)) for l in sys.stdin if l.strip()}))"; }
+		[ "$(order <x.json)" = "$(order <p.json)" ] || fail "key order differs for $args"
 	done
 '
 
@@ -139,6 +146,67 @@ perf_case "--per-thread on a threaded workload like perf" '
 	[ "$(grep -c "task-clock" x.txt)" = "$(grep -c "task-clock" p.txt)" ]
 	grep -Eq "^ +xp-thread-a-[0-9]+ +[0-9.]+ msec task-clock" x.txt
 	grep -Eq "^ +threads-$pid " x.txt
+'
+
+perf_case "<not counted> for the group mate of an unsupported event, like perf" '
+	perf stat -e cycles true 2>c.txt
+	grep -q "<not supported>.*cycles" c.txt || { echo "cycles is supported here"; exit 0; }
+	xperf-stat -e "{task-clock,cycles}" true 2>x.txt
+	perf stat -e "{task-clock,cycles}" true 2>p.txt
+	cat x.txt
+	grep -q "^     <not counted> msec task-clock  " x.txt || fail "task-clock not <not counted>"
+	grep -q "^   <not supported>      cycles  " x.txt
+	diff <(shape x.txt) <(shape p.txt)
+	xperf-stat -x, -e "{task-clock,cycles}" true 2>x.csv
+	perf stat -x, -e "{task-clock,cycles}" true 2>p.csv
+	diff x.csv p.csv
+'
+
+perf_case "<not counted> for a thread that never ran (--per-thread), like perf" '
+	$W/threads 3 >/dev/null & pid=$!
+	sleep 0.3
+	xperf-stat --per-thread -p $pid -e task-clock sleep 0.2 2>x.txt
+	perf stat --per-thread -p $pid -e task-clock sleep 0.2 2>p.txt
+	kill $pid; wait $pid 2>/dev/null || true
+	cat x.txt p.txt
+	grep -Eq "^ +threads-$pid +<not counted> msec task-clock" p.txt || { echo "perf counted the main thread"; exit 0; }
+	grep -Eq "^ +threads-$pid +<not counted> msec task-clock +$" x.txt
+	[ "$(grep "not counted" x.txt | shape /dev/stdin)" = "$(grep "not counted" p.txt | shape /dev/stdin)" ]
+'
+
+perf_case "rates per second whatever the clock modifiers, like perf" '
+	for e in task-clock:u,page-faults:k task-clock,page-faults:u task-clock:u,page-faults; do
+		xperf-stat -e $e true 2>x.txt
+		perf stat -e $e true 2>p.txt
+		diff <(shape x.txt) <(shape p.txt) || fail "differs for $e"
+	done
+	grep -Eq "page-faults +# +[0-9.]+ [KM]?/sec" x.txt
+'
+
+perf_case "--big-num groups thousands in a grouping locale, --no-big-num not, like perf" '
+	command -v localedef >/dev/null || { echo "no localedef"; exit 0; }
+	mkdir loc
+	localedef -i en_US -f UTF-8 loc/en_US.UTF-8 2>/dev/null || [ -d loc/en_US.UTF-8 ] || { echo "cannot build en_US"; exit 0; }
+	export LOCPATH=$PWD/loc LC_ALL=en_US.UTF-8
+	for o in "" --no-big-num; do
+		xperf-stat $o -e page-faults $W/stat_pages 3000 2>x.txt
+		perf stat $o -e page-faults $W/stat_pages 3000 2>p.txt
+		xl=$(grep page-faults x.txt); pl=$(grep page-faults p.txt)
+		echo "xperf: $xl"; echo "perf:  $pl"
+		[ "$(echo "$xl" | shape /dev/stdin)" = "$(echo "$pl" | shape /dev/stdin)" ] || fail "differs for \"$o\""
+	done
+	grep -Eq "^ +[0-9]+      page-faults" x.txt
+	xperf-stat -e page-faults $W/stat_pages 3000 2>x.txt
+	grep -Eq "^ +[0-9],[0-9]{3}      page-faults" x.txt
+'
+
+perf_case "-v says a counter failed to read where perf does" '
+	xperf-stat -v -e task-clock,cycles true 2>x.txt
+	perf stat -v -e task-clock,cycles true 2>p.txt
+	for l in "failed to read counter cycles" "cycles: 0 0 0"; do
+		[ "$(grep -c "^$l$" x.txt)" = "$(grep -c "^$l$" p.txt)" ] || fail "\"$l\" differs"
+	done
+	grep -Eq "^task-clock: [0-9]+ [0-9]+ [0-9]+$" x.txt
 '
 
 test_done

@@ -307,6 +307,26 @@ static void cpu_topology_keeps_rest(void)
 	xpf_features_free(&g);
 }
 
+/* merge: src's features replace dst's, dst's others stay; a replaced string is not leaked */
+static void merge_keeps_others(void)
+{
+	struct xpf_features d = { 0 }, s = { 0 };
+
+	REQUIRE(xpf_features_set_string(&d, XPF_FEAT_HOSTNAME, "old-host") == 0);
+	REQUIRE(xpf_features_set_string(&d, XPF_FEAT_ARCH, "x86_64") == 0);
+	REQUIRE(xpf_features_set_string(&s, XPF_FEAT_HOSTNAME, "new-host") == 0);
+	s.total_mem_kb = 1234;
+	xpf_features_mark(&s, XPF_FEAT_TOTAL_MEM);
+	REQUIRE(xpf_features_merge(&d, &s, NULL) == 0);
+	CHECK_STR(d.hostname, "new-host");
+	CHECK_STR(d.arch, "x86_64");
+	CHECK(xpf_features_has(&d, XPF_FEAT_TOTAL_MEM));
+	CHECK_EQ_U64(d.total_mem_kb, 1234);
+	CHECK_STR(s.hostname, "new-host");
+	xpf_features_free(&d);
+	xpf_features_free(&s);
+}
+
 static void raw_features_kept(void)
 {
 	struct xpf_features f = { 0 };
@@ -414,6 +434,7 @@ int main(void)
 	RUN(event_desc_roundtrip_and_swap);
 	RUN(build_id_layout);
 	RUN(cpu_topology_keeps_rest);
+	RUN(merge_keeps_others);
 	RUN(raw_features_kept);
 	RUN(truncated_payloads_fail);
 	RUN(huge_counts_rejected);

@@ -107,6 +107,45 @@ static void test_counting_attrs(void)
 	xpe_ctx_free(ctx);
 }
 
+/*
+ * A group holding an unsupported event is never scheduled: the unsupported one prints
+ * "<not supported>", its group mates "<not counted>" (perf 6.1 prints the same).
+ */
+static void test_group_with_unsupported_member(void)
+{
+	xpe_evlist *evl = xpe_evlist_create();
+	struct xpf_error err = { 0 };
+	struct stat_session s;
+	int failed = -1;
+
+	REQUIRE(evl);
+	REQUIRE(xpe_evlist_parse(evl, NULL, "{task-clock,cycles},page-faults", &err) == 0);
+	REQUIRE(stat_session_init(&s, NULL, evl, STAT_AGGR_GLOBAL) == 0);
+	REQUIRE(xpe_cpus_any(&s.cpus) == 0);
+	REQUIRE(xpe_threads_one(&s.threads, getpid()) == 0);
+	REQUIRE(stat_session_open(&s, false, &failed, &err) == 0);
+	if (s.evs[1].ev->unsupported) {
+		/* no PMU here: the kernel path itself */
+		CHECK(s.evs[0].ev->unsupported && s.evs[0].ev->group_failed);
+		CHECK(!s.evs[1].ev->group_failed);
+	} else {
+		/* a PMU: pretend cycles failed, as the open would have marked it */
+		s.evs[0].ev->unsupported = s.evs[1].ev->unsupported = 1;
+		s.evs[0].ev->group_failed = 1;
+	}
+	CHECK(!s.evs[2].ev->unsupported);
+	/* counters start disabled: run page-faults for a moment */
+	xpe_evlist_ioctl(s.evl, PERF_EVENT_IOC_ENABLE);
+	free(calloc(1, 1 << 20));
+	xpe_evlist_ioctl(s.evl, PERF_EVENT_IOC_DISABLE);
+	stat_session_read(&s);
+	CHECK(s.evs[0].state[0] == STAT_NOT_COUNTED);
+	CHECK(s.evs[1].state[0] == STAT_NOT_SUPPORTED);
+	CHECK(s.evs[2].state[0] == STAT_OK);
+	stat_session_release(&s);
+	xpe_evlist_free(evl);
+}
+
 /* The advice printed on EACCES names perf_event_paranoid, as perf does */
 static void test_permission_advice(void)
 {
@@ -123,5 +162,6 @@ int main(void)
 	RUN(test_units_and_scales);
 	RUN(test_counting_attrs);
 	RUN(test_permission_advice);
+	RUN(test_group_with_unsupported_member);
 	UNIT_MAIN_END();
 }
