@@ -80,7 +80,7 @@ WARN       := -Wall -Wextra -Werror -Wno-missing-field-initializers
 CFLAGS     ?= $(OPT) -g
 ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -DXPERF_VERSION='"$(VERSION)"' \
               -Isrc -I$(BUILD) $(LIB_CFLAGS) -MMD -MP
-ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS)
+ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS) -pthread
 
 # ---- source selection for optional libraries (see the top of this file) -------------------
 opt_uses = $(or $(filter %_$(1).c,$(2)),$(findstring _$(1)/,$(2)))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # xperf report --stats against perf report --stats on one large compressed -g file (>= 500k
-# samples): best-of time and peak RSS of each, and the ratios xperf/perf (target time <= 0.1).
+# samples): best-of wall and CPU time and peak RSS of each, and the ratios xperf/perf (target:
+# wall time <= 0.1).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -109,8 +110,10 @@ tx=$(best_time "$XR" --stats -i "$BIG")
 tp=$(best_time perf report --stats -i "$BIG")
 cx=$(best_cpu "$XR" --stats -i "$BIG")
 cp=$(best_cpu perf report --stats -i "$BIG")
-echo "   report --stats CPU time: xperf ${cx}s, perf ${cp}s, ratio $(ratio "$cx" "$cp") (target <= 0.1)"
-echo "   report --stats wall time: xperf ${tx}s, perf ${tp}s, ratio $(ratio "$tx" "$tp")"
+# The target is on wall-clock time (issue 2: "the time"); xperf decompresses on a second
+# thread, so its CPU time (both threads) is larger than its wall time and shown apart.
+echo "   report --stats wall time: xperf ${tx}s, perf ${tp}s, ratio $(ratio "$tx" "$tp") (target <= 0.1)"
+echo "   report --stats CPU time (user+sys, all threads): xperf ${cx}s, perf ${cp}s, ratio $(ratio "$cx" "$cp")"
 if [ -x /usr/bin/time ]; then
 	rx=$(peak_rss "$XR" --stats -i "$BIG")
 	rp=$(peak_rss perf report --stats -i "$BIG")

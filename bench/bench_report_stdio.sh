@@ -2,8 +2,8 @@
 # xperf report --stdio against perf report --stdio --no-children on one large -g file (>= 100k
 # samples; the report-big.data of bench_report.sh when it is there): best-of wall time and
 # peak RSS of each, and the ratios xperf/perf (DESIGN target: time <= 0.1, RSS <= 0.5).
-# perf's default shows call graphs for a -g file; "-g none" is perf's flat view, the
-# like-for-like comparison while xperf's stdio view is flat.
+# Both sides' defaults on a -g file are children mode with graphs (the first ratio line);
+# the flat view (--no-children -g none) is measured too.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -48,7 +48,7 @@ echo "   file: $BIG, $(du -k "$BIG" | cut -f1) KiB, ${n:-0} samples (-g)"
 [ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples"; exit 1; }
 
 # The two reports must agree before their times mean anything: same first rows.
-"$XR" --stdio -q -i "$BIG" >"$BENCH_TMP/x.out" 2>&1 || { echo "   xperf report failed"; exit 1; }
+"$XR" --stdio -q --no-children -g none -i "$BIG" >"$BENCH_TMP/x.out" 2>&1 || { echo "   xperf report failed"; exit 1; }
 perf report --stdio --no-children -q -g none -i "$BIG" >"$BENCH_TMP/p.out" 2>/dev/null
 if ! diff -q <(head -n 5 "$BENCH_TMP/x.out") <(head -n 5 "$BENCH_TMP/p.out") >/dev/null; then
 	echo "   WARNING: the first rows differ from perf's"
@@ -72,15 +72,16 @@ peak_rss() { # CMD...: maximum resident set size in KiB
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 
-tx=$(best_time "$XR" --stdio -i "$BIG")
-tp=$(best_time perf report --stdio --no-children -i "$BIG")
+tc=$(best_time "$XR" --stdio -i "$BIG")
+tpc=$(best_time perf report --stdio -i "$BIG")
+echo "   report --stdio (children + graph) time: xperf ${tc}s, perf ${tpc}s, ratio $(ratio "$tc" "$tpc") (target <= 0.1)"
+tx=$(best_time "$XR" --stdio --no-children -g none -i "$BIG")
 tf=$(best_time perf report --stdio --no-children -g none -i "$BIG")
-echo "   report --stdio time: xperf ${tx}s, perf ${tp}s, ratio $(ratio "$tx" "$tp") (target <= 0.1)"
-echo "   report --stdio time: xperf ${tx}s, perf -g none ${tf}s, ratio $(ratio "$tx" "$tf")"
+echo "   report --stdio --no-children -g none time: xperf ${tx}s, perf ${tf}s, ratio $(ratio "$tx" "$tf") (target <= 0.1)"
 if [ -x /usr/bin/time ]; then
 	rx=$(peak_rss "$XR" --stdio -i "$BIG")
-	rp=$(peak_rss perf report --stdio --no-children -i "$BIG")
-	echo "   report --stdio peak RSS: xperf ${rx} KiB, perf ${rp} KiB, ratio $(ratio "$rx" "$rp") (target <= 0.5)"
+	rp=$(peak_rss perf report --stdio -i "$BIG")
+	echo "   report --stdio (children + graph) peak RSS: xperf ${rx} KiB, perf ${rp} KiB, ratio $(ratio "$rx" "$rp") (target <= 0.5)"
 else
 	echo "   peak RSS: /usr/bin/time is absent"
 fi

@@ -15,8 +15,9 @@ set -u
 BUILD_PKGS="gcc make libc6-dev pkg-config libelf-dev libdw-dev libzstd-dev libncurses-dev libcapstone-dev"
 # clang + libclang-rt-14-dev: libFuzzer; linux-perf: the oracle; python3: JSON checks;
 # tmux: TUI tests; valgrind: memory checks; zstd: inspecting compressed payloads;
-# man-db: `xperf help CMD`; procps: ps/pgrep in record tests
-TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps"
+# man-db: `xperf help CMD`; procps: ps/pgrep in record tests; locales: the locale sources
+# (/usr/share/i18n/locales) the stat tests build a grouping locale (en_US) from
+TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales"
 
 mode=check
 case "${1:-}" in

@@ -6,6 +6,7 @@
 #include <zstd.h>
 
 #include "format/decompress.h"
+#include "format/decomp_pipe.h"
 
 /*
  * perf feeds every COMPRESSED record of a file to one zstd stream, and a record of the
@@ -25,6 +26,7 @@ struct xpf_decomp {
 	/* buf[0, carry) came from an earlier compressed record, at carry_off */
 	size_t carry;
 	uint64_t carry_off;
+	struct xpf_pipe *pipe;   /* non-NULL: a thread decompresses ahead (decomp_pipe.c) */
 };
 
 struct xpf_decomp *xpf_decomp_new(size_t out_size)
@@ -50,6 +52,7 @@ void xpf_decomp_free(struct xpf_decomp *dc)
 {
 	if (!dc)
 		return;
+	xpf_pipe_free(dc->pipe);
 	ZSTD_freeDStream(dc->zd);
 	free(dc->buf);
 	free(dc);
@@ -65,6 +68,10 @@ void xpf_decomp_feed(struct xpf_decomp *dc, const void *data, size_t size, uint6
 {
 	size_t tail = dc->len - dc->head;
 
+	if (dc->pipe) {
+		xpf_pipe_feed(dc->pipe, off);
+		return;
+	}
 	/* what is pending came from earlier records: remember where it began */
 	if (tail) {
 		dc->carry_off = origin(dc, dc->head);
@@ -81,6 +88,8 @@ void xpf_decomp_feed(struct xpf_decomp *dc, const void *data, size_t size, uint6
 
 size_t xpf_decomp_pending(const struct xpf_decomp *dc)
 {
+	if (dc->pipe)
+		return xpf_pipe_pending(dc->pipe);
 	return dc->len - dc->head;
 }
 
@@ -123,6 +132,8 @@ static int refill(struct xpf_decomp *dc, const char *name, struct xpf_error *err
 int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header **hdr,
 		    uint64_t *off, const char *name, struct xpf_error *err)
 {
+	if (dc->pipe)
+		return xpf_pipe_next(dc->pipe, swap, hdr, off, name, err);
 	for (;;) {
 		size_t avail = dc->len - dc->head;
 
@@ -162,4 +173,13 @@ int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header *
 					     "%s: compressed record at offset 0x%llx: decompression made no progress",
 					     name, (unsigned long long)dc->in_off);
 	}
+}
+
+int xpf_decomp_start_pipe(struct xpf_decomp *dc, const uint8_t *map, uint64_t pos, uint64_t end,
+			  bool swap, size_t chunk)
+{
+	/* only before the first record: the stream must be untouched */
+	if (dc->pipe || dc->len || dc->in_size)
+		return -EBUSY;
+	return xpf_pipe_start(&dc->pipe, dc->zd, map, pos, end, swap, chunk);
 }

@@ -33,4 +33,15 @@ int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header *
 /* Bytes of an unfinished record waiting for the next compressed record. */
 size_t xpf_decomp_pending(const struct xpf_decomp *dc);
 
+/*
+ * Decompress on a second thread, ahead of the caller: the thread walks the records of the
+ * image map[pos, end) (a whole file in memory, which must outlive dc) and decompresses the
+ * payload of every COMPRESSED record in order into a ring of `chunk`-byte buffers (0: the
+ * default). The caller keeps calling xpf_decomp_feed() and xpf_decomp_next() exactly as
+ * without it, and gets the same records, offsets and errors. Only before the first feed.
+ * xpf_decomp_free() stops and joins the thread. 0 or a negative errno (then nothing changed).
+ */
+int xpf_decomp_start_pipe(struct xpf_decomp *dc, const uint8_t *map, uint64_t pos, uint64_t end,
+			  bool swap, size_t chunk);
+
 #endif

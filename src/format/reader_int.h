@@ -47,6 +47,11 @@ struct xpf_reader {
 	bool done;
 
 	struct xpf_decomp *dc;
+	/* a file with at least pipe_min bytes of data (0: 4 MiB) is decompressed on a second
+	 * thread in chunks of pipe_chunk bytes (0: the default); set before the first record */
+	uint64_t pipe_min;
+	size_t pipe_chunk;
+	bool pipe_tried;
 
 	/* the last record handed out, to name its offset in sample errors */
 	const struct perf_event_header *last_hdr;

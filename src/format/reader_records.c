@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "format/reader_int.h"
 
@@ -274,6 +275,25 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 	return ret;
 }
 
+/*
+ * A large compressed file spends most of its time in zstd: decompress on a second thread
+ * while this one parses. Files in memory only (the thread walks the image); small files and
+ * streams are not worth a thread. Failing to start one is not an error.
+ */
+static void maybe_pipe(struct xpf_reader *r)
+{
+	uint64_t min = r->pipe_min ? r->pipe_min : 4u << 20;
+
+	r->pipe_tried = true;
+	if (r->stream || r->hi.pipe || !r->map || r->end > r->map_size || r->pos >= r->end ||
+	    r->end - r->pos < min || !xpf_features_has(&r->feat, XPF_FEAT_COMPRESSED))
+		return;
+	/* on one CPU the two threads would only take turns */
+	if (!r->pipe_min && sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;
+	xpf_decomp_start_pipe(r->dc, r->map, r->pos, r->end, r->swap, r->pipe_chunk);
+}
+
 int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xpf_error *err)
 {
 	struct perf_event_header *h;
@@ -282,6 +302,8 @@ int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xpf_error *err
 
 	if (r->done)
 		return 0;
+	if (!r->pipe_tried)
+		maybe_pipe(r);
 	ret = xpf_decomp_next(r->dc, r->swap, &h, &off, r->name, err);
 	if (ret < 0) {
 		r->done = true;

@@ -26,7 +26,7 @@ struct tp {
 
 static void put(struct blob *b, const void *data, size_t n)
 {
-	if (b->failed)
+	if (b->failed || !n) /* n == 0: data may be NULL (an absent optional file) */
 		return;
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 65536;

@@ -128,6 +128,14 @@ static int run_pass(xpf_reader *r, const struct report_opts *o)
 	return CLI_EXIT_OK;
 }
 
+/* --children / --no-children: the view's tri-state (-1 until given: perf's default) */
+static int set_children(const struct cli_option *opt, const char *arg, bool unset)
+{
+	(void)arg;
+	*(int *)opt->value = !unset;
+	return 0;
+}
+
 static int run_stdio(xpf_reader *r, const struct report_opts *o)
 {
 	int status = report_stdio_run_reader(r, &o->view);
@@ -140,7 +148,7 @@ static int run_stdio(xpf_reader *r, const struct report_opts *o)
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
-	struct report_opts o = { 0 };
+	struct report_opts o = { .view.children = -1 };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
 		OPT_STRING('i', "input", &o.input, "FILE",
@@ -168,6 +176,16 @@ int main(int argc, const char **argv)
 			   "only samples of these commands"),
 		OPT_STRING('d', "dsos", &o.view.dsos, "DSO[,DSO...]",
 			   "only samples in these shared objects (short names, as shown)"),
+		OPT_CALLBACK_NOARG(0, "children", &o.view.children,
+				   "with call graphs, show each entry's time with its callees "
+				   "(Children) beside its own (Self), sorted by Children (the default "
+				   "for files with callchains; --no-children: the flat view)",
+				   set_children),
+		OPT_STRING('g', "call-graph", &o.view.call_graph, "MODE[,THRESHOLD][,ORDER][,VALUE]",
+			   "call graphs of files with callchains: MODE graph (default), folded "
+			   "or none; THRESHOLD hides branches under that percent (0.5); ORDER "
+			   "caller or callee (default: caller with --children, else callee); "
+			   "VALUE percent, count or period"),
 		OPT_STRING(0, "kallsyms", &o.view.kallsyms, "FILE",
 			   "kernel symbols from FILE (default: /proc/kallsyms)"),
 		OPT_GROUP("Messages"),

@@ -374,7 +374,7 @@ static int run_once(struct run_ctx *rc, int run_idx)
 	struct xpf_error err = { 0 };
 	int ret, failed = -1, status = 0;
 	uint64_t t0, t1;
-	bool enable_on_exec;
+	bool enable_on_exec, delay_after_start;
 
 	if (opts.pre && system(opts.pre) != 0)
 		cli_warning("--pre command '%s' failed", opts.pre);
@@ -410,8 +410,10 @@ static int run_once(struct run_ctx *rc, int run_idx)
 
 		setitimer(ITIMER_REAL, &it, NULL);
 	}
+	/* -D counts from DELAY ms after the command started (perf), so it runs meanwhile */
+	delay_after_start = rc->forks && opts.delay_ms && !opts.null_run;
 	t0 = now_ns();
-	if (!enable_on_exec && !opts.null_run) {
+	if (!enable_on_exec && !opts.null_run && !delay_after_start) {
 		if (opts.delay_ms)
 			sleep_ms(opts.delay_ms);
 		xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_ENABLE);
@@ -425,6 +427,11 @@ static int run_once(struct run_ctx *rc, int run_idx)
 		}
 		if (s->aggr == STAT_AGGR_THREAD && !opts.null_run)
 			stat_session_read_comms(s);
+	}
+	if (delay_after_start) {
+		sleep_ms(opts.delay_ms);
+		xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_ENABLE);
+		t0 = now_ns(); /* perf's elapsed time starts with the counting */
 	}
 	wait_run(rc, &w, t0, &status);
 	t1 = now_ns();

@@ -56,6 +56,10 @@ for f in "$CORPUS"/bad/*.bin; do
 		[ "$(wc -l <err)" -eq 1 ] || { cat err; fail "want exactly one line on stderr"; }
 		grep -q "^xperf report: error: " err || fail "not an error line: $(cat err)"
 		grep -qF "'"$name"'" err || fail "the error does not name the file: $(cat err)"
+		# Past the 104-byte header, the error says where in the file the damage is.
+		if [ "$(stat -c %s "'"$f"'")" -ge 104 ]; then
+			grep -q "offset 0x[0-9a-f]" err || fail "the error names no file offset: $(cat err)"
+		fi
 	'
 done
 

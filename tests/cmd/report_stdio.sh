@@ -51,7 +51,7 @@ compare() {
 	shift
 	perf report --stdio --no-children "$@" -i "$f" >perf.out 2>perf.err ||
 		fail "perf report failed: $(tail -n 3 perf.err)"
-	"$R" --stdio "$@" -i "$f" >xperf.out 2>xperf.err || fail "xperf report failed: $(cat xperf.err)"
+	"$R" --stdio --no-children "$@" -i "$f" >xperf.out 2>xperf.err || fail "xperf report failed: $(cat xperf.err)"
 	same_top perf.out xperf.out
 }
 # prec ARGS...: perf record -q -N --no-bpf-event ARGS, tried up to 3 times: perf 6.1

@@ -64,6 +64,13 @@ static int grow_slots(hist *h)
 
 int hist_add(hist *h, const struct hist_key *k, uint64_t period, uint64_t nr)
 {
+	int64_t id = hist_add_id(h, k, period, nr);
+
+	return id < 0 ? (int)id : 0;
+}
+
+int64_t hist_add_id(hist *h, const struct hist_key *k, uint64_t period, uint64_t nr)
+{
 	size_t s;
 
 	if ((h->nr + 1) * 2 > h->nslots && grow_slots(h))
@@ -74,7 +81,7 @@ int hist_add(hist *h, const struct hist_key *k, uint64_t period, uint64_t nr)
 		if (key_eq(&e->key, k)) {
 			e->period += period;
 			e->nr_samples += nr;
-			return 0;
+			return h->slots[s] - 1;
 		}
 	}
 	if (h->nr == h->cap) {
@@ -90,7 +97,7 @@ int hist_add(hist *h, const struct hist_key *k, uint64_t period, uint64_t nr)
 	h->e[h->nr].period = period;
 	h->e[h->nr].nr_samples = nr;
 	h->slots[s] = (uint32_t)++h->nr;
-	return 0;
+	return (int64_t)h->nr - 1;
 }
 
 struct hist_entry *hist_entries(const hist *h, size_t *nr)

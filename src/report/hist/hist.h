@@ -49,6 +49,10 @@ void hist_free(hist *h);
 /* Charge `period` and `nr` samples to key k. 0 or -ENOMEM. */
 int hist_add(hist *h, const struct hist_key *k, uint64_t period, uint64_t nr);
 
+/* The same, returning the entry's index in hist_entries() (stable: entries never move
+ * between indexes), or -ENOMEM. Interns keys: hist_add_id(h, k, 0, 0) is a lookup-or-add. */
+int64_t hist_add_id(hist *h, const struct hist_key *k, uint64_t period, uint64_t nr);
+
 /* The entries, contiguous, in first-seen order; valid until the next hist_add(). */
 struct hist_entry *hist_entries(const hist *h, size_t *nr);
 

@@ -8,12 +8,6 @@
 
 #define UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address, as perf prints them */
 
-struct view {
-	struct stdio_ctx *c;
-	unsigned int cols[3], nr_cols;
-	int width[3];
-};
-
 static const char *comm_name(const struct stdio_ctx *c, const struct hist_key *k)
 {
 	const char *s = intern_str(c->comms, k->comm);
@@ -21,14 +15,14 @@ static const char *comm_name(const struct stdio_ctx *c, const struct hist_key *k
 	return s ? s : "";
 }
 
-static const char *dso_name(const struct stdio_ctx *c, const struct hist_key *k)
+const char *stdio_dso_name(const struct stdio_ctx *c, const struct hist_key *k)
 {
 	const struct dso *d = k->dso == HIST_NO_DSO ? NULL : dso_table_get(c->dsos, k->dso);
 
 	return d ? d->short_name : "[unknown]";
 }
 
-static const char *sym_name(const struct stdio_ctx *c, const struct hist_key *k)
+const char *stdio_sym_name(const struct stdio_ctx *c, const struct hist_key *k)
 {
 	const struct dso *d;
 
@@ -59,28 +53,34 @@ static const char *col_title(unsigned int key)
 static int cmp_entries(const void *pa, const void *pb, void *arg)
 {
 	const struct hist_entry *a = pa, *b = pb;
-	const struct view *v = arg;
-	int r;
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
+	return stdio_cmp_keys(&a->key, &b->key, arg);
+}
+
+/* The tie-break between entries of equal overhead: by each column's text, as perf sorts. */
+int stdio_cmp_keys(const struct hist_key *ka, const struct hist_key *kb, const struct view *v)
+{
+	int r;
+
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		switch (v->cols[i]) {
 		case HIST_KEY_COMM:
-			r = strcmp(comm_name(v->c, &a->key), comm_name(v->c, &b->key));
+			r = strcmp(comm_name(v->c, ka), comm_name(v->c, kb));
 			break;
 		case HIST_KEY_DSO:
-			r = strcmp(dso_name(v->c, &a->key), dso_name(v->c, &b->key));
+			r = strcmp(stdio_dso_name(v->c, ka), stdio_dso_name(v->c, kb));
 			break;
 		default: {
-			const char *na = sym_name(v->c, &a->key), *nb = sym_name(v->c, &b->key);
+			const char *na = stdio_sym_name(v->c, ka), *nb = stdio_sym_name(v->c, kb);
 
 			if (na && nb)
 				r = strcmp(na, nb);
 			else if (na || nb)
 				r = na ? -1 : 1;
 			else
-				r = a->key.addr < b->key.addr ? -1 : a->key.addr > b->key.addr;
+				r = ka->addr < kb->addr ? -1 : ka->addr > kb->addr;
 			break;
 		}
 		}
@@ -90,7 +90,7 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 	return 0;
 }
 
-static void widths(struct view *v, const struct hist_entry *e, size_t n)
+void stdio_widths(struct view *v, const struct hist_entry *e, size_t n)
 {
 	bool unresolved = false;
 
@@ -103,9 +103,9 @@ static void widths(struct view *v, const struct hist_entry *e, size_t n)
 			if (v->cols[i] == HIST_KEY_COMM) {
 				w = (int)strlen(comm_name(v->c, &e[j].key));
 			} else if (v->cols[i] == HIST_KEY_DSO) {
-				w = (int)strlen(dso_name(v->c, &e[j].key));
+				w = (int)strlen(stdio_dso_name(v->c, &e[j].key));
 			} else {
-				const char *s = sym_name(v->c, &e[j].key);
+				const char *s = stdio_sym_name(v->c, &e[j].key);
 
 				w = s ? (int)strlen(s) + 4 : UNRESOLVED_WIDTH + 4 + 2;
 				unresolved |= !s;
@@ -123,12 +123,15 @@ static void widths(struct view *v, const struct hist_entry *e, size_t n)
 
 static void print_titles(const struct view *v, bool nr_samples, FILE *out)
 {
-	fputs("# Overhead", out);
+	if (v->c->children)
+		fputs("# Children      Self", out);
+	else
+		fputs("# Overhead", out);
 	if (nr_samples)
 		fprintf(out, "  %12s", "Samples");
 	for (unsigned int i = 0; i < v->nr_cols; i++)
 		fprintf(out, "  %-*s", v->width[i], col_title(v->cols[i]));
-	fputs("\n# ........", out);
+	fputs(v->c->children ? "\n# ........  ........" : "\n# ........", out);
 	if (nr_samples)
 		fputs("  ............", out);
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
@@ -145,24 +148,31 @@ static void print_entry(const struct view *v, const struct hist_entry *e, double
 	fprintf(out, "  %7.2f%%", pct);
 	if (nr_samples)
 		fprintf(out, "  %12" PRIu64, e->nr_samples);
+	stdio_print_keys(v, &e->key, out);
+}
+
+/* The key columns of one entry line, each after two spaces, then the newline. */
+void stdio_print_keys(const struct view *v, const struct hist_key *k, FILE *out)
+{
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		bool last = i + 1 == v->nr_cols;
 
 		if (v->cols[i] == HIST_KEY_COMM) {
-			fprintf(out, "  %-*s", v->width[i], comm_name(v->c, &e->key));
+			fprintf(out, "  %-*s", v->width[i], comm_name(v->c, k));
 		} else if (v->cols[i] == HIST_KEY_DSO) {
-			fprintf(out, "  %-*s", v->width[i], dso_name(v->c, &e->key));
+			fprintf(out, "  %-*s", v->width[i], stdio_dso_name(v->c, k));
 		} else {
-			const char *s = sym_name(v->c, &e->key);
+			const char *s = stdio_sym_name(v->c, k);
 			char buf[64];
 			int w = last ? 0 : v->width[i] - 4;
 
 			if (!s) {
-				snprintf(buf, sizeof(buf), "0x%0*" PRIx64, UNRESOLVED_WIDTH,
-					 e->key.addr);
+				/* perf's "%#.*llx": no 0x for zero */
+				snprintf(buf, sizeof(buf), "%s%0*" PRIx64, k->addr ? "0x" : "",
+					 UNRESOLVED_WIDTH, k->addr);
 				s = buf;
 			}
-			fprintf(out, "  [%c] %-*s", (char)e->key.level, w > 0 ? w : 0, s);
+			fprintf(out, "  [%c] %-*s", (char)k->level, w > 0 ? w : 0, s);
 		}
 	}
 	fputc('\n', out);
@@ -189,40 +199,61 @@ static const char *event_name(const struct xpf_attr *a, char *buf, size_t size)
 	return buf;
 }
 
-static int print_event(struct stdio_ctx *c, uint32_t idx, FILE *out)
+void stdio_view_init(struct view *v, struct stdio_ctx *c)
 {
-	const struct event_hist *ev = &c->ev[idx];
-	const struct report_stdio_opts *o = c->o;
-	unsigned int mask = 0;
-	struct view v = { .c = c };
-	struct hist_entry *e;
-	char buf[64];
-	size_t n;
-	hist *h;
-
+	memset(v, 0, sizeof(*v));
+	v->c = c;
 	for (unsigned int i = 0; i < c->nr_cols; i++) {
 		/* a filter down to one name makes its column say nothing: perf drops it */
 		if ((c->cols[i] == HIST_KEY_COMM && c->comm_filter.nr == 1) ||
 		    (c->cols[i] == HIST_KEY_DSO && c->dso_filter.nr == 1))
 			continue;
-		v.cols[v.nr_cols++] = c->cols[i];
+		v->cols[v->nr_cols++] = c->cols[i];
 	}
+}
+
+/* "# Samples: ..." and the event count lines of one event (not with -q). */
+void stdio_print_event_head(struct stdio_ctx *c, uint32_t idx, FILE *out)
+{
+	const struct event_hist *ev = &c->ev[idx];
+	const struct xpf_attr *a = xpf_reader_attr(c->r, idx);
+	char buf[64];
+
+	fputs("# Samples: ", out);
+	print_count(out, ev->nr_samples);
+	fprintf(out, " of event '%s'\n", a ? event_name(a, buf, sizeof(buf)) : "");
+	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
+}
+
+void stdio_print_titles(const struct view *v, bool nr_samples, FILE *out)
+{
+	print_titles(v, nr_samples, out);
+}
+
+static int print_event(struct stdio_ctx *c, uint32_t idx, FILE *out)
+{
+	const struct event_hist *ev = &c->ev[idx];
+	const struct report_stdio_opts *o = c->o;
+	unsigned int mask = 0;
+	struct view v;
+	struct hist_entry *e;
+	size_t n;
+	hist *h;
+
+	if (c->callchains && ev->cg && (c->children || c->cg.mode != CG_NONE))
+		return stdio_print_callgraph_event(c, idx, out);
+	stdio_view_init(&v, c);
 	for (unsigned int i = 0; i < c->nr_cols; i++)
 		mask |= c->cols[i];
 	h = hist_collapse(ev->h, mask);
 	if (!h)
 		return -ENOMEM;
 	e = hist_entries(h, &n);
-	widths(&v, e, n);
+	stdio_widths(&v, e, n);
 	qsort_r(e, n, sizeof(*e), cmp_entries, &v);
 
 	if (!o->quiet) {
-		const struct xpf_attr *a = xpf_reader_attr(c->r, idx);
-
-		fputs("# Samples: ", out);
-		print_count(out, ev->nr_samples);
-		fprintf(out, " of event '%s'\n", a ? event_name(a, buf, sizeof(buf)) : "");
-		fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
+		stdio_print_event_head(c, idx, out);
 		print_titles(&v, o->show_nr_samples, out);
 	}
 	for (size_t i = 0; i < n; i++) {

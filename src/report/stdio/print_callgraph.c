@@ -1,0 +1,571 @@
+/* Call-graph views of the stdio report: children/self entries and perf's graph and folded chains. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/stdio/stdio_int.h"
+
+/* One distinct call path of the event tree: frames outermost first, and its samples. */
+struct path {
+	uint32_t off, len, comm;
+	uint64_t period, count;
+};
+
+/* An entry met on a path: where first and last, and whether it is the path's leaf. */
+struct pair {
+	uint32_t entry, path, first, last;
+	bool leaf;
+};
+
+struct cgview {
+	struct stdio_ctx *c;
+	const struct event_hist *ev;
+	struct view v;
+	struct path *paths;
+	uint32_t nr_paths;
+	uint32_t *frames;            /* the paths' frames, one pool */
+	hist *entries;               /* collapsed keys; period/nr_samples are the children */
+	uint64_t *self, *self_count; /* per entry */
+	uint8_t *level;              /* per entry: what [.]/[k] shows (see collapse()) */
+	struct pair *pairs;
+	size_t nr_pairs;
+	size_t *pair_off;            /* per entry: its pairs are pairs[pair_off[e]..[e + 1]) */
+	uint32_t *order;             /* pairs sorted by entry */
+	callgraph *scratch;          /* one entry's chains */
+	uint32_t *seq;
+	uint64_t min_hit;
+};
+
+static unsigned int key_mask(const struct stdio_ctx *c)
+{
+	unsigned int m = 0;
+
+	for (unsigned int i = 0; i < c->nr_cols; i++)
+		m |= c->cols[i];
+	return m;
+}
+
+static struct hist_key collapse(const struct stdio_ctx *c, uint32_t comm, uint32_t f,
+				unsigned int mask)
+{
+	struct hist_key k = stdio_frame_key(c, comm, f);
+
+	if (!(mask & HIST_KEY_COMM))
+		k.comm = 0;
+	if (!(mask & (HIST_KEY_DSO | HIST_KEY_SYM)))
+		k.dso = HIST_NO_DSO;
+	if (!(mask & HIST_KEY_SYM)) {
+		k.sym = -1;
+		k.addr = 0;
+		k.level = '.';
+	}
+	/* perf's entries of one unmapped address are one, whatever their level: the first
+	 * shows its own (kept beside the key) */
+	if (k.dso == HIST_NO_DSO)
+		k.level = 0;
+	return k;
+}
+
+/* The paths of the event tree (nodes with samples of their own), frames into one pool. */
+static int collect_paths(struct cgview *g)
+{
+	const callgraph *cg = g->ev->cg;
+	uint32_t nr = cg_nr_nodes(cg);
+	size_t pool = 0, at = 0;
+
+	for (uint32_t i = 1; i < nr; i++)
+		if (cg_node(cg, i)->self_count && cg_node(cg, i)->depth >= 2) {
+			g->nr_paths++;
+			pool += cg_node(cg, i)->depth - 1;
+		}
+	g->paths = calloc(g->nr_paths + 1, sizeof(*g->paths));
+	g->frames = malloc((pool + 1) * sizeof(*g->frames));
+	if (!g->paths || !g->frames)
+		return -ENOMEM;
+	g->nr_paths = 0;
+	for (uint32_t i = 1; i < nr; i++) {
+		const struct cg_node *n = cg_node(cg, i);
+		struct path *p;
+
+		if (!n->self_count || n->depth < 2)
+			continue;
+		p = &g->paths[g->nr_paths++];
+		p->off = (uint32_t)at;
+		p->len = n->depth - 1;
+		p->period = n->self_period;
+		p->count = n->self_count;
+		at += p->len;
+		for (uint32_t j = p->len; j-- > 0; n = cg_node(cg, n->parent))
+			g->frames[p->off + j] = n->key;
+		p->comm = n->key;
+	}
+	return 0;
+}
+
+static int grow(void **a, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 256;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*a, n * size);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + *cap * size, 0, (n - *cap) * size);
+	*a = p;
+	*cap = n;
+	return 0;
+}
+
+/* Children and self per entry; every (entry, path) meeting as a pair. */
+static int aggregate(struct cgview *g)
+{
+	unsigned int mask = key_mask(g->c);
+	uint32_t *stamp = NULL, *slot = NULL;
+	size_t cap = 0, cap2 = 0, cap3 = 0, cap4 = 0, cap5 = 0, pcap = 0;
+	int ret = -ENOMEM;
+
+	g->entries = hist_create();
+	if (!g->entries)
+		return -ENOMEM;
+	for (uint32_t p = 0; p < g->nr_paths; p++) {
+		const struct path *pa = &g->paths[p];
+
+		for (uint32_t i = 0; i < pa->len; i++) {
+			struct hist_key k = collapse(g->c, pa->comm, g->frames[pa->off + i], mask);
+			size_t n;
+			int64_t id = hist_add_id(g->entries, &k, 0, 0);
+
+			if (id < 0 || grow((void **)&stamp, &cap, (size_t)id + 1, sizeof(*stamp)) ||
+			    grow((void **)&slot, &cap2, (size_t)id + 1, sizeof(*slot)) ||
+			    grow((void **)&g->self, &cap3, (size_t)id + 1, sizeof(*g->self)) ||
+			    grow((void **)&g->self_count, &cap4, (size_t)id + 1,
+				 sizeof(*g->self_count)) ||
+			    grow((void **)&g->level, &cap5, (size_t)id + 1, sizeof(*g->level)) ||
+			    grow((void **)&g->pairs, &pcap, g->nr_pairs + 1, sizeof(*g->pairs)))
+				goto out;
+			if (!g->level[id])
+				g->level[id] = (uint8_t)stdio_frame_key(g->c, 0,
+							g->frames[pa->off + i]).level;
+			if (stamp[id] != p + 1) {
+				struct hist_entry *e = &hist_entries(g->entries, &n)[id];
+
+				stamp[id] = p + 1;
+				slot[id] = (uint32_t)g->nr_pairs;
+				g->pairs[g->nr_pairs++] = (struct pair){ (uint32_t)id, p, i, i, false };
+				e->period += pa->period;
+				e->nr_samples += pa->count;
+			} else {
+				g->pairs[slot[id]].last = i;
+			}
+			if (i + 1 == pa->len) {
+				g->pairs[slot[id]].leaf = true;
+				g->self[id] += pa->period;
+				g->self_count[id] += pa->count;
+			}
+		}
+	}
+	ret = 0;
+out:
+	free(stamp);
+	free(slot);
+	return ret;
+}
+
+/* pairs grouped by entry (a counting sort), so one entry's chains are one run */
+static int group_pairs(struct cgview *g)
+{
+	size_t nr;
+
+	hist_entries(g->entries, &nr);
+	g->pair_off = calloc(nr + 2, sizeof(*g->pair_off));
+	g->order = malloc((g->nr_pairs + 1) * sizeof(*g->order));
+	if (!g->pair_off || !g->order)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->nr_pairs; i++)
+		g->pair_off[g->pairs[i].entry + 2]++;
+	for (size_t e = 2; e < nr + 2; e++)
+		g->pair_off[e] += g->pair_off[e - 1];
+	for (size_t i = 0; i < g->nr_pairs; i++)
+		g->order[g->pair_off[g->pairs[i].entry + 1]++] = (uint32_t)i;
+	return 0;
+}
+
+static const char *frame_name(const struct cgview *g, uint32_t f, char *buf, size_t size)
+{
+	struct hist_key k = stdio_frame_key(g->c, 0, f);
+	const char *s = stdio_sym_name(g->c, &k);
+
+	if (s)
+		return s;
+	snprintf(buf, size, "%#" PRIx64, k.addr);
+	return buf;
+}
+
+/* The chains of entry e into the scratch tree, in the order perf shows them. */
+static int build_chains(struct cgview *g, uint32_t e)
+{
+	bool caller = g->c->cg.order != 0;
+
+	cg_reset(g->scratch);
+	for (size_t j = g->pair_off[e]; j < g->pair_off[e + 1]; j++) {
+		const struct pair *pr = &g->pairs[g->order[j]];
+		const struct path *pa = &g->paths[pr->path];
+		const uint32_t *f = g->frames + pa->off;
+		uint32_t n = 0, from;
+
+		if (!g->c->children && !pr->leaf)
+			continue;
+		/* a leaf keeps its whole chain: perf's self entry holds the full callchain */
+		if (caller) {
+			from = pr->leaf ? 0 : pr->first;
+			for (uint32_t i = from; i < pa->len; i++)
+				g->seq[n++] = f[i];
+		} else {
+			from = pr->leaf ? pa->len - 1 : pr->last;
+			for (uint32_t i = from + 1; i-- > 0;)
+				g->seq[n++] = f[i];
+		}
+		if (cg_add_path(g->scratch, g->seq, n, pa->period, pa->count) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void print_value(const struct cgview *g, uint64_t period, uint64_t count, FILE *out)
+{
+	if (g->c->cg.value == CG_COUNT)
+		fprintf(out, "%" PRIu64, count);
+	else if (g->c->cg.value == CG_PERIOD)
+		fprintf(out, "%" PRIu64, period);
+	else
+		fprintf(out, "%.2f%%", g->ev->total_period ?
+			period * 100.0 / (double)g->ev->total_period : 0.0);
+}
+
+static int cmp_self(const void *pa, const void *pb, void *arg)
+{
+	const struct cg_node *a = cg_node(arg, *(const uint32_t *)pa);
+	const struct cg_node *b = cg_node(arg, *(const uint32_t *)pb);
+
+	if (a->self_period != b->self_period)
+		return a->self_period > b->self_period ? -1 : 1;
+	return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
+}
+
+struct kid_sort {
+	const struct cgview *g;
+	const callgraph *t;
+};
+
+static int cmp_kids(const void *pa, const void *pb, void *arg)
+{
+	const struct kid_sort *ks = arg;
+	const struct cg_node *a = cg_node(ks->t, *(const uint32_t *)pa);
+	const struct cg_node *b = cg_node(ks->t, *(const uint32_t *)pb);
+	char ba[64], bb[64];
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	/* perf's ties keep its child order: names in descending order */
+	return strcmp(frame_name(ks->g, b->key, bb, sizeof(bb)),
+		      frame_name(ks->g, a->key, ba, sizeof(ba)));
+}
+
+/* The children of node id with at least min_hit, most first: a new array (*nr of them). */
+static uint32_t *kids_of(const struct cgview *g, uint32_t id, uint32_t *nr)
+{
+	const callgraph *t = g->scratch;
+	struct kid_sort ks = { g, t };
+	uint32_t n = 0, *k;
+
+	for (uint32_t c = cg_node(t, id)->first_child; c; c = cg_node(t, c)->next_sibling)
+		n++;
+	k = malloc((n + 1) * sizeof(*k));
+	*nr = 0;
+	if (!k)
+		return NULL;
+	for (uint32_t c = cg_node(t, id)->first_child; c; c = cg_node(t, c)->next_sibling)
+		if (cg_node(t, c)->period >= g->min_hit)
+			k[(*nr)++] = c;
+	qsort_r(k, *nr, sizeof(*k), cmp_kids, &ks);
+	return k;
+}
+
+/*
+ * perf's callchain nodes hold runs of entries: a run goes on through nodes with one child
+ * and no samples of their own. The last node of the run starting at id.
+ */
+static uint32_t run_end(const callgraph *t, uint32_t id)
+{
+	const struct cg_node *n = cg_node(t, id);
+
+	while (!n->self_count && n->first_child && !cg_node(t, n->first_child)->next_sibling) {
+		id = n->first_child;
+		n = cg_node(t, id);
+	}
+	return id;
+}
+
+static void margin(int left, FILE *out)
+{
+	fprintf(out, "            %*s", left, "");
+}
+
+static bool bit(uint64_t mask, int i)
+{
+	return i < 64 && (mask >> i & 1);
+}
+
+/* perf's __callchain__fprintf_graph (absolute percentages): the branches below node id */
+static size_t graph_level(struct cgview *g, uint32_t id, int depth, uint64_t mask, int left,
+			  FILE *out)
+{
+	const callgraph *t = g->scratch;
+	uint64_t new_mask = mask;
+	uint32_t nr, *k = kids_of(g, id, &nr);
+	size_t lines = 0;
+	char buf[64];
+
+	for (uint32_t j = 0; k && j < nr; j++) {
+		uint32_t end = run_end(t, k[j]), i = 0;
+
+		if (j + 1 == nr && depth - 1 < 64)
+			new_mask &= ~(1ULL << (depth - 1));
+		margin(left, out);
+		for (int d = 0; d < depth; d++)
+			fputs(bit(mask, d) ? "|          " : "           ", out);
+		fputc('\n', out);
+		for (uint32_t x = k[j];; x = cg_node(t, x)->first_child, i++) {
+			margin(left, out);
+			for (int d = 0; d < depth; d++) {
+				fputc(bit(new_mask, d) ? '|' : ' ', out);
+				if (!i && d == depth - 1) {
+					fputs("--", out);
+					print_value(g, cg_node(t, k[j])->period,
+						    cg_node(t, k[j])->count, out);
+					fputs("--", out);
+				} else {
+					fputs("          ", out);
+				}
+			}
+			fprintf(out, "%s\n", frame_name(g, cg_node(t, x)->key, buf, sizeof(buf)));
+			lines += 2;
+			if (x == end)
+				break;
+		}
+		lines += graph_level(g, end, depth + 1,
+				     new_mask | (depth < 64 ? 1ULL << depth : 0), left, out);
+	}
+	free(k);
+	return lines;
+}
+
+/* perf's callchain__fprintf_graph: a single root holding all of the entry opens the graph */
+static void print_graph(struct cgview *g, uint64_t parent, FILE *out)
+{
+	const callgraph *t = g->scratch;
+	uint32_t nr, *k = kids_of(g, 0, &nr), root = 0;
+	const char *sort = g->c->o->sort;
+	bool skip_first = sort && !strncmp(sort, "sym", 3);
+	size_t lines = 0;
+	int left = 0;
+	char buf[64];
+
+	if (k && nr == 1 && cg_node(t, k[0])->period == parent) {
+		uint32_t end = run_end(t, k[0]);
+		bool printed = false;
+
+		for (uint32_t x = k[0], i = 0;; x = cg_node(t, x)->first_child, i++) {
+			if (!(i == 0 && skip_first)) {
+				if (!printed) {
+					margin(left, out);
+					fputs("|\n", out);
+					margin(left, out);
+					fputs("---", out);
+					left += 3;
+					printed = true;
+				} else {
+					margin(left, out);
+				}
+				fprintf(out, "%s\n",
+					frame_name(g, cg_node(t, x)->key, buf, sizeof(buf)));
+				lines++;
+			}
+			if (x == end)
+				break;
+		}
+		root = end;
+	}
+	free(k);
+	lines += graph_level(g, root, 1, 1, left, out);
+	if (lines)
+		fputc('\n', out);
+}
+
+static void print_folded(struct cgview *g, FILE *out)
+{
+	const callgraph *t = g->scratch;
+	uint32_t nr = cg_nr_nodes(t), *ids = malloc(nr * sizeof(*ids)), n = 0;
+	char buf[64];
+
+	if (!ids)
+		return;
+	for (uint32_t i = 1; i < nr; i++) {
+		const struct cg_node *x = cg_node(t, i);
+
+		if (x->self_count && x->self_period >= g->min_hit)
+			ids[n++] = i;
+	}
+	qsort_r(ids, n, sizeof(*ids), cmp_self, (void *)t);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct cg_node *x = cg_node(t, ids[i]);
+		uint32_t d = x->depth;
+
+		print_value(g, x->self_period, x->self_count, out);
+		fputc(' ', out);
+		for (uint32_t j = 0; j < d; j++)
+			g->seq[d - 1 - j] = x->key, x = cg_node(t, x->parent);
+		for (uint32_t j = 0; j < d; j++)
+			fprintf(out, "%s%s", j ? ";" : "", frame_name(g, g->seq[j], buf, sizeof(buf)));
+		fputc('\n', out);
+	}
+	free(ids);
+}
+
+static bool dso_shown(const struct cgview *g, const struct hist_key *k)
+{
+	const struct name_filter *f = &g->c->dso_filter;
+	const char *name = stdio_dso_name(g->c, k);
+
+	for (uint32_t i = 0; i < f->nr; i++)
+		if (!strcmp(f->names[i], name))
+			return true;
+	return !f->nr;
+}
+
+static int cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct cgview *g = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	size_t n;
+	const struct hist_entry *e = hist_entries(g->entries, &n);
+	uint64_t va = g->c->children ? e[a].period : g->self[a];
+	uint64_t vb = g->c->children ? e[b].period : g->self[b];
+
+	if (va != vb)
+		return va > vb ? -1 : 1;
+	if (g->self[a] != g->self[b])
+		return g->self[a] > g->self[b] ? -1 : 1;
+	/* perf's collapsed order: symbols of one DSO by start address, highest first */
+	if (e[a].key.comm == e[b].key.comm && e[a].key.dso == e[b].key.dso &&
+	    e[a].key.sym >= 0 && e[b].key.sym >= 0 && e[a].key.dso != HIST_NO_DSO) {
+		const struct dso *d = dso_table_get(g->c->dsos, e[a].key.dso);
+		uint64_t sa = d->syms.syms[e[a].key.sym].start, sb = d->syms.syms[e[b].key.sym].start;
+
+		if (sa != sb)
+			return sa > sb ? -1 : 1;
+	}
+	return stdio_cmp_keys(&e[a].key, &e[b].key, &g->v);
+}
+
+static int print_rows(struct cgview *g, FILE *out)
+{
+	const struct report_stdio_opts *o = g->c->o;
+	double total = (double)g->ev->total_period;
+	size_t n, nrows = 0;
+	struct hist_entry *e = hist_entries(g->entries, &n), *shown;
+	uint32_t *rows = malloc((n + 1) * sizeof(*rows));
+
+	shown = malloc((n + 1) * sizeof(*shown));
+	if (!rows || !shown) {
+		free(rows);
+		free(shown);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if ((!g->c->children && !g->self[i]) || !dso_shown(g, &e[i].key))
+			continue;
+		shown[nrows] = e[i];
+		rows[nrows++] = (uint32_t)i;
+	}
+	stdio_widths(&g->v, shown, nrows);
+	qsort_r(rows, nrows, sizeof(*rows), cmp_rows, g);
+	if (!o->quiet) {
+		stdio_print_event_head(g->c, (uint32_t)(g->ev - g->c->ev), out);
+		stdio_print_titles(&g->v, o->show_nr_samples, out);
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		uint32_t i = rows[r];
+		struct hist_key key;
+		double children = total ? 100.0 * (double)e[i].period / total : 0;
+		double self = total ? 100.0 * (double)g->self[i] / total : 0;
+
+		if ((g->c->children ? children : self) < o->percent_limit)
+			continue;
+		if (g->c->children)
+			fprintf(out, "  %7.2f%%", children);
+		fprintf(out, "  %7.2f%%", self);
+		if (o->show_nr_samples)
+			fprintf(out, "  %12" PRIu64,
+				g->c->children ? e[i].nr_samples : g->self_count[i]);
+		key = e[i].key;
+		key.level = g->level[i];
+		stdio_print_keys(&g->v, &key, out);
+		if (g->c->cg.mode == CG_NONE)
+			continue;
+		if (build_chains(g, i) < 0)
+			break;
+		if (g->c->cg.mode == CG_FOLDED)
+			print_folded(g, out);
+		else
+			print_graph(g, g->c->children ? e[i].period : g->self[i], out);
+	}
+	fputs("\n\n", out);
+	free(rows);
+	free(shown);
+	return 0;
+}
+
+int stdio_print_callgraph_event(struct stdio_ctx *c, uint32_t idx, FILE *out)
+{
+	struct cgview g = { .c = c, .ev = &c->ev[idx] };
+	uint32_t maxdepth = 1;
+	int ret;
+
+	stdio_view_init(&g.v, c);
+	/* perf's min_callchain_hits: a u64 from the double */
+	g.min_hit = (uint64_t)((double)g.ev->total_period * (c->cg.threshold / 100.0));
+	ret = collect_paths(&g);
+	for (uint32_t p = 0; p < g.nr_paths; p++)
+		if (g.paths[p].len > maxdepth)
+			maxdepth = g.paths[p].len;
+	if (!ret)
+		ret = aggregate(&g);
+	if (!ret)
+		ret = group_pairs(&g);
+	if (!ret) {
+		g.scratch = cg_create();
+		g.seq = malloc((maxdepth + 1) * sizeof(*g.seq));
+		if (!g.scratch || !g.seq)
+			ret = -ENOMEM;
+	}
+	if (!ret)
+		ret = print_rows(&g, out);
+	free(g.paths);
+	free(g.frames);
+	hist_free(g.entries);
+	free(g.self);
+	free(g.self_count);
+	free(g.level);
+	free(g.pairs);
+	free(g.pair_off);
+	free(g.order);
+	cg_free(g.scratch);
+	free(g.seq);
+	return ret;
+}

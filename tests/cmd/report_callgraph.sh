@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# xperf report's call-graph views against perf report on the same -g files: the Children and
+# Self columns (perf's default for such files), the folded stacks, and perf's graph layout.
+. "$(dirname "$0")/lib.sh"
+
+R=$XPERF_BUILD/xperf-report
+WL=$XPERF_BUILD/workloads
+export R WL
+
+# prec ARGS...: perf record -q -N --no-bpf-event ARGS, up to 3 tries (perf 6.1 sometimes
+# aborts at its end when other processes come and go)
+prec() {
+	local i
+	for i in 1 2 3; do
+		perf record -q -N --no-bpf-event "$@" >/dev/null 2>prec.err && return 0
+	done
+	fail "perf record failed: $(tail -n 2 prec.err)"
+}
+
+# rows FILE: "children self row" (or "self row") per entry line, blanks squeezed
+rows() {
+	awk '/^ +[0-9]+\.[0-9]+% / { $1 = $1; print }' "$1"
+}
+
+# same_children PERF_OUT XPERF_OUT: the top 20 entries of either side are on the other
+# side, Children and Self within 0.5 points
+same_children() {
+	rows "$1" >perf.rows
+	rows "$2" >xperf.rows
+	[ -s perf.rows ] || fail "no rows in perf's output"
+	awk -v top=20 '
+	function key(   k, i) { k = ""; for (i = 3; i <= NF; i++) k = k " " $i; return k }
+	function num(s) { sub(/%$/, "", s); return s + 0 }
+	FILENAME == ARGV[1] { k = key(); PC[k] = num($1); PS[k] = num($2); if (++np <= top) PT[k] = 1; next }
+	{ k = key(); XC[k] = num($1); XS[k] = num($2); if (++nx <= top) XT[k] = 1 }
+	function check(k,   d1, d2) {
+		if (!(k in PC) || !(k in XC)) { printf "row%s: missing on one side\n", k; bad++; return }
+		d1 = PC[k] - XC[k]; d2 = PS[k] - XS[k]
+		if (d1 < 0) d1 = -d1
+		if (d2 < 0) d2 = -d2
+		if (d1 > 0.5 || d2 > 0.5) {
+			printf "row%s: perf %s/%s, xperf %s/%s\n", k, PC[k], PS[k], XC[k], XS[k]
+			bad++
+		}
+	}
+	END { for (k in PT) check(k); for (k in XT) check(k); exit bad > 0 }' perf.rows xperf.rows
+}
+
+# same_folded OPTS FILE: the same folded stacks with the same sample counts, under the
+# same entries (entry lines reduced to their columns, stacks sorted within an entry)
+same_folded() {
+	local f=$1
+	shift
+	perf report --stdio -q "$@" -i "$f" >perf.out 2>perf.err || fail "perf: $(tail -n 3 perf.err)"
+	"$R" --stdio -q "$@" -i "$f" >xperf.out 2>xperf.err || fail "xperf: $(cat xperf.err)"
+	norm() {
+		awk '/^ +[0-9.]+% / { $1 = $1; e = $0; next } /^[0-9]/ { print e " | " $0 }' "$1" |
+			sort
+	}
+	norm perf.out >perf.folded
+	norm xperf.out >xperf.folded
+	[ -s perf.folded ] || fail "perf printed no folded stacks"
+	diff perf.folded xperf.folded >folded.diff || fail "folded stacks differ: $(head -n 6 folded.diff)"
+}
+export -f prec rows same_children same_folded
+
+perf_case "shares -g: Children/Self of the top 20 entries as perf's (perf's default view)" '
+	prec -g -o g.data -- "$WL/shares" 0.5
+	perf report --stdio --children -g none -i g.data >perf.out 2>/dev/null
+	"$R" --stdio -g none -i g.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	grep -q "^# Children      Self  Command" xperf.out || fail "no Children/Self titles"
+	same_children perf.out xperf.out
+	grep -q "\[\.\] do_round$" xperf.out || fail "no do_round entry"
+	awk "/\\[\\.\\] main\$/ { sub(/%/, \"\", \$1); exit !(\$1 > 90) }" xperf.out ||
+		fail "main does not hold its callees: $(grep "\] main$" xperf.out)"
+'
+
+perf_case "shares -g: folded stacks with counts, caller and callee, children and not" '
+	prec -g -o g.data -- "$WL/shares" 0.5
+	same_folded g.data --no-children -g folded,0,caller,count
+	grep -q "level8;do_round;work_a$" xperf.folded || fail "no full work_a stack"
+	same_folded g.data --no-children -g folded,0,callee,count
+	same_folded g.data --children -g folded,0,caller,count
+	same_folded g.data --children -g folded,0.5,callee,period
+'
+
+perf_case "recurse -g: recursion counted once per sample in Children, same stacks" '
+	prec -g -o r.data -- "$WL/recurse" 0.5
+	perf report --stdio --children -g none -i r.data >perf.out 2>/dev/null
+	"$R" --stdio --children -g none -i r.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	same_children perf.out xperf.out
+	awk "/^ +[0-9.]+% / { sub(/%/, \"\", \$1); if (\$1 + 0 > 100.001) exit 1 }" xperf.out ||
+		fail "a Children value over 100%"
+	same_folded r.data --no-children -g folded,0,caller,count
+	same_folded r.data --children -g folded,0,caller,count
+'
+
+perf_case "graph (the default print mode): the same lines as perf for the main entries" '
+	prec -g -o g.data -- "$WL/shares" 0.5
+	perf report --stdio -i g.data >perf.out 2>/dev/null
+	"$R" --stdio -i g.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	grep -q -- "--[0-9.]*%--work_a$" xperf.out || fail "no work_a branch"
+	# each entry block of perf (entry line and its graph) whose entry is in the top 12 of
+	# both sides and whose Children value is unique: the same block in xperf
+	blocks() { awk "/^ +[0-9.]+% / { n++ } n <= 12 { print n \"\\t\" \$0 }" "$1"; }
+	for e in main do_round work_a work_b level4; do
+		awk -v e="$e" "/^ +[0-9.]+% / { p = (\$NF == e) } p" perf.out >p.$e
+		awk -v e="$e" "/^ +[0-9.]+% / { p = (\$NF == e) } p" xperf.out >x.$e
+		[ -s p.$e ] || continue
+		diff p.$e x.$e >d.$e || fail "graph of $e differs: $(head -n 8 d.$e)"
+	done
+	perf report --stdio --no-children -i g.data >perf.out 2>/dev/null
+	"$R" --stdio --no-children -i g.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	for e in work_a work_b; do
+		awk -v e="$e" "/^ +[0-9.]+% / { p = (\$NF == e) } p" perf.out >p.$e
+		awk -v e="$e" "/^ +[0-9.]+% / { p = (\$NF == e) } p" xperf.out >x.$e
+		diff p.$e x.$e >d.$e || fail "callee graph of $e differs: $(head -n 8 d.$e)"
+	done
+'
+
+if [ -x "$XPERF_BUILD/xperf-record" ]; then
+	perf_case "xperf-record -g file: Children/Self and folded stacks as perf reads them" '
+		"$XPERF_BUILD/xperf-record" -g -o x.data -- "$WL/shares" 0.5 >/dev/null 2>rec.err ||
+			fail "record: $(cat rec.err)"
+		perf report --stdio --children -g none -i x.data >perf.out 2>/dev/null
+		"$R" --stdio -g none -i x.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+		same_children perf.out xperf.out
+		same_folded x.data --no-children -g folded,0,caller,count
+	'
+else
+	skip_case "xperf-record -g file: Children/Self and folded stacks as perf reads them" \
+		"xperf-record is not built"
+fi
+
+perf_case "-g none and --no-children on a -g file: the flat view, no graph lines" '
+	prec -g -o g.data -- "$WL/shares" 0.3
+	"$R" --stdio --no-children -g none -i g.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	grep -q "^# Overhead  Command" xperf.out || fail "not the flat titles"
+	! grep -q -- "---" xperf.out || fail "graph lines with -g none"
+'
+
+perf_case "-g pipe stream: perf's pipe defaults (no children, caller order), same stacks" '
+	for i in 1 2 3; do
+		perf record -q -N --no-bpf-event -g -o - -- "$WL/shares" 0.3 >p.data 2>/dev/null && break
+	done
+	perf report --stdio -q -g folded,0,count -i p.data >perf.out 2>/dev/null
+	"$R" --stdio -q -g folded,0,count -i - <p.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	[ -s perf.out ] || fail "perf printed nothing"
+	diff <(sort perf.out) <(sort xperf.out) >d || fail "differs: $(head -n 6 d)"
+'
+
+perf_case "a file without callchains keeps the flat view" '
+	prec -o a.data -- "$WL/shares" 0.2
+	"$R" --stdio -i a.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	grep -q "^# Overhead  Command" xperf.out || fail "titles: $(grep Overhead xperf.out)"
+'
+
+test_case "bad -g argument: usage error naming it, exit 1" '
+	rc=0; "$R" -g bogus -i "$TOP/tests/corpus/good/plain.bin" >out 2>err || rc=$?
+	[ "$rc" -eq 1 ] || fail "exit $rc: $(cat err)"
+	grep -q "bogus" err || fail "message: $(cat err)"
+'
+
+test_done
