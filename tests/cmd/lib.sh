@@ -28,6 +28,7 @@ test_case() {
 	dir=$TEST_TMP/case$_case_no
 	mkdir -p "$dir"
 	log=$dir/.log
+	_case_dir=$dir
 	# Not `if (...)`: bash ignores `set -e` inside a condition, even in a subshell, so
 	# a failing line in the middle of a case would go unnoticed. Run it as a plain
 	# command (with errexit off out here) and read $? afterwards.
@@ -38,6 +39,8 @@ test_case() {
 	[ $outer_e = 1 ] && set -e
 	if [ $rc -eq 0 ]; then
 		echo "ok - $name"
+	elif [ $rc -eq 77 ] && [ -s "$dir/.skip" ]; then
+		echo "skip - $name: $(head -n 1 "$dir/.skip")"
 	else
 		echo "not ok - $name: exit $rc; last output:"
 		tail -n 15 "$log" | sed 's/^/    | /'
@@ -55,5 +58,9 @@ perf_case() {
 
 # fail MESSAGE: end a case with a message (inside a case script)
 fail() { echo "FAIL: $*" >&2; return 1; }
+
+# skip WHY: end a case as skipped (inside a case script), e.g. when perf's own reference
+# run shows the machine was too disturbed to judge
+skip() { echo "$*" >"$_case_dir/.skip"; exit 77; }
 
 test_done() { exit $_failed; }

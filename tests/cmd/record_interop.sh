@@ -38,24 +38,56 @@ pct() {
 			       END { if (!found) print "0" }'
 }
 
-# near GOT WANT: |GOT - WANT| <= TOL, saying so when not.
+# near GOT WANT [TOL]: |GOT - WANT| <= TOL (default $TOL), saying so when not.
 near() {
-	awk -v a="$1" -v b="$2" -v t="$TOL" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }' ||
-		fail "got $1%, want $2% +- $TOL"
+	local t=${3:-$TOL}
+	[ -n "$2" ] || fail "no wanted value"
+	awk -v a="$1" -v b="$2" -v t="$t" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }' ||
+		fail "got $1%, want $2% +- $t"
 }
 
+# want WLOUT KEY: the share the workload measured for KEY in its own CPU time (its -v line,
+# "... KEY 49.8% ..."); the samples must follow CPU time, whatever the calibration gave.
+want() {
+	awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) { sub("%", "", $(i + 1)); print $(i + 1); exit } }' "$1"
+}
+
+# check_shares FILE WLOUT: perf's work_a/b/c shares in FILE are those shares/ measured
 check_shares() {
 	local a b c
 	a=$(pct "$1" sym work_a) b=$(pct "$1" sym work_b) c=$(pct "$1" sym work_c)
-	echo "$1: work_a $a% work_b $b% work_c $c%"
-	near "$a" 50 && near "$b" 30 && near "$c" 20
+	echo "$1: work_a $a% work_b $b% work_c $c%; measured: $(cat "$2")"
+	near "$a" "$(want "$2" work_a)" && near "$b" "$(want "$2" work_b)" &&
+		near "$c" "$(want "$2" work_c)"
 }
 
 check_threads() {
 	local a b
 	a=$(pct "$1" comm xp-thread-a) b=$(pct "$1" comm xp-thread-b)
-	echo "$1: xp-thread-a $a% xp-thread-b $b%"
-	near "$a" 60 && near "$b" 40
+	echo "$1: xp-thread-a $a% xp-thread-b $b%; measured: $(cat "$2")"
+	near "$a" "$(want "$2" xp-thread-a)" && near "$b" "$(want "$2" xp-thread-b)"
+}
+
+# judged XRUN PRUN: XRUN (records with xperf and checks the result) must pass. A machine
+# disturbed by other work can push any recording off, so a failing XRUN is judged by PRUN,
+# the same recording and check by perf: if perf's own recording is off as well the case is
+# skipped (after a second try), while XRUN failing where perf passes fails the case.
+judged() {
+	local try rc perf_ok=0
+	for try in 1 2 3; do
+		# not `|| rc=$?`: set -e would be off inside the subshell on the left of ||
+		set +e; ( set -e; $1 ) >x.log 2>&1; rc=$?; set -e
+		cat x.log
+		[ $rc -ne 0 ] || return 0
+		set +e; ( set -e; $2 ) >p.log 2>&1; rc=$?; set -e
+		sed "s/^/perf reference: /" p.log
+		if [ $rc -eq 0 ]; then
+			perf_ok=1
+		elif [ $try -ge 2 ] && [ $perf_ok = 0 ]; then
+			skip "perf's own recording was off too, twice: the machine is too disturbed"
+		fi
+	done
+	fail "xperf was off three times while perf's own recording was right"
 }
 
 # forker: the exec'd children and the forked child are followed, with their own samples.
@@ -94,15 +126,58 @@ prec() {
 		perf record -N --no-bpf-event -q "$@" >/dev/null 2>&1
 }
 
-rec_case "shares: perf reads the xperf file and gives work_a/b/c 50/30/20 within $TOL points" '
-	xrec -o x.data "$W/shares" 2
+# precw OUT ARGS...: prec keeping the workload's output, in OUT
+precw() {
+	local out=$1
+	shift
+	perf record -N --no-bpf-event -q "$@" >"$out" 2>/dev/null ||
+		perf record -N --no-bpf-event -q "$@" >"$out" 2>/dev/null
+}
+
+# The runs judged() compares: each records, then checks (run under set -e by judged).
+shares_x() { xrec -o x.data "$W/shares" -v 2 >wl.out; perf_reads x.data; check_shares x.data wl.out; }
+shares_p() { precw wl.out -o p.data "$W/shares" -v 2 && check_shares p.data wl.out; }
+threads_x() { xrec -o x.data "$W/threads" -v 1.5 >wl.out; perf_reads x.data; check_threads x.data wl.out; }
+threads_p() { precw wl.out -o p.data "$W/threads" -v 1.5 && check_threads p.data wl.out; }
+
+# -p: attach to a running spin for a second; all its samples are in spin_work.
+attach_x() {
+	local spin rec p
+	"$W/spin" 10 & spin=$!
+	sleep 0.2
+	"$REC" -q -o x.data -p $spin & rec=$!
+	sleep 1
+	kill -INT $rec
+	wait $rec || true
+	kill $spin; wait $spin || true
 	perf_reads x.data
-	check_shares x.data
+	p=$(pct x.data sym spin_work)
+	echo "spin_work $p%"
+	near "$p" 100
+	perf script -F pid -i x.data 2>/dev/null | awk -v p=$spin "\$1 == p { f = 1 } END { exit !f }" ||
+		fail "no sample of pid $spin"
+}
+attach_p() {
+	local spin p
+	"$W/spin" 10 & spin=$!
+	sleep 0.2
+	prec -o p.data -p $spin -- sleep 1 || true
+	kill $spin; wait $spin || true
+	p=$(pct p.data sym spin_work)
+	echo "spin_work $p%"
+	near "$p" 100
+}
+
+rec_case "shares: perf reads the xperf file and gives work_a/b/c their CPU-time shares within $TOL points" '
+	judged shares_x shares_p
 '
 
-perf_case "shares: perf's own recording gives 50/30/20 within $TOL points (the workload is right)" '
-	prec -o p.data "$W/shares" 2
-	check_shares p.data
+perf_case "shares: perf's own recording gives the CPU-time shares within $TOL points (the method is right)" '
+	rc=0; shares_p || { rc=0; shares_p || rc=1; }
+	[ $rc -eq 0 ] || skip "perf'"'"'s own recording was off twice: the machine is disturbed"
+	# the calibration is right too on a quiet machine: 50/30/20 within 10 points
+	near "$(want wl.out work_a)" 50 10 && near "$(want wl.out work_b)" 30 10 &&
+		near "$(want wl.out work_c)" 20 10 || skip "the workload measured $(cat wl.out): disturbed"
 '
 
 rec_case "shares -g: deep call chain main -> level1..8 -> do_round -> work_a in perf script" '
@@ -114,15 +189,13 @@ rec_case "shares -g: deep call chain main -> level1..8 -> do_round -> work_a in 
 		END { exit !ok }" || fail "no sample with the whole chain"
 '
 
-rec_case "threads: perf reads the xperf file, comm split 60/40 within $TOL points" '
-	xrec -o x.data "$W/threads" 1.5
-	perf_reads x.data
-	check_threads x.data
+rec_case "threads: perf reads the xperf file, comm split as the threads' CPU time within $TOL points" '
+	judged threads_x threads_p
 '
 
-perf_case "threads: perf's own recording splits 60/40 (reference)" '
-	prec -o p.data "$W/threads" 1.5
-	check_threads p.data
+perf_case "threads: perf's own recording splits as the threads' CPU time (reference)" '
+	rc=0; threads_p || { rc=0; threads_p || rc=1; }
+	[ $rc -eq 0 ] || skip "perf'"'"'s own recording was off twice: the machine is disturbed"
 '
 
 rec_case "forker: perf reads the xperf file, children are followed" '
@@ -149,30 +222,23 @@ perf_case "recurse -g: perf's own recording has deep callchains (reference)" '
 
 # Attach to a running spin, stop with SIGINT as a user would.
 rec_case "-p: xperf attaches to a running process; perf sees its samples in spin_work" '
-	"$W/spin" 10 & spin=$!
-	sleep 0.2
-	"$REC" -q -o x.data -p $spin & rec=$!
-	sleep 1
-	kill -INT $rec
-	wait $rec || true
-	kill $spin; wait $spin || true
-	perf_reads x.data
-	p=$(pct x.data sym spin_work)
-	echo "spin_work $p%"
-	near "$p" 100 || fail "spin_work has $p% of the samples"
-	perf script -F pid -i x.data 2>/dev/null | awk -v p=$spin "\$1 == p { f = 1 } END { exit !f }" ||
-		fail "no sample of pid $spin"
+	judged attach_x attach_p
 '
 
 # perf's idiom: the command only sets the duration.
-rec_case "-p PID -- sleep 1: the command times the recording of PID" '
+attach_sleep_x() {
+	local spin p
 	"$W/spin" 10 & spin=$!
 	sleep 0.2
 	xrec -o x.data -p $spin -- sleep 1
 	kill $spin; wait $spin || true
 	perf_reads x.data
 	p=$(pct x.data sym spin_work)
-	near "$p" 100 || fail "spin_work has $p% of the samples"
+	echo "spin_work $p%"
+	near "$p" 100
+}
+rec_case "-p PID -- sleep 1: the command times the recording of PID" '
+	judged attach_sleep_x attach_p
 '
 
 # The synthesized maps of an attached process are those perf synthesizes.

@@ -261,10 +261,16 @@ static const struct map *proc_lookup(struct proc *p, uint64_t ip)
 	return NULL;
 }
 
+/*
+ * Executable memory without a file, which perf 6.1 names /tmp/perf-PID.map (shown as
+ * "[JIT] tid PID"): its anonymous maps (util/map.h is_anon_memory) and its "no dso" ones
+ * (is_no_dso_memory: stack, heap, SysV shared memory).
+ */
 static bool is_anon(const char *f)
 {
 	return !strcmp(f, "//anon") || !strncmp(f, "[anon:", 6) || !strncmp(f, "/dev/zero", 9) ||
-	       !strncmp(f, "/anon_hugepage", 14);
+	       !strncmp(f, "/anon_hugepage", 14) || !strncmp(f, "[stack", 6) ||
+	       !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
 }
 
 static int apply_mmap(machine *m, int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,

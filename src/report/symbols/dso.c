@@ -1,5 +1,6 @@
 /* The DSO table: name lookup by hash, perf's short names, lazy symbol loading, address cache. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,7 @@ void dso_table_free(dso_table *t)
 		return;
 	for (uint32_t i = 0; i < t->nr; i++) {
 		free(t->dsos[i].long_name);
+		free(t->dsos[i].short_buf);
 		symtab_free(&t->dsos[i].syms);
 	}
 	free(t->dsos);
@@ -91,10 +93,15 @@ static int rehash(dso_table *t)
 	return 0;
 }
 
-/* perf's short names: the basename, "[kernel.kallsyms]", "[name]" for a module. */
-static void set_names(struct dso *d, bool kernel)
+/*
+ * perf's short names: the basename, "[kernel.kallsyms]", "[name]" for a module, and
+ * "[JIT] tid PID" for the /tmp/perf-PID.map name perf gives anonymous executable memory
+ * (perf's dso__set_basename; it tests the name with sscanf, so we do too).
+ */
+static int set_names(struct dso *d, bool kernel)
 {
 	const char *n = d->long_name, *slash = strrchr(n, '/');
+	int pid;
 
 	d->kind = DSO_USER;
 	d->short_name = slash ? slash + 1 : n;
@@ -103,11 +110,19 @@ static void set_names(struct dso *d, bool kernel)
 		d->short_name = "[kernel.kallsyms]";
 	} else if (!strcmp(n, "[vdso]")) {
 		d->kind = DSO_VDSO;
-	} else if (!strncmp(n, "/tmp/perf-", 10)) {
+	} else if (!kernel && sscanf(n, "/tmp/perf-%d.map", &pid) == 1) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "[JIT] tid %d", pid);
+		d->short_buf = strdup(buf);
+		if (!d->short_buf)
+			return -ENOMEM;
+		d->short_name = d->short_buf;
 		d->kind = DSO_ANON;
 	} else if (kernel) {
 		d->kind = DSO_MODULE;
 	}
+	return 0;
 }
 
 int64_t dso_table_findnew(dso_table *t, const char *filename, bool kernel)
@@ -157,7 +172,11 @@ int64_t dso_table_findnew(dso_table *t, const char *filename, bool kernel)
 				}
 		}
 	}
-	set_names(d, kernel);
+	ret = set_names(d, kernel);
+	if (ret < 0) {
+		free(d->long_name);
+		return ret;
+	}
 	t->nr++;
 	if ((uint64_t)t->nr * 2 > t->hash_cap) {
 		ret = rehash(t);
@@ -198,8 +217,11 @@ static void load(dso_table *t, struct dso *d)
 		if (img)
 			elf_syms_load_mem(&d->syms, img, size, &err);
 		break;
-	case DSO_MODULE:
 	case DSO_ANON:
+		/* the file a JIT may write for perf; without it raw addresses are shown */
+		perf_map_load(&d->syms, d->long_name, &err);
+		break;
+	case DSO_MODULE:
 		break;
 	}
 	/* a failed load leaves a partial table: drop it, raw addresses are shown instead */

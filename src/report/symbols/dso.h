@@ -12,12 +12,15 @@ enum dso_kind {
 	DSO_KERNEL,   /* [kernel.kallsyms]; addresses are kernel virtual addresses */
 	DSO_MODULE,   /* a kernel module ([name]); no symbols yet */
 	DSO_VDSO,     /* [vdso]: read from this process, the same kernel's image */
-	DSO_ANON,     /* anonymous executable memory (JIT): perf-PID.map, absolute addresses */
+	DSO_ANON,     /* anonymous executable memory (JIT): long name /tmp/perf-PID.map, shown
+		       * as "[JIT] tid PID"; symbols from that file if it exists; absolute
+		       * addresses */
 };
 
 struct dso {
 	char *long_name;        /* as in the MMAP record (or perf's rewrite of it) */
 	const char *short_name; /* what the Shared Object column shows */
+	char *short_buf;        /* short_name when built, not borrowed from long_name */
 	enum dso_kind kind;
 	bool loaded;            /* a load was tried (successful or not) */
 	bool hit;

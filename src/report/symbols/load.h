@@ -31,6 +31,13 @@ const void *vdso_image(size_t *size);
 int kallsyms_load(struct symtab *t, const char *path, struct xpf_error *err);
 
 /*
+ * The symbols a JIT wrote for perf into `path` (/tmp/perf-PID.map): "START SIZE name" lines,
+ * hex numbers, absolute addresses, parsed as perf 6.1 parses them. t is finished on success.
+ * The number of symbols read, or a negative errno with err set.
+ */
+int perf_map_load(struct symtab *t, const char *path, struct xpf_error *err);
+
+/*
  * A C++ name ("_Z...") as perf shows it: demangled, without parameters. A new string to
  * free, or NULL when name is not mangled or no demangler is available.
  */

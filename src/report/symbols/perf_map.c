@@ -1,0 +1,65 @@
+/* JIT symbols from a /tmp/perf-PID.map file: "START SIZE name" lines, hex numbers, absolute addresses. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/symbols/load.h"
+
+/*
+ * Each line is parsed as perf 6.1 does (util/symbol.c dso__load_perf_map), quirks included,
+ * so both tools name the same samples: the last character of every line is dropped (the
+ * newline, or the name's last letter on an unterminated last line), each number is read by
+ * strtoull base 16 (leading blanks and 0x allowed) and followed by exactly one separator,
+ * and a line with fewer than two characters left after a number is skipped.
+ */
+int perf_map_load(struct symtab *t, const char *path, struct xpf_error *err)
+{
+	FILE *f = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = 0, nr = 0;
+
+	if (!f)
+		return xpf_error_set(err, -errno, "cannot open '%s': %s", path, strerror(errno));
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		size_t line_len, len;
+		uint64_t start, size;
+		char *e;
+
+		if (n == 0)
+			continue;
+		line_len = (size_t)n - 1;
+		line[line_len] = '\0';
+		start = strtoull(line, &e, 16);
+		len = (size_t)(e - line) + 1;
+		if (len + 2 >= line_len)
+			continue;
+		size = strtoull(line + len, &e, 16);
+		len = (size_t)(e - line) + 1;
+		if (len + 2 >= line_len)
+			continue;
+		if (start + size < start)
+			size = UINT64_MAX - start;
+		/*
+		 * perf's symbol of size 0 holds only its start address; ours would stretch to the
+		 * next symbol, so give it one byte.
+		 */
+		ret = symtab_add(t, start, size ? size : 1, SYM_GLOBAL, line + len,
+				 strlen(line + len));
+		if (ret < 0)
+			break;
+		nr++;
+	}
+	if (ret == 0 && ferror(f))
+		ret = -EIO;
+	free(line);
+	fclose(f);
+	if (ret < 0) {
+		symtab_free(t);
+		return xpf_error_set(err, ret, "cannot load '%s': %s", path, strerror(-ret));
+	}
+	symtab_finish(t);
+	return nr;
+}
