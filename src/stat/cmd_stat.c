@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ static void on_signal(int sig)
 	done = 1;
 }
 
+/* Caught, not ignored: SIGCHLD must interrupt the wait loop's ppoll() */
 static void on_sigchld(int sig)
 {
 	(void)sig;
@@ -232,6 +234,7 @@ struct run_ctx {
 	int exit_code;
 	bool killed;
 	bool stopped;               /* we sent the command SIGTERM */
+	bool counted_out;           /* --interval-count intervals were printed */
 	int nr_intervals;           /* printed so far (header every 25) */
 };
 
@@ -274,19 +277,60 @@ static void print_interval(struct run_ctx *rc, uint64_t ts_ns)
 	fflush(rc->out->fh);
 }
 
-/* Wait for the end of the run, printing intervals on the way. */
+/*
+ * The interval that ends the run, as perf prints it: none after --interval-count's N, and
+ * none when the last tick already read the counts after the command's end (the command
+ * ended between our check and that tick's read); perf never prints such an empty interval.
+ */
+static void print_last_interval(struct run_ctx *rc, uint64_t ts_ns)
+{
+	if (rc->counted_out)
+		return;
+	if (rc->forks && rc->nr_intervals > 0 && stat_session_idle(rc->s))
+		return;
+	print_interval(rc, ts_ns);
+}
+
+/*
+ * Sleep until a signal handler ran or ns passed. The loop's signals are blocked while it
+ * checks its flags and unblocked only inside ppoll(), atomically: a SIGCHLD that lands
+ * between the child check and the sleep is not lost (the sleep would then run to the next
+ * tick, and that tick, not the exit, would end the last interval).
+ */
+static void wait_signal(uint64_t ns, const sigset_t *unblocked)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+
+	ppoll(NULL, 0, &ts, unblocked);
+}
+
+/*
+ * Wait for the end of the run, printing intervals on the way. As perf, an interval ends at
+ * each tick and the last one where the command ended (the caller prints it).
+ */
 static void wait_run(struct run_ctx *rc, struct stat_workload *w, uint64_t t0, int *status)
 {
 	uint64_t next = t0 + (uint64_t)opts.interval_ms * 1000000ull;
 	int printed = 0;
+	sigset_t block, unblocked;
 
+	sigemptyset(&block);
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGALRM);
+	sigprocmask(SIG_BLOCK, &block, &unblocked);
 	for (;;) {
+		uint64_t now;
+
 		if (w->pid > 0) {
 			pid_t r = wait4(w->pid, status, WNOHANG, &rc->ru);
 
-			if (r == w->pid) {
+			if (r == w->pid || (r < 0 && errno == ECHILD)) {
+				if (r < 0)
+					*status = -1;
 				w->pid = -1;
-				return;
+				break;
 			}
 			if (timed_out) {
 				/* --timeout ends the command as perf does */
@@ -295,47 +339,31 @@ static void wait_run(struct run_ctx *rc, struct stat_workload *w, uint64_t t0, i
 				timed_out = 0;
 			}
 		} else if (done || ((opts.pid || opts.tid) && !target_alive(&rc->s->threads))) {
-			return;
+			break;
 		}
-		if (opts.interval_ms) {
-			uint64_t now = now_ns();
-
-			if (now >= next) {
-				print_interval(rc, now - t0);
-				next += (uint64_t)opts.interval_ms * 1000000ull;
-				if (opts.interval_count && ++printed >= opts.interval_count) {
-					if (w->pid > 0)
-						kill(w->pid, SIGTERM);
-					rc->stopped = true;
-					done = 1;
-					if (w->pid <= 0)
-						return;
-				}
-				continue;
-			}
-			struct timespec ts = { (next - now) / 1000000000ull, (next - now) % 1000000000ull };
-			nanosleep(&ts, NULL);
-		} else if (w->pid > 0) {
-			int st = stat_workload_wait(w, &rc->ru, &timed_out);
-
-			if (st >= 0 || st == -1) {
-				*status = st;
-				return;
-			}
-			if (timed_out) {
+		if (!opts.interval_ms) {
+			/* a command ends with SIGCHLD; -p/-t targets are polled, as perf does */
+			wait_signal(w->pid > 0 || !(opts.pid || opts.tid) ? 1000000000ull : 200000000ull,
+				    &unblocked);
+			continue;
+		}
+		now = now_ns();
+		if (now < next) {
+			wait_signal(next - now, &unblocked);
+			continue;
+		}
+		print_interval(rc, now - t0);
+		next += (uint64_t)opts.interval_ms * 1000000ull;
+		if (opts.interval_count && ++printed >= opts.interval_count) {
+			/* perf prints exactly N intervals, then ends the command */
+			if (w->pid > 0)
 				kill(w->pid, SIGTERM);
-				rc->stopped = true;
-				timed_out = 0;
-			}
-		} else {
-			/* No command: until a signal, --timeout or the target's end */
-			struct timespec ts = { 1, 0 };
-
-			if (opts.pid || opts.tid)
-				ts = (struct timespec){ 0, 200000000L };
-			nanosleep(&ts, NULL);
+			rc->stopped = true;
+			rc->counted_out = true;
+			done = 1;
 		}
 	}
+	sigprocmask(SIG_SETMASK, &unblocked, NULL);
 }
 
 static void print_verbose(struct run_ctx *rc)
@@ -412,14 +440,23 @@ static int run_once(struct run_ctx *rc, int run_idx)
 	}
 	/* -D counts from DELAY ms after the command started (perf), so it runs meanwhile */
 	delay_after_start = rc->forks && opts.delay_ms && !opts.null_run;
-	t0 = now_ns();
 	if (!enable_on_exec && !opts.null_run && !delay_after_start) {
 		if (opts.delay_ms)
 			sleep_ms(opts.delay_ms);
 		xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_ENABLE);
 	}
+	/*
+	 * Time (elapsed, -I ticks) starts once counting is on and the command is let go, where
+	 * perf takes its reference. Ticking starts only after the exec is confirmed, so a slow
+	 * exec (load, a sanitizer build) makes the first interval end late, never empty.
+	 */
+	t0 = now_ns();
 	if (rc->forks) {
-		ret = stat_workload_start(&w);
+		ret = stat_workload_go(&w);
+		if (ret)
+			stat_workload_abort(&w);
+		else
+			ret = stat_workload_exec_wait(&w);
 		if (ret) {
 			stat_session_close(s);
 			cli_error("cannot run '%s': %s", rc->argv[0], strerror(-ret));
@@ -438,7 +475,7 @@ static int run_once(struct run_ctx *rc, int run_idx)
 	if (!opts.null_run) {
 		xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_DISABLE);
 		if (opts.interval_ms)
-			print_interval(rc, t1 - t0);
+			print_last_interval(rc, t1 - t0);
 		else
 			stat_session_read(s);
 		stat_session_close(s);

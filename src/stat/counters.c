@@ -225,6 +225,28 @@ void stat_session_read(struct stat_session *s)
 	}
 }
 
+bool stat_session_idle(struct stat_session *s)
+{
+	int i, k;
+
+	for (i = 0; i < s->nr_ev; i++) {
+		struct stat_evsel *e = &s->evs[i];
+		struct xpe_event *ev = e->ev;
+
+		if (ev->unsupported || !ev->fd)
+			continue;
+		for (k = 0; k < ev->nr_fd && k < s->cpus.nr * s->threads.nr; k++) {
+			uint64_t buf[3];
+
+			if (ev->fd[k] < 0 || read(ev->fd[k], buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+				continue;
+			if (buf[1] > e->prev[k].ena)
+				return false;
+		}
+	}
+	return true;
+}
+
 void stat_session_accumulate(struct stat_session *s, bool reset)
 {
 	int i, b;

@@ -52,6 +52,8 @@ void stat_session_close(struct stat_session *s);
 
 /* Read every fd; sum this period (delta since the last read) into the buckets and scale. */
 void stat_session_read(struct stat_session *s);
+/* Has no counter been enabled for any time since the last stat_session_read()? (peeks only) */
+bool stat_session_idle(struct stat_session *s);
 /* Add this period's scaled counts to the accumulators; reset clears them first. */
 void stat_session_accumulate(struct stat_session *s, bool reset);
 /* Read the comm of every thread in s->threads (for --per-thread rows). */

@@ -61,11 +61,10 @@ int stat_workload_prepare(struct stat_workload *w, char *const *argv)
 	return 0;
 }
 
-int stat_workload_start(struct stat_workload *w)
+int stat_workload_go(struct stat_workload *w)
 {
 	char c = 1;
-	int e = 0;
-	ssize_t n;
+	int e;
 
 	if (write(w->go_fd, &c, 1) != 1) {
 		e = errno;
@@ -75,6 +74,14 @@ int stat_workload_start(struct stat_workload *w)
 	}
 	close(w->go_fd);
 	w->go_fd = -1;
+	return 0;
+}
+
+int stat_workload_exec_wait(struct stat_workload *w)
+{
+	int e = 0;
+	ssize_t n;
+
 	/* The pipe is close-on-exec: EOF is the proof the exec happened */
 	do
 		n = read(w->err_fd, &e, sizeof(e));
@@ -103,24 +110,6 @@ void stat_workload_abort(struct stat_workload *w)
 			;
 	}
 	w->pid = -1;
-}
-
-int stat_workload_wait(struct stat_workload *w, struct rusage *ru, volatile int *stop)
-{
-	int status;
-
-	for (;;) {
-		pid_t r = wait4(w->pid, &status, 0, ru);
-
-		if (r == w->pid) {
-			w->pid = -1;
-			return status;
-		}
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (stop && *stop)
-			return -2;
-	}
 }
 
 int stat_exit_code(int status)

@@ -16,18 +16,15 @@ struct stat_workload {
  * Signals blocked in the parent are unblocked in the child. Returns 0 or -errno.
  */
 int stat_workload_prepare(struct stat_workload *w, char *const *argv);
+/* Let the child exec (returns at once). Returns 0 or -errno. */
+int stat_workload_go(struct stat_workload *w);
 /*
- * Let the child exec; returns 0 once it has, or the negative errno of a failed exec
- * (the child has then exited with 127 and is reaped here).
+ * After stat_workload_go(): wait until the child has exec'd; returns 0 once it has, or the
+ * negative errno of a failed exec (the child has then exited with 127 and is reaped here).
  */
-int stat_workload_start(struct stat_workload *w);
+int stat_workload_exec_wait(struct stat_workload *w);
 /* Kill (SIGKILL) and reap a child that was prepared but not started. */
 void stat_workload_abort(struct stat_workload *w);
-/*
- * Wait for the child; returns its wait status (-1 on error). Interrupted waits retry unless
- * *stop becomes non-zero, then -2 is returned (the child is still running).
- */
-int stat_workload_wait(struct stat_workload *w, struct rusage *ru, volatile int *stop);
 /* The status as a shell reports it: exit code, or 128 + signal. */
 int stat_exit_code(int status);
 

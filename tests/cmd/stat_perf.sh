@@ -11,7 +11,20 @@ csv_val() { awk -F, -v e="$2" '$3 == e { print $1; exit }' "$1"; }
 within() { awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = (b < 0 ? -b : b); exit !(d <= m * p / 100 || (a == 0 && b == 0)) }'; }
 # shape FILE: every number replaced, runs of blanks squeezed (what must match perf exactly)
 shape() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/ +/ /g; s/ [KMG]\/sec/ \/sec/; s/ +$//' "$1"; }
-export -f csv_val within shape
+# interval_events FILE: for -x, -I output, the events of each interval in order, one
+# line per distinct list (a correct output has exactly one)
+interval_events() {
+	awk -F, '{ if ($1 != t) { if (NR > 1) print l; t = $1; l = "" } l = l " " $4 } END { print l }' "$1" | sort -u
+}
+# threads_up PID: the threads workload PID runs both its threads, named (it is set up)
+threads_up() {
+	[ "$(cat /proc/$1/task/*/comm 2>/dev/null | grep -c "^xp-thread-[ab]$")" = 2 ]
+}
+wait_threads() { # PID: wait (60 s at most) for threads_up, rather than guess a sleep
+	local end=$((SECONDS + 60))
+	until threads_up "$1"; do [ $SECONDS -lt $end ] || return 1; sleep 0.02; done
+}
+export -f csv_val within shape interval_events threads_up wait_threads
 
 perf_case "default output has perf's layout (line lengths, words)" '
 	xperf-stat true 2>x.txt
@@ -77,7 +90,9 @@ perf_case "msr/tsc/ counts and is within 10% of perf" '
 '
 
 perf_case "CSV has perf's columns (plain, -r, -I, -A, groups)" '
-	for args in "true" "-r 2 true" "-I 100 sleep 0.25" "-a -A -e cpu-clock,cs sleep 0.1" \
+	# -I: sleep 0.35 sleeps through at least one whole 100 ms interval whenever it starts,
+	# so both tools always print counted and <not counted> intervals (see -I layout below)
+	for args in "true" "-r 2 true" "-I 100 sleep 0.35" "-a -A -e cpu-clock,cs sleep 0.1" \
 		    "-e {task-clock,page-faults},msr/tsc/ true"; do
 		xperf-stat -x, $args 2>x.csv >/dev/null
 		perf stat -x, $args 2>p.csv >/dev/null
@@ -88,12 +103,24 @@ perf_case "CSV has perf's columns (plain, -r, -I, -A, groups)" '
 		  "$(cut -d, -f3,4 p.csv | sed -E "s/^[0-9.]*,//" | tr -d 0-9 | sort -u)" ] || fail "fields differ for $args"
 		# every field in the order perf prints it, numbers aside
 		csvshape() { shape "$1" | sed -E "s/,[KMG]\/sec/,\/sec/"; }
-		diff <(csvshape x.csv) <(csvshape p.csv) || fail "CSV differs for $args"
+		case $args in
+		-I*)
+			# which interval the command slept through, and how many there are, follow
+			# the scheduler in perf too: compare the kinds of lines and each interval
+			diff <(csvshape x.csv | sort -u) <(csvshape p.csv | sort -u) ||
+				fail "CSV lines differ for $args"
+			[ "$(interval_events x.csv)" = "$(interval_events p.csv)" ] ||
+				fail "events per interval differ for $args: $(interval_events x.csv)"
+			[ "$(interval_events x.csv | wc -l)" = 1 ] || fail "intervals differ in events"
+			;;
+		*)
+			diff <(csvshape x.csv) <(csvshape p.csv) || fail "CSV differs for $args" ;;
+		esac
 	done
 '
 
 perf_case "JSON lines parse and carry perf's keys" '
-	for args in "true" "-r 2 -e task-clock,cs true" "-I 100 -e task-clock sleep 0.15" "-a -A -e cs sleep 0.1"; do
+	for args in "true" "-r 2 -e task-clock,cs true" "-I 100 -e task-clock sleep 0.35" "-a -A -e cs sleep 0.1"; do
 		xperf-stat -j $args 2>x.json >/dev/null
 		perf stat -j $args 2>p.json >/dev/null
 		[ -s x.json ] || fail "no output"
@@ -125,7 +152,14 @@ perf_case "-I prints perf's interval layout" '
 	[ "$n" -ge 2 ] || fail "only $n intervals"
 	# timestamps grow
 	awk "/task-clock/ { if (\$1 <= last) exit 1; last = \$1 }" x.txt
-	diff <(shape x.txt | sort -u) <(shape p.txt | sort -u)
+	# an interval the scheduler kept the command off the cpu is <not counted>, in perf too;
+	# compare the counted lines here, and those on a command that surely sleeps through one
+	counted() { shape "$1" | grep -v "<not counted>" | sort -u; }
+	diff <(counted x.txt) <(counted p.txt)
+	xperf-stat -I 100 -e task-clock,page-faults sleep 0.35 2>xs.txt
+	perf stat -I 100 -e task-clock,page-faults sleep 0.35 2>ps.txt
+	grep -q "<not counted> msec task-clock" xs.txt || fail "no <not counted> interval: $(cat xs.txt)"
+	diff <(shape xs.txt | sort -u) <(shape ps.txt | sort -u)
 '
 
 perf_case "-a -A: one row per cpu, perf's layout" '
@@ -138,7 +172,7 @@ perf_case "-a -A: one row per cpu, perf's layout" '
 
 perf_case "--per-thread on a threaded workload like perf" '
 	$W/threads 4 >/dev/null & pid=$!
-	sleep 0.3
+	wait_threads $pid || fail "the workload did not start its threads"
 	xperf-stat --per-thread -p $pid -e task-clock sleep 0.3 2>x.txt
 	perf stat --per-thread -p $pid -e task-clock sleep 0.3 2>p.txt
 	kill $pid; wait $pid 2>/dev/null || true
@@ -164,7 +198,7 @@ perf_case "<not counted> for the group mate of an unsupported event, like perf" 
 
 perf_case "<not counted> for a thread that never ran (--per-thread), like perf" '
 	$W/threads 3 >/dev/null & pid=$!
-	sleep 0.3
+	wait_threads $pid || fail "the workload did not start its threads"
 	xperf-stat --per-thread -p $pid -e task-clock sleep 0.2 2>x.txt
 	perf stat --per-thread -p $pid -e task-clock sleep 0.2 2>p.txt
 	kill $pid; wait $pid 2>/dev/null || true
