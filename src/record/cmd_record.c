@@ -547,7 +547,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 	if (ret == 0 && !t->cmd_is_target)
 		ret = xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_ENABLE);
 	if (ret == 0)
-		ret = target_start(t, opts.argv ? opts.argv[0] : "", &err);
+		ret = target_start(t, &err);
 	if (ret < 0) {
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
 		xpf_writer_abort(s->w);
@@ -562,9 +562,9 @@ static int record(struct rec_session *s, struct rec_target *t)
 	}
 
 	ret = session_run(s, t, &done_signal, &status);
-	if (t->child > 0) {
+	if (t->wl.pid > 0) {
 		/* Stopped by a signal or a write error: the command goes too, as with perf. */
-		target_stop_child(t, &status);
+		xpe_workload_stop(&t->wl, &status);
 		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)
 			status = 0;
 	}
@@ -652,7 +652,7 @@ static void bare_z_to_level_1(int argc, const char **argv)
 int main(int argc, const char **argv)
 {
 	struct rec_session s = { 0 };
-	struct rec_target t = { .child = -1, .go_fd = -1, .exec_err_fd = -1 };
+	struct rec_target t = { .wl = XPE_WORKLOAD_INIT };
 	struct sigaction sa = { 0 };
 	int n, code;
 

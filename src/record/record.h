@@ -10,6 +10,7 @@
 #include "events/ring.h"
 #include "events/xpe.h"
 #include "events/xpe_open.h"
+#include "events/xpe_workload.h"
 #include "format/xpf_error.h"
 #include "format/xpf_writer.h"
 #include "record/buildid.h"
@@ -47,9 +48,7 @@ struct rec_opts {
 /* ---- target.c ------------------------------------------------------------------------ */
 
 struct rec_target {
-	pid_t child;             /* forked command, -1 when none */
-	int go_fd;               /* writing one byte here lets the child exec */
-	int exec_err_fd;         /* the child writes errno here if exec fails (CLOEXEC) */
+	struct xpe_workload wl;  /* the forked command; wl.pid is -1 when none */
 	struct xpe_cpus cpus;
 	struct xpe_threads threads;
 	pid_t *pids;             /* processes to synthesize and watch (-p, -t, -u) */
@@ -64,11 +63,9 @@ int target_check_command(const char *file, struct xpf_error *err);
 int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx *ctx,
 		   struct xpf_error *err);
 /* Let the child exec; returns 0 or the exec errno (negative) with err set. */
-int target_start(struct rec_target *t, const char *file, struct xpf_error *err);
+int target_start(struct rec_target *t, struct xpf_error *err);
 /* Are any of the attached processes (-p/-t/-u) still alive? */
 bool target_alive(const struct rec_target *t);
-/* Kill (SIGTERM) and reap a child that is still running. */
-void target_stop_child(struct rec_target *t, int *status);
 void target_release(struct rec_target *t);
 
 /* ---- session.c ----------------------------------------------------------------------- */

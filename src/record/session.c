@@ -301,11 +301,11 @@ static int reap_child(struct rec_target *t, int *status)
 {
 	pid_t p;
 
-	if (t->child <= 0)
+	if (t->wl.pid <= 0)
 		return 0;
-	p = waitpid(t->child, status, WNOHANG);
-	if (p == t->child) {
-		t->child = -1;
+	p = waitpid(t->wl.pid, status, WNOHANG);
+	if (p == t->wl.pid) {
+		t->wl.pid = -1;
 		return 1;
 	}
 	return 0;
@@ -318,7 +318,7 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 	struct timespec tick = { 0, TICK_MS * 1000000L };
 	sigset_t blocked, orig;
 	int i, nr = 0;
-	bool had_child = t->child > 0;
+	bool had_child = t->wl.pid > 0;
 	uint64_t last = now_ms(), looked = last;
 
 	if (!pfd)

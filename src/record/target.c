@@ -2,7 +2,6 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -10,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include "record/record.h"
 
@@ -46,48 +44,6 @@ int target_check_command(const char *file, struct xpf_error *err)
 	if (denied)
 		return xpf_error_set(err, -EACCES, "cannot run '%s': %s", file, strerror(EACCES));
 	return xpf_error_set(err, -ENOENT, "cannot run '%s': command not found", file);
-}
-
-static int fork_command(struct rec_target *t, const struct rec_opts *o, struct xpf_error *err)
-{
-	int go[2], ex[2];
-	pid_t pid;
-
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return xpf_error_set(err, -errno, "pipe: %s", strerror(errno));
-	if (pipe2(ex, O_CLOEXEC) < 0) {
-		close(go[0]), close(go[1]);
-		return xpf_error_set(err, -errno, "pipe: %s", strerror(errno));
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(go[0]), close(go[1]), close(ex[0]), close(ex[1]);
-		return xpf_error_set(err, -e, "fork: %s", strerror(e));
-	}
-	if (pid == 0) {
-		char c;
-		int e;
-
-		close(go[1]);
-		close(ex[0]);
-		/* Wait for the events: they are enabled on exec, so our set-up is not counted. */
-		if (read(go[0], &c, 1) != 1)
-			_exit(127);
-		execvp(o->argv[0], (char *const *)o->argv);
-		e = errno;
-		if (write(ex[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(ex[1]);
-	t->child = pid;
-	t->go_fd = go[1];
-	t->exec_err_fd = ex[0];
-	return 0;
 }
 
 /* Append every thread of pid to t->threads. */
@@ -209,8 +165,7 @@ int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx
 	int ret, i;
 
 	memset(t, 0, sizeof(*t));
-	t->child = -1;
-	t->go_fd = t->exec_err_fd = -1;
+	t->wl = (struct xpe_workload)XPE_WORKLOAD_INIT;
 
 	if (o->cpu_list)
 		ret = xpe_cpus_parse(o->cpu_list, &t->cpus, err);
@@ -261,40 +216,25 @@ int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx
 		return ret;
 
 	if (o->argc > 0) {
-		ret = fork_command(t, o, err);
+		/* What we printed so far comes out before anything the command prints */
+		fflush(NULL);
+		ret = xpe_workload_prepare(&t->wl, (char *const *)o->argv, err);
 		if (ret < 0)
 			return ret;
 		t->cmd_is_target = !t->per_cpu_only && !o->pids && !o->tids && !o->user;
 		if (t->cmd_is_target)
-			ret = xpe_threads_one(&t->threads, t->child);
+			ret = xpe_threads_one(&t->threads, t->wl.pid);
 	}
 	if (ret == 0 && !t->threads.nr)
 		ret = xpe_threads_one(&t->threads, -1);
 	return ret < 0 ? xpf_error_set(err, ret, "%s", strerror(-ret)) : 0;
 }
 
-int target_start(struct rec_target *t, const char *file, struct xpf_error *err)
+int target_start(struct rec_target *t, struct xpf_error *err)
 {
-	int e = 0;
-	ssize_t n;
-
-	if (t->child < 0)
+	if (t->wl.pid < 0)
 		return 0;
-	if (write(t->go_fd, "g", 1) != 1)
-		return xpf_error_set(err, -errno, "cannot start '%s': %s", file, strerror(errno));
-	close(t->go_fd);
-	t->go_fd = -1;
-	do
-		n = read(t->exec_err_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(t->exec_err_fd);
-	t->exec_err_fd = -1;
-	if (n == (ssize_t)sizeof(e) && e) {
-		waitpid(t->child, NULL, 0);
-		t->child = -1;
-		return xpf_error_set(err, -e, "cannot run '%s': %s", file, strerror(e));
-	}
-	return 0;
+	return xpe_workload_start(&t->wl, err);
 }
 
 bool target_alive(const struct rec_target *t)
@@ -320,29 +260,10 @@ bool target_alive(const struct rec_target *t)
 	return false;
 }
 
-void target_stop_child(struct rec_target *t, int *status)
-{
-	if (t->child <= 0)
-		return;
-	if (waitpid(t->child, status, WNOHANG) == 0) {
-		kill(t->child, SIGTERM);
-		while (waitpid(t->child, status, 0) < 0 && errno == EINTR)
-			;
-	}
-	t->child = -1;
-}
-
 void target_release(struct rec_target *t)
 {
-	if (t->go_fd >= 0)
-		close(t->go_fd);
-	if (t->exec_err_fd >= 0)
-		close(t->exec_err_fd);
-	if (t->child > 0) {
-		/* Never started: closing go_fd made it exit. */
-		waitpid(t->child, NULL, 0);
-		t->child = -1;
-	}
+	/* A child still here was never let go (or its start failed): it goes */
+	xpe_workload_abort(&t->wl);
 	xpe_cpus_release(&t->cpus);
 	xpe_threads_release(&t->threads);
 	free(t->pids);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -15,9 +16,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "events/xpe_workload.h"
 #include "stat/print.h"
 #include "stat/session.h"
-#include "stat/workload.h"
 
 #define MAX_EVENT_ARGS 256
 
@@ -308,7 +309,7 @@ static void wait_signal(uint64_t ns, const sigset_t *unblocked)
  * Wait for the end of the run, printing intervals on the way. As perf, an interval ends at
  * each tick and the last one where the command ended (the caller prints it).
  */
-static void wait_run(struct run_ctx *rc, struct stat_workload *w, uint64_t t0, int *status)
+static void wait_run(struct run_ctx *rc, struct xpe_workload *w, uint64_t t0, int *status)
 {
 	uint64_t next = t0 + (uint64_t)opts.interval_ms * 1000000ull;
 	int printed = 0;
@@ -398,7 +399,7 @@ static void report_open_error(struct xpf_error *err, int ret)
 static int run_once(struct run_ctx *rc, int run_idx)
 {
 	struct stat_session *s = rc->s;
-	struct stat_workload w = { -1, -1, -1 };
+	struct xpe_workload w = XPE_WORKLOAD_INIT;
 	struct xpf_error err = { 0 };
 	int ret, failed = -1, status = 0;
 	uint64_t t0, t1;
@@ -407,7 +408,7 @@ static int run_once(struct run_ctx *rc, int run_idx)
 	if (opts.pre && system(opts.pre) != 0)
 		cli_warning("--pre command '%s' failed", opts.pre);
 	if (rc->forks) {
-		ret = stat_workload_prepare(&w, (char *const *)rc->argv);
+		ret = xpe_workload_prepare(&w, (char *const *)rc->argv, NULL);
 		if (ret) {
 			cli_error("cannot fork '%s': %s", rc->argv[0], strerror(-ret));
 			return CLI_EXIT_RUNTIME;
@@ -415,7 +416,7 @@ static int run_once(struct run_ctx *rc, int run_idx)
 	}
 	ret = setup_target(rc, w.pid, &err);
 	if (ret) {
-		stat_workload_abort(&w);
+		xpe_workload_abort(&w);
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
 		return opts.pid || opts.tid || opts.cpu_list ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
 	}
@@ -425,7 +426,7 @@ static int run_once(struct run_ctx *rc, int run_idx)
 	if (!opts.null_run) {
 		ret = stat_session_open(s, enable_on_exec, &failed, &err);
 		if (ret) {
-			stat_workload_abort(&w);
+			xpe_workload_abort(&w);
 			report_open_error(&err, ret);
 			return CLI_EXIT_RUNTIME;
 		}
@@ -452,11 +453,11 @@ static int run_once(struct run_ctx *rc, int run_idx)
 	 */
 	t0 = now_ns();
 	if (rc->forks) {
-		ret = stat_workload_go(&w);
+		ret = xpe_workload_go(&w, NULL);
 		if (ret)
-			stat_workload_abort(&w);
+			xpe_workload_abort(&w);
 		else
-			ret = stat_workload_exec_wait(&w);
+			ret = xpe_workload_exec_wait(&w, NULL);
 		if (ret) {
 			stat_session_close(s);
 			cli_error("cannot run '%s': %s", rc->argv[0], strerror(-ret));
@@ -490,7 +491,7 @@ static int run_once(struct run_ctx *rc, int run_idx)
 	}
 	/* A command we ended ourselves (--timeout, --interval-count) is no failure */
 	if (rc->forks && status >= 0 && !rc->stopped) {
-		rc->exit_code = stat_exit_code(status);
+		rc->exit_code = xpe_workload_exit_code(status);
 		if (WIFSIGNALED(status) && !opts.quiet) {
 			int sig = WTERMSIG(status);
 
