@@ -91,7 +91,7 @@ test_case "the committed corpus is what tests/tools/mkbad.py makes" '
 '
 
 perf_case "the record counter agrees with perf on the good plain file" '
-	perf report --stats -i "$CORPUS/good/plain.bin" >perf.out 2>/dev/null
+	perf_run report --stats -i "$CORPUS/good/plain.bin" >perf.out 2>/dev/null
 	[ "$(stat_count perf.out TOTAL)" = "$(count_records "$CORPUS/good/plain.bin")" ]
 '
 
@@ -108,7 +108,7 @@ for f in "$CORPUS"/truncated/*.bin; do
 		zstd-*)
 			# Compressed: fewer records than the whole file, and exactly the whole
 			# COMPRESSED records before the cut.
-			perf report --stats -i "$CORPUS/good/zstd.bin" >good.out 2>/dev/null
+			perf_run report --stats -i "$CORPUS/good/zstd.bin" >good.out 2>/dev/null
 			[ "$total" -lt "$(stat_count good.out TOTAL)" ] || fail "TOTAL $total, not less than the whole file"
 			got=$(stat_count out COMPRESSED); want=$(count_records "'"$f"'" 81)
 			[ "${got:-0}" = "$want" ] || fail "COMPRESSED ${got:-none}, want $want"
@@ -128,7 +128,7 @@ for f in "$CORPUS"/good/*.bin; do
 		rc=0; timeout 10 "$XPERF_BUILD/xperf" report --stats -i "'"$f"'" >out 2>err || rc=$?
 		[ $rc -eq 0 ] || { cat err; fail "exit $rc"; }
 		[ ! -s err ] || fail "stderr: $(cat err)"
-		perf report --stats -i "'"$f"'" >perf.out 2>/dev/null
+		perf_run report --stats -i "'"$f"'" >perf.out 2>/dev/null
 		for what in TOTAL SAMPLE MMAP2 COMM; do
 			[ "$(stat_count out $what)" = "$(stat_count perf.out $what)" ] ||
 				fail "$what: xperf $(stat_count out $what), perf $(stat_count perf.out $what)"

@@ -29,7 +29,7 @@ top_symbol() { grep -m1 '%' "$1" | awk '{print $NF}'; }
 
 perf_case 'perf reads the header of a compressed file' '
 	"$SYNTH" -o f.data -n 500
-	perf report --header-only -i f.data >hdr 2>err
+	perf_run report --header-only -i f.data >hdr 2>err
 	grep -q "^# hostname : $(uname -n)\$" hdr || fail "no hostname"
 	grep -q "^# os release : $(uname -r)\$" hdr || fail "no os release"
 	grep -q "^# perf version : xpf-synth 0.1\$" hdr
@@ -49,7 +49,7 @@ for mode in compressed plain; do
 	opt=; [ $mode = plain ] && opt=--no-compress
 	perf_case "perf --stats counts every record of a $mode file" '
 		"$SYNTH" -o f.data $opt -n 777 -r 50 --counts 2>counts
-		perf report --stats -i f.data >stats 2>&1
+		perf_run report --stats -i f.data >stats 2>&1
 		check_stats counts stats
 		if [ '$mode' = compressed ]; then
 			grep -q "COMPRESSED events:" stats || fail "no COMPRESSED records"
@@ -59,12 +59,12 @@ for mode in compressed plain; do
 	'
 	perf_case "perf report -D walks every record of a $mode file" '
 		"$SYNTH" -o f.data $opt -n 300 -r 64 --counts 2>counts
-		perf report -D -i f.data >dump 2>err
+		perf_run report -D -i f.data >dump 2>err
 		check_dump counts dump
 	'
 	perf_case "perf report --stdio prints a $mode file without warnings" '
 		"$SYNTH" -o f.data $opt -n 600
-		perf report --stdio -q --no-children -i f.data >rep 2>err
+		perf_run report --stdio -q --no-children -i f.data >rep 2>err
 		[ ! -s err ] || fail "stderr: $(cat err)"
 		[ "$(top_symbol rep)" = synth_hot ] || fail "top symbol $(top_symbol rep)"
 		grep -q "50.00%.*synth_hot" rep
@@ -74,11 +74,11 @@ done
 
 perf_case 'records straddling COMPRESSED records (rounds larger than a chunk)' '
 	"$SYNTH" -o f.data -n 20000 -r 5000 --counts 2>counts
-	perf report --stats -i f.data >stats 2>&1
+	perf_run report --stats -i f.data >stats 2>&1
 	check_stats counts stats
 	n=$(grep -m1 "COMPRESSED events:" stats | awk "{print \$3}")
 	[ "$n" -gt 8 ] || fail "only $n COMPRESSED records"
-	perf report --stdio -q --no-children -i f.data >rep 2>err
+	perf_run report --stdio -q --no-children -i f.data >rep 2>err
 	[ ! -s err ] || fail "stderr: $(cat err)"
 	[ "$(top_symbol rep)" = synth_hot ]
 '
@@ -90,17 +90,17 @@ for mode in compressed plain; do
 	perf_case "perf reads a $mode pipe stream" '
 		"$SYNTH" -o - $opt -n 400 -r 100 --counts >f.data 2>counts
 		[ "$(head -c 16 f.data | od -An -tu8 | awk "{print \$2}")" = 16 ] || fail "not a pipe header"
-		perf report --header-only -i - <f.data >hdr 2>&1
+		perf_run report --header-only -i - <f.data >hdr 2>&1
 		grep -q "^# hostname : $(uname -n)\$" hdr || fail "no hostname"
 		grep -q "^# event : name = cpu-clock" hdr
-		n=$(perf script -G -F comm,tid,time,event -i - <f.data 2>err | grep -c "cpu-clock")
+		n=$(perf_run script -G -F comm,tid,time,event -i - <f.data 2>err | grep -c "cpu-clock")
 		[ "$n" = "$(awk "/^SAMPLE/ {print \$2}" counts)" ] || fail "perf script shows $n samples"
 		[ ! -s err ] || fail "stderr: $(cat err)"
 		if [ '$mode' = plain ]; then
-			perf report --stats -i - <f.data >stats 2>&1
+			perf_run report --stats -i - <f.data >stats 2>&1
 			check_stats counts stats
 		fi
-		perf report --stdio -q --no-children -i - <f.data >rep 2>err
+		perf_run report --stdio -q --no-children -i - <f.data >rep 2>err
 		[ ! -s err ] || fail "stderr: $(cat err)"
 		[ "$(top_symbol rep)" = synth_hot ]
 	'
@@ -108,11 +108,11 @@ done
 
 perf_case 'two events: perf maps samples to their event through the ids' '
 	"$SYNTH" -o f.data -e 2 -n 600
-	perf report --header-only -i f.data | grep -q "name = task-clock, .*id = { 1001 }"
-	perf report --stdio -q --no-children --sort sym -i f.data >rep 2>err
+	perf_run report --header-only -i f.data | grep -q "name = task-clock, .*id = { 1001 }"
+	perf_run report --stdio -q --no-children --sort sym -i f.data >rep 2>err
 	[ ! -s err ] || fail "stderr: $(cat err)"
 	# cpu-clock gets every synth_hot sample, task-clock the warm and cold ones
-	perf report --stdio --no-children --sort sym -i f.data 2>/dev/null |
+	perf_run report --stdio --no-children --sort sym -i f.data 2>/dev/null |
 		awk "/^# Samples:.*of event/ {ev=\$NF} /%/ && !seen[ev]++ {print ev, \$NF}" >tops
 	grep -q "cpu-clock.* synth_hot" tops || fail "$(cat tops)"
 	grep -q "task-clock.* synth_warm" tops || fail "$(cat tops)"
@@ -123,10 +123,10 @@ for mode in compressed plain; do
 	perf_case "perf reads a killed writer's $mode file up to its last round" '
 		! "$SYNTH" -o f.data $opt -n 1000 -r 100 --kill-after-rounds 3 2>counts
 		grep -q "^SAMPLE 300\$" counts
-		perf report --stats -i f.data >stats 2>&1
+		perf_run report --stats -i f.data >stats 2>&1
 		grep -q -E "^ *SAMPLE events: *300 " stats || fail "$(cat stats)"
 		grep -q -E "^ *FINISHED_ROUND events: *3 " stats
-		perf report --header-only -i f.data | grep -q "^# hostname : $(uname -n)\$"
+		perf_run report --header-only -i f.data | grep -q "^# hostname : $(uname -n)\$"
 	'
 done
 

@@ -63,4 +63,80 @@ fail() { echo "FAIL: $*" >&2; return 1; }
 # run shows the machine was too disturbed to judge
 skip() { echo "$*" >"$_case_dir/.skip"; exit 77; }
 
+# perf_run ARGS...: `perf ARGS`, run again (3 runs in all) only when perf dies of a signal
+# (exit >= 128): perf 6.1 sometimes aborts by itself (exit 134, "assertion failed at
+# util/build-id.c") when other processes come and go. Ordinary failures are not retried.
+# Each run's output is held back and only the last run's reaches the caller's stdout and
+# stderr (as one stream, in order, when they are the same file, e.g. 2>&1), so redirections
+# and pipes see one run; a stdin that perf reads (-i -) is saved first for every run.
+perf_run() {
+	local tmp i rc=0 same=0 in=/dev/stdin prev=
+	tmp=$(mktemp -d "${TEST_TMP:-${TMPDIR:-/tmp}}/perf_run.XXXXXX") || return 2
+	[ /dev/stdout -ef /dev/stderr ] && same=1
+	for i in "$@"; do
+		case "$prev $i" in "-i -" | "--input -" | *" --input=-") in=$tmp/in ;; esac
+		prev=$i
+	done
+	[ "$in" = /dev/stdin ] || cat >"$in"
+	for i in 1 2 3; do
+		rc=0
+		if [ "$in" = /dev/stdin ]; then
+			_perf_once "$tmp" $same "$@" || rc=$?
+		else
+			_perf_once "$tmp" $same "$@" <"$in" || rc=$?
+		fi
+		[ $rc -ge 128 ] || break
+	done
+	cat "$tmp/out" || :
+	[ $same = 1 ] || cat "$tmp/err" >&2 || :
+	rm -rf "$tmp"
+	return $rc
+}
+_perf_once() {
+	local tmp=$1 same=$2
+	shift 2
+	if [ "$same" = 1 ]; then command perf "$@" >"$tmp/out" 2>&1
+	else command perf "$@" >"$tmp/out" 2>"$tmp/err"; fi
+}
+
+# normalize_vdso [PERF_DATA] <REPORT >OUT: one spelling, "[vdso]", for code in the vdso.
+# perf names [vdso] symbols only from its build-id cache (~/.debug), which `perf record -N`
+# never fills: on a fresh machine it prints raw addresses where xperf, reading the running
+# kernel's vdso, prints __vdso_* names. So: the symbol of a report row whose object is
+# [vdso] becomes [vdso] (callers sum rows made equal), and so do frames (folded stacks,
+# graph lines) named __vdso_* and raw 0x addresses inside a [vdso] mapping of PERF_DATA.
+normalize_vdso() {
+	local maps=
+	if [ -n "${1:-}" ]; then
+		maps=$(perf_run report -D -i "$1" 2>/dev/null |
+			sed -n 's/.*PERF_RECORD_MMAP2* [0-9-]*\/[0-9-]*: \[\(0x[0-9a-f]*\)(\(0x[0-9a-f]*\)) .*\[vdso\]$/\1 \2/p' |
+			sort -u | tr '\n' ' ')
+	fi
+	awk -v maps="$maps" '
+	function hex(s,   n, i) {
+		n = 0; s = tolower(substr(s, 3))
+		for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return n
+	}
+	function in_vdso(a,   i) {
+		for (i = 1; i < nm; i += 2) if (a >= M[i] && a < M[i] + M[i + 1]) return 1
+		return 0
+	}
+	BEGIN { nm = split(maps, m, " "); for (i = 1; i <= nm; i++) M[i] = hex(m[i]) }
+	{
+		if (match($0, /\[vdso\] +\[\.\] /)) $0 = substr($0, 1, RSTART + RLENGTH - 1) "[vdso]"
+		out = ""; s = $0
+		while (match(s, /(0x[0-9a-f]+|__vdso_[A-Za-z0-9_]+)/)) {
+			t = substr(s, RSTART, RLENGTH)
+			pre = substr(s, RSTART - 1, 1); post = substr(s, RSTART + RLENGTH, 1)
+			ok = pre !~ /[A-Za-z0-9_.@]/ && post !~ /[A-Za-z0-9_.@]/
+			if (ok && (t ~ /^__vdso_/ || in_vdso(hex(t)))) t = "[vdso]"
+			out = out substr(s, 1, RSTART - 1) t; s = substr(s, RSTART + RLENGTH)
+		}
+		print out s
+	}'
+}
+
+export -f perf_run _perf_once normalize_vdso
+
 test_done() { exit $_failed; }

@@ -22,7 +22,7 @@ export -f no_warnings
 perf_case "perf report --stdio reads the default (compressed) file without warnings" '
 	eval xperf-record -q -- $BUSY
 	test -s xperf.data
-	perf report --stdio -i xperf.data >out 2>err
+	perf_run report --stdio -i xperf.data >out 2>err
 	no_warnings err
 	grep -q "^# Samples: " out
 	grep -qE "^ +[0-9.]+%" out
@@ -32,7 +32,7 @@ perf_case "perf script reads every sample we say we wrote" '
 	eval xperf-record -- $BUSY 2>summary
 	n=$(sed -n "s/.*(\([0-9]*\) samples).*/\1/p" summary)
 	test "$n" -gt 10
-	perf script -i xperf.data >out 2>err
+	perf_run script -i xperf.data >out 2>err
 	no_warnings err
 	test "$(wc -l <out)" -eq "$n" || fail "perf script: $(wc -l <out) lines, we said $n"
 '
@@ -42,10 +42,10 @@ for variant in "--no-compress" "-z 9" "-g" "--call-graph dwarf" "--call-graph dw
 	       "-e cpu-clock:u" "-B"; do
 	perf_case "perf report and perf script read: record $variant" "
 		eval xperf-record -q $variant -- \$BUSY
-		perf report --stdio -i xperf.data >out 2>err
+		perf_run report --stdio -i xperf.data >out 2>err
 		no_warnings err
 		grep -qE '^ +[0-9.]+%' out
-		perf script -i xperf.data >s 2>err
+		perf_run script -i xperf.data >s 2>err
 		no_warnings err
 		test -s s
 	"
@@ -55,7 +55,7 @@ perf_case "the summary is perf's: woken up, captured and wrote, samples, compres
 	eval xperf-record -- $BUSY 2>err
 	grep -qE "^\[ xperf record: Woken up [0-9]+ times to write data \]$" err
 	grep -qE "^\[ xperf record: Captured and wrote [0-9.]+ MB xperf.data \([0-9]+ samples\), compression ratio [0-9.]+ \]$" err
-	n=$(perf report --stats -i xperf.data 2>/dev/null | sed -n "s/^ *SAMPLE events: *\([0-9]*\).*/\1/p" | head -1)
+	n=$(perf_run report --stats -i xperf.data 2>/dev/null | sed -n "s/^ *SAMPLE events: *\([0-9]*\).*/\1/p" | head -1)
 	grep -q "($n samples)" err || fail "perf counts $n samples"
 '
 
@@ -66,7 +66,7 @@ test_case "-q prints nothing on success" '
 
 perf_case "default attrs match perf record: freq 4000, IP|TID|TIME|PERIOD, tracking on the event" '
 	eval xperf-record -q -- $BUSY
-	perf evlist -v -i xperf.data >ev
+	perf_run evlist -v -i xperf.data >ev
 	cat ev
 	grep -q "sample_freq }: 4000" ev
 	grep -q "sample_type: IP|TID|TIME|PERIOD," ev
@@ -81,30 +81,30 @@ perf_case "default attrs match perf record: freq 4000, IP|TID|TIME|PERIOD, track
 
 perf_case "-F, -c, -a, --no-inherit, -g and dwarf set the attrs perf sets" '
 	eval xperf-record -q -F 1234 -- $BUSY
-	perf evlist -v -i xperf.data | grep -q "sample_freq }: 1234"
+	perf_run evlist -v -i xperf.data | grep -q "sample_freq }: 1234"
 	eval xperf-record -q -c 50000 -- $BUSY
-	perf evlist -v -i xperf.data >ev; grep -q "sample_freq }: 50000" ev; ! grep -q "freq: 1" ev
+	perf_run evlist -v -i xperf.data >ev; grep -q "sample_freq }: 50000" ev; ! grep -q "freq: 1" ev
 	eval xperf-record -q -a -- $BUSY
-	perf evlist -v -i xperf.data | grep -q "sample_type: IP|TID|TIME|CPU|PERIOD,"
+	perf_run evlist -v -i xperf.data | grep -q "sample_type: IP|TID|TIME|CPU|PERIOD,"
 	eval xperf-record -q --no-inherit -- $BUSY
-	if perf evlist -v -i xperf.data | grep -q "inherit: 1"; then fail "record.sh:90: must not hold"; fi
+	if perf_run evlist -v -i xperf.data | grep -q "inherit: 1"; then fail "record.sh:90: must not hold"; fi
 	eval xperf-record -q -g -- $BUSY
-	perf evlist -v -i xperf.data | grep -q "sample_type: IP|TID|TIME|CALLCHAIN|PERIOD,"
+	perf_run evlist -v -i xperf.data | grep -q "sample_type: IP|TID|TIME|CALLCHAIN|PERIOD,"
 	eval xperf-record -q --call-graph dwarf -- $BUSY
-	perf evlist -v -i xperf.data >ev
+	perf_run evlist -v -i xperf.data >ev
 	grep -q "CALLCHAIN|PERIOD|REGS_USER|STACK_USER" ev
 	grep -q "sample_regs_user: 0xff0fff" ev
 	grep -q "sample_stack_user: 8192" ev
 	grep -q "exclude_callchain_user: 1" ev
 	eval xperf-record -q --call-graph dwarf,1000 -- $BUSY
-	perf evlist -v -i xperf.data | grep -q "sample_stack_user: 1000"
+	perf_run evlist -v -i xperf.data | grep -q "sample_stack_user: 1000"
 '
 
 perf_case "several events: IDENTIFIER, one attr each, samples of both" '
 	eval xperf-record -q -e cpu-clock -e task-clock -- $BUSY
-	perf evlist -v -i xperf.data >ev
+	perf_run evlist -v -i xperf.data >ev
 	test "$(grep -c "sample_type: IP|TID|TIME|PERIOD|IDENTIFIER," ev)" -eq 2
-	perf script -F event -i xperf.data | sort | uniq -c >ev
+	perf_run script -F event -i xperf.data | sort | uniq -c >ev
 	grep -q "cpu-clock" ev && grep -q "task-clock" ev
 '
 
@@ -112,18 +112,18 @@ perf_case "-F max uses kernel.perf_event_max_sample_rate" '
 	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 	eval xperf-record -F max -- $BUSY 2>err
 	grep -q "maximum frequency rate of $max Hz" err
-	perf evlist -v -i xperf.data | grep -q "sample_freq }: $max"
+	perf_run evlist -v -i xperf.data | grep -q "sample_freq }: $max"
 '
 
 perf_case "without a PMU, cycles falls back to cpu-clock with one note" '
 	if perf stat -e cycles -x, true 2>&1 | grep -q "<not supported>"; then
 		eval xperf-record -- $BUSY 2>err
 		test "$(grep -c "note:.*cycles" err)" -eq 1
-		perf evlist -i xperf.data | grep -q "cpu-clock"
+		perf_run evlist -i xperf.data | grep -q "cpu-clock"
 	else
 		eval xperf-record -- $BUSY 2>err
 		if grep -q "note:" err; then fail "record.sh:125: must not hold"; fi
-		perf evlist -i xperf.data | grep -q cycles
+		perf_run evlist -i xperf.data | grep -q cycles
 	fi
 '
 
@@ -145,10 +145,10 @@ test_case "an existing output file becomes FILE.old" '
 
 perf_case "-o - writes a pipe stream perf reads" '
 	eval xperf-record -q -o - -- $BUSY >pipe.data
-	perf report --stdio -i - <pipe.data >out 2>err
+	perf_run report --stdio -i - <pipe.data >out 2>err
 	no_warnings err
 	grep -qE "^ +[0-9.]+%" out
-	eval xperf-record -q -o - -- $BUSY | perf script -i - >s 2>err
+	eval xperf-record -q -o - -- $BUSY | perf_run script -i - >s 2>err
 	no_warnings err
 	test -s s
 '
@@ -158,7 +158,7 @@ perf_case "-z takes its level attached, separate, or none (level 1), as perf" '
 		set -- $a
 		xperf-record -q $1 ${3:+$2} -o z.data -- true
 		want=${3:-${2:-1}}
-		perf report --header-only -i z.data >h 2>/dev/null
+		perf_run report --header-only -i z.data >h 2>/dev/null
 		grep -q "# compressed : Zstd, level = $want," h || fail "$a: $(grep compressed h)"
 	done
 '
@@ -193,11 +193,11 @@ perf_case "build ids: perf buildid-list shows the ELF note id of the workload; -
 	want=$(readelf -n "$WL/spin" | sed -n "s/.*Build ID: *\([0-9a-f]*\).*/\1/p")
 	test -n "$want"
 	xperf-record -q -- $WL/spin 0.2
-	perf buildid-list -i xperf.data >ids
+	perf_run buildid-list -i xperf.data >ids
 	cat ids
 	grep -q "^$want .*workloads/spin$" ids
 	xperf-record -q -B -- $WL/spin 0.2
-	if perf buildid-list -i xperf.data | grep -q "^$want"; then fail "record.sh:181: must not hold"; fi
+	if perf_run buildid-list -i xperf.data | grep -q "^$want"; then fail "record.sh:181: must not hold"; fi
 '
 
 test_case "xperf record (through the driver) runs xperf-record" '

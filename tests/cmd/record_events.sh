@@ -19,46 +19,46 @@ have_tp() { [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tr
 if have_tp; then
 perf_case "a tracepoint recording: perf report and perf script decode its raw fields" '
 	xperf-record -q -e sched:sched_switch -- sleep 0.2
-	perf report --stdio -i xperf.data >out 2>err
+	perf_run report --stdio -i xperf.data >out 2>err
 	no_warnings err
 	grep -q "of event .sched:sched_switch." out
-	perf script -i xperf.data >s 2>err
+	perf_run script -i xperf.data >s 2>err
 	no_warnings err
 	grep -q "sched:sched_switch: prev_comm=sleep prev_pid=[0-9]* .*==> next_comm=" s
 '
 
 perf_case "tracepoints: attrs as perf sets them (RAW|CPU, period 1, no freq)" '
 	xperf-record -q -e sched:sched_switch -- sleep 0.1
-	perf record -q -N --no-bpf-event -e sched:sched_switch -o perf.data -- sleep 0.1
+	perf_run record -q -N --no-bpf-event -e sched:sched_switch -o perf.data -- sleep 0.1
 	for f in xperf.data perf.data; do
-		perf evlist -v -i $f | grep "^sched:sched_switch:" >$f.attr
+		perf_run evlist -v -i $f | grep "^sched:sched_switch:" >$f.attr
 		grep -q "sample_type: IP|TID|TIME|CPU|PERIOD|RAW" $f.attr
 		grep -q "{ sample_period, sample_freq }: 1," $f.attr
 		if grep -q ", freq: 1" $f.attr; then fail "$f: freq set"; fi
 	done
 	# -F replaces the weak period of 1, as in perf
 	xperf-record -q -F 100 -e sched:sched_switch -o f.data -- sleep 0.1
-	perf evlist -v -i f.data | grep -q ", freq: 1"
+	perf_run evlist -v -i f.data | grep -q ", freq: 1"
 '
 
 perf_case "tracepoints with a sampling event, a glob and a comma list" '
 	xperf-record -q -e sched:sched_switch,cpu-clock -e "sched:sched_process_e*" -- \
 		sh -c "$WL/spin 0.2; true"
-	perf evlist -i xperf.data >ev
+	perf_run evlist -i xperf.data >ev
 	grep -qx cpu-clock ev
 	grep -qx sched:sched_process_exec ev
 	grep -qx sched:sched_process_exit ev
-	perf script -i xperf.data >s 2>err
+	perf_run script -i xperf.data >s 2>err
 	no_warnings err
 	grep -q "sched:sched_process_exec: filename=" s
 	grep -q "cpu-clock:" s
-	perf report --stdio -i xperf.data >/dev/null 2>err
+	perf_run report --stdio -i xperf.data >/dev/null 2>err
 	no_warnings err
 '
 
 perf_case "a tracepoint pipe stream (-o -) carries its tracing data to perf and xperf" '
 	xperf-record -q -e sched:sched_switch -o - -- sleep 0.2 >p.data
-	perf script -i - <p.data >s 2>err
+	perf_run script -i - <p.data >s 2>err
 	no_warnings err
 	grep -q "sched:sched_switch: prev_comm=" s
 	xperf-report --stats -i - <p.data >st
@@ -72,10 +72,10 @@ fi
 
 perf_case "a group {a,b}: GROUP_DESC, perf shows the group as its own does" '
 	xperf-record -q -e "{cpu-clock,page-faults}" -e task-clock -- $WL/spin 0.2
-	perf evlist -g -i xperf.data >g
+	perf_run evlist -g -i xperf.data >g
 	grep -qx "{cpu-clock,page-faults}" g
 	grep -qx "task-clock" g
-	perf report --stdio -i xperf.data >out 2>err
+	perf_run report --stdio -i xperf.data >out 2>err
 	no_warnings err
 	grep -q "of events .anon group { cpu-clock, page-faults }." out
 '
@@ -88,10 +88,10 @@ for e in "cpu-clock:u" "cpu-clock:k" "{cpu-clock,task-clock}:u" "page-faults" \
 	case $e in *:k) work='dd if=/dev/zero of=/dev/null bs=1 count=300000 status=none' ;; esac
 	perf_case "perf report and perf script read: record -e '$e'" "
 		xperf-record -q -e '$e' -- $work
-		perf report --stdio -i xperf.data >out 2>err
+		perf_run report --stdio -i xperf.data >out 2>err
 		no_warnings err
 		grep -qE '^ +[0-9.]+%' out
-		perf script -i xperf.data >s 2>err
+		perf_run script -i xperf.data >s 2>err
 		no_warnings err
 		test -s s
 	"

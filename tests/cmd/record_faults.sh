@@ -14,7 +14,7 @@ report_reads() {
 		"$XPERF_BUILD/xperf-report" --stats -i "$1" >stats 2>&1 || { cat stats; return 1; }
 		grep -q SAMPLE stats
 	else
-		perf report --stats -i "$1" 2>&1 | grep -q SAMPLE
+		perf_run report --stats -i "$1" 2>&1 | grep -q SAMPLE
 	fi
 }
 export -f report_reads
@@ -77,7 +77,7 @@ perf_case "a command that crashes: its signal reported, exit 128+sig, the file c
 	cat err
 	test $rc -eq 139
 	grep -q "signal 11" err
-	perf report --stats -i xperf.data 2>perr | grep -q "TOTAL events"
+	perf_run report --stats -i xperf.data 2>perr | grep -q "TOTAL events"
 	if grep -qi warning perr; then fail "record_faults.sh:81: must not hold"; fi
 '
 
@@ -89,7 +89,7 @@ perf_case "SIGINT stops the recording with a complete file" '
 	set +e; wait $rec; rc=$?; set -e
 	cat err
 	grep -q "Captured and wrote" err
-	perf report --stats -i f.data 2>perr | grep -q "SAMPLE events"
+	perf_run report --stats -i f.data 2>perr | grep -q "SAMPLE events"
 	if grep -qi warning perr; then fail "record_faults.sh:93: must not hold"; fi
 	if pgrep -P $rec >/dev/null; then fail "record_faults.sh:94: must not hold"; fi
 '
@@ -102,7 +102,7 @@ perf_case "SIGTERM stops the recording with a complete file, and the command wit
 	kill -TERM $rec
 	set +e; wait $rec; set -e
 	grep -q "Captured and wrote" err
-	perf report --stats -i f.data 2>perr | grep -q "SAMPLE events"
+	perf_run report --stats -i f.data 2>perr | grep -q "SAMPLE events"
 	if grep -qi warning perr; then fail "record_faults.sh:106: must not hold"; fi
 	sleep 0.2
 	! kill -0 $child 2>/dev/null || fail "the command still runs"
@@ -190,7 +190,7 @@ perf_case "lost samples are counted and reported under a tiny buffer and a high 
 	grep -q -- "-F " err
 	n=$(sed -n "s/.*warning: \([0-9]*\) samples lost.*/\1/p" err)
 	test "$n" -gt 0
-	lost=$(perf report --stats -i xperf.data 2>/dev/null | sed -n "s/^ *LOST events: *\([0-9]*\).*/\1/p")
+	lost=$(perf_run report --stats -i xperf.data 2>/dev/null | sed -n "s/^ *LOST events: *\([0-9]*\).*/\1/p")
 	test "${lost:-0}" -gt 0 || fail "perf sees no LOST records"
 	test "$n" -ge "$lost"
 '
@@ -199,7 +199,7 @@ perf_case "no losses and no warning at 10 kHz with call graphs under the default
 	xperf-record -F 10000 -g -- $WL/spin 1 2>err
 	cat err
 	if grep -q "lost" err; then fail "record_faults.sh:199: must not hold"; fi
-	if perf report --stats -i xperf.data 2>/dev/null | grep -q "LOST events"; then fail "record_faults.sh:200: must not hold"; fi
+	if perf_run report --stats -i xperf.data 2>/dev/null | grep -q "LOST events"; then fail "record_faults.sh:200: must not hold"; fi
 '
 
 # Throttling: tried page-faults -c 1/-c 2 on 400k faults, cpu-clock -c 10000 -g and -F max

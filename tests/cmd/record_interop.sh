@@ -20,9 +20,9 @@ rec_case() {
 # perf_reads FILE: perf report and perf script read FILE with status 0, nothing on stderr,
 # and find samples.
 perf_reads() {
-	perf report --stdio -i "$1" >"$1.report" 2>"$1.report.err" ||
+	perf_run report --stdio -i "$1" >"$1.report" 2>"$1.report.err" ||
 		{ cat "$1.report.err"; fail "perf report failed on $1"; }
-	perf script -i "$1" >"$1.script" 2>"$1.script.err" ||
+	perf_run script -i "$1" >"$1.script" 2>"$1.script.err" ||
 		{ cat "$1.script.err"; fail "perf script failed on $1"; }
 	if [ -s "$1.report.err" ] || [ -s "$1.script.err" ]; then
 		cat "$1.report.err" "$1.script.err"
@@ -33,7 +33,7 @@ perf_reads() {
 
 # pct FILE SORT KEY: the --no-children percentage perf reports for KEY (last column).
 pct() {
-	perf report --stdio --no-children --sort "$2" -i "$1" 2>/dev/null |
+	perf_run report --stdio --no-children --sort "$2" -i "$1" 2>/dev/null |
 		awk -v k="$3" '!/^#/ && $NF == k { sub("%", "", $1); print $1; found = 1; exit }
 			       END { if (!found) print "0" }'
 }
@@ -93,23 +93,23 @@ judged() {
 # forker: the exec'd children and the forked child are followed, with their own samples.
 check_forker() {
 	local comms
-	comms=$(perf report --stdio --no-children --sort comm -i "$1" 2>/dev/null | grep -v '^#')
+	comms=$(perf_run report --stdio --no-children --sort comm -i "$1" 2>/dev/null | grep -v '^#')
 	echo "$comms" | head -n 5
 	echo "$comms" | awk '$2 == "forker-child" { f = 1 } END { exit !f }' ||
 		fail "no samples of the exec'd children"
 	echo "$comms" | awk '$2 == "forker-fork" { f = 1 } END { exit !f }' ||
 		fail "no samples of the forked child"
-	perf script -F comm,ip,sym -i "$1" 2>/dev/null | grep -q 'forker-child .* child_work$' ||
+	perf_run script -F comm,ip,sym -i "$1" 2>/dev/null | grep -q 'forker-child .* child_work$' ||
 		fail "child_work not resolved in the children"
 	# two exec'd children: at least two distinct pids with forker-child samples
-	[ "$(perf script -F comm,pid -i "$1" 2>/dev/null | awk '$1 == "forker-child" { print $2 }' |
+	[ "$(perf_run script -F comm,pid -i "$1" 2>/dev/null | awk '$1 == "forker-child" { print $2 }' |
 	     sort -u | wc -l)" -ge 2 ] || fail "fewer than two children seen"
 }
 
 # recurse -g: some callchain holds at least 100 recurse frames under bottom_work.
 check_recurse() {
 	local max
-	max=$(perf script -i "$1" 2>/dev/null | awk '
+	max=$(perf_run script -i "$1" 2>/dev/null | awk '
 		NF == 0 { if (n > m && leaf) m = n; n = 0; first = 1; leaf = 0; next }
 		/ bottom_work\+/ && first { leaf = 1 }
 		/^[ \t]/ { first = 0 }
@@ -120,18 +120,16 @@ check_recurse() {
 }
 
 xrec() { "$REC" -q "$@"; }
-# perf 6.1 itself aborts now and then on this machine: the oracle gets one retry
+# the oracle's recording (perf_run retries when perf 6.1 aborts by itself)
 prec() {
-	perf record -N --no-bpf-event -q "$@" >/dev/null 2>&1 ||
-		perf record -N --no-bpf-event -q "$@" >/dev/null 2>&1
+	perf_run record -N --no-bpf-event -q "$@" >/dev/null 2>&1
 }
 
 # precw OUT ARGS...: prec keeping the workload's output, in OUT
 precw() {
 	local out=$1
 	shift
-	perf record -N --no-bpf-event -q "$@" >"$out" 2>/dev/null ||
-		perf record -N --no-bpf-event -q "$@" >"$out" 2>/dev/null
+	perf_run record -N --no-bpf-event -q "$@" >"$out" 2>/dev/null
 }
 
 # The runs judged() compares: each records, then checks (run under set -e by judged).
@@ -154,7 +152,7 @@ attach_x() {
 	p=$(pct x.data sym spin_work)
 	echo "spin_work $p%"
 	near "$p" 100
-	perf script -F pid -i x.data 2>/dev/null | awk -v p=$spin "\$1 == p { f = 1 } END { exit !f }" ||
+	perf_run script -F pid -i x.data 2>/dev/null | awk -v p=$spin "\$1 == p { f = 1 } END { exit !f }" ||
 		fail "no sample of pid $spin"
 }
 attach_p() {
@@ -183,7 +181,7 @@ perf_case "shares: perf's own recording gives the CPU-time shares within $TOL po
 rec_case "shares -g: deep call chain main -> level1..8 -> do_round -> work_a in perf script" '
 	xrec -g -o x.data "$W/shares" 1
 	perf_reads x.data
-	perf script -i x.data 2>/dev/null | awk "
+	perf_run script -i x.data 2>/dev/null | awk "
 		NF == 0 { if (a && l1 && l8 && m) ok = 1; a = l1 = l8 = m = 0; next }
 		/ work_a\+/ { a = 1 } / level1\+/ { l1 = 1 } / level8\+/ { l8 = 1 } / main\+/ { m = 1 }
 		END { exit !ok }" || fail "no sample with the whole chain"
@@ -250,7 +248,7 @@ rec_case "-p: synthesized COMM and MMAP2 records match perf's for the same proce
 	kill $pid; wait $pid || true
 	# synthesized records are the ones with time 0; build ids replace maj:min ino in ours
 	for f in x p; do
-		perf report -D -i $f.data 2>/dev/null |
+		perf_run report -D -i $f.data 2>/dev/null |
 			grep -E "^0 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_(COMM|MMAP)" |
 			grep -v perf-exec | grep -v "^.*: PERF_RECORD_COMM: sleep" |
 			sed -E "s/^0 0x[0-9a-f]+ \[0x[0-9a-f]+\]: //; s/ @ (0x[0-9a-f]+|0) [^]]*\]/ @ \1]/" \
@@ -268,12 +266,12 @@ rec_case "-a: perf reads the system-wide xperf file and resolves a process start
 	xrec -a -o x.data -- sleep 0.5
 	kill $spin; wait $spin || true
 	perf_reads x.data
-	perf report --stdio --no-children --sort comm,sym -i x.data 2>/dev/null |
+	perf_run report --stdio --no-children --sort comm,sym -i x.data 2>/dev/null |
 		grep -E "^ +[0-9.]+% +spin +\[\.\] spin_work" || fail "spin_work of spin not resolved"
 	# the kernel map and kernel threads (COMM only) are there too
-	perf report -D -i x.data 2>/dev/null | grep -q "PERF_RECORD_MMAP -1/0: .*\[kernel.kallsyms\]_text" ||
+	perf_run report -D -i x.data 2>/dev/null | grep -q "PERF_RECORD_MMAP -1/0: .*\[kernel.kallsyms\]_text" ||
 		fail "no kernel map"
-	perf report -D -i x.data 2>/dev/null | grep -q "PERF_RECORD_COMM: kthreadd:2/2" ||
+	perf_run report -D -i x.data 2>/dev/null | grep -q "PERF_RECORD_COMM: kthreadd:2/2" ||
 		fail "kernel threads not synthesized"
 '
 
@@ -282,16 +280,16 @@ rec_case "header: perf prints the same host features for the xperf file as for i
 	prec -o p.data "$W/spin" 0.1
 	keys="hostname|os release|arch|nrcpus online|nrcpus avail|cpudesc|cpuid|total memory"
 	for f in x p; do
-		perf report --header-only -i $f.data 2>/dev/null | grep -E "^# ($keys) :" >$f.hdr
-		perf report --header-only -I -i $f.data 2>/dev/null |
+		perf_run report --header-only -i $f.data 2>/dev/null | grep -E "^# ($keys) :" >$f.hdr
+		perf_run report --header-only -I -i $f.data 2>/dev/null |
 			grep -E "^# (sibling|CPU [0-9])" >>$f.hdr
 	done
 	cat x.hdr
 	[ $(grep -c . p.hdr) -ge 8 ] || fail "perf printed too few header lines"
 	diff p.hdr x.hdr || fail "host features differ"
-	perf report --header-only -i x.data 2>/dev/null | grep -q "^# perf version : xperf " ||
+	perf_run report --header-only -i x.data 2>/dev/null | grep -q "^# perf version : xperf " ||
 		fail "no xperf version"
-	perf report --header-only -i x.data 2>/dev/null | grep -q "^# cmdline : .*xperf-record" ||
+	perf_run report --header-only -i x.data 2>/dev/null | grep -q "^# cmdline : .*xperf-record" ||
 		fail "no cmdline"
 '
 
@@ -299,10 +297,10 @@ rec_case "build ids: perf buildid-list of the xperf file gives the workload's EL
 	xrec -o x.data "$W/shares" 0.3
 	want=$(readelf -n "$W/shares" | awk "/Build ID:/ { print \$3 }")
 	[ -n "$want" ] || fail "the workload has no build id"
-	perf buildid-list -i x.data 2>buildid.err | tee ids
+	perf_run buildid-list -i x.data 2>buildid.err | tee ids
 	[ ! -s buildid.err ] || { cat buildid.err; fail "perf buildid-list warned"; }
 	grep -q "^$want .*workloads/shares$" ids || fail "no $want for shares"
-	kid=$(perf buildid-list -k 2>/dev/null)
+	kid=$(perf_run buildid-list -k 2>/dev/null)
 	[ -z "$kid" ] || grep -q "^$kid \[kernel.kallsyms\]$" ids || fail "no kernel build id"
 '
 

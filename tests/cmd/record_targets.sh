@@ -7,7 +7,7 @@ export WL
 
 # share FILE COLUMN-REGEX: perf report's percentage for a symbol (0 when absent)
 share() {
-	perf report --stdio -i "$1" --sort "${3:-sym}" 2>/dev/null |
+	perf_run report --stdio -i "$1" --sort "${3:-sym}" 2>/dev/null |
 		awk -v s="$2" '$0 ~ s { gsub("%", "", $1); print $1; found = 1; exit }
 			       END { if (!found) print 0 }'
 }
@@ -25,26 +25,26 @@ perf_case "the known-share workload: perf's report of our file gives each functi
 
 perf_case "-g: call chains through the deep chain of the known-share workload" '
 	xperf-record -q -g -- $WL/shares 1
-	perf script -i xperf.data 2>err >s || { cat err; fail "perf script failed"; }
+	perf_run script -i xperf.data 2>err >s || { cat err; fail "perf script failed"; }
 	grep -c "level8" s || fail "no level8 in $(wc -l <s) lines"
 	grep -q "do_round" s && grep -q "work_a" s
 '
 
 perf_case "children are followed by default (fork, exec and threads)" '
 	xperf-record -q -- $WL/forker 2 0.4
-	perf report --stdio -i xperf.data --sort comm,sym 2>/dev/null >r
+	perf_run report --stdio -i xperf.data --sort comm,sym 2>/dev/null >r
 	cat r | head -20
 	grep -qE "forker-child +\[\.\] child_work" r
 	grep -qE "forker-fork +\[\.\] fork_work" r
 	grep -qE "forker +\[\.\] parent_work" r
 	xperf-record -q -- $WL/threads 0.6
-	perf report --stdio -i xperf.data --sort comm 2>/dev/null >r
+	perf_run report --stdio -i xperf.data --sort comm 2>/dev/null >r
 	grep -q xp-thread-a r && grep -q xp-thread-b r
 '
 
 perf_case "--no-inherit records the command alone" '
 	xperf-record -q --no-inherit -- $WL/forker 2 0.4
-	perf report --stdio -i xperf.data --sort comm,sym 2>/dev/null >r
+	perf_run report --stdio -i xperf.data --sort comm,sym 2>/dev/null >r
 	grep -q parent_work r
 	if grep -q child_work r; then fail "record_targets.sh:49: must not hold"; fi
 	if grep -q fork_work r; then fail "record_targets.sh:50: must not hold"; fi
@@ -58,7 +58,7 @@ perf_case "-p attaches to a running process and stops when it exits" '
 	end=$(date +%s%N)
 	wait $pid
 	test $(( (end - start) / 1000000 )) -lt 3000 || fail "did not stop with the process"
-	perf report --stdio -i xperf.data --sort pid,sym 2>/dev/null >r
+	perf_run report --stdio -i xperf.data --sort pid,sym 2>/dev/null >r
 	grep -q "spin_work" r
 	grep -q "$pid" r
 '
@@ -73,7 +73,7 @@ perf_case "-p with two processes, stopped by SIGINT, samples from both" '
 	kill -INT $rec
 	set +e; wait $rec; set -e
 	kill $p1 $p2; wait $p1 $p2 || true
-	perf report --stdio -i xperf.data --sort pid 2>/dev/null >r
+	perf_run report --stdio -i xperf.data --sort pid 2>/dev/null >r
 	grep -q "$p1" r && grep -q "$p2" r
 '
 
@@ -83,7 +83,7 @@ perf_case "-t records one thread of a process" '
 	tid=$(ls /proc/$pid/task | sort -n | tail -1)
 	xperf-record -q -t $tid -- sleep 0.5
 	kill $pid; wait $pid || true
-	perf script -F tid -i xperf.data 2>/dev/null | sort -u >tids
+	perf_run script -F tid -i xperf.data 2>/dev/null | sort -u >tids
 	cat tids
 	test "$(wc -l <tids)" -eq 1
 	grep -qw "$tid" tids
@@ -93,14 +93,14 @@ perf_case "-a records other processes than the command, with the cpu of each sam
 	$WL/spin 3 & pid=$!
 	xperf-record -q -a -- sleep 0.5
 	kill $pid; wait $pid || true
-	perf report --stdio -i xperf.data --sort pid,sym 2>/dev/null >r
+	perf_run report --stdio -i xperf.data --sort pid,sym 2>/dev/null >r
 	grep -q "spin_work" r
-	perf script -F cpu -i xperf.data 2>/dev/null | head -1 | grep -qE "\[[0-9]+\]"
+	perf_run script -F cpu -i xperf.data 2>/dev/null | head -1 | grep -qE "\[[0-9]+\]"
 '
 
 perf_case "-C records only the cpus asked for" '
 	xperf-record -q -C 0 -- $WL/spin 0.5
-	perf script -F cpu -i xperf.data 2>/dev/null | sort -u >cpus
+	perf_run script -F cpu -i xperf.data 2>/dev/null | sort -u >cpus
 	cat cpus
 	test "$(cat cpus | tr -d " ")" = "[000]"
 '
@@ -112,7 +112,7 @@ perf_case "-u USER records the processes of that user" '
 	sleep 0.2
 	xperf-record -q -u nobody -- sleep 0.5
 	kill $pid; wait $pid || true
-	perf report --stdio -i xperf.data --sort pid,sym 2>/dev/null >r
+	perf_run report --stdio -i xperf.data --sort pid,sym 2>/dev/null >r
 	grep -q "spin_work" r
 '
 

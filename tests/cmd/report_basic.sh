@@ -6,10 +6,9 @@ R=$XPERF_BUILD/xperf-report
 MAN=$TOP/docs/xperf-report.1
 WORK="sh -c 'i=0; while [ \$i -lt 50000 ]; do i=\$((i+1)); done'"
 
-# rec FILE: record the workload with perf into FILE (once more if perf fails under load)
+# rec FILE: record the workload with perf into FILE
 rec() {
-	eval "perf record -q -N -o $1 -- $WORK" 2>rec.err ||
-		eval "perf record -q -N -o $1 -- $WORK" 2>rec.err ||
+	eval "perf_run record -q -N -o $1 -- $WORK" 2>rec.err ||
 		fail "perf record: $(tail -n 3 rec.err)"
 }
 

@@ -9,23 +9,29 @@ WL=$XPERF_BUILD/workloads
 export R WL
 
 # rows FILE: every entry line of a --stdio report, blanks squeezed, section number first;
-# only those matching $ONLY (an ERE) when set
+# only those matching $ONLY (an ERE) when set; [vdso] symbols as normalize_vdso spells them
 rows() {
-	awk '/^# Samples: / { s++ } /^ +[0-9]+\.[0-9]+% / { $1 = $1; print s " " $0 }' "$1" |
+	normalize_vdso <"$1" |
+		awk '/^# Samples: / { s++ } /^ +[0-9]+\.[0-9]+% / { $1 = $1; print s " " $0 }' |
 		grep -E -- "${ONLY:-.}"
 }
 
 # same_rows PERF_OUT XPERF_OUT: the top 20 rows of either side are on the other side, each
-# percentage column within 0.5 points (a row is keyed by its non-percentage columns)
+# percentage column within 0.5 points (a row is keyed by its non-percentage columns; rows
+# with the same key, as [vdso] rows become, are summed)
 same_rows() {
 	rows "$1" >perf.rows
 	rows "$2" >xperf.rows
 	[ -s perf.rows ] || fail "no rows in perf's output"
 	awk -v top=20 '
 	function key(   k, i) { k = $1; for (i = 2; i <= NF; i++) if ($i !~ /^[0-9.]+%$/) k = k " " $i; return k }
-	function pcts(   p, i) { p = ""; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9.]+%$/) p = p " " ($i + 0); return p }
-	FILENAME == ARGV[1] { k = key(); P[k] = pcts(); if (++np[$1] <= top) PT[k] = 1; next }
-	{ k = key(); X[k] = pcts(); if (++nx[$1] <= top) XT[k] = 1 }
+	function pcts(old,   a, p, i, j) {
+		split(old, a, " "); p = ""; j = 0
+		for (i = 2; i <= NF; i++) if ($i ~ /^[0-9.]+%$/) p = p " " ($i + a[++j])
+		return p
+	}
+	FILENAME == ARGV[1] { k = key(); P[k] = pcts(P[k]); if (++np[$1] <= top) PT[k] = 1; next }
+	{ k = key(); X[k] = pcts(X[k]); if (++nx[$1] <= top) XT[k] = 1 }
 	function check(k,   a, b, n, i, d) {
 		if (!(k in P) || !(k in X)) { printf "row [%s]: perf%s, xperf%s\n", k,
 			(k in P) ? P[k] : " absent", (k in X) ? X[k] : " absent"; bad++; return }
@@ -42,23 +48,19 @@ same_rows() {
 compare() {
 	local f=$1
 	shift
-	perf report --stdio "$@" -i "$f" >perf.out 2>perf.err ||
+	perf_run report --stdio "$@" -i "$f" >perf.out 2>perf.err ||
 		fail "perf report failed: $(tail -n 3 perf.err)"
 	"$R" --stdio "$@" -i "$f" >xperf.out 2>xperf.err || fail "xperf report failed: $(cat xperf.err)"
 	same_rows perf.out xperf.out
 }
 
 # jit_rec OUT.data [PERF-OPTIONS...]: perf records the jit workload (-m: it writes its
-# /tmp/perf-PID.map), 3 tries as perf 6.1 sometimes aborts at its end; sets $pid and $map
+# /tmp/perf-PID.map); sets $pid and $map
 jit_rec() {
-	local f=$1 i
+	local f=$1
 	shift
-	for i in 1 2 3; do
-		perf record -q -N --no-bpf-event "$@" -o "$f" -- "$WL/jit" -m 1 >jit.out 2>prec.err &&
-			break
-		[ $i -lt 3 ] || fail "perf record failed: $(tail -n 2 prec.err)"
-		rm -f "/tmp/perf-$(awk '/^jit: pid/ { print $3 }' jit.out).map"
-	done
+	perf_run record -q -N --no-bpf-event "$@" -o "$f" -- "$WL/jit" -m 1 >jit.out 2>prec.err ||
+		fail "perf record failed: $(tail -n 2 prec.err)"
 	pid=$(awk '/^jit: pid/ { print $3 }' jit.out)
 	[ -n "$pid" ] || fail "the jit workload printed no pid: $(cat jit.out prec.err)"
 	map=/tmp/perf-$pid.map

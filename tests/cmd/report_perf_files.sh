@@ -14,9 +14,9 @@ rec() {
 	shift
 	[ -s "$FILES/$name.data" ] && return 0
 	if [ "$name" = pipe ]; then
-		eval "perf record -q -N $* -o - -- $WORK" >"$FILES/$name.data" 2>"$FILES/$name.err"
+		eval "perf_run record -q -N $* -o - -- $WORK" >"$FILES/$name.data" 2>"$FILES/$name.err"
 	else
-		eval "perf record -q -N $* -o $FILES/$name.data -- $WORK" 2>"$FILES/$name.err"
+		eval "perf_run record -q -N $* -o $FILES/$name.data -- $WORK" 2>"$FILES/$name.err"
 	fi
 }
 
@@ -39,7 +39,7 @@ check_stats() { # NAME
 	f=$FILES/$1.data
 	[ -s "$f" ] || fail "perf record failed: $(cat "$FILES/$1.err")"
 	"$R" --stats -i "$f" >ours 2>ours.err || fail "xperf report: $(cat ours.err)"
-	perf report --stats -i "$f" >theirs 2>/dev/null || fail "perf report failed"
+	perf_run report --stats -i "$f" >theirs 2>/dev/null || fail "perf report failed"
 	stats_table ours >a; stats_table theirs >b
 	grep -q "^Aggregated SAMPLE [1-9]" b || fail "perf saw no samples"
 	[ "$(wc -l <b)" -ge 5 ] || fail "could not parse perf's output"
@@ -49,7 +49,7 @@ check_stats() { # NAME
 check_header() { # NAME
 	f=$FILES/$1.data
 	"$R" --header-only -i "$f" | grep -v "^# captured on" >ours
-	perf report --header-only -i "$f" 2>/dev/null | grep -v "^# captured on" >theirs
+	perf_run report --header-only -i "$f" 2>/dev/null | grep -v "^# captured on" >theirs
 	for key in "hostname" "os release" "nrcpus online" "nrcpus avail" "arch" "perf version" \
 		   "cpuid" "total memory" "event : name"; do
 		grep -q "^# $key" theirs || fail "perf printed no '$key' line"
@@ -61,7 +61,7 @@ check_header() { # NAME
 check_dump() { # NAME
 	f=$FILES/$1.data
 	"$R" -D -i "$f" >ours 2>ours.err || fail "xperf report -D: $(cat ours.err)"
-	perf report -D -i "$f" >theirs 2>/dev/null || fail "perf report -D failed"
+	perf_run report -D -i "$f" >theirs 2>/dev/null || fail "perf report -D failed"
 	dump_table ours >a; dump_table theirs >b
 	grep -q "^PERF_RECORD_SAMPLE [1-9]" b || fail "perf -D shows no samples"
 	diff b a || fail "records per type differ (< perf, > xperf)"
@@ -73,17 +73,19 @@ check_dump() { # NAME
 	done
 }
 
-# --stdio rows "pct event:comm dso level symbol" of entries of at least 0.5%, from either report
+# --stdio rows "pct event:comm dso level symbol" of entries of at least 0.5%, from either
+# report; [vdso] symbols as normalize_vdso spells them, rows it makes equal summed
 stdio_rows() {
-	awk '/^# Samples:/ { ev++ } /^#/ || NF < 5 { next }
-	     { p = $1; sub(/%$/, "", p); if (p + 0 >= 0.5) print p, ev ":" $2, $3, $4, $5 }' "$1"
+	normalize_vdso <"$1" | awk '/^# Samples:/ { ev++ } /^#/ || NF < 5 { next }
+	     { p = $1; sub(/%$/, "", p); k = ev ":" $2 " " $3 " " $4 " " $5; if (!(k in S)) K[++n] = k; S[k] += p }
+	     END { for (i = 1; i <= n; i++) if (S[K[i]] >= 0.5) print S[K[i]], K[i] }'
 }
 
 check_stdio() { # NAME: same events, totals and top entries (within 0.5 points) as perf
 	f=$FILES/$1.data
 	[ -s "$f" ] || fail "perf record failed"
 	"$R" --stdio -i "$f" >ours 2>ours.err || fail "xperf report: $(cat ours.err)"
-	perf report --stdio --no-children -g none -i "$f" >theirs 2>/dev/null || fail "perf report"
+	perf_run report --stdio --no-children -g none -i "$f" >theirs 2>/dev/null || fail "perf report"
 	diff <(grep -E "^# (Samples|Event count|Total Lost)" theirs) \
 	     <(grep -E "^# (Samples|Event count|Total Lost)" ours) || fail "totals differ"
 	stdio_rows theirs >b; stdio_rows ours >a
@@ -105,7 +107,7 @@ if have_perf; then
 	rec two -e cpu-clock,page-faults
 	rec pipe
 	if [ -x "$XPERF_BUILD/workloads/threads" ] && [ ! -s "$FILES/threads.data" ]; then
-		perf record -q -N -o "$FILES/threads.data" -- "$XPERF_BUILD/workloads/threads" 0.5 \
+		perf_run record -q -N -o "$FILES/threads.data" -- "$XPERF_BUILD/workloads/threads" 0.5 \
 			>/dev/null 2>"$FILES/threads.err"
 	fi
 fi
@@ -130,9 +132,9 @@ else
 fi
 
 perf_case "-i - reads a pipe stream from stdin, live from perf record" '
-	eval "perf record -q -N -o - -- $WORK" 2>/dev/null | tee live.data |
+	eval "perf_run record -q -N -o - -- $WORK" 2>/dev/null | tee live.data |
 		"$R" --stats -i - >ours 2>err || fail "xperf report: $(cat err)"
-	perf report --stats -i live.data >theirs 2>/dev/null
+	perf_run report --stats -i live.data >theirs 2>/dev/null
 	stats_table ours >a; stats_table theirs >b
 	grep -q "^Aggregated SAMPLE [1-9]" b || fail "no samples"
 	diff b a || fail "counts differ"
@@ -141,7 +143,7 @@ perf_case "-i - reads a pipe stream from stdin, live from perf record" '
 perf_case "--dump decodes MMAP2, COMM, EXIT and samples like perf (same lines)" '
 	f=$FILES/g.data
 	"$R" -D -i "$f" | grep -E "PERF_RECORD_(MMAP2|COMM|EXIT|SAMPLE)" | sort >a
-	perf report -D -i "$f" 2>/dev/null | grep -E "PERF_RECORD_(MMAP2|COMM|EXIT|SAMPLE)" | sort >b
+	perf_run report -D -i "$f" 2>/dev/null | grep -E "PERF_RECORD_(MMAP2|COMM|EXIT|SAMPLE)" | sort >b
 	[ -s b ] || fail "perf printed nothing"
 	diff b a || fail "decoded lines differ"
 '

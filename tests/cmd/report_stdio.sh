@@ -8,11 +8,12 @@ WL=$XPERF_BUILD/workloads
 export R WL
 
 # rows FILE: "section<TAB>row<TAB>percent" for every entry line of a --stdio report; the
-# section counts "# Samples:" lines (one per event), the row is its columns, blanks squeezed.
+# section counts "# Samples:" lines (one per event), the row is its columns, blanks squeezed,
+# [vdso] symbols as normalize_vdso spells them (same_top sums rows it makes equal).
 rows() {
-	awk '/^# Samples: / { s++ }
+	normalize_vdso <"$1" | awk '/^# Samples: / { s++ }
 	     /^ +[0-9]+\.[0-9]+% / { p = $1; sub(/%$/, "", p); $1 = ""; sub(/^ +/, "");
-				     print s "\t" $0 "\t" p }' "$1"
+				     print s "\t" $0 "\t" p }'
 }
 
 # same_top PERF_OUT XPERF_OUT: each of the top 20 rows of either side, per section, is on
@@ -36,8 +37,8 @@ same_top() {
 			bad++
 		}
 	}
-	FILENAME == ARGV[1] { k = $1 SUBSEP $2; P[k] = $3; if (++np[$1] <= top) PT[k] = 1; next }
-	{ k = $1 SUBSEP $2; X[k] = $3; if (++nx[$1] <= top) XT[k] = 1 }
+	FILENAME == ARGV[1] { k = $1 SUBSEP $2; P[k] += $3; if (++np[$1] <= top) PT[k] = 1; next }
+	{ k = $1 SUBSEP $2; X[k] += $3; if (++nx[$1] <= top) XT[k] = 1 }
 	END {
 		for (k in PT) check(k, P, X, "perf")
 		for (k in XT) check(k, X, P, "xperf")
@@ -49,20 +50,15 @@ same_top() {
 compare() {
 	local f=$1
 	shift
-	perf report --stdio --no-children "$@" -i "$f" >perf.out 2>perf.err ||
+	perf_run report --stdio --no-children "$@" -i "$f" >perf.out 2>perf.err ||
 		fail "perf report failed: $(tail -n 3 perf.err)"
 	"$R" --stdio --no-children "$@" -i "$f" >xperf.out 2>xperf.err || fail "xperf report failed: $(cat xperf.err)"
 	same_top perf.out xperf.out
 }
-# prec ARGS...: perf record -q -N --no-bpf-event ARGS, tried up to 3 times: perf 6.1
-# sometimes aborts at its end ("assertion failed at util/build-id.c") when other processes
-# come and go on the machine.
+# prec ARGS...: perf record -q -N --no-bpf-event ARGS (perf_run retries perf's own aborts)
 prec() {
-	local i
-	for i in 1 2 3; do
-		perf record -q -N --no-bpf-event "$@" >/dev/null 2>prec.err && return 0
-	done
-	fail "perf record failed: $(tail -n 2 prec.err)"
+	perf_run record -q -N --no-bpf-event "$@" >/dev/null 2>prec.err ||
+		fail "perf record failed: $(tail -n 2 prec.err)"
 }
 export -f rows same_top compare prec
 
@@ -128,10 +124,8 @@ perf_case "--comms and --dsos keep perf's absolute percentages and drop the colu
 '
 
 perf_case "pipe input: xperf report -i - reads perf record -o -" '
-	for i in 1 2 3; do
-		perf record -q -N --no-bpf-event -o - -- "$WL/shares" 0.3 >p.data 2>/dev/null && break
-	done
-	perf report --stdio --no-children -i p.data >perf.out 2>/dev/null
+	perf_run record -q -N --no-bpf-event -o - -- "$WL/shares" 0.3 >p.data 2>/dev/null
+	perf_run report --stdio --no-children -i p.data >perf.out 2>/dev/null
 	"$R" -i - <p.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
 	same_top perf.out xperf.out
 '

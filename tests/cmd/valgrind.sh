@@ -78,10 +78,10 @@ fi
 
 if have xperf-report; then
 	perf_case "report on perf files: plain, -z, -g, pipe" '
-		perf record -N -o plain.data -- true 2>/dev/null
-		perf record -N -z -o z.data -- true 2>/dev/null
-		perf record -N -g -o g.data -- true 2>/dev/null
-		perf record -N -o - -- true >pipe.data 2>/dev/null
+		perf_run record -N -o plain.data -- true 2>/dev/null
+		perf_run record -N -z -o z.data -- true 2>/dev/null
+		perf_run record -N -g -o g.data -- true 2>/dev/null
+		perf_run record -N -o - -- true >pipe.data 2>/dev/null
 		for f in plain z g; do
 			vg log $B/xperf-report --stats -i $f.data
 			grep -q "TOTAL events" log.out
