@@ -2,8 +2,8 @@
 # xperf record against perf record on the same CPU-bound work, in one run: slowdown, samples,
 # losses, file sizes, the fixed cost of `record true`, and losses with DWARF call graphs.
 set -u
-BUILD=${BUILD:-build}
-T=${BENCH_TMP:-$(mktemp -d)}
+. "$(dirname "$0")/lib.sh"
+T=$BENCH_TMP
 XR=$BUILD/xperf-record
 REPEAT=${BENCH_REPEAT:-3}
 command -v perf >/dev/null || { echo "perf is absent"; exit 0; }
@@ -51,8 +51,6 @@ timed() {
 	d=$(( (e - s) / 1000000 ))
 	if [ "${!var}" -eq 0 ] || [ $d -lt "${!var}" ]; then printf -v "$var" %d $d; fi
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
-samples_of() { perf report --stats -i "$1" 2>/dev/null | sed -n 's/^ *SAMPLE events: *\([0-9]*\).*/\1/p' | head -1; }
 lost_of() {
 	perf script --show-lost-events -i "$1" 2>/dev/null |
 		awk '/PERF_RECORD_LOST/ { for (i = 1; i <= NF; i++) if ($i == "lost") s += $(i + 1) } END { print s + 0 }'

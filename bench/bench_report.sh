@@ -4,26 +4,18 @@
 # wall time <= 0.1).
 set -u
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-case "$BUILD" in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-BENCH_TMP=${BENCH_TMP:-$(mktemp -d /tmp/xperf-bench.XXXXXX)}
+. bench/lib.sh
 CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
 XR=$BUILD/xperf-report
 MIN_SAMPLES=${MIN_SAMPLES:-500000}
 # cpu-clock every 20 us: about 50k samples per second per busy CPU
 PERIOD_NS=20000
 CPU_SECONDS=${CPU_SECONDS:-22}
-RUNS=${RUNS:-3}
 
 command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
 [ -x "$XR" ] || { echo "   $XR is not built"; exit 1; }
 mkdir -p "$CACHE"
 BIG=$CACHE/report-big.data
-
-samples_of() { # FILE: SAMPLE count according to perf
-	perf report --stats -i "$1" 2>/dev/null |
-		awk '/^Aggregated/ { a = 1 } a && $1 == "SAMPLE" { print $3; exit }'
-}
 
 make_file() {
 	local wl=$BUILD/workloads/threads
@@ -61,24 +53,6 @@ if ! command -v hyperfine >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get
 		{ apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq hyperfine >/dev/null 2>&1; }
 fi
 
-# best_time CMD...: best wall time in seconds over $RUNS runs (after one warm-up run)
-best_time() {
-	if command -v hyperfine >/dev/null && command -v python3 >/dev/null; then
-		hyperfine -N -w 1 -r "$RUNS" --export-json "$BENCH_TMP/h.json" "$*" >/dev/null 2>&1 &&
-			python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["min"])' \
-				"$BENCH_TMP/h.json" && return
-	fi
-	local best="" t0 t1 i
-	"$@" >/dev/null 2>&1
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(date +%s%N)
-		"$@" >/dev/null 2>&1
-		t1=$(date +%s%N)
-		if [ -z "$best" ] || [ $((t1 - t0)) -lt "$best" ]; then best=$((t1 - t0)); fi
-	done
-	awk -v ns="$best" 'BEGIN { printf "%.4f\n", ns / 1e9 }'
-}
-
 # best_cpu CMD...: least CPU time (task-clock, user + system) in seconds over $RUNS runs.
 # The machine is shared and busy: wall time includes waiting for a CPU, CPU time does not.
 best_cpu() {
@@ -94,14 +68,6 @@ best_cpu() {
 	awk -v ms="${best:-0}" 'BEGIN { printf "%.4f\n", ms / 1000 }'
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
-
-# peak_rss CMD...: maximum resident set size in KiB
-peak_rss() {
-	/usr/bin/time -f %M -o "$BENCH_TMP/rss" "$@" >/dev/null 2>&1
-	tail -n 1 "$BENCH_TMP/rss"
-}
-
 if [ ! -x /usr/bin/time ] && [ "$(id -u)" = 0 ]; then
 	apt-get install -y -qq time >/dev/null 2>&1
 fi
@@ -114,13 +80,7 @@ cp=$(best_cpu perf report --stats -i "$BIG")
 # thread, so its CPU time (both threads) is larger than its wall time and shown apart.
 echo "   report --stats wall time: xperf ${tx}s, perf ${tp}s, ratio $(ratio "$tx" "$tp") (target <= 0.1)"
 echo "   report --stats CPU time (user+sys, all threads): xperf ${cx}s, perf ${cp}s, ratio $(ratio "$cx" "$cp")"
-if [ -x /usr/bin/time ]; then
-	rx=$(peak_rss "$XR" --stats -i "$BIG")
-	rp=$(peak_rss perf report --stats -i "$BIG")
-	echo "   report --stats peak RSS: xperf ${rx} KiB, perf ${rp} KiB, ratio $(ratio "$rx" "$rp") (target <= 0.5)"
-else
-	echo "   peak RSS: /usr/bin/time is absent"
-fi
+report_rss_line "report --stats" --stats -i "$BIG"
 
 # -D prints every record; perf's hex dump makes its output several times larger, so only our
 # throughput is shown, not a ratio.

@@ -6,22 +6,14 @@
 # the flat view (--no-children -g none) is measured too.
 set -u
 cd "$(dirname "$0")/.."
-BUILD=${BUILD:-build}
-case "$BUILD" in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
-BENCH_TMP=${BENCH_TMP:-$(mktemp -d /tmp/xperf-bench.XXXXXX)}
+. bench/lib.sh
 CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
 XR=$BUILD/xperf-report
 MIN_SAMPLES=${MIN_SAMPLES:-100000}
-RUNS=${RUNS:-3}
 
 command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
 [ -x "$XR" ] || { echo "   $XR is not built"; exit 1; }
 mkdir -p "$CACHE"
-
-samples_of() { # FILE: SAMPLE count according to perf
-	perf report --stats -i "$1" 2>/dev/null |
-		awk '/^Aggregated/ { a = 1 } a && $1 == "SAMPLE" { print $3; exit }'
-}
 
 # the big file of bench_report.sh if it is there, else our own smaller one
 BIG=$CACHE/report-big.data
@@ -54,34 +46,10 @@ if ! diff -q <(head -n 5 "$BENCH_TMP/x.out") <(head -n 5 "$BENCH_TMP/p.out") >/d
 	echo "   WARNING: the first rows differ from perf's"
 fi
 
-# best_time CMD...: best wall time in seconds over $RUNS runs (after one warm-up run)
-best_time() {
-	local best="" t0 t1 i
-	"$@" >/dev/null 2>&1
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(date +%s%N)
-		"$@" >/dev/null 2>&1
-		t1=$(date +%s%N)
-		if [ -z "$best" ] || [ $((t1 - t0)) -lt "$best" ]; then best=$((t1 - t0)); fi
-	done
-	awk -v ns="$best" 'BEGIN { printf "%.4f\n", ns / 1e9 }'
-}
-peak_rss() { # CMD...: maximum resident set size in KiB
-	/usr/bin/time -f %M -o "$BENCH_TMP/rss" "$@" >/dev/null 2>&1
-	tail -n 1 "$BENCH_TMP/rss"
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
-
 tc=$(best_time "$XR" --stdio -i "$BIG")
 tpc=$(best_time perf report --stdio -i "$BIG")
 echo "   report --stdio (children + graph) time: xperf ${tc}s, perf ${tpc}s, ratio $(ratio "$tc" "$tpc") (target <= 0.1)"
 tx=$(best_time "$XR" --stdio --no-children -g none -i "$BIG")
 tf=$(best_time perf report --stdio --no-children -g none -i "$BIG")
 echo "   report --stdio --no-children -g none time: xperf ${tx}s, perf ${tf}s, ratio $(ratio "$tx" "$tf") (target <= 0.1)"
-if [ -x /usr/bin/time ]; then
-	rx=$(peak_rss "$XR" --stdio -i "$BIG")
-	rp=$(peak_rss perf report --stdio -i "$BIG")
-	echo "   report --stdio (children + graph) peak RSS: xperf ${rx} KiB, perf ${rp} KiB, ratio $(ratio "$rx" "$rp") (target <= 0.5)"
-else
-	echo "   peak RSS: /usr/bin/time is absent"
-fi
+report_rss_line "report --stdio (children + graph)" --stdio -i "$BIG"

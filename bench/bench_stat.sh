@@ -2,11 +2,10 @@
 # xperf stat against perf stat: start-up + tear-down on `true`, and counting overhead on a
 # CPU-bound workload (slowdown against the workload alone). Prints ratios; lower is better.
 set -u
-BUILD=${BUILD:-build}
-case "$BUILD" in /*) ;; *) BUILD=$PWD/$BUILD ;; esac
+. "$(dirname "$0")/lib.sh"
 XS=$BUILD/xperf-stat
 SPIN=$BUILD/workloads/stat_spin
-TMP=${BENCH_TMP:-$(mktemp -d /tmp/xperf-bench.XXXXXX)}
+TMP=$BENCH_TMP
 [ -x "$XS" ] || { echo "bench_stat: $XS is not built"; exit 1; }
 [ -x "$SPIN" ] || { echo "bench_stat: $SPIN is not built"; exit 1; }
 command -v perf >/dev/null || { echo "bench_stat: perf is absent"; exit 0; }
@@ -30,7 +29,6 @@ mean_seconds() {
 	done
 	awk -v t="$best" 'BEGIN { printf "%.9f\n", t / 1e9 }'
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 
 echo "-- start-up + tear-down: stat -e task-clock true (target <= 0.25)"
 x=$(mean_seconds 200 "$XS" -e task-clock true)

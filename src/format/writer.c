@@ -52,34 +52,17 @@ static int io_fail(xpf_writer *w, int code, struct xpf_error *err)
 	return xpf_error_set(err, code, "writing '%s': %s", w->name, strerror(-code));
 }
 
-static int write_all(xpf_writer *w, const void *buf, size_t n, struct xpf_error *err)
-{
-	const uint8_t *p = buf;
-
-	if (w->failed)
-		return xpf_error_set(err, w->failed, "writing '%s': an earlier write failed: %s",
-				     w->name, strerror(-w->failed));
-	while (n) {
-		ssize_t r = write(w->fd, p, n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return io_fail(w, r < 0 ? -errno : -EIO, err);
-		p += r;
-		n -= (size_t)r;
-		w->bytes_written += (uint64_t)r;
-	}
-	return 0;
-}
-
-static int pwrite_all(xpf_writer *w, const void *buf, size_t n, uint64_t off,
-		      struct xpf_error *err)
+/*
+ * The one loop behind write_all() and pwrite_all(): retries EINTR and short writes. Only
+ * appends (positioned false) move the file's end, so only they count in bytes_written.
+ */
+static int put_all(xpf_writer *w, const void *buf, size_t n, bool positioned, uint64_t off,
+		   struct xpf_error *err)
 {
 	const uint8_t *p = buf;
 
 	while (n) {
-		ssize_t r = pwrite(w->fd, p, n, (off_t)off);
+		ssize_t r = positioned ? pwrite(w->fd, p, n, (off_t)off) : write(w->fd, p, n);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -88,8 +71,24 @@ static int pwrite_all(xpf_writer *w, const void *buf, size_t n, uint64_t off,
 		p += r;
 		n -= (size_t)r;
 		off += (uint64_t)r;
+		if (!positioned)
+			w->bytes_written += (uint64_t)r;
 	}
 	return 0;
+}
+
+static int write_all(xpf_writer *w, const void *buf, size_t n, struct xpf_error *err)
+{
+	if (w->failed)
+		return xpf_error_set(err, w->failed, "writing '%s': an earlier write failed: %s",
+				     w->name, strerror(-w->failed));
+	return put_all(w, buf, n, false, 0, err);
+}
+
+static int pwrite_all(xpf_writer *w, const void *buf, size_t n, uint64_t off,
+		      struct xpf_error *err)
+{
+	return put_all(w, buf, n, true, off, err);
 }
 
 static int hide_features(xpf_writer *w, struct xpf_error *err);

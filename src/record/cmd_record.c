@@ -57,7 +57,7 @@ static int opt_event(const struct cli_option *o, const char *arg, bool unset)
 	return 0;
 }
 
-static long read_sysctl(const char *path)
+long rec_read_sysctl(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	long v = -1;
@@ -72,7 +72,7 @@ static long read_sysctl(const char *path)
 
 static int opt_freq(const struct cli_option *o, const char *arg, bool unset)
 {
-	long max = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
+	long max = rec_read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
 	char *end;
 	unsigned long long v;
 
@@ -349,7 +349,7 @@ static void explain_open_failure(const struct xpf_error *err)
 			cli_hint("perf_event_mlock_kb is %ld KB per cpu; raise it with "
 				 "'sysctl -w kernel.perf_event_mlock_kb=%zu' or use a smaller -m "
 				 "(now %zu pages)",
-				 read_sysctl("/proc/sys/kernel/perf_event_mlock_kb"),
+				 rec_read_sysctl("/proc/sys/kernel/perf_event_mlock_kb"),
 				 (opts.mmap_pages + 1) * (size_t)sysconf(_SC_PAGESIZE) / 1024,
 				 opts.mmap_pages);
 		}

@@ -45,6 +45,11 @@ struct rec_opts {
 	const char **cmdline_argv;
 };
 
+/* ---- cmd_record.c -------------------------------------------------------------------- */
+
+/* A kernel limit such as /proc/sys/kernel/perf_event_max_sample_rate, -1 when unreadable. */
+long rec_read_sysctl(const char *path);
+
 /* ---- target.c ------------------------------------------------------------------------ */
 
 struct rec_target {

@@ -6,19 +6,6 @@
 #include "cli/cli.h"
 #include "record/record.h"
 
-static long read_sysctl(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64_t bytes_out,
 		   uint64_t bytes_in)
 {
@@ -41,7 +28,7 @@ void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64
 		cli_warning("sampling was throttled %llu times by the kernel "
 			    "(kernel.perf_event_max_sample_rate = %ld)",
 			    (unsigned long long)st->throttled,
-			    read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate"));
+			    rec_read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate"));
 		cli_hint("use a lower rate (-F) or a larger period (-c)");
 	}
 	if (st->corrupt)

@@ -99,6 +99,25 @@ _perf_once() {
 	else command perf "$@" >"$tmp/out" 2>"$tmp/err"; fi
 }
 
+# no_warnings FILE: perf printed nothing that looks like a complaint
+no_warnings() {
+	if grep -iE 'warning|error|fail|invalid|corrupt|incompatible|broken|missing|unknown.*record|bad' "$1"; then
+		fail "perf complained (see above)"
+	fi
+}
+export -f no_warnings
+
+# perf_reads_back FILE: perf report shows sample rows and perf script prints events from
+# FILE, neither with a complaint (leaves out, s and err in the case's directory)
+perf_reads_back() {
+	perf_run report --stdio -i "$1" >out 2>err
+	no_warnings err
+	grep -qE '^ +[0-9.]+%' out || fail "perf report shows no sample rows"
+	perf_run script -i "$1" >s 2>err
+	no_warnings err
+	test -s s || fail "perf script printed nothing"
+}
+
 # normalize_vdso [PERF_DATA] <REPORT >OUT: one spelling, "[vdso]", for code in the vdso.
 # perf names [vdso] symbols only from its build-id cache (~/.debug), which `perf record -N`
 # never fills: on a fresh machine it prints raw addresses where xperf, reading the running

@@ -6,13 +6,6 @@
 WL=$XPERF_BUILD/workloads
 export WL
 
-# no_warnings FILE: perf printed nothing that looks like a complaint
-no_warnings() {
-	if grep -iE 'warning|error|fail|invalid|corrupt|incompatible|broken|missing|bad' "$1"; then
-		fail "perf complained (see above)"
-	fi
-}
-export -f no_warnings
 
 have_tp() { [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; }
 
@@ -88,12 +81,7 @@ for e in "cpu-clock:u" "cpu-clock:k" "{cpu-clock,task-clock}:u" "page-faults" \
 	case $e in *:k) work='dd if=/dev/zero of=/dev/null bs=1 count=300000 status=none' ;; esac
 	perf_case "perf report and perf script read: record -e '$e'" "
 		xperf-record -q -e '$e' -- $work
-		perf_run report --stdio -i xperf.data >out 2>err
-		no_warnings err
-		grep -qE '^ +[0-9.]+%' out
-		perf_run script -i xperf.data >s 2>err
-		no_warnings err
-		test -s s
+		perf_reads_back xperf.data
 	"
 done
 

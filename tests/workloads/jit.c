@@ -30,22 +30,6 @@ static const unsigned char loop_code[] = { 0x00, 0x04, 0x00, 0xf1, 0xe1, 0xff, 0
 typedef void (*jit_fn)(uint64_t n);
 
 #ifndef NO_JIT
-static double cost_of(jit_fn fn)
-{
-	const uint64_t n = 200000;
-	double best = 1e9;
-
-	for (int i = 0; i < 5; i++) {
-		double t0 = wl_thread_cpu();
-
-		fn(n);
-		double t = wl_thread_cpu() - t0;
-		if (t > 0 && t < best)
-			best = t;
-	}
-	return best / n;
-}
-
 static void write_map(unsigned char *code)
 {
 	char path[64];
@@ -107,8 +91,8 @@ int main(int argc, char **argv)
 		write_map(code);
 
 	jit_fn a = (jit_fn)(uintptr_t)code, b = (jit_fn)(uintptr_t)(code + SLOT);
-	uint64_t na = ROUND_SECONDS * 2 / 3 / cost_of(a) + 1;
-	uint64_t nb = ROUND_SECONDS * 1 / 3 / cost_of(b) + 1;
+	uint64_t na = ROUND_SECONDS * 2 / 3 / wl_cost_of(a) + 1;
+	uint64_t nb = ROUND_SECONDS * 1 / 3 / wl_cost_of(b) + 1;
 	double ta = 0, tb = 0, end = wl_now() + seconds;
 
 	do {

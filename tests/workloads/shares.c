@@ -50,28 +50,11 @@ __attribute__((noinline)) void level3(void) { level4(); __asm__ volatile(""); }
 __attribute__((noinline)) void level2(void) { level3(); __asm__ volatile(""); }
 __attribute__((noinline)) void level1(void) { level2(); __asm__ volatile(""); }
 
-/* CPU seconds per iteration of fn, best of a few tries (the minimum is the least noisy). */
-static double cost_of(void (*fn)(uint64_t))
-{
-	const uint64_t n = 200000;
-	double best = 1e9;
-
-	for (int i = 0; i < 5; i++) {
-		double t0 = wl_thread_cpu();
-
-		fn(n);
-		double t = wl_thread_cpu() - t0;
-		if (t > 0 && t < best)
-			best = t;
-	}
-	return best / n;
-}
-
 int main(int argc, char **argv)
 {
 	int verbose = wl_verbose(&argc, &argv);
 	double seconds = wl_arg_double(argc, argv, 1, 1.0);
-	double ca = cost_of(work_a), cb = cost_of(work_b), cc = cost_of(work_c);
+	double ca = wl_cost_of(work_a), cb = wl_cost_of(work_b), cc = wl_cost_of(work_c);
 	double end;
 	uint64_t rounds = 0;
 

@@ -35,6 +35,23 @@ static inline double wl_clock(clockid_t id)
 static inline double wl_now(void) { return wl_clock(CLOCK_MONOTONIC); }
 static inline double wl_thread_cpu(void) { return wl_clock(CLOCK_THREAD_CPUTIME_ID); }
 
+/* CPU seconds per iteration of fn, best of a few tries (the minimum is the least noisy). */
+static inline double wl_cost_of(void (*fn)(uint64_t))
+{
+	const uint64_t n = 200000;
+	double best = 1e9;
+
+	for (int i = 0; i < 5; i++) {
+		double t0 = wl_thread_cpu();
+
+		fn(n);
+		double t = wl_thread_cpu() - t0;
+		if (t > 0 && t < best)
+			best = t;
+	}
+	return best / n;
+}
+
 /* Parse "-v" as the first argument; returns 1 and shifts argv when present. */
 static inline int wl_verbose(int *argc, char ***argv)
 {
