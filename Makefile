@@ -95,6 +95,7 @@ EVENTS_SRC := $(call select_src,$(wildcard src/events/*.c))
 CLI_SRC    := $(call select_src,$(wildcard src/cli/*.c))
 RECORD_SRC := $(call select_src,$(wildcard src/record/*.c src/record/*/*.c))
 STAT_SRC   := $(call select_src,$(wildcard src/stat/*.c src/stat/*/*.c))
+PROFILE_SRC := $(call select_src,$(wildcard src/profile/*.c src/profile/*/*.c))
 REPORT_SRC := $(call select_src,$(wildcard src/report/*.c src/report/*/*.c))
 LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
 DRIVER_SRC := src/xperf.c
@@ -108,6 +109,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 FORMAT_LIB := $(BUILD)/libxperf-format.a
 EVENTS_LIB := $(BUILD)/libxperf-events.a
 CLI_LIB    := $(BUILD)/libxperf-cli.a
+PROFILE_LIB := $(BUILD)/libxperf-profile.a
 CONFIG_H   := $(BUILD)/config.h
 
 COMMANDS   := $(BUILD)/xperf
@@ -155,6 +157,9 @@ $(EVENTS_LIB): $(call obj,$(EVENTS_SRC))
 $(CLI_LIB): $(call obj,$(CLI_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+$(PROFILE_LIB): $(call obj,$(PROFILE_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/xperf: $(call obj,$(DRIVER_SRC)) $(CLI_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
@@ -164,12 +169,12 @@ $(BUILD)/xperf-stat: $(call obj,$(STAT_SRC)) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) -lm
 $(BUILD)/xperf-list: $(call obj,$(LIST_SRC)) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
-$(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(LIBS_ALL)
+$(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(LIBS_ALL)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(ELF_LIBS) -lm
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(ELF_LIBS) -lm

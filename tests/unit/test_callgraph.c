@@ -3,19 +3,19 @@
 #include <string.h>
 
 #include "unit.h"
-#include "report/hist/callgraph.c"
-#include "report/hist/hist.c"
+#include "profile/tree/callgraph.h"
+#include "profile/tree/hist.h"
 
 /* the node of a path from the root, or 0 when absent (walks the child lists) */
-static uint32_t find_path(const callgraph *g, const uint32_t *k, size_t n)
+static uint32_t find_path(const xpp_callgraph *g, const uint32_t *k, size_t n)
 {
 	uint32_t cur = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		uint32_t c = cg_node(g, cur)->first_child;
+		uint32_t c = xpp_cg_node(g, cur)->first_child;
 
-		while (c && cg_node(g, c)->key != k[i])
-			c = cg_node(g, c)->next_sibling;
+		while (c && xpp_cg_node(g, c)->key != k[i])
+			c = xpp_cg_node(g, c)->next_sibling;
 		if (!c)
 			return 0;
 		cur = c;
@@ -25,42 +25,42 @@ static uint32_t find_path(const callgraph *g, const uint32_t *k, size_t n)
 
 static void test_paths_merge(void)
 {
-	callgraph *g = cg_create();
+	xpp_callgraph *g = xpp_cg_create();
 	const uint32_t a[] = { 7, 1, 2, 3 }, b[] = { 7, 1, 2, 4 }, c[] = { 7, 1 };
 	uint32_t na, nb, nc;
 
 	REQUIRE(g);
 	/* many samples on three paths: the tree holds the 5 distinct nodes, not the samples */
 	for (int i = 0; i < 100000; i++) {
-		CHECK(cg_add_path(g, a, 4, 10, 1) > 0);
+		CHECK(xpp_cg_add_path(g, a, 4, 10, 1) > 0);
 		if (i % 2)
-			CHECK(cg_add_path(g, b, 4, 5, 1) > 0);
+			CHECK(xpp_cg_add_path(g, b, 4, 5, 1) > 0);
 		if (i % 4 == 0)
-			CHECK(cg_add_path(g, c, 2, 1, 1) > 0);
+			CHECK(xpp_cg_add_path(g, c, 2, 1, 1) > 0);
 	}
-	CHECK_EQ_U64(cg_nr_nodes(g), 6); /* root + 7, 1, 2, 3, 4 */
+	CHECK_EQ_U64(xpp_cg_nr_nodes(g), 6); /* root + 7, 1, 2, 3, 4 */
 	na = find_path(g, a, 4);
 	nb = find_path(g, b, 4);
 	nc = find_path(g, c, 2);
 	REQUIRE(na && nb && nc);
-	CHECK_EQ_U64(cg_node(g, na)->self_period, 1000000);
-	CHECK_EQ_U64(cg_node(g, na)->self_count, 100000);
-	CHECK_EQ_U64(cg_node(g, nb)->self_count, 50000);
+	CHECK_EQ_U64(xpp_cg_node(g, na)->self_period, 1000000);
+	CHECK_EQ_U64(xpp_cg_node(g, na)->self_count, 100000);
+	CHECK_EQ_U64(xpp_cg_node(g, nb)->self_count, 50000);
 	/* an inner node: its own samples, and all below it */
-	CHECK_EQ_U64(cg_node(g, nc)->self_count, 25000);
-	CHECK_EQ_U64(cg_node(g, nc)->count, 175000);
-	CHECK_EQ_U64(cg_node(g, nc)->period, 1000000 + 250000 + 25000);
-	CHECK_EQ_U64(cg_node(g, 0)->count, 175000);
-	CHECK_EQ_U64(cg_node(g, na)->depth, 4);
-	CHECK_EQ_U64(cg_node(g, cg_node(g, na)->parent)->key, 2);
+	CHECK_EQ_U64(xpp_cg_node(g, nc)->self_count, 25000);
+	CHECK_EQ_U64(xpp_cg_node(g, nc)->count, 175000);
+	CHECK_EQ_U64(xpp_cg_node(g, nc)->period, 1000000 + 250000 + 25000);
+	CHECK_EQ_U64(xpp_cg_node(g, 0)->count, 175000);
+	CHECK_EQ_U64(xpp_cg_node(g, na)->depth, 4);
+	CHECK_EQ_U64(xpp_cg_node(g, xpp_cg_node(g, na)->parent)->key, 2);
 	/* the same key under different parents is a different node */
-	CHECK(cg_child(g, 0, 3) != (int64_t)na);
-	cg_free(g);
+	CHECK(xpp_cg_child(g, 0, 3) != (int64_t)na);
+	xpp_cg_free(g);
 }
 
 static void test_many_nodes_and_reset(void)
 {
-	callgraph *g = cg_create();
+	xpp_callgraph *g = xpp_cg_create();
 	uint32_t k[3];
 
 	REQUIRE(g);
@@ -69,58 +69,58 @@ static void test_many_nodes_and_reset(void)
 		k[0] = i % 7;
 		k[1] = i;
 		k[2] = i % 3;
-		CHECK(cg_add_path(g, k, 3, 1, 1) > 0);
+		CHECK(xpp_cg_add_path(g, k, 3, 1, 1) > 0);
 	}
-	CHECK_EQ_U64(cg_nr_nodes(g), 1 + 7 + 20000 + 20000);
+	CHECK_EQ_U64(xpp_cg_nr_nodes(g), 1 + 7 + 20000 + 20000);
 	for (uint32_t i = 0; i < 20000; i += 997) {
 		k[0] = i % 7;
 		k[1] = i;
 		k[2] = i % 3;
 		CHECK(find_path(g, k, 3) != 0);
-		CHECK_EQ_U64(cg_child(g, find_path(g, k, 2), i % 3), find_path(g, k, 3));
+		CHECK_EQ_U64(xpp_cg_child(g, find_path(g, k, 2), i % 3), find_path(g, k, 3));
 	}
-	CHECK_EQ_U64(cg_nr_nodes(g), 1 + 7 + 20000 + 20000); /* lookups added nothing */
-	cg_reset(g);
-	CHECK_EQ_U64(cg_nr_nodes(g), 1);
-	CHECK_EQ_U64(cg_node(g, 0)->count, 0);
-	CHECK(cg_node(g, 0)->first_child == 0);
+	CHECK_EQ_U64(xpp_cg_nr_nodes(g), 1 + 7 + 20000 + 20000); /* lookups added nothing */
+	xpp_cg_reset(g);
+	CHECK_EQ_U64(xpp_cg_nr_nodes(g), 1);
+	CHECK_EQ_U64(xpp_cg_node(g, 0)->count, 0);
+	CHECK(xpp_cg_node(g, 0)->first_child == 0);
 	k[0] = 5;
-	CHECK_EQ_U64(cg_add_path(g, k, 1, 3, 1), 1);
-	CHECK_EQ_U64(cg_node(g, 1)->self_period, 3);
-	CHECK(cg_node(g, 2) == NULL);
-	cg_free(g);
-	cg_free(NULL);
+	CHECK_EQ_U64(xpp_cg_add_path(g, k, 1, 3, 1), 1);
+	CHECK_EQ_U64(xpp_cg_node(g, 1)->self_period, 3);
+	CHECK(xpp_cg_node(g, 2) == NULL);
+	xpp_cg_free(g);
+	xpp_cg_free(NULL);
 }
 
 static void test_empty_path(void)
 {
-	callgraph *g = cg_create();
+	xpp_callgraph *g = xpp_cg_create();
 
 	REQUIRE(g);
-	CHECK_EQ_U64(cg_add_path(g, NULL, 0, 4, 1), 0);
-	CHECK_EQ_U64(cg_node(g, 0)->self_period, 4);
-	CHECK_EQ_U64(cg_nr_nodes(g), 1);
-	cg_free(g);
+	CHECK_EQ_U64(xpp_cg_add_path(g, NULL, 0, 4, 1), 0);
+	CHECK_EQ_U64(xpp_cg_node(g, 0)->self_period, 4);
+	CHECK_EQ_U64(xpp_cg_nr_nodes(g), 1);
+	xpp_cg_free(g);
 }
 
 /* frames are interned through hist_add_id: same key, same id, ids dense and stable */
 static void test_intern_ids(void)
 {
-	hist *h = hist_create();
-	struct hist_key k;
+	xpp_hist *h = xpp_hist_create();
+	struct xpp_hist_key k;
 	size_t n;
 
 	REQUIRE(h);
 	for (int round = 0; round < 2; round++)
 		for (uint32_t i = 0; i < 5000; i++) {
-			hist_key_init(&k);
+			xpp_hist_key_init(&k);
 			k.dso = i % 10;
 			k.sym = (int32_t)i;
-			CHECK_EQ_U64(hist_add_id(h, &k, 0, 0), i);
+			CHECK_EQ_U64(xpp_hist_add_id(h, &k, 0, 0), i);
 		}
-	hist_entries(h, &n);
+	xpp_hist_entries(h, &n);
 	CHECK_EQ_U64(n, 5000);
-	hist_free(h);
+	xpp_hist_free(h);
 }
 
 int main(void)

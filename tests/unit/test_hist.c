@@ -3,15 +3,15 @@
 #include <string.h>
 
 #include "unit.h"
-#include "report/hist/hist.c"
-#include "report/session/intern.c"
-#include "report/session/ordered.c"
+#include "profile/tree/hist.h"
+#include "profile/session/intern.h"
+#include "profile/session/ordered.h"
 
-static struct hist_key key(uint32_t comm, uint32_t dso, int32_t sym, uint64_t addr)
+static struct xpp_hist_key key(uint32_t comm, uint32_t dso, int32_t sym, uint64_t addr)
 {
-	struct hist_key k;
+	struct xpp_hist_key k;
 
-	hist_key_init(&k);
+	xpp_hist_key_init(&k);
 	k.comm = comm;
 	k.dso = dso;
 	k.sym = sym;
@@ -19,127 +19,127 @@ static struct hist_key key(uint32_t comm, uint32_t dso, int32_t sym, uint64_t ad
 	return k;
 }
 
-static const struct hist_entry *find(const hist *h, const struct hist_key *k)
+static const struct xpp_hist_entry *find(const xpp_hist *h, const struct xpp_hist_key *k)
 {
 	size_t n;
-	const struct hist_entry *e = hist_entries(h, &n);
+	const struct xpp_hist_entry *e = xpp_hist_entries(h, &n);
 
 	for (size_t i = 0; i < n; i++)
-		if (key_eq(&e[i].key, k))
+		if (!memcmp(&e[i].key, k, sizeof(*k)))
 			return &e[i];
 	return NULL;
 }
 
 static void test_sums(void)
 {
-	hist *h = hist_create();
-	struct hist_key a = key(1, 2, 3, 0), b = key(1, 2, -1, 0x1234), c = key(2, 2, 3, 0);
+	xpp_hist *h = xpp_hist_create();
+	struct xpp_hist_key a = key(1, 2, 3, 0), b = key(1, 2, -1, 0x1234), c = key(2, 2, 3, 0);
 	size_t n;
 
 	REQUIRE(h);
 	/* many samples, few keys: one entry per key */
 	for (int i = 0; i < 100000; i++) {
-		CHECK(hist_add(h, &a, 10, 1) == 0);
+		CHECK(xpp_hist_add(h, &a, 10, 1) == 0);
 		if (i % 2)
-			CHECK(hist_add(h, &b, 5, 1) == 0);
+			CHECK(xpp_hist_add(h, &b, 5, 1) == 0);
 		if (i % 4 == 0)
-			CHECK(hist_add(h, &c, 1, 1) == 0);
+			CHECK(xpp_hist_add(h, &c, 1, 1) == 0);
 	}
-	hist_entries(h, &n);
+	xpp_hist_entries(h, &n);
 	CHECK_EQ_U64(n, 3);
 	CHECK_EQ_U64(find(h, &a)->period, 1000000);
 	CHECK_EQ_U64(find(h, &a)->nr_samples, 100000);
 	CHECK_EQ_U64(find(h, &b)->period, 250000);
 	CHECK_EQ_U64(find(h, &c)->nr_samples, 25000);
 	/* unresolved addresses are separate entries */
-	struct hist_key b2 = key(1, 2, -1, 0x1238);
+	struct xpp_hist_key b2 = key(1, 2, -1, 0x1238);
 
-	CHECK(hist_add(h, &b2, 1, 1) == 0);
-	hist_entries(h, &n);
+	CHECK(xpp_hist_add(h, &b2, 1, 1) == 0);
+	xpp_hist_entries(h, &n);
 	CHECK_EQ_U64(n, 4);
-	hist_free(h);
+	xpp_hist_free(h);
 }
 
 static void test_many_keys(void)
 {
-	hist *h = hist_create();
+	xpp_hist *h = xpp_hist_create();
 	size_t n;
 
 	REQUIRE(h);
 	for (uint32_t i = 0; i < 50000; i++) {
-		struct hist_key k = key(i % 7, i % 13, (int32_t)i, 0);
+		struct xpp_hist_key k = key(i % 7, i % 13, (int32_t)i, 0);
 
-		CHECK(hist_add(h, &k, i, 1) == 0);
-		CHECK(hist_add(h, &k, 1, 1) == 0);
+		CHECK(xpp_hist_add(h, &k, i, 1) == 0);
+		CHECK(xpp_hist_add(h, &k, 1, 1) == 0);
 	}
-	hist_entries(h, &n);
+	xpp_hist_entries(h, &n);
 	CHECK_EQ_U64(n, 50000);
-	struct hist_key k = key(12345 % 7, 12345 % 13, 12345, 0);
+	struct xpp_hist_key k = key(12345 % 7, 12345 % 13, 12345, 0);
 
 	REQUIRE(find(h, &k));
 	CHECK_EQ_U64(find(h, &k)->period, 12346);
-	hist_free(h);
+	xpp_hist_free(h);
 }
 
 static void test_collapse(void)
 {
-	hist *h = hist_create(), *c;
-	struct hist_key k1 = key(1, 5, 7, 0), k2 = key(2, 5, 7, 0), k3 = key(1, 6, 7, 0);
-	struct hist_key want;
+	xpp_hist *h = xpp_hist_create(), *c;
+	struct xpp_hist_key k1 = key(1, 5, 7, 0), k2 = key(2, 5, 7, 0), k3 = key(1, 6, 7, 0);
+	struct xpp_hist_key want;
 	size_t n;
 
 	REQUIRE(h);
-	hist_add(h, &k1, 10, 1);
-	hist_add(h, &k2, 20, 2);
-	hist_add(h, &k3, 40, 4);
+	xpp_hist_add(h, &k1, 10, 1);
+	xpp_hist_add(h, &k2, 20, 2);
+	xpp_hist_add(h, &k3, 40, 4);
 
 	/* by comm only: 1 -> 50, 2 -> 20 */
-	c = hist_collapse(h, HIST_KEY_COMM);
+	c = xpp_hist_collapse(h, XPP_HIST_KEY_COMM);
 	REQUIRE(c);
-	hist_entries(c, &n);
+	xpp_hist_entries(c, &n);
 	CHECK_EQ_U64(n, 2);
-	want = key(1, HIST_NO_DSO, -1, 0);
+	want = key(1, XPP_HIST_NO_DSO, -1, 0);
 	REQUIRE(find(c, &want));
 	CHECK_EQ_U64(find(c, &want)->period, 50);
 	CHECK_EQ_U64(find(c, &want)->nr_samples, 5);
-	hist_free(c);
+	xpp_hist_free(c);
 
 	/* by dso,sym: symbol 7 of dso 5 merges across comms; dso 6's symbol 7 stays apart */
-	c = hist_collapse(h, HIST_KEY_DSO | HIST_KEY_SYM);
+	c = xpp_hist_collapse(h, XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM);
 	REQUIRE(c);
-	hist_entries(c, &n);
+	xpp_hist_entries(c, &n);
 	CHECK_EQ_U64(n, 2);
 	want = key(0, 5, 7, 0);
 	REQUIRE(find(c, &want));
 	CHECK_EQ_U64(find(c, &want)->period, 30);
-	hist_free(c);
+	xpp_hist_free(c);
 
 	/* sym alone still keeps the dso (an index means nothing without it) */
-	c = hist_collapse(h, HIST_KEY_SYM);
+	c = xpp_hist_collapse(h, XPP_HIST_KEY_SYM);
 	REQUIRE(c);
-	hist_entries(c, &n);
+	xpp_hist_entries(c, &n);
 	CHECK_EQ_U64(n, 2);
-	hist_free(c);
-	hist_free(h);
+	xpp_hist_free(c);
+	xpp_hist_free(h);
 }
 
 static void test_intern(void)
 {
-	intern *in = intern_create();
+	xpp_intern *in = xpp_intern_create();
 	char buf[32];
 
 	REQUIRE(in);
-	CHECK_EQ_U64(intern_id(in, "shares", 6), 0);
-	CHECK_EQ_U64(intern_id(in, "dd", 2), 1);
-	CHECK_EQ_U64(intern_id(in, "sharesXYZ", 6), 0); /* by length */
+	CHECK_EQ_U64(xpp_intern_id(in, "shares", 6), 0);
+	CHECK_EQ_U64(xpp_intern_id(in, "dd", 2), 1);
+	CHECK_EQ_U64(xpp_intern_id(in, "sharesXYZ", 6), 0); /* by length */
 	for (int i = 0; i < 5000; i++) {
 		snprintf(buf, sizeof(buf), ":%d", i);
-		CHECK_EQ_U64(intern_id(in, buf, strlen(buf)), (uint64_t)i + 2);
+		CHECK_EQ_U64(xpp_intern_id(in, buf, strlen(buf)), (uint64_t)i + 2);
 	}
-	CHECK_EQ_U64(intern_id(in, ":4999", 5), 5001);
-	CHECK_STR(intern_str(in, 1), "dd");
-	CHECK(intern_str(in, 999999) == NULL);
-	intern_free(in);
+	CHECK_EQ_U64(xpp_intern_id(in, ":4999", 5), 5001);
+	CHECK_STR(xpp_intern_str(in, 1), "dd");
+	CHECK(xpp_intern_str(in, 999999) == NULL);
+	xpp_intern_free(in);
 }
 
 /* The ordering queue: records come out by time per round, equal times in arrival order. */
@@ -160,17 +160,17 @@ static int collect(void *ctx, const struct perf_event_header *h)
 	return 0;
 }
 
-static void queue(ordered *q, uint64_t time, uint64_t tag)
+static void queue(xpp_ordered *q, uint64_t time, uint64_t tag)
 {
 	struct rec r = { .h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(r) }, .time = time,
 			 .tag = tag };
 
-	CHECK(ordered_queue(q, time, &r.h) == 0);
+	CHECK(xpp_ordered_queue(q, time, &r.h) == 0);
 }
 
 static void test_ordered_rounds(void)
 {
-	ordered *q = ordered_create(collect, NULL);
+	xpp_ordered *q = xpp_ordered_create(collect, NULL);
 
 	REQUIRE(q);
 	nr_got = 0;
@@ -179,12 +179,12 @@ static void test_ordered_rounds(void)
 	queue(q, 30, 3);
 	queue(q, 20, 2);
 	queue(q, 40, 4);
-	CHECK(ordered_round(q) == 0);
+	CHECK(xpp_ordered_round(q) == 0);
 	CHECK_EQ_U64(nr_got, 0); /* the first round flushes nothing: times up to 0 */
 	queue(q, 35, 5);
 	queue(q, 50, 6);
 	queue(q, 35, 7);         /* same time as tag 5: after it */
-	CHECK(ordered_round(q) == 0);
+	CHECK(xpp_ordered_round(q) == 0);
 	/* up to 40, the largest time before the previous round */
 	CHECK_EQ_U64(nr_got, 6);
 	uint64_t want1[] = { 1, 2, 3, 5, 7, 4 };
@@ -192,11 +192,11 @@ static void test_ordered_rounds(void)
 	for (unsigned int i = 0; i < 6 && i < nr_got; i++)
 		CHECK_EQ_U64(got[i], want1[i]);
 	queue(q, 45, 8);
-	CHECK(ordered_flush_all(q) == 0);
+	CHECK(xpp_ordered_flush_all(q) == 0);
 	CHECK_EQ_U64(nr_got, 8);
 	CHECK_EQ_U64(got[6], 8);
 	CHECK_EQ_U64(got[7], 6);
-	ordered_free(q);
+	xpp_ordered_free(q);
 }
 
 static void test_record_time(void)

@@ -8,27 +8,27 @@
 
 #define UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address, as perf prints them */
 
-static const char *comm_name(const struct stdio_ctx *c, const struct hist_key *k)
+static const char *comm_name(const struct stdio_ctx *c, const struct xpp_hist_key *k)
 {
-	const char *s = intern_str(c->comms, k->comm);
+	const char *s = xpp_intern_str(c->comms, k->comm);
 
 	return s ? s : "";
 }
 
-const char *stdio_dso_name(const struct stdio_ctx *c, const struct hist_key *k)
+const char *stdio_dso_name(const struct stdio_ctx *c, const struct xpp_hist_key *k)
 {
-	const struct dso *d = k->dso == HIST_NO_DSO ? NULL : dso_table_get(c->dsos, k->dso);
+	const struct xpp_dso *d = k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(c->dsos, k->dso);
 
 	return d ? d->short_name : "[unknown]";
 }
 
-const char *stdio_sym_name(const struct stdio_ctx *c, const struct hist_key *k)
+const char *stdio_sym_name(const struct stdio_ctx *c, const struct xpp_hist_key *k)
 {
-	const struct dso *d;
+	const struct xpp_dso *d;
 
-	if (k->sym < 0 || k->dso == HIST_NO_DSO || !(d = dso_table_get(c->dsos, k->dso)))
+	if (k->sym < 0 || k->dso == XPP_HIST_NO_DSO || !(d = xpp_dso_table_get(c->dsos, k->dso)))
 		return NULL;
-	return dso_sym_name(d, (uint32_t)k->sym);
+	return xpp_dso_sym_name(d, (uint32_t)k->sym);
 }
 
 /* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " */
@@ -47,12 +47,12 @@ static void print_count(FILE *out, uint64_t v)
 
 static const char *col_title(unsigned int key)
 {
-	return key == HIST_KEY_COMM ? "Command" : key == HIST_KEY_DSO ? "Shared Object" : "Symbol";
+	return key == XPP_HIST_KEY_COMM ? "Command" : key == XPP_HIST_KEY_DSO ? "Shared Object" : "Symbol";
 }
 
 static int cmp_entries(const void *pa, const void *pb, void *arg)
 {
-	const struct hist_entry *a = pa, *b = pb;
+	const struct xpp_hist_entry *a = pa, *b = pb;
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
@@ -60,16 +60,16 @@ static int cmp_entries(const void *pa, const void *pb, void *arg)
 }
 
 /* The tie-break between entries of equal overhead: by each column's text, as perf sorts. */
-int stdio_cmp_keys(const struct hist_key *ka, const struct hist_key *kb, const struct view *v)
+int stdio_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb, const struct view *v)
 {
 	int r;
 
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		switch (v->cols[i]) {
-		case HIST_KEY_COMM:
+		case XPP_HIST_KEY_COMM:
 			r = strcmp(comm_name(v->c, ka), comm_name(v->c, kb));
 			break;
-		case HIST_KEY_DSO:
+		case XPP_HIST_KEY_DSO:
 			r = strcmp(stdio_dso_name(v->c, ka), stdio_dso_name(v->c, kb));
 			break;
 		default: {
@@ -90,7 +90,7 @@ int stdio_cmp_keys(const struct hist_key *ka, const struct hist_key *kb, const s
 	return 0;
 }
 
-void stdio_widths(struct view *v, const struct hist_entry *e, size_t n)
+void stdio_widths(struct view *v, const struct xpp_hist_entry *e, size_t n)
 {
 	bool unresolved = false;
 
@@ -100,9 +100,9 @@ void stdio_widths(struct view *v, const struct hist_entry *e, size_t n)
 		for (unsigned int i = 0; i < v->nr_cols; i++) {
 			int w;
 
-			if (v->cols[i] == HIST_KEY_COMM) {
+			if (v->cols[i] == XPP_HIST_KEY_COMM) {
 				w = (int)strlen(comm_name(v->c, &e[j].key));
-			} else if (v->cols[i] == HIST_KEY_DSO) {
+			} else if (v->cols[i] == XPP_HIST_KEY_DSO) {
 				w = (int)strlen(stdio_dso_name(v->c, &e[j].key));
 			} else {
 				const char *s = stdio_sym_name(v->c, &e[j].key);
@@ -116,7 +116,7 @@ void stdio_widths(struct view *v, const struct hist_entry *e, size_t n)
 	}
 	/* perf widens the Shared Object column for unresolved entries (no --dsos given) */
 	for (unsigned int i = 0; i < v->nr_cols; i++)
-		if (unresolved && v->cols[i] == HIST_KEY_DSO && !v->c->dso_filter.nr &&
+		if (unresolved && v->cols[i] == XPP_HIST_KEY_DSO && !v->c->dso_filter->nr &&
 		    v->width[i] < UNRESOLVED_WIDTH)
 			v->width[i] = UNRESOLVED_WIDTH;
 }
@@ -142,7 +142,7 @@ static void print_titles(const struct view *v, bool nr_samples, FILE *out)
 	fputs("\n#\n", out);
 }
 
-static void print_entry(const struct view *v, const struct hist_entry *e, double pct,
+static void print_entry(const struct view *v, const struct xpp_hist_entry *e, double pct,
 			bool nr_samples, FILE *out)
 {
 	fprintf(out, "  %7.2f%%", pct);
@@ -152,14 +152,14 @@ static void print_entry(const struct view *v, const struct hist_entry *e, double
 }
 
 /* The key columns of one entry line, each after two spaces, then the newline. */
-void stdio_print_keys(const struct view *v, const struct hist_key *k, FILE *out)
+void stdio_print_keys(const struct view *v, const struct xpp_hist_key *k, FILE *out)
 {
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		bool last = i + 1 == v->nr_cols;
 
-		if (v->cols[i] == HIST_KEY_COMM) {
+		if (v->cols[i] == XPP_HIST_KEY_COMM) {
 			fprintf(out, "  %-*s", v->width[i], comm_name(v->c, k));
-		} else if (v->cols[i] == HIST_KEY_DSO) {
+		} else if (v->cols[i] == XPP_HIST_KEY_DSO) {
 			fprintf(out, "  %-*s", v->width[i], stdio_dso_name(v->c, k));
 		} else {
 			const char *s = stdio_sym_name(v->c, k);
@@ -205,8 +205,8 @@ void stdio_view_init(struct view *v, struct stdio_ctx *c)
 	v->c = c;
 	for (unsigned int i = 0; i < c->nr_cols; i++) {
 		/* a filter down to one name makes its column say nothing: perf drops it */
-		if ((c->cols[i] == HIST_KEY_COMM && c->comm_filter.nr == 1) ||
-		    (c->cols[i] == HIST_KEY_DSO && c->dso_filter.nr == 1))
+		if ((c->cols[i] == XPP_HIST_KEY_COMM && c->comm_filter->nr == 1) ||
+		    (c->cols[i] == XPP_HIST_KEY_DSO && c->dso_filter->nr == 1))
 			continue;
 		v->cols[v->nr_cols++] = c->cols[i];
 	}
@@ -215,7 +215,7 @@ void stdio_view_init(struct view *v, struct stdio_ctx *c)
 /* "# Samples: ..." and the event count lines of one event (not with -q). */
 void stdio_print_event_head(struct stdio_ctx *c, uint32_t idx, FILE *out)
 {
-	const struct event_hist *ev = &c->ev[idx];
+	const struct xpp_event *ev = &c->ev[idx];
 	const struct xpf_attr *a = xpf_reader_attr(c->r, idx);
 	char buf[64];
 
@@ -232,23 +232,23 @@ void stdio_print_titles(const struct view *v, bool nr_samples, FILE *out)
 
 static int print_event(struct stdio_ctx *c, uint32_t idx, FILE *out)
 {
-	const struct event_hist *ev = &c->ev[idx];
+	const struct xpp_event *ev = &c->ev[idx];
 	const struct report_stdio_opts *o = c->o;
 	unsigned int mask = 0;
 	struct view v;
-	struct hist_entry *e;
+	struct xpp_hist_entry *e;
 	size_t n;
-	hist *h;
+	xpp_hist *h;
 
 	if (c->callchains && ev->cg && (c->children || c->cg.mode != CG_NONE))
 		return stdio_print_callgraph_event(c, idx, out);
 	stdio_view_init(&v, c);
 	for (unsigned int i = 0; i < c->nr_cols; i++)
 		mask |= c->cols[i];
-	h = hist_collapse(ev->h, mask);
+	h = xpp_hist_collapse(ev->h, mask);
 	if (!h)
 		return -ENOMEM;
-	e = hist_entries(h, &n);
+	e = xpp_hist_entries(h, &n);
 	stdio_widths(&v, e, n);
 	qsort_r(e, n, sizeof(*e), cmp_entries, &v);
 
@@ -265,7 +265,7 @@ static int print_event(struct stdio_ctx *c, uint32_t idx, FILE *out)
 		print_entry(&v, &e[i], pct, o->show_nr_samples, out);
 	}
 	fputs("\n\n", out);
-	hist_free(h);
+	xpp_hist_free(h);
 	return 0;
 }
 

@@ -20,19 +20,19 @@ struct pair {
 
 struct cgview {
 	struct stdio_ctx *c;
-	const struct event_hist *ev;
+	const struct xpp_event *ev;
 	struct view v;
 	struct path *paths;
 	uint32_t nr_paths;
 	uint32_t *frames;            /* the paths' frames, one pool */
-	hist *entries;               /* collapsed keys; period/nr_samples are the children */
+	xpp_hist *entries;               /* collapsed keys; period/nr_samples are the children */
 	uint64_t *self, *self_count; /* per entry */
 	uint8_t *level;              /* per entry: what [.]/[k] shows (see collapse()) */
 	struct pair *pairs;
 	size_t nr_pairs;
 	size_t *pair_off;            /* per entry: its pairs are pairs[pair_off[e]..[e + 1]) */
 	uint32_t *order;             /* pairs sorted by entry */
-	callgraph *scratch;          /* one entry's chains */
+	xpp_callgraph *scratch;          /* one entry's chains */
 	uint32_t *seq;
 	uint64_t min_hit;
 };
@@ -46,23 +46,23 @@ static unsigned int key_mask(const struct stdio_ctx *c)
 	return m;
 }
 
-static struct hist_key collapse(const struct stdio_ctx *c, uint32_t comm, uint32_t f,
+static struct xpp_hist_key collapse(const struct stdio_ctx *c, uint32_t comm, uint32_t f,
 				unsigned int mask)
 {
-	struct hist_key k = stdio_frame_key(c, comm, f);
+	struct xpp_hist_key k = stdio_frame_key(c, comm, f);
 
-	if (!(mask & HIST_KEY_COMM))
+	if (!(mask & XPP_HIST_KEY_COMM))
 		k.comm = 0;
-	if (!(mask & (HIST_KEY_DSO | HIST_KEY_SYM)))
-		k.dso = HIST_NO_DSO;
-	if (!(mask & HIST_KEY_SYM)) {
+	if (!(mask & (XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM)))
+		k.dso = XPP_HIST_NO_DSO;
+	if (!(mask & XPP_HIST_KEY_SYM)) {
 		k.sym = -1;
 		k.addr = 0;
 		k.level = '.';
 	}
 	/* perf's entries of one unmapped address are one, whatever their level: the first
 	 * shows its own (kept beside the key) */
-	if (k.dso == HIST_NO_DSO)
+	if (k.dso == XPP_HIST_NO_DSO)
 		k.level = 0;
 	return k;
 }
@@ -70,14 +70,14 @@ static struct hist_key collapse(const struct stdio_ctx *c, uint32_t comm, uint32
 /* The paths of the event tree (nodes with samples of their own), frames into one pool. */
 static int collect_paths(struct cgview *g)
 {
-	const callgraph *cg = g->ev->cg;
-	uint32_t nr = cg_nr_nodes(cg);
+	const xpp_callgraph *cg = g->ev->cg;
+	uint32_t nr = xpp_cg_nr_nodes(cg);
 	size_t pool = 0, at = 0;
 
 	for (uint32_t i = 1; i < nr; i++)
-		if (cg_node(cg, i)->self_count && cg_node(cg, i)->depth >= 2) {
+		if (xpp_cg_node(cg, i)->self_count && xpp_cg_node(cg, i)->depth >= 2) {
 			g->nr_paths++;
-			pool += cg_node(cg, i)->depth - 1;
+			pool += xpp_cg_node(cg, i)->depth - 1;
 		}
 	g->paths = calloc(g->nr_paths + 1, sizeof(*g->paths));
 	g->frames = malloc((pool + 1) * sizeof(*g->frames));
@@ -85,7 +85,7 @@ static int collect_paths(struct cgview *g)
 		return -ENOMEM;
 	g->nr_paths = 0;
 	for (uint32_t i = 1; i < nr; i++) {
-		const struct cg_node *n = cg_node(cg, i);
+		const struct xpp_cg_node *n = xpp_cg_node(cg, i);
 		struct path *p;
 
 		if (!n->self_count || n->depth < 2)
@@ -96,7 +96,7 @@ static int collect_paths(struct cgview *g)
 		p->period = n->self_period;
 		p->count = n->self_count;
 		at += p->len;
-		for (uint32_t j = p->len; j-- > 0; n = cg_node(cg, n->parent))
+		for (uint32_t j = p->len; j-- > 0; n = xpp_cg_node(cg, n->parent))
 			g->frames[p->off + j] = n->key;
 		p->comm = n->key;
 	}
@@ -129,16 +129,16 @@ static int aggregate(struct cgview *g)
 	size_t cap = 0, cap2 = 0, cap3 = 0, cap4 = 0, cap5 = 0, pcap = 0;
 	int ret = -ENOMEM;
 
-	g->entries = hist_create();
+	g->entries = xpp_hist_create();
 	if (!g->entries)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < g->nr_paths; p++) {
 		const struct path *pa = &g->paths[p];
 
 		for (uint32_t i = 0; i < pa->len; i++) {
-			struct hist_key k = collapse(g->c, pa->comm, g->frames[pa->off + i], mask);
+			struct xpp_hist_key k = collapse(g->c, pa->comm, g->frames[pa->off + i], mask);
 			size_t n;
-			int64_t id = hist_add_id(g->entries, &k, 0, 0);
+			int64_t id = xpp_hist_add_id(g->entries, &k, 0, 0);
 
 			if (id < 0 || grow((void **)&stamp, &cap, (size_t)id + 1, sizeof(*stamp)) ||
 			    grow((void **)&slot, &cap2, (size_t)id + 1, sizeof(*slot)) ||
@@ -152,7 +152,7 @@ static int aggregate(struct cgview *g)
 				g->level[id] = (uint8_t)stdio_frame_key(g->c, 0,
 							g->frames[pa->off + i]).level;
 			if (stamp[id] != p + 1) {
-				struct hist_entry *e = &hist_entries(g->entries, &n)[id];
+				struct xpp_hist_entry *e = &xpp_hist_entries(g->entries, &n)[id];
 
 				stamp[id] = p + 1;
 				slot[id] = (uint32_t)g->nr_pairs;
@@ -181,7 +181,7 @@ static int group_pairs(struct cgview *g)
 {
 	size_t nr;
 
-	hist_entries(g->entries, &nr);
+	xpp_hist_entries(g->entries, &nr);
 	g->pair_off = calloc(nr + 2, sizeof(*g->pair_off));
 	g->order = malloc((g->nr_pairs + 1) * sizeof(*g->order));
 	if (!g->pair_off || !g->order)
@@ -197,7 +197,7 @@ static int group_pairs(struct cgview *g)
 
 static const char *frame_name(const struct cgview *g, uint32_t f, char *buf, size_t size)
 {
-	struct hist_key k = stdio_frame_key(g->c, 0, f);
+	struct xpp_hist_key k = stdio_frame_key(g->c, 0, f);
 	const char *s = stdio_sym_name(g->c, &k);
 
 	if (s)
@@ -211,7 +211,7 @@ static int build_chains(struct cgview *g, uint32_t e)
 {
 	bool caller = g->c->cg.order != 0;
 
-	cg_reset(g->scratch);
+	xpp_cg_reset(g->scratch);
 	for (size_t j = g->pair_off[e]; j < g->pair_off[e + 1]; j++) {
 		const struct pair *pr = &g->pairs[g->order[j]];
 		const struct path *pa = &g->paths[pr->path];
@@ -230,7 +230,7 @@ static int build_chains(struct cgview *g, uint32_t e)
 			for (uint32_t i = from + 1; i-- > 0;)
 				g->seq[n++] = f[i];
 		}
-		if (cg_add_path(g->scratch, g->seq, n, pa->period, pa->count) < 0)
+		if (xpp_cg_add_path(g->scratch, g->seq, n, pa->period, pa->count) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -249,8 +249,8 @@ static void print_value(const struct cgview *g, uint64_t period, uint64_t count,
 
 static int cmp_self(const void *pa, const void *pb, void *arg)
 {
-	const struct cg_node *a = cg_node(arg, *(const uint32_t *)pa);
-	const struct cg_node *b = cg_node(arg, *(const uint32_t *)pb);
+	const struct xpp_cg_node *a = xpp_cg_node(arg, *(const uint32_t *)pa);
+	const struct xpp_cg_node *b = xpp_cg_node(arg, *(const uint32_t *)pb);
 
 	if (a->self_period != b->self_period)
 		return a->self_period > b->self_period ? -1 : 1;
@@ -259,14 +259,14 @@ static int cmp_self(const void *pa, const void *pb, void *arg)
 
 struct kid_sort {
 	const struct cgview *g;
-	const callgraph *t;
+	const xpp_callgraph *t;
 };
 
 static int cmp_kids(const void *pa, const void *pb, void *arg)
 {
 	const struct kid_sort *ks = arg;
-	const struct cg_node *a = cg_node(ks->t, *(const uint32_t *)pa);
-	const struct cg_node *b = cg_node(ks->t, *(const uint32_t *)pb);
+	const struct xpp_cg_node *a = xpp_cg_node(ks->t, *(const uint32_t *)pa);
+	const struct xpp_cg_node *b = xpp_cg_node(ks->t, *(const uint32_t *)pb);
 	char ba[64], bb[64];
 
 	if (a->period != b->period)
@@ -279,18 +279,18 @@ static int cmp_kids(const void *pa, const void *pb, void *arg)
 /* The children of node id with at least min_hit, most first: a new array (*nr of them). */
 static uint32_t *kids_of(const struct cgview *g, uint32_t id, uint32_t *nr)
 {
-	const callgraph *t = g->scratch;
+	const xpp_callgraph *t = g->scratch;
 	struct kid_sort ks = { g, t };
 	uint32_t n = 0, *k;
 
-	for (uint32_t c = cg_node(t, id)->first_child; c; c = cg_node(t, c)->next_sibling)
+	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
 		n++;
 	k = malloc((n + 1) * sizeof(*k));
 	*nr = 0;
 	if (!k)
 		return NULL;
-	for (uint32_t c = cg_node(t, id)->first_child; c; c = cg_node(t, c)->next_sibling)
-		if (cg_node(t, c)->period >= g->min_hit)
+	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
+		if (xpp_cg_node(t, c)->period >= g->min_hit)
 			k[(*nr)++] = c;
 	qsort_r(k, *nr, sizeof(*k), cmp_kids, &ks);
 	return k;
@@ -300,13 +300,13 @@ static uint32_t *kids_of(const struct cgview *g, uint32_t id, uint32_t *nr)
  * perf's callchain nodes hold runs of entries: a run goes on through nodes with one child
  * and no samples of their own. The last node of the run starting at id.
  */
-static uint32_t run_end(const callgraph *t, uint32_t id)
+static uint32_t run_end(const xpp_callgraph *t, uint32_t id)
 {
-	const struct cg_node *n = cg_node(t, id);
+	const struct xpp_cg_node *n = xpp_cg_node(t, id);
 
-	while (!n->self_count && n->first_child && !cg_node(t, n->first_child)->next_sibling) {
+	while (!n->self_count && n->first_child && !xpp_cg_node(t, n->first_child)->next_sibling) {
 		id = n->first_child;
-		n = cg_node(t, id);
+		n = xpp_cg_node(t, id);
 	}
 	return id;
 }
@@ -325,7 +325,7 @@ static bool bit(uint64_t mask, int i)
 static size_t graph_level(struct cgview *g, uint32_t id, int depth, uint64_t mask, int left,
 			  FILE *out)
 {
-	const callgraph *t = g->scratch;
+	const xpp_callgraph *t = g->scratch;
 	uint64_t new_mask = mask;
 	uint32_t nr, *k = kids_of(g, id, &nr);
 	size_t lines = 0;
@@ -340,20 +340,20 @@ static size_t graph_level(struct cgview *g, uint32_t id, int depth, uint64_t mas
 		for (int d = 0; d < depth; d++)
 			fputs(bit(mask, d) ? "|          " : "           ", out);
 		fputc('\n', out);
-		for (uint32_t x = k[j];; x = cg_node(t, x)->first_child, i++) {
+		for (uint32_t x = k[j];; x = xpp_cg_node(t, x)->first_child, i++) {
 			margin(left, out);
 			for (int d = 0; d < depth; d++) {
 				fputc(bit(new_mask, d) ? '|' : ' ', out);
 				if (!i && d == depth - 1) {
 					fputs("--", out);
-					print_value(g, cg_node(t, k[j])->period,
-						    cg_node(t, k[j])->count, out);
+					print_value(g, xpp_cg_node(t, k[j])->period,
+						    xpp_cg_node(t, k[j])->count, out);
 					fputs("--", out);
 				} else {
 					fputs("          ", out);
 				}
 			}
-			fprintf(out, "%s\n", frame_name(g, cg_node(t, x)->key, buf, sizeof(buf)));
+			fprintf(out, "%s\n", frame_name(g, xpp_cg_node(t, x)->key, buf, sizeof(buf)));
 			lines += 2;
 			if (x == end)
 				break;
@@ -368,7 +368,7 @@ static size_t graph_level(struct cgview *g, uint32_t id, int depth, uint64_t mas
 /* perf's callchain__fprintf_graph: a single root holding all of the entry opens the graph */
 static void print_graph(struct cgview *g, uint64_t parent, FILE *out)
 {
-	const callgraph *t = g->scratch;
+	const xpp_callgraph *t = g->scratch;
 	uint32_t nr, *k = kids_of(g, 0, &nr), root = 0;
 	const char *sort = g->c->o->sort;
 	bool skip_first = sort && !strncmp(sort, "sym", 3);
@@ -376,11 +376,11 @@ static void print_graph(struct cgview *g, uint64_t parent, FILE *out)
 	int left = 0;
 	char buf[64];
 
-	if (k && nr == 1 && cg_node(t, k[0])->period == parent) {
+	if (k && nr == 1 && xpp_cg_node(t, k[0])->period == parent) {
 		uint32_t end = run_end(t, k[0]);
 		bool printed = false;
 
-		for (uint32_t x = k[0], i = 0;; x = cg_node(t, x)->first_child, i++) {
+		for (uint32_t x = k[0], i = 0;; x = xpp_cg_node(t, x)->first_child, i++) {
 			if (!(i == 0 && skip_first)) {
 				if (!printed) {
 					margin(left, out);
@@ -393,7 +393,7 @@ static void print_graph(struct cgview *g, uint64_t parent, FILE *out)
 					margin(left, out);
 				}
 				fprintf(out, "%s\n",
-					frame_name(g, cg_node(t, x)->key, buf, sizeof(buf)));
+					frame_name(g, xpp_cg_node(t, x)->key, buf, sizeof(buf)));
 				lines++;
 			}
 			if (x == end)
@@ -409,27 +409,27 @@ static void print_graph(struct cgview *g, uint64_t parent, FILE *out)
 
 static void print_folded(struct cgview *g, FILE *out)
 {
-	const callgraph *t = g->scratch;
-	uint32_t nr = cg_nr_nodes(t), *ids = malloc(nr * sizeof(*ids)), n = 0;
+	const xpp_callgraph *t = g->scratch;
+	uint32_t nr = xpp_cg_nr_nodes(t), *ids = malloc(nr * sizeof(*ids)), n = 0;
 	char buf[64];
 
 	if (!ids)
 		return;
 	for (uint32_t i = 1; i < nr; i++) {
-		const struct cg_node *x = cg_node(t, i);
+		const struct xpp_cg_node *x = xpp_cg_node(t, i);
 
 		if (x->self_count && x->self_period >= g->min_hit)
 			ids[n++] = i;
 	}
 	qsort_r(ids, n, sizeof(*ids), cmp_self, (void *)t);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct cg_node *x = cg_node(t, ids[i]);
+		const struct xpp_cg_node *x = xpp_cg_node(t, ids[i]);
 		uint32_t d = x->depth;
 
 		print_value(g, x->self_period, x->self_count, out);
 		fputc(' ', out);
 		for (uint32_t j = 0; j < d; j++)
-			g->seq[d - 1 - j] = x->key, x = cg_node(t, x->parent);
+			g->seq[d - 1 - j] = x->key, x = xpp_cg_node(t, x->parent);
 		for (uint32_t j = 0; j < d; j++)
 			fprintf(out, "%s%s", j ? ";" : "", frame_name(g, g->seq[j], buf, sizeof(buf)));
 		fputc('\n', out);
@@ -437,9 +437,9 @@ static void print_folded(struct cgview *g, FILE *out)
 	free(ids);
 }
 
-static bool dso_shown(const struct cgview *g, const struct hist_key *k)
+static bool dso_shown(const struct cgview *g, const struct xpp_hist_key *k)
 {
-	const struct name_filter *f = &g->c->dso_filter;
+	const struct xpp_name_list *f = g->c->dso_filter;
 	const char *name = stdio_dso_name(g->c, k);
 
 	for (uint32_t i = 0; i < f->nr; i++)
@@ -453,7 +453,7 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	const struct cgview *g = arg;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	size_t n;
-	const struct hist_entry *e = hist_entries(g->entries, &n);
+	const struct xpp_hist_entry *e = xpp_hist_entries(g->entries, &n);
 	uint64_t va = g->c->children ? e[a].period : g->self[a];
 	uint64_t vb = g->c->children ? e[b].period : g->self[b];
 
@@ -463,8 +463,8 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		return g->self[a] > g->self[b] ? -1 : 1;
 	/* perf's collapsed order: symbols of one DSO by start address, highest first */
 	if (e[a].key.comm == e[b].key.comm && e[a].key.dso == e[b].key.dso &&
-	    e[a].key.sym >= 0 && e[b].key.sym >= 0 && e[a].key.dso != HIST_NO_DSO) {
-		const struct dso *d = dso_table_get(g->c->dsos, e[a].key.dso);
+	    e[a].key.sym >= 0 && e[b].key.sym >= 0 && e[a].key.dso != XPP_HIST_NO_DSO) {
+		const struct xpp_dso *d = xpp_dso_table_get(g->c->dsos, e[a].key.dso);
 		uint64_t sa = d->syms.syms[e[a].key.sym].start, sb = d->syms.syms[e[b].key.sym].start;
 
 		if (sa != sb)
@@ -478,7 +478,7 @@ static int print_rows(struct cgview *g, FILE *out)
 	const struct report_stdio_opts *o = g->c->o;
 	double total = (double)g->ev->total_period;
 	size_t n, nrows = 0;
-	struct hist_entry *e = hist_entries(g->entries, &n), *shown;
+	struct xpp_hist_entry *e = xpp_hist_entries(g->entries, &n), *shown;
 	uint32_t *rows = malloc((n + 1) * sizeof(*rows));
 
 	shown = malloc((n + 1) * sizeof(*shown));
@@ -501,7 +501,7 @@ static int print_rows(struct cgview *g, FILE *out)
 	}
 	for (size_t r = 0; r < nrows; r++) {
 		uint32_t i = rows[r];
-		struct hist_key key;
+		struct xpp_hist_key key;
 		double children = total ? 100.0 * (double)e[i].period / total : 0;
 		double self = total ? 100.0 * (double)g->self[i] / total : 0;
 
@@ -549,7 +549,7 @@ int stdio_print_callgraph_event(struct stdio_ctx *c, uint32_t idx, FILE *out)
 	if (!ret)
 		ret = group_pairs(&g);
 	if (!ret) {
-		g.scratch = cg_create();
+		g.scratch = xpp_cg_create();
 		g.seq = malloc((maxdepth + 1) * sizeof(*g.seq));
 		if (!g.scratch || !g.seq)
 			ret = -ENOMEM;
@@ -558,14 +558,14 @@ int stdio_print_callgraph_event(struct stdio_ctx *c, uint32_t idx, FILE *out)
 		ret = print_rows(&g, out);
 	free(g.paths);
 	free(g.frames);
-	hist_free(g.entries);
+	xpp_hist_free(g.entries);
 	free(g.self);
 	free(g.self_count);
 	free(g.level);
 	free(g.pairs);
 	free(g.pair_off);
 	free(g.order);
-	cg_free(g.scratch);
+	xpp_cg_free(g.scratch);
 	free(g.seq);
 	return ret;
 }

@@ -6,35 +6,8 @@
 #include <stdio.h>
 
 #include "format/xpf_reader.h"
-#include "report/hist/callgraph.h"
-#include "report/hist/hist.h"
-#include "report/session/intern.h"
-#include "report/session/machine.h"
-#include "report/session/ordered.h"
+#include "profile/profile.h"
 #include "report/stdio/report_stdio.h"
-#include "report/symbols/dso.h"
-
-/* One event's aggregation; totals count every sample, filtered or not (perf's absolute %). */
-struct event_hist {
-	hist *h;
-	callgraph *cg;         /* root -> comm id -> frame ids, outermost caller first */
-	uint64_t nr_samples, total_period;
-};
-
-/* A --comms/--dsos list, and per-id verdicts cached so a sample costs one byte read. */
-struct name_filter {
-	char **names;
-	uint32_t nr;
-	uint8_t *verdict;      /* per id: 0 unknown, 1 pass, 2 drop */
-	uint32_t cap;
-};
-
-/* One (process, mode, ip) -> frame answer; valid while no side-band record came since. */
-#define FRAME_CACHE_BITS 14
-struct frame_slot {
-	uint64_t ip, tag;
-	uint32_t epoch, frame;
-};
 
 enum cg_mode { CG_GRAPH, CG_FOLDED, CG_NONE };
 enum cg_value { CG_PERCENT, CG_COUNT, CG_PERIOD };
@@ -47,36 +20,29 @@ struct cg_opts {
 	enum cg_value value;
 };
 
+/*
+ * The stdio view of one profile: the profile's results (borrowed pointers) and how to show
+ * them.
+ */
 struct stdio_ctx {
 	const struct report_stdio_opts *o;
+	const xpp_profile *p;
 	xpf_reader *r;
-	dso_table *dsos;
-	intern *comms;
-	machine *m;
-	ordered *q;
-	struct event_hist *ev;
+	xpp_dso_table *dsos;
+	const xpp_intern *comms;
+	const struct xpp_event *ev;
 	uint32_t nr_ev;
 	uint64_t lost_samples;
-	unsigned int cols[3];  /* HIST_KEY_* in column order */
+	unsigned int cols[3];  /* XPP_HIST_KEY_* in column order */
 	unsigned int nr_cols;
-	struct name_filter comm_filter, dso_filter;
-	struct xpf_error err;
-	/* the attr of the previous sample and its index: most files have one or two */
-	const struct xpf_attr *last_attr;
-	uint32_t last_idx;
-	/* call graphs */
+	const struct xpp_name_list *comm_filter, *dso_filter;
 	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
 	bool children;         /* --children in effect */
 	struct cg_opts cg;
-	hist *frames;          /* interned frames: hist_key with comm 0, the id is the index */
-	uint32_t *chain;       /* scratch for one sample's path, grown, never per sample */
-	uint32_t chain_cap;
-	struct frame_slot *fcache;
-	uint32_t epoch;        /* bumped by every side-band record */
 };
 
 /* The key of frame id f as a hist entry of command comm. */
-struct hist_key stdio_frame_key(const struct stdio_ctx *c, uint32_t comm, uint32_t f);
+struct xpp_hist_key stdio_frame_key(const struct stdio_ctx *c, uint32_t comm, uint32_t f);
 
 /* Call-graph views (print_callgraph.c): one event's entries with their graphs. */
 int stdio_print_callgraph_event(struct stdio_ctx *c, uint32_t idx, FILE *out);
@@ -88,13 +54,13 @@ struct view {
 	int width[3];
 };
 void stdio_view_init(struct view *v, struct stdio_ctx *c);
-int stdio_cmp_keys(const struct hist_key *a, const struct hist_key *b, const struct view *v);
-void stdio_widths(struct view *v, const struct hist_entry *e, size_t n);
+int stdio_cmp_keys(const struct xpp_hist_key *a, const struct xpp_hist_key *b, const struct view *v);
+void stdio_widths(struct view *v, const struct xpp_hist_entry *e, size_t n);
 void stdio_print_event_head(struct stdio_ctx *c, uint32_t idx, FILE *out);
 void stdio_print_titles(const struct view *v, bool nr_samples, FILE *out);
-void stdio_print_keys(const struct view *v, const struct hist_key *k, FILE *out);
-const char *stdio_sym_name(const struct stdio_ctx *c, const struct hist_key *k);
-const char *stdio_dso_name(const struct stdio_ctx *c, const struct hist_key *k);
+void stdio_print_keys(const struct view *v, const struct xpp_hist_key *k, FILE *out);
+const char *stdio_sym_name(const struct stdio_ctx *c, const struct xpp_hist_key *k);
+const char *stdio_dso_name(const struct stdio_ctx *c, const struct xpp_hist_key *k);
 
 /* Print every event's section to out, as perf report --stdio does. 0 or -ENOMEM. */
 int stdio_print(struct stdio_ctx *c, FILE *out);

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/session/ordered.h"
+#include "profile/session/ordered.h"
 
 struct entry {
 	uint64_t time;
@@ -16,8 +16,8 @@ struct arena {
 	size_t len, cap;
 };
 
-struct ordered {
-	ordered_deliver_fn deliver;
+struct xpp_ordered {
+	xpp_ordered_deliver_fn deliver;
 	void *ctx;
 	struct entry *e;
 	size_t nr, cap;
@@ -31,9 +31,9 @@ struct ordered {
 	bool sorted;           /* e[] is in (time, seq) order */
 };
 
-ordered *ordered_create(ordered_deliver_fn deliver, void *ctx)
+xpp_ordered *xpp_ordered_create(xpp_ordered_deliver_fn deliver, void *ctx)
 {
-	ordered *q = calloc(1, sizeof(*q));
+	xpp_ordered *q = calloc(1, sizeof(*q));
 
 	if (q) {
 		q->deliver = deliver;
@@ -43,7 +43,7 @@ ordered *ordered_create(ordered_deliver_fn deliver, void *ctx)
 	return q;
 }
 
-void ordered_free(ordered *q)
+void xpp_ordered_free(xpp_ordered *q)
 {
 	if (!q)
 		return;
@@ -77,7 +77,7 @@ static int arena_put(struct arena *a, const void *p, size_t size, size_t *off)
 	return 0;
 }
 
-int ordered_queue(ordered *q, uint64_t time, const struct perf_event_header *hdr)
+int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_header *hdr)
 {
 	struct entry *e;
 	int ret;
@@ -115,7 +115,7 @@ static inline bool before(const struct entry *a, const struct entry *b)
  * recorder drained), so a bottom-up merge of the natural runs costs n log(runs), not
  * n log n, and keeps no allocation beyond one reused buffer.
  */
-static int sort_runs(ordered *q)
+static int sort_runs(xpp_ordered *q)
 {
 	size_t n = q->nr, *runs, nruns = 0, i;
 	struct entry *src = q->e, *dst;
@@ -180,7 +180,7 @@ static int sort_runs(ordered *q)
 	return 0;
 }
 
-static int flush_upto(ordered *q, uint64_t limit)
+static int flush_upto(xpp_ordered *q, uint64_t limit)
 {
 	size_t i, n, j;
 	int ret = 0;
@@ -224,7 +224,7 @@ static int flush_upto(ordered *q, uint64_t limit)
 	return 0;
 }
 
-int ordered_round(ordered *q)
+int xpp_ordered_round(xpp_ordered *q)
 {
 	int ret = flush_upto(q, q->next_flush);
 
@@ -232,7 +232,7 @@ int ordered_round(ordered *q)
 	return ret;
 }
 
-int ordered_flush_all(ordered *q)
+int xpp_ordered_flush_all(xpp_ordered *q)
 {
 	return flush_upto(q, UINT64_MAX);
 }

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/hist/callgraph.h"
+#include "profile/tree/callgraph.h"
 
-struct callgraph {
-	struct cg_node *n;
+struct xpp_callgraph {
+	struct xpp_cg_node *n;
 	uint32_t nr, cap;
 	uint32_t *slots;  /* node id per slot, 0 empty (the root is never looked up) */
 	uint32_t nslots;  /* power of two */
@@ -19,9 +19,9 @@ static uint32_t slot_of(uint32_t parent, uint32_t key, uint32_t nslots)
 	return (uint32_t)(h >> 32) & (nslots - 1);
 }
 
-callgraph *cg_create(void)
+xpp_callgraph *xpp_cg_create(void)
 {
-	callgraph *g = calloc(1, sizeof(*g));
+	xpp_callgraph *g = calloc(1, sizeof(*g));
 
 	if (!g)
 		return NULL;
@@ -30,14 +30,14 @@ callgraph *cg_create(void)
 	g->nslots = 1024;
 	g->slots = calloc(g->nslots, sizeof(*g->slots));
 	if (!g->n || !g->slots) {
-		cg_free(g);
+		xpp_cg_free(g);
 		return NULL;
 	}
 	g->nr = 1;
 	return g;
 }
 
-void cg_free(callgraph *g)
+void xpp_cg_free(xpp_callgraph *g)
 {
 	if (!g)
 		return;
@@ -46,14 +46,14 @@ void cg_free(callgraph *g)
 	free(g);
 }
 
-void cg_reset(callgraph *g)
+void xpp_cg_reset(xpp_callgraph *g)
 {
 	memset(g->slots, 0, g->nslots * sizeof(*g->slots));
 	memset(&g->n[0], 0, sizeof(g->n[0]));
 	g->nr = 1;
 }
 
-static int cg_grow_slots(callgraph *g)
+static int xpp_cg_grow_slots(xpp_callgraph *g)
 {
 	uint32_t n = g->nslots * 2;
 	uint32_t *s = calloc(n, sizeof(*s));
@@ -73,22 +73,22 @@ static int cg_grow_slots(callgraph *g)
 	return 0;
 }
 
-int64_t cg_child(callgraph *g, uint32_t parent, uint32_t key)
+int64_t xpp_cg_child(xpp_callgraph *g, uint32_t parent, uint32_t key)
 {
-	struct cg_node *p;
+	struct xpp_cg_node *p;
 	uint32_t s, id;
 
-	if ((uint64_t)(g->nr + 1) * 2 > g->nslots && cg_grow_slots(g))
+	if ((uint64_t)(g->nr + 1) * 2 > g->nslots && xpp_cg_grow_slots(g))
 		return -ENOMEM;
 	for (s = slot_of(parent, key, g->nslots); g->slots[s]; s = (s + 1) & (g->nslots - 1)) {
-		const struct cg_node *c = &g->n[g->slots[s]];
+		const struct xpp_cg_node *c = &g->n[g->slots[s]];
 
 		if (c->parent == parent && c->key == key)
 			return g->slots[s];
 	}
 	if (g->nr == g->cap) {
 		uint32_t cap = g->cap * 2;
-		struct cg_node *n = cap > g->cap ? realloc(g->n, (size_t)cap * sizeof(*n)) : NULL;
+		struct xpp_cg_node *n = cap > g->cap ? realloc(g->n, (size_t)cap * sizeof(*n)) : NULL;
 
 		if (!n)
 			return -ENOMEM;
@@ -97,14 +97,14 @@ int64_t cg_child(callgraph *g, uint32_t parent, uint32_t key)
 	}
 	id = g->nr++;
 	p = &g->n[parent];
-	g->n[id] = (struct cg_node){ .parent = parent, .key = key, .depth = p->depth + 1,
+	g->n[id] = (struct xpp_cg_node){ .parent = parent, .key = key, .depth = p->depth + 1,
 				     .next_sibling = p->first_child };
 	p->first_child = id;
 	g->slots[s] = id;
 	return id;
 }
 
-int64_t cg_add_path(callgraph *g, const uint32_t *keys, size_t n, uint64_t period,
+int64_t xpp_cg_add_path(xpp_callgraph *g, const uint32_t *keys, size_t n, uint64_t period,
 		    uint64_t count)
 {
 	uint32_t cur = 0;
@@ -112,7 +112,7 @@ int64_t cg_add_path(callgraph *g, const uint32_t *keys, size_t n, uint64_t perio
 	g->n[0].period += period;
 	g->n[0].count += count;
 	for (size_t i = 0; i < n; i++) {
-		int64_t c = cg_child(g, cur, keys[i]);
+		int64_t c = xpp_cg_child(g, cur, keys[i]);
 
 		if (c < 0)
 			return c;
@@ -125,12 +125,12 @@ int64_t cg_add_path(callgraph *g, const uint32_t *keys, size_t n, uint64_t perio
 	return cur;
 }
 
-uint32_t cg_nr_nodes(const callgraph *g)
+uint32_t xpp_cg_nr_nodes(const xpp_callgraph *g)
 {
 	return g->nr;
 }
 
-const struct cg_node *cg_node(const callgraph *g, uint32_t id)
+const struct xpp_cg_node *xpp_cg_node(const xpp_callgraph *g, uint32_t id)
 {
 	return id < g->nr ? &g->n[id] : NULL;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/symbols/load.h"
+#include "profile/symbols/load.h"
 
 /* The whole file: /proc files have no size, so read until EOF. */
 static char *slurp(const char *path, size_t *len, int *err)
@@ -60,7 +60,7 @@ static int hexval(char c)
 	return -1;
 }
 
-int kallsyms_load(struct symtab *t, const char *path, struct xpf_error *err)
+int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xpf_error *err)
 {
 	size_t len;
 	int ret = 0;
@@ -92,9 +92,9 @@ int kallsyms_load(struct symtab *t, const char *path, struct xpf_error *err)
 			goto next;
 		if (addr)
 			nonzero = true;
-		ret = symtab_add(t, addr, 0,
-				 type == 'W' || type == 'w' ? SYM_WEAK :
-				 type == 'T' ? SYM_GLOBAL : SYM_LOCAL, name, nlen);
+		ret = xpp_symtab_add(t, addr, 0,
+				 type == 'W' || type == 'w' ? XPP_SYM_WEAK :
+				 type == 'T' ? XPP_SYM_GLOBAL : XPP_SYM_LOCAL, name, nlen);
 		if (ret < 0)
 			break;
 next:
@@ -104,10 +104,10 @@ next:
 	if (ret < 0)
 		return xpf_error_set(err, ret, "cannot load '%s': %s", path, strerror(-ret));
 	if (!nonzero) {
-		symtab_free(t);
+		xpp_symtab_free(t);
 		return xpf_error_set(err, -EPERM, "'%s' shows no addresses (kptr_restrict)", path);
 	}
 	t->last_alias_wins = true;
-	symtab_finish(t);
+	xpp_symtab_finish(t);
 	return 0;
 }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/symbols/load.h"
+#include "profile/symbols/load.h"
 
 #define MAX_LOADS 16
 
@@ -156,7 +156,7 @@ static bool text_section(Elf *elf, size_t shndx)
 	return n && strstr(n, "text");
 }
 
-static int add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+static int add_symbols(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		       const struct loads *l)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
@@ -169,7 +169,7 @@ static int add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr
 		GElf_Sym s;
 		const char *name;
 		int type, bind, ret;
-		enum sym_binding b;
+		enum xpp_sym_binding b;
 
 		if (!gelf_getsym(d, (int)i, &s))
 			break;
@@ -183,12 +183,12 @@ static int add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr
 		if (!name || !*name)
 			continue;
 		bind = GELF_ST_BIND(s.st_info);
-		b = bind == STB_GLOBAL ? SYM_GLOBAL : bind == STB_WEAK ? SYM_WEAK : SYM_LOCAL;
-		char *dm = name[0] == '_' && name[1] == 'Z' ? demangle(name) : NULL;
+		b = bind == STB_GLOBAL ? XPP_SYM_GLOBAL : bind == STB_WEAK ? XPP_SYM_WEAK : XPP_SYM_LOCAL;
+		char *dm = name[0] == '_' && name[1] == 'Z' ? xpp_demangle(name) : NULL;
 
 		if (dm)
 			name = dm;
-		ret = symtab_add(t, to_offset(l, s.st_value), s.st_size, b, name, strlen(name));
+		ret = xpp_symtab_add(t, to_offset(l, s.st_value), s.st_size, b, name, strlen(name));
 		free(dm);
 		if (ret < 0)
 			return ret;
@@ -200,7 +200,7 @@ static int add_symbols(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr
  * perf's "name@plt" symbols: one per .rela.plt entry, in order, PLT-entry sized, after the
  * PLT header (or from the start of .plt.sec where IBT moved the entries there).
  */
-static int add_plt_symbols(struct symtab *t, Elf *elf, const struct loads *l)
+static int add_plt_symbols(struct xpp_symtab *t, Elf *elf, const struct loads *l)
 {
 	GElf_Shdr rel_sh, plt_sh, sec_sh, dyn_sh;
 	Elf_Scn *rel = find_section(elf, ".rela.plt", &rel_sh), *plt, *dyn;
@@ -238,11 +238,11 @@ static int add_plt_symbols(struct symtab *t, Elf *elf, const struct loads *l)
 			break;
 		if (gelf_getsym(dd, (int)GELF_R_SYM(ra.r_info), &s))
 			sn = elf_strptr(elf, dyn_sh.sh_link, s.st_name);
-		char *dm = sn && sn[0] == '_' && sn[1] == 'Z' ? demangle(sn) : NULL;
+		char *dm = sn && sn[0] == '_' && sn[1] == 'Z' ? xpp_demangle(sn) : NULL;
 
 		snprintf(name, sizeof(name), "%s@plt", dm ? dm : sn ? sn : "");
 		free(dm);
-		ret = symtab_add(t, to_offset(l, addr), entsize, SYM_GLOBAL, name, strlen(name));
+		ret = xpp_symtab_add(t, to_offset(l, addr), entsize, XPP_SYM_GLOBAL, name, strlen(name));
 		if (ret < 0)
 			return ret;
 	}
@@ -309,7 +309,7 @@ static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
 	return -ENOENT;
 }
 
-int elf_syms_load(struct symtab *t, const char *path, const char *debug_root,
+int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_root,
 		  struct xpf_error *err)
 {
 	struct elf_file rt = { .fd = -1 }, dbg = { .fd = -1 };
@@ -345,11 +345,11 @@ int elf_syms_load(struct symtab *t, const char *path, const char *debug_root,
 	if (ret < 0)
 		return xpf_error_set(err, ret, "cannot read symbols of '%s': %s", path,
 				     strerror(-ret));
-	symtab_finish(t);
+	xpp_symtab_finish(t);
 	return 0;
 }
 
-int elf_syms_load_mem(struct symtab *t, const void *image, size_t size, struct xpf_error *err)
+int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xpf_error *err)
 {
 	struct loads l;
 	GElf_Shdr sh;
@@ -374,11 +374,11 @@ int elf_syms_load_mem(struct symtab *t, const void *image, size_t size, struct x
 	elf_end(elf);
 	if (ret < 0)
 		return xpf_error_set(err, ret, "cannot read the vdso symbols: %s", strerror(-ret));
-	symtab_finish(t);
+	xpp_symtab_finish(t);
 	return 0;
 }
 
-const void *vdso_image(size_t *size)
+const void *xpp_vdso_image(size_t *size)
 {
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
 	uint64_t end;

@@ -4,16 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/hist/hist.h"
+#include "profile/tree/hist.h"
 
-struct hist {
-	struct hist_entry *e;
+struct xpp_hist {
+	struct xpp_hist_entry *e;
 	size_t nr, cap;
 	uint32_t *slots;   /* entry index + 1, 0 empty */
 	size_t nslots;     /* power of two */
 };
 
-static uint64_t key_hash(const struct hist_key *k)
+static uint64_t key_hash(const struct xpp_hist_key *k)
 {
 	uint64_t h = k->addr * 0x9e3779b97f4a7c15ULL;
 
@@ -22,18 +22,18 @@ static uint64_t key_hash(const struct hist_key *k)
 	return h ^ (h >> 29);
 }
 
-static bool key_eq(const struct hist_key *a, const struct hist_key *b)
+static bool key_eq(const struct xpp_hist_key *a, const struct xpp_hist_key *b)
 {
 	return a->addr == b->addr && a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
 	       a->level == b->level;
 }
 
-hist *hist_create(void)
+xpp_hist *xpp_hist_create(void)
 {
-	return calloc(1, sizeof(struct hist));
+	return calloc(1, sizeof(struct xpp_hist));
 }
 
-void hist_free(hist *h)
+void xpp_hist_free(xpp_hist *h)
 {
 	if (!h)
 		return;
@@ -42,7 +42,7 @@ void hist_free(hist *h)
 	free(h);
 }
 
-static int grow_slots(hist *h)
+static int grow_slots(xpp_hist *h)
 {
 	size_t n = h->nslots ? h->nslots * 2 : 1024;
 	uint32_t *s = calloc(n, sizeof(*s));
@@ -62,21 +62,21 @@ static int grow_slots(hist *h)
 	return 0;
 }
 
-int hist_add(hist *h, const struct hist_key *k, uint64_t period, uint64_t nr)
+int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr)
 {
-	int64_t id = hist_add_id(h, k, period, nr);
+	int64_t id = xpp_hist_add_id(h, k, period, nr);
 
 	return id < 0 ? (int)id : 0;
 }
 
-int64_t hist_add_id(hist *h, const struct hist_key *k, uint64_t period, uint64_t nr)
+int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr)
 {
 	size_t s;
 
 	if ((h->nr + 1) * 2 > h->nslots && grow_slots(h))
 		return -ENOMEM;
 	for (s = key_hash(k) & (h->nslots - 1); h->slots[s]; s = (s + 1) & (h->nslots - 1)) {
-		struct hist_entry *e = &h->e[h->slots[s] - 1];
+		struct xpp_hist_entry *e = &h->e[h->slots[s] - 1];
 
 		if (key_eq(&e->key, k)) {
 			e->period += period;
@@ -86,7 +86,7 @@ int64_t hist_add_id(hist *h, const struct hist_key *k, uint64_t period, uint64_t
 	}
 	if (h->nr == h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 256;
-		struct hist_entry *e = realloc(h->e, cap * sizeof(*e));
+		struct xpp_hist_entry *e = realloc(h->e, cap * sizeof(*e));
 
 		if (!e || cap > UINT32_MAX - 1)
 			return -ENOMEM;
@@ -100,32 +100,32 @@ int64_t hist_add_id(hist *h, const struct hist_key *k, uint64_t period, uint64_t
 	return (int64_t)h->nr - 1;
 }
 
-struct hist_entry *hist_entries(const hist *h, size_t *nr)
+struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr)
 {
 	*nr = h->nr;
 	return h->e;
 }
 
-hist *hist_collapse(const hist *h, unsigned int keys)
+xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)
 {
-	hist *out = hist_create();
+	xpp_hist *out = xpp_hist_create();
 
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < h->nr; i++) {
-		struct hist_key k = h->e[i].key;
+		struct xpp_hist_key k = h->e[i].key;
 
-		if (!(keys & HIST_KEY_COMM))
+		if (!(keys & XPP_HIST_KEY_COMM))
 			k.comm = 0;
-		if (!(keys & (HIST_KEY_DSO | HIST_KEY_SYM)))
-			k.dso = HIST_NO_DSO;
-		if (!(keys & HIST_KEY_SYM)) {
+		if (!(keys & (XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM)))
+			k.dso = XPP_HIST_NO_DSO;
+		if (!(keys & XPP_HIST_KEY_SYM)) {
 			k.sym = -1;
 			k.addr = 0;
 			k.level = '.';
 		}
-		if (hist_add(out, &k, h->e[i].period, h->e[i].nr_samples)) {
-			hist_free(out);
+		if (xpp_hist_add(out, &k, h->e[i].period, h->e[i].nr_samples)) {
+			xpp_hist_free(out);
 			return NULL;
 		}
 	}

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/symbols/load.h"
+#include "profile/symbols/load.h"
 
 /*
  * Each line is parsed as perf 6.1 does (util/symbol.c dso__load_perf_map), quirks included,
@@ -13,7 +13,7 @@
  * strtoull base 16 (leading blanks and 0x allowed) and followed by exactly one separator,
  * and a line with fewer than two characters left after a number is skipped.
  */
-int perf_map_load(struct symtab *t, const char *path, struct xpf_error *err)
+int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xpf_error *err)
 {
 	FILE *f = fopen(path, "re");
 	char *line = NULL;
@@ -46,7 +46,7 @@ int perf_map_load(struct symtab *t, const char *path, struct xpf_error *err)
 		 * perf's symbol of size 0 holds only its start address; ours would stretch to the
 		 * next symbol, so give it one byte.
 		 */
-		ret = symtab_add(t, start, size ? size : 1, SYM_GLOBAL, line + len,
+		ret = xpp_symtab_add(t, start, size ? size : 1, XPP_SYM_GLOBAL, line + len,
 				 strlen(line + len));
 		if (ret < 0)
 			break;
@@ -57,9 +57,9 @@ int perf_map_load(struct symtab *t, const char *path, struct xpf_error *err)
 	free(line);
 	fclose(f);
 	if (ret < 0) {
-		symtab_free(t);
+		xpp_symtab_free(t);
 		return xpf_error_set(err, ret, "cannot load '%s': %s", path, strerror(-ret));
 	}
-	symtab_finish(t);
+	xpp_symtab_finish(t);
 	return nr;
 }

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/symbols/dso.h"
-#include "report/symbols/load.h"
+#include "profile/symbols/dso.h"
+#include "profile/symbols/load.h"
 
 #define CACHE_BITS 14
 
@@ -16,9 +16,9 @@ struct cache_slot {
 	int32_t sym;
 };
 
-struct dso_table {
-	struct dso_table_opts opts;
-	struct dso *dsos;
+struct xpp_dso_table {
+	struct xpp_dso_table_opts opts;
+	struct xpp_dso *dsos;
 	uint32_t nr, cap;
 	uint32_t *hash;          /* id + 1 per slot, 0 empty; open addressing */
 	uint32_t hash_cap;       /* power of two */
@@ -35,9 +35,9 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
-dso_table *dso_table_create(const struct dso_table_opts *opts)
+xpp_dso_table *xpp_dso_table_create(const struct xpp_dso_table_opts *opts)
 {
-	dso_table *t = calloc(1, sizeof(*t));
+	xpp_dso_table *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
@@ -49,31 +49,31 @@ dso_table *dso_table_create(const struct dso_table_opts *opts)
 	return t;
 }
 
-void dso_table_free(dso_table *t)
+void xpp_dso_table_free(xpp_dso_table *t)
 {
 	if (!t)
 		return;
 	for (uint32_t i = 0; i < t->nr; i++) {
 		free(t->dsos[i].long_name);
 		free(t->dsos[i].short_buf);
-		symtab_free(&t->dsos[i].syms);
+		xpp_symtab_free(&t->dsos[i].syms);
 	}
 	free(t->dsos);
 	free(t->hash);
 	free(t);
 }
 
-uint32_t dso_table_nr(const dso_table *t)
+uint32_t xpp_dso_table_nr(const xpp_dso_table *t)
 {
 	return t->nr;
 }
 
-struct dso *dso_table_get(const dso_table *t, uint32_t id)
+struct xpp_dso *xpp_dso_table_get(const xpp_dso_table *t, uint32_t id)
 {
 	return id < t->nr ? &t->dsos[id] : NULL;
 }
 
-static int rehash(dso_table *t)
+static int rehash(xpp_dso_table *t)
 {
 	uint32_t cap = t->hash_cap ? t->hash_cap * 2 : 256;
 	uint32_t *h = calloc(cap, sizeof(*h));
@@ -98,18 +98,18 @@ static int rehash(dso_table *t)
  * "[JIT] tid PID" for the /tmp/perf-PID.map name perf gives anonymous executable memory
  * (perf's dso__set_basename; it tests the name with sscanf, so we do too).
  */
-static int set_names(struct dso *d, bool kernel)
+static int set_names(struct xpp_dso *d, bool kernel)
 {
 	const char *n = d->long_name, *slash = strrchr(n, '/');
 	int pid;
 
-	d->kind = DSO_USER;
+	d->kind = XPP_DSO_USER;
 	d->short_name = slash ? slash + 1 : n;
 	if (!strncmp(n, "[kernel.kallsyms]", 17)) {
-		d->kind = DSO_KERNEL;
+		d->kind = XPP_DSO_KERNEL;
 		d->short_name = "[kernel.kallsyms]";
 	} else if (!strcmp(n, "[vdso]")) {
-		d->kind = DSO_VDSO;
+		d->kind = XPP_DSO_VDSO;
 	} else if (!kernel && sscanf(n, "/tmp/perf-%d.map", &pid) == 1) {
 		char buf[32];
 
@@ -118,14 +118,14 @@ static int set_names(struct dso *d, bool kernel)
 		if (!d->short_buf)
 			return -ENOMEM;
 		d->short_name = d->short_buf;
-		d->kind = DSO_ANON;
+		d->kind = XPP_DSO_ANON;
 	} else if (kernel) {
-		d->kind = DSO_MODULE;
+		d->kind = XPP_DSO_MODULE;
 	}
 	return 0;
 }
 
-int64_t dso_table_findnew(dso_table *t, const char *filename, bool kernel)
+int64_t xpp_dso_table_findnew(xpp_dso_table *t, const char *filename, bool kernel)
 {
 	uint64_t h = hash_str(filename);
 	uint32_t s;
@@ -138,14 +138,14 @@ int64_t dso_table_findnew(dso_table *t, const char *filename, bool kernel)
 	}
 	if (t->nr == t->cap) {
 		uint32_t cap = t->cap ? t->cap * 2 : 64;
-		struct dso *d = realloc(t->dsos, cap * sizeof(*d));
+		struct xpp_dso *d = realloc(t->dsos, cap * sizeof(*d));
 
 		if (!d)
 			return -ENOMEM;
 		t->dsos = d;
 		t->cap = cap;
 	}
-	struct dso *d = &t->dsos[t->nr];
+	struct xpp_dso *d = &t->dsos[t->nr];
 
 	memset(d, 0, sizeof(*d));
 	d->long_name = strdup(filename);
@@ -191,14 +191,14 @@ int64_t dso_table_findnew(dso_table *t, const char *filename, bool kernel)
 	return t->nr - 1;
 }
 
-int64_t dso_table_kernel(dso_table *t)
+int64_t xpp_dso_table_kernel(xpp_dso_table *t)
 {
 	if (t->kernel_id < 0)
-		t->kernel_id = dso_table_findnew(t, "[kernel.kallsyms]", true);
+		t->kernel_id = xpp_dso_table_findnew(t, "[kernel.kallsyms]", true);
 	return t->kernel_id;
 }
 
-static void load(dso_table *t, struct dso *d)
+static void load(xpp_dso_table *t, struct xpp_dso *d)
 {
 	struct xpf_error err;
 	const void *img;
@@ -206,45 +206,45 @@ static void load(dso_table *t, struct dso *d)
 
 	d->loaded = true;
 	switch (d->kind) {
-	case DSO_USER:
-		elf_syms_load(&d->syms, d->long_name, t->opts.debug_root, &err);
+	case XPP_DSO_USER:
+		xpp_elf_syms_load(&d->syms, d->long_name, t->opts.debug_root, &err);
 		break;
-	case DSO_KERNEL:
-		kallsyms_load(&d->syms, t->opts.kallsyms, &err);
+	case XPP_DSO_KERNEL:
+		xpp_kallsyms_load(&d->syms, t->opts.kallsyms, &err);
 		break;
-	case DSO_VDSO:
-		img = vdso_image(&size);
+	case XPP_DSO_VDSO:
+		img = xpp_vdso_image(&size);
 		if (img)
-			elf_syms_load_mem(&d->syms, img, size, &err);
+			xpp_elf_syms_load_mem(&d->syms, img, size, &err);
 		break;
-	case DSO_ANON:
+	case XPP_DSO_ANON:
 		/* the file a JIT may write for perf; without it raw addresses are shown */
-		perf_map_load(&d->syms, d->long_name, &err);
+		xpp_perf_map_load(&d->syms, d->long_name, &err);
 		break;
-	case DSO_MODULE:
+	case XPP_DSO_MODULE:
 		break;
 	}
 	/* a failed load leaves a partial table: drop it, raw addresses are shown instead */
 	if (!d->syms.finished)
-		symtab_free(&d->syms);
+		xpp_symtab_free(&d->syms);
 }
 
-int64_t dso_table_resolve(dso_table *t, uint32_t id, uint64_t addr)
+int64_t xpp_dso_table_resolve(xpp_dso_table *t, uint32_t id, uint64_t addr)
 {
 	uint64_t h = (addr ^ ((uint64_t)id * 0x9e3779b97f4a7c15ULL)) * 0x9e3779b97f4a7c15ULL;
 	struct cache_slot *c = &t->cache[h >> (64 - CACHE_BITS)];
-	struct dso *d;
+	struct xpp_dso *d;
 	int64_t sym;
 
 	if (c->dso == id + 1 && c->addr == addr)
 		return c->sym;
-	d = dso_table_get(t, id);
+	d = xpp_dso_table_get(t, id);
 	if (!d)
 		return -1;
 	if (!d->loaded)
 		load(t, d);
 	d->hit = true;
-	sym = d->syms.nr ? symtab_find(&d->syms, addr) : -1;
+	sym = d->syms.nr ? xpp_symtab_find(&d->syms, addr) : -1;
 	c->dso = id + 1;
 	c->addr = addr;
 	c->sym = (int32_t)sym;

@@ -6,39 +6,39 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#include "report/session/intern.h"
-#include "report/symbols/dso.h"
+#include "profile/session/intern.h"
+#include "profile/symbols/dso.h"
 
 /* One executable mapping: [start, end) of a process (or of the kernel) backed by a DSO. */
-struct map {
+struct xpp_map {
 	uint64_t start, end, pgoff;
 	uint32_t dso;
 };
 
-struct thread {
+struct xpp_thread {
 	int32_t tid, pid;
 	uint32_t comm;    /* intern id of its current name */
 	uint32_t proc;    /* index of its process (shared by the threads of one pid) */
 };
 
-typedef struct machine machine;
+typedef struct xpp_machine xpp_machine;
 
 /*
  * The machine borrows dsos and comms (they outlive it): comm names are interned into
  * `comms`, map file names become DSOs of `dsos`.
  */
-machine *machine_create(dso_table *dsos, intern *comms);
-void machine_free(machine *m);
+xpp_machine *xpp_machine_create(xpp_dso_table *dsos, xpp_intern *comms);
+void xpp_machine_free(xpp_machine *m);
 
 /*
  * Apply one side-band record in its time order: COMM, FORK, EXIT, MMAP, MMAP2 (others are
  * ignored). hdr is the whole record, native byte order. 0, or a negative errno (only for
  * memory exhaustion: malformed records are ignored, as perf skips them).
  */
-int machine_apply(machine *m, const struct perf_event_header *hdr);
+int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr);
 
 /* The thread of (pid, tid), created (named ":tid", as perf does) if unknown; NULL on ENOMEM. */
-struct thread *machine_thread(machine *m, int32_t pid, int32_t tid);
+struct xpp_thread *xpp_machine_thread(xpp_machine *m, int32_t pid, int32_t tid);
 
 /*
  * Where ip lands for a sample of thread th in cpumode (PERF_RECORD_MISC_CPUMODE_MASK bits):
@@ -46,7 +46,7 @@ struct thread *machine_thread(machine *m, int32_t pid, int32_t tid);
  * true; false when no map holds ip. Kernel-mode ips outside every kernel map are taken as
  * [kernel.kallsyms] addresses.
  */
-bool machine_resolve_ip(machine *m, const struct thread *th, uint16_t cpumode, uint64_t ip,
+bool xpp_machine_resolve_ip(xpp_machine *m, const struct xpp_thread *th, uint16_t cpumode, uint64_t ip,
 			uint32_t *dso, uint64_t *addr);
 
 #endif

@@ -5,20 +5,20 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "report/session/machine.h"
+#include "profile/session/machine.h"
 
 /* One address space: the maps of one pid (index 0 holds the kernel's), sorted by start. */
 struct proc {
 	int32_t pid;
-	struct map *maps;
+	struct xpp_map *maps;
 	uint32_t nr, cap;
 	uint32_t last;    /* index of the last hit: samples come in runs */
 };
 
-struct machine {
-	dso_table *dsos;
-	intern *comms;
-	struct thread *threads;
+struct xpp_machine {
+	xpp_dso_table *dsos;
+	xpp_intern *comms;
+	struct xpp_thread *threads;
 	uint32_t nr_threads, cap_threads;
 	uint32_t *thread_slots, nthread_slots;  /* tid hash: index + 1 */
 	struct proc *procs;
@@ -62,7 +62,7 @@ static int slots_grow(uint32_t **slots, uint32_t *n, uint32_t nr, const void *ba
 	return 0;
 }
 
-static struct proc *proc_find(machine *m, int32_t pid, bool create)
+static struct proc *proc_find(xpp_machine *m, int32_t pid, bool create)
 {
 	uint32_t *slot;
 
@@ -91,9 +91,9 @@ static struct proc *proc_find(machine *m, int32_t pid, bool create)
 	return p;
 }
 
-machine *machine_create(dso_table *dsos, intern *comms)
+xpp_machine *xpp_machine_create(xpp_dso_table *dsos, xpp_intern *comms)
 {
-	machine *m = calloc(1, sizeof(*m));
+	xpp_machine *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
@@ -101,22 +101,22 @@ machine *machine_create(dso_table *dsos, intern *comms)
 	m->comms = comms;
 	/* pid -1 is the kernel, perf's convention in MMAP records: index 0 */
 	if (!proc_find(m, -1, true)) {
-		machine_free(m);
+		xpp_machine_free(m);
 		return NULL;
 	}
 	/* the idle task has no COMM record; perf calls it "swapper" */
-	struct thread *idle = machine_thread(m, 0, 0);
-	int64_t id = intern_id(comms, "swapper", 7);
+	struct xpp_thread *idle = xpp_machine_thread(m, 0, 0);
+	int64_t id = xpp_intern_id(comms, "swapper", 7);
 
 	if (!idle || id < 0) {
-		machine_free(m);
+		xpp_machine_free(m);
 		return NULL;
 	}
 	idle->comm = (uint32_t)id;
 	return m;
 }
 
-void machine_free(machine *m)
+void xpp_machine_free(xpp_machine *m)
 {
 	if (!m)
 		return;
@@ -129,7 +129,7 @@ void machine_free(machine *m)
 	free(m);
 }
 
-static struct thread *thread_find(machine *m, int32_t tid, uint32_t **slot_out)
+static struct xpp_thread *thread_find(xpp_machine *m, int32_t tid, uint32_t **slot_out)
 {
 	uint32_t *slot;
 
@@ -143,7 +143,7 @@ static struct thread *thread_find(machine *m, int32_t tid, uint32_t **slot_out)
 	return *slot ? &m->threads[*slot - 1] : NULL;
 }
 
-static struct thread *thread_new(machine *m, uint32_t *slot, int32_t pid, int32_t tid,
+static struct xpp_thread *thread_new(xpp_machine *m, uint32_t *slot, int32_t pid, int32_t tid,
 				 int64_t comm)
 {
 	char name[16];
@@ -151,7 +151,7 @@ static struct thread *thread_new(machine *m, uint32_t *slot, int32_t pid, int32_
 
 	if (comm < 0) {
 		snprintf(name, sizeof(name), ":%d", tid);
-		comm = intern_id(m->comms, name, strlen(name));
+		comm = xpp_intern_id(m->comms, name, strlen(name));
 		if (comm < 0)
 			return NULL;
 	}
@@ -160,14 +160,14 @@ static struct thread *thread_new(machine *m, uint32_t *slot, int32_t pid, int32_
 		return NULL;
 	if (m->nr_threads == m->cap_threads) {
 		uint32_t cap = m->cap_threads ? m->cap_threads * 2 : 256;
-		struct thread *t = realloc(m->threads, cap * sizeof(*t));
+		struct xpp_thread *t = realloc(m->threads, cap * sizeof(*t));
 
 		if (!t)
 			return NULL;
 		m->threads = t;
 		m->cap_threads = cap;
 	}
-	struct thread *t = &m->threads[m->nr_threads];
+	struct xpp_thread *t = &m->threads[m->nr_threads];
 
 	t->tid = tid;
 	t->pid = pid;
@@ -177,10 +177,10 @@ static struct thread *thread_new(machine *m, uint32_t *slot, int32_t pid, int32_
 	return t;
 }
 
-struct thread *machine_thread(machine *m, int32_t pid, int32_t tid)
+struct xpp_thread *xpp_machine_thread(xpp_machine *m, int32_t pid, int32_t tid)
 {
 	uint32_t *slot;
-	struct thread *t = thread_find(m, tid, &slot);
+	struct xpp_thread *t = thread_find(m, tid, &slot);
 
 	if (t || !slot)
 		return t;
@@ -188,14 +188,14 @@ struct thread *machine_thread(machine *m, int32_t pid, int32_t tid)
 }
 
 /* Insert a map, trimming or dropping the maps it overlaps (the new mapping wins). */
-static int proc_insert(struct proc *p, const struct map *nm)
+static int proc_insert(struct proc *p, const struct xpp_map *nm)
 {
 	uint32_t i, out = 0;
-	struct map extra;
+	struct xpp_map extra;
 	bool split = false;
 
 	for (i = 0; i < p->nr; i++) {
-		struct map o = p->maps[i];
+		struct xpp_map o = p->maps[i];
 
 		if (o.end <= nm->start || o.start >= nm->end) {
 			p->maps[out++] = o;
@@ -221,7 +221,7 @@ static int proc_insert(struct proc *p, const struct map *nm)
 	p->nr = out;
 	if (p->nr + 2 > p->cap) {
 		uint32_t cap = p->cap ? p->cap * 2 : 16;
-		struct map *a = realloc(p->maps, cap * sizeof(*a));
+		struct xpp_map *a = realloc(p->maps, cap * sizeof(*a));
 
 		if (!a)
 			return -ENOMEM;
@@ -229,7 +229,7 @@ static int proc_insert(struct proc *p, const struct map *nm)
 		p->cap = cap;
 	}
 	for (int k = 0; k < (split ? 2 : 1); k++) {
-		const struct map *ins = k ? &extra : nm;
+		const struct xpp_map *ins = k ? &extra : nm;
 
 		for (i = p->nr; i > 0 && p->maps[i - 1].start > ins->start; i--)
 			p->maps[i] = p->maps[i - 1];
@@ -240,7 +240,7 @@ static int proc_insert(struct proc *p, const struct map *nm)
 	return 0;
 }
 
-static const struct map *proc_lookup(struct proc *p, uint64_t ip)
+static const struct xpp_map *proc_lookup(struct proc *p, uint64_t ip)
 {
 	uint32_t lo = 0, hi = p->nr;
 
@@ -273,12 +273,12 @@ static bool is_anon(const char *f)
 	       !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
 }
 
-static int apply_mmap(machine *m, int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+static int apply_mmap(xpp_machine *m, int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		      const char *file, bool kernel)
 {
 	char anon[64];
 	struct proc *p;
-	struct map nm;
+	struct xpp_map nm;
 	int64_t dso;
 
 	if (!len || start + len < start)
@@ -288,7 +288,7 @@ static int apply_mmap(machine *m, int32_t pid, uint64_t start, uint64_t len, uin
 		snprintf(anon, sizeof(anon), "/tmp/perf-%d.map", pid);
 		file = anon;
 	}
-	dso = dso_table_findnew(m->dsos, file, kernel);
+	dso = xpp_dso_table_findnew(m->dsos, file, kernel);
 	if (dso < 0)
 		return (int)dso;
 	p = kernel ? &m->procs[KERNEL_PROC] : proc_find(m, pid, true);
@@ -301,10 +301,10 @@ static int apply_mmap(machine *m, int32_t pid, uint64_t start, uint64_t len, uin
 	return proc_insert(p, &nm);
 }
 
-static int apply_fork(machine *m, int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
+static int apply_fork(xpp_machine *m, int32_t pid, int32_t ppid, int32_t tid, int32_t ptid)
 {
 	uint32_t *slot;
-	struct thread *parent = machine_thread(m, ppid, ptid), *t;
+	struct xpp_thread *parent = xpp_machine_thread(m, ppid, ptid), *t;
 	uint32_t comm = parent ? parent->comm : 0;
 	int64_t c = parent ? (int64_t)comm : -1;
 
@@ -322,7 +322,7 @@ static int apply_fork(machine *m, int32_t pid, int32_t ppid, int32_t tid, int32_
 		np->last = 0;
 		pp = ppi == UINT32_MAX ? NULL : &m->procs[ppi];
 		if (pp && pp->nr) {
-			struct map *a = realloc(np->maps, pp->nr * sizeof(*a) + 2 * sizeof(*a));
+			struct xpp_map *a = realloc(np->maps, pp->nr * sizeof(*a) + 2 * sizeof(*a));
 
 			if (!a)
 				return -ENOMEM;
@@ -349,14 +349,14 @@ static int apply_fork(machine *m, int32_t pid, int32_t ppid, int32_t tid, int32_
 	return thread_new(m, slot, pid, tid, c) ? 0 : -ENOMEM;
 }
 
-static int apply_comm(machine *m, int32_t pid, int32_t tid, const char *comm, size_t len)
+static int apply_comm(xpp_machine *m, int32_t pid, int32_t tid, const char *comm, size_t len)
 {
-	int64_t id = intern_id(m->comms, comm, len);
-	struct thread *t;
+	int64_t id = xpp_intern_id(m->comms, comm, len);
+	struct xpp_thread *t;
 
 	if (id < 0)
 		return (int)id;
-	t = machine_thread(m, pid, tid);
+	t = xpp_machine_thread(m, pid, tid);
 	if (!t)
 		return -ENOMEM;
 	if (t->pid != pid) {
@@ -371,7 +371,7 @@ static int apply_comm(machine *m, int32_t pid, int32_t tid, const char *comm, si
 	return 0;
 }
 
-int machine_apply(machine *m, const struct perf_event_header *hdr)
+int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 {
 	const char *b = (const char *)hdr;
 	size_t size = hdr->size;
@@ -424,27 +424,27 @@ int machine_apply(machine *m, const struct perf_event_header *hdr)
 	}
 }
 
-bool machine_resolve_ip(machine *m, const struct thread *th, uint16_t cpumode, uint64_t ip,
+bool xpp_machine_resolve_ip(xpp_machine *m, const struct xpp_thread *th, uint16_t cpumode, uint64_t ip,
 			uint32_t *dso, uint64_t *addr)
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	struct proc *p = kernel ? &m->procs[KERNEL_PROC] : th ? &m->procs[th->proc] : NULL;
-	const struct map *mp = p ? proc_lookup(p, ip) : NULL;
+	const struct xpp_map *mp = p ? proc_lookup(p, ip) : NULL;
 
 	if (!mp) {
 		int64_t k;
 
-		if (!kernel || (k = dso_table_kernel(m->dsos)) < 0)
+		if (!kernel || (k = xpp_dso_table_kernel(m->dsos)) < 0)
 			return false;
 		*dso = (uint32_t)k;
 		*addr = ip;
 		return true;
 	}
 	*dso = mp->dso;
-	const struct dso *d = dso_table_get(m->dsos, mp->dso);
+	const struct xpp_dso *d = xpp_dso_table_get(m->dsos, mp->dso);
 
 	/* the kernel and JIT maps hold absolute addresses; files are addressed by offset */
-	if (d && (d->kind == DSO_KERNEL || d->kind == DSO_ANON))
+	if (d && (d->kind == XPP_DSO_KERNEL || d->kind == XPP_DSO_ANON))
 		*addr = ip;
 	else
 		*addr = ip - mp->start + mp->pgoff;

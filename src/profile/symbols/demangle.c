@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/symbols/load.h"
+#include "profile/symbols/load.h"
 
 typedef char *(*cxa_demangle_fn)(const char *name, char *buf, size_t *len, int *status);
 
@@ -95,7 +95,7 @@ static void strip_params(char *s)
 	}
 }
 
-char *demangle(const char *name)
+char *xpp_demangle(const char *name)
 {
 	cxa_demangle_fn fn;
 	char *out;

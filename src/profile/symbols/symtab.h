@@ -7,21 +7,21 @@
 #include <stdint.h>
 
 /* Binding of a symbol, as perf ranks aliases: global beats local beats weak. */
-enum sym_binding { SYM_LOCAL, SYM_GLOBAL, SYM_WEAK };
+enum xpp_sym_binding { XPP_SYM_LOCAL, XPP_SYM_GLOBAL, XPP_SYM_WEAK };
 
-struct sym {
-	uint64_t start, end;  /* end is exclusive; after symtab_finish() end > start */
+struct xpp_sym {
+	uint64_t start, end;  /* end is exclusive; after xpp_symtab_finish() end > start */
 	uint32_t name;        /* offset in symtab.names */
 	uint32_t order;       /* insertion order: ties keep the first, as perf does */
-	uint8_t binding;      /* enum sym_binding */
+	uint8_t binding;      /* enum xpp_sym_binding */
 };
 
 /*
- * Build with symtab_add() (any order), then symtab_finish() once; only then search. Names
+ * Build with xpp_symtab_add() (any order), then xpp_symtab_finish() once; only then search. Names
  * live in one pool, so a table is two allocations whatever its size.
  */
-struct symtab {
-	struct sym *syms;
+struct xpp_symtab {
+	struct xpp_sym *syms;
 	uint32_t nr, cap;
 	char *names;
 	size_t names_len, names_cap;
@@ -34,7 +34,7 @@ struct symtab {
 };
 
 /* Add a symbol; `size` 0 means "up to the next symbol". 0 or -ENOMEM. */
-int symtab_add(struct symtab *t, uint64_t start, uint64_t size, enum sym_binding binding,
+int xpp_symtab_add(struct xpp_symtab *t, uint64_t start, uint64_t size, enum xpp_sym_binding binding,
 	       const char *name, size_t name_len);
 
 /*
@@ -42,17 +42,17 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, enum sym_binding
  * then non-weak, then global, then fewer leading underscores, then the longer name), and
  * extend unsized symbols to the next one (the last to the next page boundary and one more).
  */
-void symtab_finish(struct symtab *t);
+void xpp_symtab_finish(struct xpp_symtab *t);
 
 /* Index of the symbol holding addr, or -1. */
-int64_t symtab_find(const struct symtab *t, uint64_t addr);
+int64_t xpp_symtab_find(const struct xpp_symtab *t, uint64_t addr);
 
-static inline const char *symtab_name(const struct symtab *t, uint32_t idx)
+static inline const char *xpp_symtab_name(const struct xpp_symtab *t, uint32_t idx)
 {
 	return t->names + t->syms[idx].name;
 }
 
 /* Release and zero; accepts a zeroed table. */
-void symtab_free(struct symtab *t);
+void xpp_symtab_free(struct xpp_symtab *t);
 
 #endif

@@ -3,14 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/symbols/symtab.h"
+#include "profile/symbols/symtab.h"
 
-int symtab_add(struct symtab *t, uint64_t start, uint64_t size, enum sym_binding binding,
+int xpp_symtab_add(struct xpp_symtab *t, uint64_t start, uint64_t size, enum xpp_sym_binding binding,
 	       const char *name, size_t name_len)
 {
 	if (t->nr == t->cap) {
 		uint32_t cap = t->cap ? t->cap * 2 : 256;
-		struct sym *s = realloc(t->syms, cap * sizeof(*s));
+		struct xpp_sym *s = realloc(t->syms, cap * sizeof(*s));
 
 		if (!s || cap < t->cap)
 			return -ENOMEM;
@@ -32,7 +32,7 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, enum sym_binding
 	if (t->names_len > UINT32_MAX - name_len - 1)
 		return -E2BIG;
 
-	struct sym *s = &t->syms[t->nr];
+	struct xpp_sym *s = &t->syms[t->nr];
 
 	s->start = start;
 	s->end = start + size;
@@ -47,7 +47,7 @@ int symtab_add(struct symtab *t, uint64_t start, uint64_t size, enum sym_binding
 
 static int cmp_start(const void *pa, const void *pb)
 {
-	const struct sym *a = pa, *b = pb;
+	const struct xpp_sym *a = pa, *b = pb;
 
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
@@ -64,16 +64,16 @@ static size_t leading_underscores(const char *s)
 }
 
 /* true when b should replace a (perf's choose_best_symbol; a full tie keeps a) */
-static bool better(const struct symtab *t, const struct sym *a, const struct sym *b)
+static bool better(const struct xpp_symtab *t, const struct xpp_sym *a, const struct xpp_sym *b)
 {
 	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
 
 	if (a_sized != b_sized)
 		return b_sized;
-	if ((a->binding == SYM_WEAK) != (b->binding == SYM_WEAK))
-		return a->binding == SYM_WEAK;
-	if ((a->binding == SYM_GLOBAL) != (b->binding == SYM_GLOBAL))
-		return b->binding == SYM_GLOBAL;
+	if ((a->binding == XPP_SYM_WEAK) != (b->binding == XPP_SYM_WEAK))
+		return a->binding == XPP_SYM_WEAK;
+	if ((a->binding == XPP_SYM_GLOBAL) != (b->binding == XPP_SYM_GLOBAL))
+		return b->binding == XPP_SYM_GLOBAL;
 
 	const char *na = t->names + a->name, *nb = t->names + b->name;
 	size_t ua = leading_underscores(na), ub = leading_underscores(nb);
@@ -83,7 +83,7 @@ static bool better(const struct symtab *t, const struct sym *a, const struct sym
 	return strlen(nb) > strlen(na);
 }
 
-void symtab_finish(struct symtab *t)
+void xpp_symtab_finish(struct xpp_symtab *t)
 {
 	uint32_t i, out = 0;
 
@@ -108,13 +108,13 @@ void symtab_finish(struct symtab *t)
 	for (i = 0; i + 1 < t->nr; i++)
 		if (t->syms[i].end <= t->syms[i].start)
 			t->syms[i].end = t->syms[i + 1].start;
-	struct sym *last = &t->syms[t->nr - 1];
+	struct xpp_sym *last = &t->syms[t->nr - 1];
 
 	if (last->end <= last->start)
 		last->end = ((last->start + 4095) & ~4095ULL) + 4096;
 }
 
-int64_t symtab_find(const struct symtab *t, uint64_t addr)
+int64_t xpp_symtab_find(const struct xpp_symtab *t, uint64_t addr)
 {
 	uint32_t lo = 0, hi = t->nr;
 
@@ -134,7 +134,7 @@ int64_t symtab_find(const struct symtab *t, uint64_t addr)
 	return -1;
 }
 
-void symtab_free(struct symtab *t)
+void xpp_symtab_free(struct xpp_symtab *t)
 {
 	free(t->syms);
 	free(t->names);

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "format/xpf_error.h"
-#include "report/symbols/symtab.h"
+#include "profile/symbols/symtab.h"
 
 /*
  * The function symbols of the ELF file at `path`, with addresses as offsets in that file
@@ -15,32 +15,32 @@
  * from the file's .dynsym. `debug_root` replaces /usr/lib/debug (tests), NULL for it.
  * t is finished on success (symtab_finish). 0 or a negative errno with err set.
  */
-int elf_syms_load(struct symtab *t, const char *path, const char *debug_root,
+int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_root,
 		  struct xpf_error *err);
 
 /* The same for an ELF image in memory (the vdso); no debug files are looked for. */
-int elf_syms_load_mem(struct symtab *t, const void *image, size_t size, struct xpf_error *err);
+int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xpf_error *err);
 
 /* The vdso of this process, which is the same kernel's vdso: its image and size, or NULL. */
-const void *vdso_image(size_t *size);
+const void *xpp_vdso_image(size_t *size);
 
 /*
  * Kernel text symbols (types T, t, W, w; module symbols are skipped) from a kallsyms file
  * such as /proc/kallsyms. -EPERM when every address reads 0 (kptr_restrict).
  */
-int kallsyms_load(struct symtab *t, const char *path, struct xpf_error *err);
+int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xpf_error *err);
 
 /*
  * The symbols a JIT wrote for perf into `path` (/tmp/perf-PID.map): "START SIZE name" lines,
  * hex numbers, absolute addresses, parsed as perf 6.1 parses them. t is finished on success.
  * The number of symbols read, or a negative errno with err set.
  */
-int perf_map_load(struct symtab *t, const char *path, struct xpf_error *err);
+int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xpf_error *err);
 
 /*
  * A C++ name ("_Z...") as perf shows it: demangled, without parameters. A new string to
  * free, or NULL when name is not mangled or no demangler is available.
  */
-char *demangle(const char *name);
+char *xpp_demangle(const char *name);
 
 #endif

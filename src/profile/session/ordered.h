@@ -6,25 +6,25 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-typedef struct ordered ordered;
+typedef struct xpp_ordered xpp_ordered;
 
 /* Called for each record in order; a negative return stops the flush and is passed on. */
-typedef int (*ordered_deliver_fn)(void *ctx, const struct perf_event_header *hdr);
+typedef int (*xpp_ordered_deliver_fn)(void *ctx, const struct perf_event_header *hdr);
 
-ordered *ordered_create(ordered_deliver_fn deliver, void *ctx);
-void ordered_free(ordered *q);
+xpp_ordered *xpp_ordered_create(xpp_ordered_deliver_fn deliver, void *ctx);
+void xpp_ordered_free(xpp_ordered *q);
 
 /* Queue a copy of a timed record (time in ns). 0 or -ENOMEM. */
-int ordered_queue(ordered *q, uint64_t time, const struct perf_event_header *hdr);
+int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_header *hdr);
 
 /*
  * FINISHED_ROUND: deliver every queued record up to the largest time seen before the
  * previous round, in (time, arrival) order.
  */
-int ordered_round(ordered *q);
+int xpp_ordered_round(xpp_ordered *q);
 
 /* End of input: deliver everything. */
-int ordered_flush_all(ordered *q);
+int xpp_ordered_flush_all(xpp_ordered *q);
 
 /*
  * The time of a record from its sample fields (SAMPLE) or its sample_id trailer (other

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/session/intern.h"
+#include "profile/session/intern.h"
 
-struct intern {
+struct xpp_intern {
 	char **strs;           /* id -> string (each its own allocation: stable pointers) */
 	uint32_t nr, cap;
 	uint32_t *slots;       /* id + 1, 0 empty */
@@ -21,12 +21,12 @@ static uint64_t hash_mem(const char *s, size_t len)
 	return h;
 }
 
-intern *intern_create(void)
+xpp_intern *xpp_intern_create(void)
 {
-	return calloc(1, sizeof(struct intern));
+	return calloc(1, sizeof(struct xpp_intern));
 }
 
-void intern_free(intern *in)
+void xpp_intern_free(xpp_intern *in)
 {
 	if (!in)
 		return;
@@ -37,7 +37,7 @@ void intern_free(intern *in)
 	free(in);
 }
 
-static int grow(intern *in)
+static int grow(xpp_intern *in)
 {
 	uint32_t n = in->nslots ? in->nslots * 2 : 64;
 	uint32_t *s = calloc(n, sizeof(*s));
@@ -57,7 +57,7 @@ static int grow(intern *in)
 	return 0;
 }
 
-int64_t intern_id(intern *in, const char *s, size_t len)
+int64_t xpp_intern_id(xpp_intern *in, const char *s, size_t len)
 {
 	uint32_t k;
 
@@ -90,12 +90,12 @@ int64_t intern_id(intern *in, const char *s, size_t len)
 	return in->nr - 1;
 }
 
-const char *intern_str(const intern *in, uint32_t id)
+const char *xpp_intern_str(const xpp_intern *in, uint32_t id)
 {
 	return id < in->nr ? in->strs[id] : NULL;
 }
 
-uint32_t intern_nr(const intern *in)
+uint32_t xpp_intern_nr(const xpp_intern *in)
 {
 	return in->nr;
 }

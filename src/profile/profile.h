@@ -1,0 +1,98 @@
+/* libxperf-profile: one pass over a perf.data file into per-event trees that every view reads. */
+#ifndef XPERF_PROFILE_H
+#define XPERF_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "format/xpf_error.h"
+#include "format/xpf_reader.h"
+#include "profile/session/intern.h"
+#include "profile/symbols/dso.h"
+#include "profile/tree/callgraph.h"
+#include "profile/tree/hist.h"
+
+/*
+ * What the pass keeps. The strings are borrowed: they must outlive the profile.
+ * Zero-initialised options are perf's defaults except `children`, which must be -1 for
+ * perf's default (children when the file has callchains).
+ */
+struct xpp_opts {
+	const char *comms;      /* comma-separated: only samples of these commands; NULL all */
+	const char *dsos;       /* comma-separated: only samples in these DSOs (short names) */
+	const char *kallsyms;   /* kernel symbols; NULL: /proc/kallsyms */
+	const char *debug_root; /* debug files; NULL: /usr/lib/debug */
+	int children;           /* 1 --children, 0 --no-children, -1 perf's default */
+	bool no_chains;         /* the view shows no call graph (-g none): build no trees
+				   unless --children needs them */
+	int order;              /* 1 caller first, 0 callee first, -1 perf's default (caller
+				   with children, else callee): which end --max-stack keeps */
+	uint32_t max_stack;     /* frames kept per chain; 0: perf's default, 127 */
+};
+
+/*
+ * One event's aggregation. Totals count every sample, filtered or not (perf's absolute
+ * percentages). `h` holds one entry per (comm, dso, symbol) of the sample's own ip; `cg`
+ * (NULL without call chains) holds, below the root, the comm id, then frame ids outermost
+ * caller first (see xpp_profile_frame_key()).
+ */
+struct xpp_event {
+	xpp_hist *h;
+	xpp_callgraph *cg;
+	uint64_t nr_samples, total_period;
+};
+
+/* A --comms / --dsos list as given. */
+struct xpp_name_list {
+	char **names;
+	uint32_t nr;
+};
+
+enum xpp_list { XPP_LIST_COMMS, XPP_LIST_DSOS };
+
+typedef struct xpp_profile xpp_profile;
+
+/*
+ * A profile of the records of r (borrowed: the caller keeps and closes it, after
+ * xpp_profile_free()), positioned before the first data record. 0, or a negative errno with
+ * err set.
+ */
+int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *opts,
+		       struct xpf_error *err);
+/* Free the profile and everything it built; accepts NULL. */
+void xpp_profile_free(xpp_profile *p);
+
+/*
+ * The one pass: read every record, order them per round, apply side-band records to the
+ * thread and map model, resolve and aggregate samples. 0, or a negative errno with err set
+ * (a damaged file, memory exhaustion).
+ */
+int xpp_profile_run(xpp_profile *p, struct xpf_error *err);
+
+/* ---- results, valid until xpp_profile_free() ---- */
+
+xpf_reader *xpp_profile_reader(const xpp_profile *p);
+xpp_dso_table *xpp_profile_dsos(const xpp_profile *p);
+const xpp_intern *xpp_profile_comms(const xpp_profile *p);
+
+/* The events, indexed like xpf_reader_attr(); an event without samples has h == NULL. */
+const struct xpp_event *xpp_profile_events(const xpp_profile *p, uint32_t *nr);
+
+uint64_t xpp_profile_lost_samples(const xpp_profile *p);
+
+/* Whether the file has call chains, and the view they call for: children, order. */
+bool xpp_profile_callchains(const xpp_profile *p);
+bool xpp_profile_children(const xpp_profile *p);
+int xpp_profile_order(const xpp_profile *p);
+
+/* The key of frame id f (a key of an event's cg below its comm) as a hist key of comm. */
+struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t comm, uint32_t f);
+
+/* The --comms or --dsos list the profile was filtered by (nr 0: none). */
+const struct xpp_name_list *xpp_profile_list(const xpp_profile *p, enum xpp_list which);
+
+/* The name shown for a key's DSO ("[unknown]" without one) and symbol (NULL without). */
+const char *xpp_profile_dso_name(const xpp_profile *p, const struct xpp_hist_key *k);
+const char *xpp_profile_sym_name(const xpp_profile *p, const struct xpp_hist_key *k);
+
+#endif

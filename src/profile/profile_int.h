@@ -1,0 +1,45 @@
+/* Internal state of a profile, shared by the pass (pass.c) and the result accessors (results.c). */
+#ifndef XPERF_PROFILE_INT_H
+#define XPERF_PROFILE_INT_H
+
+#include "profile/filter.h"
+#include "profile/profile.h"
+#include "profile/session/machine.h"
+#include "profile/session/ordered.h"
+
+#define MAX_STACK 127 /* perf report's default --max-stack (kernel.perf_event_max_stack) */
+
+/* One (process, mode, ip) -> frame answer; valid while no side-band record came since. */
+#define FRAME_CACHE_BITS 14
+struct frame_slot {
+	uint64_t ip, tag;
+	uint32_t epoch, frame;
+};
+
+struct xpp_profile {
+	struct xpp_opts o;
+	xpf_reader *r;
+	xpp_dso_table *dsos;
+	xpp_intern *comms;
+	xpp_machine *m;
+	xpp_ordered *q;
+	struct xpp_event *ev;
+	uint32_t nr_ev;
+	uint64_t lost_samples;
+	struct xpp_filter comm_filter, dso_filter;
+	struct xpf_error err;
+	/* the attr of the previous sample and its index: most files have one or two */
+	const struct xpf_attr *last_attr;
+	uint32_t last_idx;
+	/* call graphs */
+	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
+	bool children;         /* --children in effect */
+	int order;             /* 1 caller first, 0 callee first */
+	xpp_hist *frames;      /* interned frames: hist keys with comm 0, the id is the index */
+	uint32_t *chain;       /* scratch for one sample's path, grown, never per sample */
+	uint32_t chain_cap;
+	struct frame_slot *fcache;
+	uint32_t epoch;        /* bumped by every side-band record */
+};
+
+#endif

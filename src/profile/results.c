@@ -1,0 +1,74 @@
+/* What a profile hands its views: events, names, frames and the view the file calls for. */
+#include "profile/profile_int.h"
+
+xpf_reader *xpp_profile_reader(const xpp_profile *p)
+{
+	return p->r;
+}
+
+xpp_dso_table *xpp_profile_dsos(const xpp_profile *p)
+{
+	return p->dsos;
+}
+
+const xpp_intern *xpp_profile_comms(const xpp_profile *p)
+{
+	return p->comms;
+}
+
+const struct xpp_event *xpp_profile_events(const xpp_profile *p, uint32_t *nr)
+{
+	*nr = p->nr_ev;
+	return p->ev;
+}
+
+uint64_t xpp_profile_lost_samples(const xpp_profile *p)
+{
+	return p->lost_samples;
+}
+
+bool xpp_profile_callchains(const xpp_profile *p)
+{
+	return p->callchains;
+}
+
+bool xpp_profile_children(const xpp_profile *p)
+{
+	return p->children;
+}
+
+int xpp_profile_order(const xpp_profile *p)
+{
+	return p->order;
+}
+
+struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t comm, uint32_t f)
+{
+	size_t n;
+	struct xpp_hist_key k = xpp_hist_entries(p->frames, &n)[f].key;
+
+	k.comm = comm;
+	return k;
+}
+
+const struct xpp_name_list *xpp_profile_list(const xpp_profile *p, enum xpp_list which)
+{
+	return which == XPP_LIST_COMMS ? &p->comm_filter.list : &p->dso_filter.list;
+}
+
+const char *xpp_profile_dso_name(const xpp_profile *p, const struct xpp_hist_key *k)
+{
+	const struct xpp_dso *d =
+		k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(p->dsos, k->dso);
+
+	return d ? d->short_name : "[unknown]";
+}
+
+const char *xpp_profile_sym_name(const xpp_profile *p, const struct xpp_hist_key *k)
+{
+	const struct xpp_dso *d;
+
+	if (k->sym < 0 || k->dso == XPP_HIST_NO_DSO || !(d = xpp_dso_table_get(p->dsos, k->dso)))
+		return NULL;
+	return xpp_dso_sym_name(d, (uint32_t)k->sym);
+}

@@ -1,0 +1,66 @@
+/* Sample aggregation: one entry per (comm, dso, symbol) key of interned ids, no per-sample allocation. */
+#ifndef XPERF_REPORT_HIST_H
+#define XPERF_REPORT_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define XPP_HIST_NO_DSO UINT32_MAX
+
+/*
+ * What a sample is charged to. All fields are ids: comm an intern id, dso a dso_table id
+ * (XPP_HIST_NO_DSO when no map held the ip), sym an index in that DSO's symtab or -1, in which
+ * case addr is the address shown instead. Unused fields must be zero (keys are compared
+ * whole), so build keys with xpp_hist_key_init().
+ */
+struct xpp_hist_key {
+	uint64_t addr;
+	uint32_t comm;
+	uint32_t dso;
+	int32_t sym;
+	uint32_t level;   /* perf's level char: '.' user, 'k' kernel, 'g', 'u', 'H' */
+};
+
+struct xpp_hist_entry {
+	struct xpp_hist_key key;
+	uint64_t period;
+	uint64_t nr_samples;
+};
+
+static inline void xpp_hist_key_init(struct xpp_hist_key *k)
+{
+	k->addr = 0;
+	k->comm = 0;
+	k->dso = XPP_HIST_NO_DSO;
+	k->sym = -1;
+	k->level = '.';
+}
+
+/* Which key fields count; the others are erased by xpp_hist_collapse(). */
+#define XPP_HIST_KEY_COMM (1u << 0)
+#define XPP_HIST_KEY_DSO  (1u << 1)
+#define XPP_HIST_KEY_SYM  (1u << 2)
+
+typedef struct xpp_hist xpp_hist;
+
+xpp_hist *xpp_hist_create(void);
+void xpp_hist_free(xpp_hist *h);
+
+/* Charge `period` and `nr` samples to key k. 0 or -ENOMEM. */
+int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr);
+
+/* The same, returning the entry's index in xpp_hist_entries() (stable: entries never move
+ * between indexes), or -ENOMEM. Interns keys: xpp_hist_add_id(h, k, 0, 0) is a lookup-or-add. */
+int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr);
+
+/* The entries, contiguous, in first-seen order; valid until the next xpp_hist_add(). */
+struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr);
+
+/*
+ * A new hist whose keys keep only the fields in `keys` (HIST_KEY_*): entries that then
+ * look the same are merged. A symbol stays tied to its DSO (a symbol index means nothing
+ * alone). NULL on ENOMEM.
+ */
+xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys);
+
+#endif
