@@ -32,6 +32,7 @@ struct xpf_reader {
 	const uint8_t *map;
 	uint64_t map_size;
 	bool mapped;         /* map comes from mmap() */
+	uint64_t dropped;    /* map pages below this offset were given back (MADV_DONTNEED) */
 	void *owned;         /* map is this malloc'd buffer */
 	/* ... or a stream read with a growing buffer, never seeked */
 	int fd;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "format/reader_int.h"
@@ -193,6 +194,25 @@ static int extra_size(const struct xpf_reader *r, const struct perf_event_header
 	return 0;
 }
 
+/*
+ * A mapped file's pages behind the cursor are given back every DROP_STEP bytes, so a
+ * report's peak RSS follows its own structures, not the size of the file. Safe whatever
+ * still points there: the mapping is private and read-only, so a dropped page that is
+ * touched again is read back from the file. Records before `upto` have been handed out
+ * already (and queued ones were copied).
+ */
+#define DROP_STEP (2u << 20)
+
+static void drop_behind(struct xpf_reader *r, uint64_t upto)
+{
+	uint64_t to = upto & ~(uint64_t)4095;
+
+	if (!r->mapped || to < r->dropped + DROP_STEP)
+		return;
+	madvise((void *)(r->map + r->dropped), to - r->dropped, MADV_DONTNEED);
+	r->dropped = to;
+}
+
 static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct xpf_error *err)
 {
 	struct perf_event_header h;
@@ -242,6 +262,7 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 			return ret < 0 ? (r->done = true, ret) : cut_short(r, total, err);
 	}
 	r->pos += total;
+	drop_behind(r, off);
 	if (h.type == XPF_RECORD_COMPRESSED || h.type == XPF_RECORD_COMPRESSED2) {
 		uint64_t data = sizeof(h), len = h.size - sizeof(h);
 
