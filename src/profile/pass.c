@@ -272,6 +272,17 @@ int xpp_profile_run(xpp_profile *p, struct xpf_error *err)
 	return ret;
 }
 
+/* Whether some event of the file may have samples in the kernel (pipes: assume so). */
+static bool may_sample_kernel(xpf_reader *r)
+{
+	uint32_t n = xpf_reader_nr_attrs(r);
+
+	for (uint32_t i = 0; i < n; i++)
+		if (!xpf_reader_attr(r, i)->attr.exclude_kernel)
+			return true;
+	return !n;
+}
+
 int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *opts,
 		       struct xpf_error *err)
 {
@@ -291,6 +302,8 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	p->dsos = xpp_dso_table_create(&dopts);
 	p->comms = xpp_intern_create();
 	p->m = p->dsos && p->comms ? xpp_machine_create(p->dsos, p->comms) : NULL;
+	if (p->dsos && may_sample_kernel(r))
+		xpp_dso_table_prefetch_kernel(p->dsos);
 	p->q = xpp_ordered_create(deliver, p);
 	p->frames = xpp_hist_create();
 	p->fcache = calloc(1u << FRAME_CACHE_BITS, sizeof(*p->fcache));

@@ -1,5 +1,6 @@
 /* The DSO table: name lookup by hash, perf's short names, lazy symbol loading, address cache. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,10 @@ struct xpp_dso_table {
 	uint32_t *hash;          /* id + 1 per slot, 0 empty; open addressing */
 	uint32_t hash_cap;       /* power of two */
 	int64_t kernel_id;
+	/* kallsyms read on a second thread while the pass runs (xpp_dso_table_prefetch_kernel) */
+	pthread_t kthread;
+	bool kthread_on;
+	struct xpp_symtab kprefetch;
 	struct cache_slot cache[1u << CACHE_BITS];
 };
 
@@ -49,10 +54,47 @@ xpp_dso_table *xpp_dso_table_create(const struct xpp_dso_table_opts *opts)
 	return t;
 }
 
+static void *kallsyms_thread(void *arg)
+{
+	xpp_dso_table *t = arg;
+	struct xpf_error err;
+
+	xpp_kallsyms_load(&t->kprefetch, t->opts.kallsyms, &err);
+	return NULL;
+}
+
+/*
+ * Reading /proc/kallsyms costs as much CPU as decoding a million samples, nearly all of it
+ * in the kernel formatting the text: start it early on another core. The thread only
+ * touches t->kprefetch, which nothing else reads until the join.
+ */
+void xpp_dso_table_prefetch_kernel(xpp_dso_table *t)
+{
+	if (t->kthread_on)
+		return;
+	t->kthread_on = !pthread_create(&t->kthread, NULL, kallsyms_thread, t);
+}
+
+/* The prefetched kernel symbols, if a prefetch ran: true and moved into syms. */
+static bool kernel_prefetched(xpp_dso_table *t, struct xpp_symtab *syms)
+{
+	if (!t->kthread_on)
+		return false;
+	pthread_join(t->kthread, NULL);
+	t->kthread_on = false;
+	*syms = t->kprefetch;
+	memset(&t->kprefetch, 0, sizeof(t->kprefetch));
+	return true;
+}
+
 void xpp_dso_table_free(xpp_dso_table *t)
 {
+	struct xpp_symtab unused;
+
 	if (!t)
 		return;
+	if (kernel_prefetched(t, &unused))
+		xpp_symtab_free(&unused);
 	for (uint32_t i = 0; i < t->nr; i++) {
 		free(t->dsos[i].long_name);
 		free(t->dsos[i].short_buf);
@@ -210,7 +252,8 @@ static void load(xpp_dso_table *t, struct xpp_dso *d)
 		xpp_elf_syms_load(&d->syms, d->long_name, t->opts.debug_root, &err);
 		break;
 	case XPP_DSO_KERNEL:
-		xpp_kallsyms_load(&d->syms, t->opts.kallsyms, &err);
+		if (!kernel_prefetched(t, &d->syms))
+			xpp_kallsyms_load(&d->syms, t->opts.kallsyms, &err);
 		break;
 	case XPP_DSO_VDSO:
 		img = xpp_vdso_image(&size);

@@ -45,6 +45,13 @@ void xpp_dso_table_free(xpp_dso_table *t);
  */
 int64_t xpp_dso_table_findnew(xpp_dso_table *t, const char *filename, bool kernel);
 
+/*
+ * Start reading the kernel's symbols on another thread, for a file whose samples may be in
+ * the kernel; the first kernel address resolved waits for it. Without a thread, symbols
+ * are read on first use as usual.
+ */
+void xpp_dso_table_prefetch_kernel(xpp_dso_table *t);
+
 /* The id of the kernel DSO ([kernel.kallsyms]), created on first use; negative errno. */
 int64_t xpp_dso_table_kernel(xpp_dso_table *t);
 
