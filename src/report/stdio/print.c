@@ -17,18 +17,12 @@ static const char *comm_name(const struct stdio_ctx *c, const struct xpp_hist_ke
 
 const char *stdio_dso_name(const struct stdio_ctx *c, const struct xpp_hist_key *k)
 {
-	const struct xpp_dso *d = k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(c->dsos, k->dso);
-
-	return d ? d->short_name : "[unknown]";
+	return xpp_profile_dso_name(c->p, k);
 }
 
 const char *stdio_sym_name(const struct stdio_ctx *c, const struct xpp_hist_key *k)
 {
-	const struct xpp_dso *d;
-
-	if (k->sym < 0 || k->dso == XPP_HIST_NO_DSO || !(d = xpp_dso_table_get(c->dsos, k->dso)))
-		return NULL;
-	return xpp_dso_sym_name(d, (uint32_t)k->sym);
+	return xpp_profile_sym_name(c->p, k);
 }
 
 /* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " */
