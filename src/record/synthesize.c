@@ -364,9 +364,14 @@ static int parse_map_line(const struct xrec_synth *s, char *line, struct mmap2_b
 		return -EINVAL;
 	p = line + n;
 	p[strcspn(p, "\n")] = '\0';
-	if (perm[2] != 'x' && (!s->data_mmaps || !*p))
+	/*
+	 * perf's rule (perf_event__synthesize_mmap_events): every executable mapping; the
+	 * others only with mmap_data and when readable, anonymous ones included ([heap],
+	 * [stack], //anon), as the kernel reports them with attr.mmap_data.
+	 */
+	if (perm[2] != 'x' && (!s->data_mmaps || perm[0] != 'r'))
 		return -ENOENT;
-	/* anonymous executable memory (JIT code): perf names it //anon */
+	/* anonymous memory (JIT code, or data): perf names it //anon */
 	*name = *p ? p : "//anon";
 	m->start = start;
 	m->len = end - start;

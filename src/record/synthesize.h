@@ -28,7 +28,9 @@ struct xrec_synth {
 	uint64_t id;            /* value for PERF_SAMPLE_ID / _IDENTIFIER in the trailer */
 	bool build_ids;         /* MMAP2 carry build ids read from ELF notes
 				   (PERF_RECORD_MISC_MMAP_BUILD_ID), as attr.build_id would */
-	bool data_mmaps;        /* also non-executable file mappings (perf's --data) */
+	bool data_mmaps;        /* also the readable non-executable mappings, misc
+				   PERF_RECORD_MISC_MMAP_DATA (perf's mmap_data: -d and
+				   --call-graph dwarf) */
 	const char *proc;       /* procfs root, NULL for "/proc" (tests use a fake one) */
 	xrec_emit_fn emit;
 	void *emit_ctx;
@@ -50,7 +52,8 @@ int xrec_synth_kernel(const struct xrec_synth *s, struct xpf_error *err);
 /*
  * One existing process, for -p, in perf's order: the leader's COMM, MMAP2 for every
  * executable mapping of /proc/PID/maps (pid = tid = PID, misc USER, prot/flags from the
- * permissions), then COMM (pid = PID, tid) for each other thread of /proc/PID/task. perf
+ * permissions; with data_mmaps also every readable one, anonymous ones named "//anon"
+ * unless the kernel names them, e.g. "[heap]"), then COMM (pid = PID, tid) for each other thread of /proc/PID/task. perf
  * 6.1 writes no FORK for them: the COMM's pid/tid pair ties a thread to its process.
  * A process that exits meanwhile is not an error (returns 0 having emitted what it could).
  */

@@ -133,7 +133,10 @@ static void make_fake_proc(void)
 		 "55d0a0000000-55d0a0001000 r--p 00000000 fe:00 1234                       /usr/bin/app\n"
 		 "55d0a0001000-55d0a0005000 r-xp 00001000 fe:00 1234                       /usr/bin/app\n"
 		 "55d0a0005000-55d0a0006000 rw-p 00005000 fe:00 1234                       /usr/bin/app\n"
+		 "55d0a1000000-55d0a1021000 rw-p 00000000 00:00 0                          [heap]\n"
 		 "7f0000000000-7f0000010000 rwxp 00000000 00:00 0 \n"
+		 "7f0000010000-7f0000020000 ---p 00010000 fe:00 1234                       /usr/bin/app\n"
+		 "7f0000020000-7f0000030000 rw-p 00000000 00:00 0 \n"
 		 "7f1000000000-7f1000100000 r-xs 00020000 08:01 99      /dev/shm/jit code\n"
 		 "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]\n");
 }
@@ -266,11 +269,36 @@ static void test_fake_process(void)
 	CHECK_EQ_U64(cm->tid, 101);
 	collected_free(&c);
 
-	/* data mmaps: the non-executable file mappings too */
+	/*
+	 * data mmaps, perf's rule: every readable non-executable mapping too, anonymous
+	 * ones included, misc MMAP_DATA; not the ---p one
+	 */
 	s.data_mmaps = true;
 	REQUIRE(xrec_synth_process(&s, 100, NULL) == 0);
-	CHECK_EQ_U64(c.n, 8);
+	/* COMM, app r--p, app r-xp, app rw-p, [heap], //anon rwxp, //anon rw-p, jit,
+	 * vsyscall, COMM */
+	REQUIRE(c.n == 10);
 	CHECK_EQ_U64(c.rec[1]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
+	m = (struct mmap2_body *)(c.rec[1] + 1);
+	CHECK_STR(m->filename, "/usr/bin/app");
+	CHECK_EQ_U64(m->prot, PROT_READ);
+	CHECK_EQ_U64(c.rec[2]->misc, PERF_RECORD_MISC_USER);
+	CHECK_EQ_U64(c.rec[3]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
+	m = (struct mmap2_body *)(c.rec[4] + 1);
+	CHECK_STR(m->filename, "[heap]");
+	CHECK_EQ_U64(m->prot, PROT_READ | PROT_WRITE);
+	CHECK_EQ_U64(c.rec[4]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
+	m = (struct mmap2_body *)(c.rec[5] + 1);
+	CHECK_STR(m->filename, "//anon");
+	CHECK_EQ_U64(c.rec[5]->misc, PERF_RECORD_MISC_USER);
+	m = (struct mmap2_body *)(c.rec[6] + 1);
+	CHECK_STR(m->filename, "//anon");
+	CHECK_EQ_U64(m->start, 0x7f0000020000ULL);
+	CHECK_EQ_U64(c.rec[6]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
+	m = (struct mmap2_body *)(c.rec[7] + 1);
+	CHECK_STR(m->filename, "/dev/shm/jit code");
+	CHECK_EQ_U64(c.rec[9]->type, PERF_RECORD_COMM);
+	check_trailers(&c, &s);
 	collected_free(&c);
 }
 
@@ -390,6 +418,57 @@ static void test_self(void)
 	collected_free(&c);
 }
 
+/*
+ * This process with data mmaps: every readable mapping of libc, the read-only ones (which
+ * hold .eh_frame for DWARF unwinding) as data, each with libc's build id.
+ */
+static void test_self_data(void)
+{
+	struct collected c = { 0 };
+	struct xrec_synth s = synth_for(&c, NULL);
+	char line[PATH_MAX + 256], libc[PATH_MAX] = "";
+	uint8_t want[XREC_BUILD_ID_MAX];
+	int want_size = 0, in_maps = 0, seen = 0, data = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	REQUIRE(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *name = strchr(line, '/'), perm[8];
+
+		if (!name || !strstr(name, "/libc.so") || sscanf(line, "%*s %7s", perm) != 1)
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		snprintf(libc, sizeof(libc), "%s", name);
+		in_maps += perm[0] == 'r';
+	}
+	fclose(f);
+	if (!libc[0])
+		return; /* a static build: nothing to look at */
+	want_size = xrec_buildid_read_file(libc, want, NULL);
+	s.build_ids = true;
+	s.data_mmaps = true;
+	REQUIRE(xrec_synth_process(&s, getpid(), NULL) == 0);
+	for (int i = 0; i < c.n; i++) {
+		struct mmap2_body *m = (struct mmap2_body *)(c.rec[i] + 1);
+
+		if (c.rec[i]->type != PERF_RECORD_MMAP2 || strcmp(m->filename, libc))
+			continue;
+		seen++;
+		if (!(m->prot & PROT_EXEC)) {
+			CHECK(c.rec[i]->misc & PERF_RECORD_MISC_MMAP_DATA);
+			data += m->prot == PROT_READ;
+		}
+		if (want_size > 0) {
+			CHECK(c.rec[i]->misc & PERF_RECORD_MISC_MMAP_BUILD_ID);
+			CHECK_EQ_U64(m->build_id_size, want_size);
+			CHECK(!memcmp(m->build_id, want, want_size));
+		}
+	}
+	CHECK_EQ_U64(seen, in_maps);
+	CHECK(data >= 1);
+	collected_free(&c);
+}
+
 int main(void)
 {
 	make_fake_proc();
@@ -399,6 +478,7 @@ int main(void)
 	RUN(test_fake_all_and_errors);
 	RUN(test_real_kernel);
 	RUN(test_self);
+	RUN(test_self_data);
 	rm_fake_proc();
 	UNIT_MAIN_END();
 }
