@@ -386,9 +386,31 @@ static int parse_map_line(const struct xrec_synth *s, char *line, struct mmap2_b
 	return 0;
 }
 
+/*
+ * The build id of the last file read: a DSO's mappings are adjacent in /proc/PID/maps, and
+ * with data mappings there are four or five per DSO, each of which would read the file.
+ */
+struct last_id {
+	char path[PATH_MAX];
+	uint8_t id[XREC_BUILD_ID_MAX];
+	int n;
+};
+
+static int build_id_of(struct last_id *last, const char *path, uint8_t *id)
+{
+	if (strcmp(last->path, path)) {
+		last->n = xrec_buildid_read_file(path, last->id, NULL);
+		snprintf(last->path, sizeof(last->path), "%s", path);
+	}
+	if (last->n > 0)
+		memcpy(id, last->id, last->n);
+	return last->n;
+}
+
 static int synth_maps(const struct xrec_synth *s, pid_t pid)
 {
 	char path[PATH_MAX], line[PATH_MAX + 256];
+	struct last_id last = { .path = "" };
 	FILE *f;
 	int ret = 0;
 
@@ -410,7 +432,7 @@ static int synth_maps(const struct xrec_synth *s, pid_t pid)
 			misc |= PERF_RECORD_MISC_MMAP_DATA;
 		if (s->build_ids && name[0] == '/') {
 			uint8_t id[XREC_BUILD_ID_MAX];
-			int n = xrec_buildid_read_file(name, id, NULL);
+			int n = build_id_of(&last, name, id);
 
 			if (n > 0) {
 				memset(&m->maj, 0, 24);
