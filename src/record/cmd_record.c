@@ -419,6 +419,8 @@ static int synthesize(struct rec_session *s, const struct rec_target *t, struct 
 		.sample_type = xpe_evlist_event(s->evl, 0)->attr.sample_type,
 		.sample_id_all = true,
 		.build_ids = !opts.no_buildid,
+		/* what attr.mmap_data asks of the kernel for new mappings (session.c) */
+		.data_mmaps = opts.callgraph == REC_CG_DWARF,
 		.emit = session_write,
 		.emit_ctx = s,
 	};

@@ -118,6 +118,13 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 			a->comm_exec = 1;
 			a->task = 1;
 			a->build_id = build_id;
+			/*
+			 * DWARF unwinding reads the unwind tables (.eh_frame) from the DSOs'
+			 * read-only segments, which are not executable: perf's report needs
+			 * those maps, so the kernel must report data mappings too, as perf
+			 * asks in this mode.
+			 */
+			a->mmap_data = o->callgraph == REC_CG_DWARF;
 		}
 	}
 }
