@@ -16,8 +16,9 @@ BUILD_PKGS="gcc make libc6-dev pkg-config libelf-dev libdw-dev libzstd-dev libnc
 # clang + libclang-rt-14-dev: libFuzzer; linux-perf: the oracle; python3: JSON checks;
 # tmux: TUI tests; valgrind: memory checks; zstd: inspecting compressed payloads;
 # man-db: `xperf help CMD`; procps: ps/pgrep in record tests; locales: the locale sources
-# (/usr/share/i18n/locales) the stat tests build a grouping locale (en_US) from
-TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales"
+# (/usr/share/i18n/locales) the stat tests build a grouping locale (en_US) from;
+# libc6-dbg: libc's local symbols (msort_with_tmp), which the DWARF record tests look for
+TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales libc6-dbg"
 
 mode=check
 case "${1:-}" in

@@ -77,13 +77,16 @@ perf_case "-F, -c, -a, --no-inherit, -g and dwarf set the attrs perf sets" '
 	eval xperf-record -q --no-inherit -- $BUSY
 	if perf_run evlist -v -i xperf.data | grep -q "inherit: 1"; then fail "record.sh:90: must not hold"; fi
 	eval xperf-record -q -g -- $BUSY
-	perf_run evlist -v -i xperf.data | grep -q "sample_type: IP|TID|TIME|CALLCHAIN|PERIOD,"
+	perf_run evlist -v -i xperf.data >ev
+	grep -q "sample_type: IP|TID|TIME|CALLCHAIN|PERIOD," ev
+	if grep -q "mmap_data" ev; then fail "-g: mmap_data set"; fi
 	eval xperf-record -q --call-graph dwarf -- $BUSY
 	perf_run evlist -v -i xperf.data >ev
 	grep -q "CALLCHAIN|PERIOD|REGS_USER|STACK_USER" ev
 	grep -q "sample_regs_user: 0xff0fff" ev
 	grep -q "sample_stack_user: 8192" ev
 	grep -q "exclude_callchain_user: 1" ev
+	grep -q "mmap_data: 1" ev
 	eval xperf-record -q --call-graph dwarf,1000 -- $BUSY
 	perf_run evlist -v -i xperf.data | grep -q "sample_stack_user: 1000"
 '
