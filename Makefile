@@ -29,6 +29,7 @@
 VERSION    := 0.1.0
 PREFIX     ?= /usr/local
 CC         ?= cc
+CXX        ?= g++
 FUZZ_CC    ?= clang
 OPT        ?= -O2
 SANITIZE   ?= 0
@@ -103,6 +104,7 @@ UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 TOOL_SRC   := $(wildcard tests/tools/*.c)
 WORKLOAD_SRC := $(wildcard tests/workloads/*.c)
+WORKLOAD_CXX_SRC := $(wildcard tests/workloads/*.cc)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -127,8 +129,9 @@ COMMANDS   += $(BUILD)/xperf-list
 endif
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
-# Workloads keep frame pointers and symbols so call graphs are meaningful.
-WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRC))
+# Workloads keep frame pointers and symbols so call graphs are meaningful (rules below).
+WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRC)) \
+                 $(patsubst tests/workloads/%.cc,$(BUILD)/workloads/%,$(WORKLOAD_CXX_SRC))
 
 LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB)
 REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(CURSES_LIBS) $(CAPSTONE_LIBS)
@@ -178,9 +181,18 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(PROF
 $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(ELF_LIBS) -lm
+
+# ---- workloads: the programs the command tests profile, in $(BUILD)/workloads/ ------------
+# C workloads: -O1 -fno-inline, so each function the tests name is a symbol of its own.
 $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $< -lm
+# C++ workloads: -O2 and no -fno-inline, built as C++ usually is, so that template instances,
+# lambdas and functions that exist only inlined (with DWARF inline records) come out of the
+# compiler as they do in real programs; each source says which functions stay out of line.
+$(BUILD)/workloads/%: tests/workloads/%.cc tests/workloads/workload.h
+	@mkdir -p $(dir $@)
+	$(CXX) -std=gnu++17 -O2 -g -fno-omit-frame-pointer -pthread -o $@ $<
 
 # ---- fuzzing ---------------------------------------------------------------------------
 # The reader's sources are compiled again with clang and libFuzzer's instrumentation (always
