@@ -30,6 +30,8 @@ VERSION    := 0.1.0
 PREFIX     ?= /usr/local
 CC         ?= cc
 CXX        ?= g++
+OBJCOPY    ?= objcopy
+STRIP      ?= strip
 FUZZ_CC    ?= clang
 OPT        ?= -O2
 SANITIZE   ?= 0
@@ -131,7 +133,8 @@ UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
 # Workloads keep frame pointers and symbols so call graphs are meaningful (rules below).
 WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRC)) \
-                 $(patsubst tests/workloads/%.cc,$(BUILD)/workloads/%,$(WORKLOAD_CXX_SRC))
+                 $(patsubst tests/workloads/%.cc,$(BUILD)/workloads/%,$(WORKLOAD_CXX_SRC)) \
+                 $(BUILD)/workloads/debuglink.debug
 
 LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB)
 REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(CURSES_LIBS) $(CAPSTONE_LIBS)
@@ -184,15 +187,31 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(LIBS_ALL)
 
 # ---- workloads: the programs the command tests profile, in $(BUILD)/workloads/ ------------
 # C workloads: -O1 -fno-inline, so each function the tests name is a symbol of its own.
+WORKLOAD_CFLAGS := -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline -pthread
 $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $< -lm
+	$(CC) $(WORKLOAD_CFLAGS) -o $@ $< -lm
 # C++ workloads: -O2 and no -fno-inline, built as C++ usually is, so that template instances,
 # lambdas and functions that exist only inlined (with DWARF inline records) come out of the
 # compiler as they do in real programs; each source says which functions stay out of line.
 $(BUILD)/workloads/%: tests/workloads/%.cc tests/workloads/workload.h
 	@mkdir -p $(dir $@)
 	$(CXX) -std=gnu++17 -O2 -g -fno-omit-frame-pointer -pthread -o $@ $<
+# debuglink ships stripped, as distributions ship programs: no .symtab and no DWARF in it,
+# both only in debuglink.debug beside it, which its .gnu_debuglink section names (file name
+# and CRC32; objcopy records the base name only). Tests use it to check that symbols are
+# found through the debuglink, where perf looks too (beside the binary, .debug/ beside it,
+# /usr/lib/debug/DIR/). It is linked unstripped first, under obj/, and split from that.
+$(BUILD)/obj/tests/workloads/debuglink.full: tests/workloads/debuglink.c tests/workloads/workload.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WORKLOAD_CFLAGS) -o $@ $< -lm
+$(BUILD)/workloads/debuglink.debug: $(BUILD)/obj/tests/workloads/debuglink.full
+	@mkdir -p $(dir $@)
+	$(OBJCOPY) --only-keep-debug $< $@
+$(BUILD)/workloads/debuglink: $(BUILD)/obj/tests/workloads/debuglink.full $(BUILD)/workloads/debuglink.debug
+	$(STRIP) --strip-all -o $@.tmp $<
+	$(OBJCOPY) --add-gnu-debuglink=$(BUILD)/workloads/debuglink.debug $@.tmp
+	mv $@.tmp $@
 
 # ---- fuzzing ---------------------------------------------------------------------------
 # The reader's sources are compiled again with clang and libFuzzer's instrumentation (always
