@@ -12,12 +12,14 @@
 # TEST_PKGS below.
 set -u
 
-BUILD_PKGS="gcc make libc6-dev pkg-config libelf-dev libdw-dev libzstd-dev libncurses-dev libcapstone-dev"
+# g++: the C++ test workload; binutils: objcopy and strip, which split the debuglink workload
+BUILD_PKGS="gcc g++ binutils make libc6-dev pkg-config libelf-dev libdw-dev libzstd-dev libncurses-dev libcapstone-dev"
 # clang + libclang-rt-14-dev: libFuzzer; linux-perf: the oracle; python3: JSON checks;
 # tmux: TUI tests; valgrind: memory checks; zstd: inspecting compressed payloads;
 # man-db: `xperf help CMD`; procps: ps/pgrep in record tests; locales: the locale sources
 # (/usr/share/i18n/locales) the stat tests build a grouping locale (en_US) from;
-# libc6-dbg: libc's local symbols (msort_with_tmp), which the DWARF record tests look for
+# libc6-dbg: libc's local symbols (msort_with_tmp; /usr/lib/debug/.build-id/, found by
+# build-id), which the DWARF record tests and the symbolisation tests look for
 TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales libc6-dbg"
 
 mode=check
