@@ -1,4 +1,5 @@
 /* DWARF unwinding with libdwfl: one Dwfl per process, the sample's registers and stack copy as its state. */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <gelf.h>
@@ -18,6 +19,7 @@ struct reported {
 struct uw_proc {
 	Dwfl *dwfl;
 	bool attached;
+	uint32_t epoch;          /* bumped when the Dwfl is rebuilt: its cached rules go */
 	uint32_t gen;            /* the machine's map generation the modules were checked at */
 	struct reported *mods;
 	uint32_t nr_mods, cap_mods;
@@ -34,6 +36,26 @@ struct uw_sample {
 	struct uw_proc *pr;
 };
 
+/*
+ * How to unwind from one pc: the CFI row of that pc, reduced to what x86_64 code needs
+ * (CFA = register + offset; each register undefined, the same, CFA + n, or the word at
+ * CFA + n). A row with anything else (expressions, register rules, signal frames) or none
+ * at all (libdwfl then falls back on frame pointers) is FALLBACK: the sample is left to
+ * libdwfl, which knows every case. Cached per (process, pc), as the CFI search and the
+ * parsing of its row are most of libdwfl's time per frame.
+ */
+enum { R_UNDEF, R_SAME, R_VAL, R_DEREF };
+struct rule {
+	uint64_t pc;
+	uint32_t proc, epoch;    /* key: the process, its Dwfl's epoch (0: free slot) */
+	bool fallback;
+	uint8_t cfa_reg;
+	int64_t cfa_off;
+	uint8_t kind[XPP_UNWIND_NR_REGS];
+	int64_t off[XPP_UNWIND_NR_REGS];
+};
+#define RULE_CACHE_BITS 13
+
 struct xpp_unwinder {
 	xpp_machine *m;
 	xpp_dso_table *dsos;
@@ -41,6 +63,7 @@ struct xpp_unwinder {
 	Dwfl_Callbacks cbs;
 	struct uw_proc *procs;   /* indexed by the machine's proc index */
 	uint32_t nr_procs;
+	struct rule *rules;      /* RULE_CACHE_BITS slots, direct-mapped */
 	struct uw_sample cur;
 };
 
@@ -128,6 +151,7 @@ static void proc_reset(struct uw_proc *pr)
 	if (pr->dwfl)
 		dwfl_end(pr->dwfl);
 	pr->dwfl = NULL;
+	pr->epoch++;
 	pr->attached = false;
 	pr->nr_mods = 0;
 }
@@ -186,6 +210,153 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	if (mod)
 		pr->mods[pr->nr_mods++] = (struct reported){ mp->start, mp->pgoff, mp->dso };
 	return mod;
+}
+
+/* ---- the fast path: cached CFI rows applied to the stack copy ---- */
+
+/* One register rule from libdw's ops for it (dwarf_frame_register's shapes). */
+static bool reg_rule(Dwarf_Frame *fr, int regno, uint8_t *kind, int64_t *off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t n, i = 1;
+
+	if (dwarf_frame_register(fr, regno, mem, &ops, &n))
+		return false;
+	*off = 0;
+	if (!n) {
+		if (ops == mem)
+			*kind = R_UNDEF;
+		else if (!ops)
+			*kind = R_SAME;
+		else
+			return false;
+		return true;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	if (i < n && ops[i].atom == DW_OP_plus_uconst)
+		*off = (int64_t)ops[i++].number;
+	*kind = R_DEREF;
+	if (i < n && ops[i].atom == DW_OP_stack_value)
+		*kind = R_VAL, i++;
+	return i == n;
+}
+
+/* The rule of pc from a module's CFI (.eh_frame first, then .debug_frame, as libdwfl). */
+static bool rule_from_cfi(Dwarf_CFI *cfi, Dwarf_Addr pc, struct rule *r)
+{
+	Dwarf_Frame *fr;
+	Dwarf_Op *ops;
+	size_t n;
+	bool signal, ok = false;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc, &fr))
+		return false;
+	if (dwarf_frame_info(fr, NULL, NULL, &signal) == 16 && !signal &&
+	    !dwarf_frame_cfa(fr, &ops, &n) && n == 1 && ops[0].atom == DW_OP_bregx &&
+	    ops[0].number < XPP_UNWIND_NR_REGS) {
+		r->cfa_reg = (uint8_t)ops[0].number;
+		r->cfa_off = (int64_t)ops[0].number2;
+		ok = true;
+		for (int i = 0; i < XPP_UNWIND_NR_REGS && ok; i++)
+			ok = reg_rule(fr, i, &r->kind[i], &r->off[i]);
+	}
+	r->fallback = !ok;
+	free(fr);
+	return true;
+}
+
+static const struct rule *rule_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc, uint64_t pc)
+{
+	uint64_t h = (pc ^ (uint64_t)proc * 0xc2b2ae3d27d4eb4fULL) * 0x9e3779b97f4a7c15ULL;
+	struct rule *r = &u->rules[h >> (64 - RULE_CACHE_BITS)];
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+
+	if (r->pc == pc && r->proc == proc && r->epoch == pr->epoch)
+		return r;
+	r->pc = pc;
+	r->proc = proc;
+	r->epoch = pr->epoch;
+	r->fallback = true;
+	mod = module_of(u, pr, proc, pc);
+	if (mod) {
+		Dwarf_CFI *eh = dwfl_module_eh_cfi(mod, &bias);
+
+		if (!rule_from_cfi(eh, pc - bias, r)) {
+			Dwarf_CFI *dw = dwfl_module_dwarf_cfi(mod, &bias);
+
+			rule_from_cfi(dw, pc - bias, r);
+		}
+	}
+	return r;
+}
+
+static bool read_word(xpp_unwinder *u, Dwfl *dwfl, uint64_t addr, uint64_t *v)
+{
+	Dwarf_Word w;
+
+	if (!memory_read(dwfl, addr, &w, u))
+		return false;
+	*v = w;
+	return true;
+}
+
+/*
+ * Unwind the current sample from cached rules, as libdwfl would. Returns false when a frame
+ * needs what only libdwfl does (then the caller starts over with it), true when done: the
+ * frames are in cur, up to where libdwfl would have stopped too.
+ */
+static bool unwind_fast(xpp_unwinder *u, struct uw_proc *pr)
+{
+	struct uw_sample *c = &u->cur;
+	uint64_t regs[XPP_UNWIND_NR_REGS], next[XPP_UNWIND_NR_REGS];
+	uint32_t known = (1u << XPP_UNWIND_NR_REGS) - 1, nknown;
+	bool initial = true;
+
+	memcpy(regs, c->regs, sizeof(regs));
+	for (;;) {
+		uint64_t pc = regs[16], cfa;
+		const struct rule *r;
+
+		if (!xpp_machine_proc_map(u->m, c->proc, pc))
+			return true;
+		/* a caller's pc is a return address: its CFI row is the call's, one byte back */
+		r = rule_of(u, pr, c->proc, initial ? pc : pc - 1);
+		if (r->fallback)
+			return false;
+		c->ips[c->n++] = initial ? pc : pc - 1;
+		if (c->n >= c->max || !(known >> r->cfa_reg & 1))
+			return true;
+		cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
+		nknown = 0;
+		for (int i = 0; i < XPP_UNWIND_NR_REGS; i++) {
+			uint64_t a = cfa + (uint64_t)r->off[i];
+
+			switch (r->kind[i]) {
+			case R_SAME:
+				next[i] = regs[i];
+				nknown |= known & 1u << i;
+				break;
+			case R_VAL:
+				next[i] = a;
+				nknown |= 1u << i;
+				break;
+			case R_DEREF:
+				if (read_word(u, pr->dwfl, a, &next[i]))
+					nknown |= 1u << i;
+				break;
+			default:
+				break;
+			}
+		}
+		/* no return address (the outermost frame) or an unreadable one ends the chain */
+		if (!(nknown >> 16 & 1))
+			return true;
+		memcpy(regs, next, sizeof(regs));
+		known = nknown;
+		initial = false;
+	}
 }
 
 static int frame_cb(Dwfl_Frame *state, void *arg)
@@ -249,6 +420,7 @@ int xpp_unwind_user(xpp_unwinder *u, const struct xpp_thread *th, const struct x
 		pr->dwfl = dwfl_begin(&u->cbs);
 		if (!pr->dwfl)
 			return -ENOMEM;
+		pr->epoch++;
 	}
 	c->stack = s->user_stack.data;
 	c->sp = c->regs[7];
@@ -268,7 +440,10 @@ int xpp_unwind_user(xpp_unwinder *u, const struct xpp_thread *th, const struct x
 			return 0;
 		pr->attached = true;
 	}
+	if (unwind_fast(u, pr))
+		return (int)c->n;
 	/* the end of the stack, or a frame without CFI, ends the walk: what came is the chain */
+	c->n = 0;
 	dwfl_getthread_frames(pr->dwfl, th->tid > 0 ? th->tid : 1, frame_cb, u);
 	return (int)c->n;
 }
@@ -282,6 +457,11 @@ int xpp_unwinder_create(xpp_unwinder **out, xpp_machine *m, xpp_dso_table *dsos,
 	if (!u || asprintf(&u->debuginfo_path, "-:.debug:%s",
 			   debug_root ? debug_root : "/usr/lib/debug") < 0) {
 		free(u);
+		return -ENOMEM;
+	}
+	u->rules = calloc(1u << RULE_CACHE_BITS, sizeof(*u->rules));
+	if (!u->rules) {
+		xpp_unwinder_free(u);
 		return -ENOMEM;
 	}
 	u->m = m;
@@ -303,6 +483,7 @@ void xpp_unwinder_free(xpp_unwinder *u)
 		free(u->procs[i].mods);
 	}
 	free(u->procs);
+	free(u->rules);
 	free(u->debuginfo_path);
 	free(u);
 }
