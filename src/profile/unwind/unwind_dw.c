@@ -64,6 +64,8 @@ struct xpp_unwinder {
 	struct uw_proc *procs;   /* indexed by the machine's proc index */
 	uint32_t nr_procs;
 	struct rule *rules;      /* RULE_CACHE_BITS slots, direct-mapped */
+	uint8_t *bad_dso;        /* by DSO id: its file could not be reported, do not retry */
+	uint32_t nr_bad_dso;
 	struct uw_sample cur;
 };
 
@@ -179,6 +181,22 @@ static void proc_check(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc)
 	}
 }
 
+/* A file that cannot be opened (gone, not ELF) stays so: each sample would try again. */
+static void mark_bad(xpp_unwinder *u, uint32_t dso)
+{
+	if (dso >= u->nr_bad_dso) {
+		uint32_t nr = dso + 64;
+		uint8_t *a = realloc(u->bad_dso, nr);
+
+		if (!a)
+			return;
+		memset(a + u->nr_bad_dso, 0, nr - u->nr_bad_dso);
+		u->bad_dso = a;
+		u->nr_bad_dso = nr;
+	}
+	u->bad_dso[dso] = 1;
+}
+
 /*
  * The module holding pc, reported from the process's map of pc if the Dwfl lacks it (as
  * perf's report_module does, at map start - pgoff). NULL when no map holds pc or its file
@@ -194,7 +212,8 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 		return mod;
 	mp = xpp_machine_proc_map(u->m, proc, pc);
 	d = mp ? xpp_dso_table_get(u->dsos, mp->dso) : NULL;
-	if (!d || d->kind != XPP_DSO_USER || d->long_name[0] != '/')
+	if (!d || d->kind != XPP_DSO_USER || d->long_name[0] != '/' ||
+	    (mp->dso < u->nr_bad_dso && u->bad_dso[mp->dso]))
 		return NULL;
 	if (pr->nr_mods == pr->cap_mods) {
 		uint32_t cap = pr->cap_mods ? pr->cap_mods * 2 : 8;
@@ -209,6 +228,8 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 			      false);
 	if (mod)
 		pr->mods[pr->nr_mods++] = (struct reported){ mp->start, mp->pgoff, mp->dso };
+	else
+		mark_bad(u, mp->dso);
 	return mod;
 }
 
@@ -484,6 +505,7 @@ void xpp_unwinder_free(xpp_unwinder *u)
 	}
 	free(u->procs);
 	free(u->rules);
+	free(u->bad_dso);
 	free(u->debuginfo_path);
 	free(u);
 }
