@@ -82,10 +82,56 @@ static int64_t frame_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cp
 }
 
 /*
+ * The user frames of a sample with registers and a stack copy, unwound with DWARF CFI as
+ * perf's thread__resolve_callchain_unwind does, interned into f[] innermost first (at most
+ * max_stack, perf's cap for this part). Returns how many; a stack that cannot be unwound
+ * gives none and is counted (kernel threads, which have no user stack, are not).
+ */
+static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const struct xpf_sample *s,
+			 uint16_t sample_mode, uint32_t max_stack, uint32_t *f)
+{
+	int n;
+
+	if (!s->user_regs.abi && sample_mode != PERF_RECORD_MISC_USER)
+		return 0;
+	p->unwind.samples++;
+	if (!p->unwinder && !p->unwind_err) {
+		int ret = xpp_unwinder_create(&p->unwinder, p->m, p->dsos, p->o.debug_root);
+
+		if (ret == -ENOMEM)
+			return ret;
+		p->unwind_err = ret;
+		if (!ret && !(p->unwind_ips = malloc(max_stack * sizeof(*p->unwind_ips))))
+			return -ENOMEM;
+	}
+	if (!p->unwinder) {
+		p->unwind.unsupported++;
+		return 0;
+	}
+	n = xpp_unwind_user(p->unwinder, th, s, p->unwind_ips, max_stack);
+	if (n == -ENOMEM)
+		return n;
+	if (n <= 0) {
+		p->unwind.failed++;
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		int64_t id = frame_of(p, th, PERF_RECORD_MISC_USER, sample_mode, p->unwind_ips[i]);
+
+		if (id < 0)
+			return (int)id;
+		f[i] = (uint32_t)id;
+	}
+	return n;
+}
+
+/*
  * Add the sample's callchain to the event's tree as comm, then frames outermost first.
  * Context markers switch the mode of the entries after them, as perf reads them; an
  * unknown marker drops the chain (perf resets its cursor). The chain is cut to max_stack
- * entries from the end perf starts at (the outermost in caller order).
+ * entries from the end perf starts at (the outermost in caller order). A DWARF sample's
+ * user frames follow the callchain's (kernel) part, each part cut on its own, as perf joins
+ * them; one whose stack could not be unwound keeps its own ip.
  */
 static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_thread *th,
 			 const struct xpf_sample *s, uint16_t sample_mode, uint64_t period)
@@ -93,13 +139,15 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 	uint64_t nr = (s->type & PERF_SAMPLE_CALLCHAIN) ? s->callchain.nr : 0;
 	uint32_t max_stack = p->o.max_stack ? p->o.max_stack : MAX_STACK;
 	uint16_t mode = PERF_RECORD_MISC_USER;
+	bool dwarf = xpp_unwind_wanted(s->type);
+	uint64_t need = nr + 2 + (dwarf ? max_stack : 0);
 	uint32_t n = 0, *f;
 	int64_t id;
 
 	if (!e->cg && !(e->cg = xpp_cg_create()))
 		return -ENOMEM;
-	if (nr + 2 > p->chain_cap) {
-		uint64_t cap = nr + 2 < 256 ? 256 : nr + 2;
+	if (need > p->chain_cap) {
+		uint64_t cap = need < 256 ? 256 : need;
 
 		if (cap > UINT32_MAX / 8 || !(f = realloc(p->chain, cap * sizeof(*f))))
 			return -ENOMEM;
@@ -128,17 +176,24 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 			return (int)id;
 		f[n++] = (uint32_t)id;
 	}
-	if (!nr) {
-		id = frame_of(p, th, sample_mode, sample_mode, s->ip);
-		if (id < 0)
-			return (int)id;
-		f[n++] = (uint32_t)id;
-	}
 	if (n > max_stack) {
 		if (p->order == 0)
 			n = max_stack;
 		else
 			f += n - max_stack, n = max_stack;
+	}
+	if (dwarf) {
+		int u = unwind_frames(p, th, s, sample_mode, max_stack, f + n);
+
+		if (u < 0)
+			return u;
+		n += (uint32_t)u;
+	}
+	if (!n && (!nr || dwarf)) {
+		id = frame_of(p, th, sample_mode, sample_mode, s->ip);
+		if (id < 0)
+			return (int)id;
+		f[n++] = (uint32_t)id;
 	}
 	/* reverse to outermost first, the comm before them */
 	for (uint32_t i = 0; i < n / 2; i++) {
@@ -329,6 +384,8 @@ void xpp_profile_free(xpp_profile *p)
 		xpp_cg_free(p->ev[i].cg);
 	}
 	xpp_hist_free(p->frames);
+	xpp_unwinder_free(p->unwinder);
+	free(p->unwind_ips);
 	free(p->fcache);
 	free(p->chain);
 	free(p->ev);

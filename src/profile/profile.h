@@ -80,6 +80,17 @@ const struct xpp_event *xpp_profile_events(const xpp_profile *p, uint32_t *nr);
 
 uint64_t xpp_profile_lost_samples(const xpp_profile *p);
 
+/*
+ * DWARF call graphs (samples with user registers and a stack copy): how many samples asked
+ * for unwinding, how many of those kept only their own frame because their stack could not
+ * be unwound (no registers or stack copy, the file of their ip missing), and how many
+ * because this build has no libdw (then failed is 0).
+ */
+struct xpp_unwind_stats {
+	uint64_t samples, failed, unsupported;
+};
+struct xpp_unwind_stats xpp_profile_unwind_stats(const xpp_profile *p);
+
 /* Whether the file has call chains, and the view they call for: children, order. */
 bool xpp_profile_callchains(const xpp_profile *p);
 bool xpp_profile_children(const xpp_profile *p);

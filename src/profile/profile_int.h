@@ -6,6 +6,7 @@
 #include "profile/profile.h"
 #include "profile/session/machine.h"
 #include "profile/session/ordered.h"
+#include "profile/unwind/unwind.h"
 
 #define MAX_STACK 127 /* perf report's default --max-stack (kernel.perf_event_max_stack) */
 
@@ -40,6 +41,11 @@ struct xpp_profile {
 	uint32_t chain_cap;
 	struct frame_slot *fcache;
 	uint32_t epoch;        /* bumped by every side-band record */
+	/* DWARF call graphs: the unwinder, made on the first sample that needs it */
+	xpp_unwinder *unwinder;
+	int unwind_err;        /* why there is none (-EOPNOTSUPP without libdw), or 0 */
+	uint64_t *unwind_ips;  /* scratch: one sample's unwound ips */
+	struct xpp_unwind_stats unwind;
 };
 
 #endif

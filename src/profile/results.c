@@ -27,6 +27,11 @@ uint64_t xpp_profile_lost_samples(const xpp_profile *p)
 	return p->lost_samples;
 }
 
+struct xpp_unwind_stats xpp_profile_unwind_stats(const xpp_profile *p)
+{
+	return p->unwind;
+}
+
 bool xpp_profile_callchains(const xpp_profile *p)
 {
 	return p->callchains;

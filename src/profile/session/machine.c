@@ -13,6 +13,7 @@ struct proc {
 	struct xpp_map *maps;
 	uint32_t nr, cap;
 	uint32_t last;    /* index of the last hit: samples come in runs */
+	uint32_t gen;     /* bumped whenever the maps change (see xpp_machine_proc_gen) */
 };
 
 struct xpp_machine {
@@ -237,6 +238,7 @@ static int proc_insert(struct proc *p, const struct xpp_map *nm)
 		p->nr++;
 	}
 	p->last = 0;
+	p->gen++;
 	return 0;
 }
 
@@ -320,6 +322,7 @@ static int apply_fork(xpp_machine *m, int32_t pid, int32_t ppid, int32_t tid, in
 			return -ENOMEM;
 		np->nr = 0;
 		np->last = 0;
+		np->gen++;
 		pp = ppi == UINT32_MAX ? NULL : &m->procs[ppi];
 		if (pp && pp->nr) {
 			struct xpp_map *a = realloc(np->maps, pp->nr * sizeof(*a) + 2 * sizeof(*a));
@@ -449,4 +452,19 @@ bool xpp_machine_resolve_ip(xpp_machine *m, const struct xpp_thread *th, uint16_
 	else
 		*addr = ip - mp->start + mp->pgoff;
 	return true;
+}
+
+const struct xpp_map *xpp_machine_proc_map(xpp_machine *m, uint32_t proc, uint64_t ip)
+{
+	return proc < m->nr_procs ? proc_lookup(&m->procs[proc], ip) : NULL;
+}
+
+uint32_t xpp_machine_proc_gen(const xpp_machine *m, uint32_t proc)
+{
+	return proc < m->nr_procs ? m->procs[proc].gen : 0;
+}
+
+int32_t xpp_machine_proc_pid(const xpp_machine *m, uint32_t proc)
+{
+	return proc < m->nr_procs ? m->procs[proc].pid : -1;
 }

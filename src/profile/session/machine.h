@@ -49,4 +49,15 @@ struct xpp_thread *xpp_machine_thread(xpp_machine *m, int32_t pid, int32_t tid);
 bool xpp_machine_resolve_ip(xpp_machine *m, const struct xpp_thread *th, uint16_t cpumode, uint64_t ip,
 			uint32_t *dso, uint64_t *addr);
 
+/*
+ * Per-process access for consumers that keep their own state per address space (the DWARF
+ * unwinder keeps one Dwfl per process): `proc` is an xpp_thread's proc index, stable for
+ * the machine's life. The map of ip in that process (executable maps only), or NULL; the
+ * pointer is valid until the next xpp_machine_apply().
+ */
+const struct xpp_map *xpp_machine_proc_map(xpp_machine *m, uint32_t proc, uint64_t ip);
+/* A number that changes whenever the process's maps change (mmap, fork over a reused pid). */
+uint32_t xpp_machine_proc_gen(const xpp_machine *m, uint32_t proc);
+int32_t xpp_machine_proc_pid(const xpp_machine *m, uint32_t proc);
+
 #endif

@@ -98,6 +98,24 @@ struct xpp_hist_key stdio_frame_key(const struct stdio_ctx *c, uint32_t comm, ui
 	return xpp_profile_frame_key(c->p, comm, f);
 }
 
+/* One line for the samples whose user stack could not be unwound: DESIGN 1.3, said once. */
+static void warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o)
+{
+	struct xpp_unwind_stats st = xpp_profile_unwind_stats(p);
+
+	if (o->quiet || (!st.unsupported && !st.failed))
+		return;
+	fflush(stdout);
+	if (st.unsupported)
+		cli_warning("DWARF call graphs are not supported in this build (no libdw): %llu "
+			    "samples show only their own frame", (unsigned long long)st.unsupported);
+	else
+		cli_warning("%llu of %llu samples with a DWARF user stack could not be unwound (no "
+			    "registers or stack copy, or the file of their ip unreadable): they show "
+			    "only their own frame",
+			    (unsigned long long)st.failed, (unsigned long long)st.samples);
+}
+
 int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 {
 	struct report_stdio_opts none = { .children = -1 };
@@ -143,6 +161,7 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 		cli_error("cannot print the report: %s", strerror(-ret));
 		goto out;
 	}
+	warn_unwind(p, c.o);
 	status = CLI_EXIT_OK;
 out:
 	xpp_profile_free(p);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# xperf report --stdio against perf report --stdio on one --call-graph dwarf file (>= 20k
+# samples of libc_sort, whose stacks go through libc without frame pointers): best-of wall
+# time and peak RSS of each, and the ratios xperf/perf (DESIGN target: time <= 0.2; this
+# bench's RSS target: <= 0.15). Both unwind every sample's stack copy with libdw; perf also
+# expands inlined frames (addr2line), so --no-inline is timed too, to show the unwinding alone.
+set -u
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
+XR=$BUILD/xperf-report
+WL=$BUILD/workloads/libc_sort
+MIN_SAMPLES=${MIN_SAMPLES:-20000}
+
+command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
+[ -x "$XR" ] || { echo "   $XR is not built"; exit 1; }
+[ -x "$WL" ] || { echo "   $WL is not built"; exit 1; }
+if ! "$BUILD/xperf" version 2>/dev/null | grep -Eq '^ +libdw +yes'; then
+	echo "   this build has no libdw: skipped"
+	exit 0
+fi
+mkdir -p "$CACHE"
+
+# cpu-clock every 100 us: about 4-6k samples per second of libc_sort (8 KiB of stack each)
+DW=$CACHE/report-dwarf.data
+n=0
+[ -s "$DW" ] && n=$(samples_of "$DW")
+if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
+	echo "   recording $DW (about 8 s)..."
+	for i in 1 2 3; do
+		perf record -q -N --no-bpf-event --call-graph dwarf -e cpu-clock -c 100000 \
+			-o "$DW.tmp" -- "$WL" 8 >/dev/null 2>"$BENCH_TMP/record.err" &&
+			mv "$DW.tmp" "$DW" && break
+	done
+	n=$(samples_of "$DW")
+fi
+echo "   file: $DW, $(du -k "$DW" | cut -f1) KiB, ${n:-0} samples (--call-graph dwarf)"
+[ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples: $(tail -n 2 "$BENCH_TMP/record.err")"; exit 1; }
+
+# The two reports must agree before their times mean anything: same first rows.
+"$XR" --stdio -q --no-children -g none -i "$DW" >"$BENCH_TMP/x.out" 2>&1 || { echo "   xperf report failed"; exit 1; }
+perf report --stdio --no-children -q -g none -i "$DW" >"$BENCH_TMP/p.out" 2>/dev/null
+if ! diff -q <(head -n 5 "$BENCH_TMP/x.out") <(head -n 5 "$BENCH_TMP/p.out") >/dev/null; then
+	echo "   WARNING: the first rows differ from perf's"
+fi
+
+tx=$(best_time "$XR" --stdio -i "$DW")
+tp=$(best_time perf report --stdio -i "$DW")
+tn=$(best_time perf report --stdio --no-inline -i "$DW")
+echo "   report --stdio time: xperf ${tx}s, perf ${tp}s, ratio $(ratio "$tx" "$tp") (target <= 0.2)"
+echo "   against perf --no-inline (unwinding alone): perf ${tn}s, ratio $(ratio "$tx" "$tn")"
+if [ -x /usr/bin/time ]; then
+	rx=$(peak_rss "$XR" --stdio -i "$DW")
+	rp=$(peak_rss perf report --stdio -i "$DW")
+	echo "   report --stdio peak RSS: xperf ${rx} KiB, perf ${rp} KiB, ratio $(ratio "$rx" "$rp") (target <= 0.15)"
+else
+	echo "   peak RSS: /usr/bin/time is absent"
+fi

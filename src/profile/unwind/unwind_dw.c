@@ -1,0 +1,511 @@
+/* DWARF unwinding with libdwfl: one Dwfl per process, the sample's registers and stack copy as its state. */
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/unwind/unwind.h"
+
+/* A module we reported: where its file was mapped, to see whether that still holds. */
+struct reported {
+	uint64_t start, pgoff;
+	uint32_t dso;
+};
+
+/* One process: its Dwfl (modules reported as their pcs are met), lazily made. */
+struct uw_proc {
+	Dwfl *dwfl;
+	bool attached;
+	uint32_t epoch;          /* bumped when the Dwfl is rebuilt: its cached rules go */
+	uint32_t gen;            /* the machine's map generation the modules were checked at */
+	struct reported *mods;
+	uint32_t nr_mods, cap_mods;
+};
+
+/* The sample being unwound: what the thread callbacks read. */
+struct uw_sample {
+	const uint8_t *stack;
+	uint64_t sp, stack_size;
+	uint64_t regs[XPP_UNWIND_NR_REGS];
+	uint64_t *ips;
+	uint32_t n, max;
+	uint32_t proc;
+	struct uw_proc *pr;
+};
+
+/*
+ * How to unwind from one pc: the CFI row of that pc, reduced to what x86_64 code needs
+ * (CFA = register + offset; each register undefined, the same, CFA + n, or the word at
+ * CFA + n). A row with anything else (expressions, register rules, signal frames) or none
+ * at all (libdwfl then falls back on frame pointers) is FALLBACK: the sample is left to
+ * libdwfl, which knows every case. Cached per (process, pc), as the CFI search and the
+ * parsing of its row are most of libdwfl's time per frame.
+ */
+enum { R_UNDEF, R_SAME, R_VAL, R_DEREF };
+struct rule {
+	uint64_t pc;
+	uint32_t proc, epoch;    /* key: the process, its Dwfl's epoch (0: free slot) */
+	bool fallback;
+	uint8_t cfa_reg;
+	int64_t cfa_off;
+	uint8_t kind[XPP_UNWIND_NR_REGS];
+	int64_t off[XPP_UNWIND_NR_REGS];
+};
+#define RULE_CACHE_BITS 13
+
+struct xpp_unwinder {
+	xpp_machine *m;
+	xpp_dso_table *dsos;
+	char *debuginfo_path;    /* libdwfl's search path, debug_root last */
+	Dwfl_Callbacks cbs;
+	struct uw_proc *procs;   /* indexed by the machine's proc index */
+	uint32_t nr_procs;
+	struct rule *rules;      /* RULE_CACHE_BITS slots, direct-mapped */
+	uint8_t *bad_dso;        /* by DSO id: its file could not be reported, do not retry */
+	uint32_t nr_bad_dso;
+	struct uw_sample cur;
+};
+
+/* ---- the thread callbacks: one thread, whose state is the current sample ---- */
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	if (*thread_argp)
+		return 0;
+	*thread_argp = arg;
+	return dwfl_pid(dwfl);
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+/* Read a word of the mapped file that holds addr: code and read-only data are as on disk. */
+static bool read_file_word(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, addr);
+	Dwarf_Addr bias;
+	Elf *elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	size_t n, size;
+	const char *raw;
+
+	if (!elf || elf_getphdrnum(elf, &n) || !(raw = elf_rawfile(elf, &size)))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		uint64_t va = addr - bias;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || va < ph.p_vaddr ||
+		    va - ph.p_vaddr + sizeof(*result) > ph.p_filesz)
+			continue;
+		uint64_t off = ph.p_offset + (va - ph.p_vaddr);
+
+		if (off > size || size - off < sizeof(*result))
+			return false;
+		memcpy(result, raw + off, sizeof(*result));
+		return true;
+	}
+	return false;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct uw_sample *c = &((struct xpp_unwinder *)arg)->cur;
+
+	if (addr + sizeof(*result) < addr)
+		return false;
+	/* the stack copy holds [sp, sp + dyn_size); anything else comes from the files */
+	if (addr >= c->sp && addr + sizeof(*result) <= c->sp + c->stack_size) {
+		memcpy(result, c->stack + (addr - c->sp), sizeof(*result));
+		return true;
+	}
+	return read_file_word(dwfl, addr, result);
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct uw_sample *c = &((struct xpp_unwinder *)arg)->cur;
+	Dwarf_Word regs[XPP_UNWIND_NR_REGS];
+
+	for (unsigned int i = 0; i < XPP_UNWIND_NR_REGS; i++)
+		regs[i] = c->regs[i];
+	return dwfl_thread_state_registers(thread, 0, XPP_UNWIND_NR_REGS, regs);
+}
+
+static const Dwfl_Thread_Callbacks thread_cbs = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* ---- modules: reported as their pcs are met, checked when the process's maps change ---- */
+
+static void proc_reset(struct uw_proc *pr)
+{
+	if (pr->dwfl)
+		dwfl_end(pr->dwfl);
+	pr->dwfl = NULL;
+	pr->epoch++;
+	pr->attached = false;
+	pr->nr_mods = 0;
+}
+
+/*
+ * The maps changed since the modules were reported (a new mmap, or a reused pid): keep the
+ * Dwfl while every module's map is still there as it was, which is the common case (new
+ * libraries appear, none go); otherwise start over.
+ */
+static void proc_check(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc)
+{
+	uint32_t gen = xpp_machine_proc_gen(u->m, proc);
+
+	if (gen == pr->gen)
+		return;
+	pr->gen = gen;
+	for (uint32_t i = 0; i < pr->nr_mods; i++) {
+		const struct reported *r = &pr->mods[i];
+		const struct xpp_map *mp = xpp_machine_proc_map(u->m, proc, r->start);
+
+		if (!mp || mp->start != r->start || mp->pgoff != r->pgoff || mp->dso != r->dso) {
+			proc_reset(pr);
+			return;
+		}
+	}
+}
+
+/* A file that cannot be opened (gone, not ELF) stays so: each sample would try again. */
+static void mark_bad(xpp_unwinder *u, uint32_t dso)
+{
+	if (dso >= u->nr_bad_dso) {
+		uint32_t nr = dso + 64;
+		uint8_t *a = realloc(u->bad_dso, nr);
+
+		if (!a)
+			return;
+		memset(a + u->nr_bad_dso, 0, nr - u->nr_bad_dso);
+		u->bad_dso = a;
+		u->nr_bad_dso = nr;
+	}
+	u->bad_dso[dso] = 1;
+}
+
+/*
+ * The module holding pc, reported from the process's map of pc if the Dwfl lacks it (as
+ * perf's report_module does, at map start - pgoff). NULL when no map holds pc or its file
+ * is not an ELF file we can open ([vdso], JIT code, a deleted file).
+ */
+static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(pr->dwfl, pc);
+	const struct xpp_map *mp;
+	const struct xpp_dso *d;
+
+	if (mod)
+		return mod;
+	mp = xpp_machine_proc_map(u->m, proc, pc);
+	d = mp ? xpp_dso_table_get(u->dsos, mp->dso) : NULL;
+	if (!d || d->kind != XPP_DSO_USER || d->long_name[0] != '/' ||
+	    (mp->dso < u->nr_bad_dso && u->bad_dso[mp->dso]))
+		return NULL;
+	if (pr->nr_mods == pr->cap_mods) {
+		uint32_t cap = pr->cap_mods ? pr->cap_mods * 2 : 8;
+		struct reported *a = realloc(pr->mods, cap * sizeof(*a));
+
+		if (!a)
+			return NULL;
+		pr->mods = a;
+		pr->cap_mods = cap;
+	}
+	mod = dwfl_report_elf(pr->dwfl, d->short_name, d->long_name, -1, mp->start - mp->pgoff,
+			      false);
+	if (mod)
+		pr->mods[pr->nr_mods++] = (struct reported){ mp->start, mp->pgoff, mp->dso };
+	else
+		mark_bad(u, mp->dso);
+	return mod;
+}
+
+/* ---- the fast path: cached CFI rows applied to the stack copy ---- */
+
+/* One register rule from libdw's ops for it (dwarf_frame_register's shapes). */
+static bool reg_rule(Dwarf_Frame *fr, int regno, uint8_t *kind, int64_t *off)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t n, i = 1;
+
+	if (dwarf_frame_register(fr, regno, mem, &ops, &n))
+		return false;
+	*off = 0;
+	if (!n) {
+		if (ops == mem)
+			*kind = R_UNDEF;
+		else if (!ops)
+			*kind = R_SAME;
+		else
+			return false;
+		return true;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	if (i < n && ops[i].atom == DW_OP_plus_uconst)
+		*off = (int64_t)ops[i++].number;
+	*kind = R_DEREF;
+	if (i < n && ops[i].atom == DW_OP_stack_value)
+		*kind = R_VAL, i++;
+	return i == n;
+}
+
+/* The rule of pc from a module's CFI (.eh_frame first, then .debug_frame, as libdwfl). */
+static bool rule_from_cfi(Dwarf_CFI *cfi, Dwarf_Addr pc, struct rule *r)
+{
+	Dwarf_Frame *fr;
+	Dwarf_Op *ops;
+	size_t n;
+	bool signal, ok = false;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc, &fr))
+		return false;
+	if (dwarf_frame_info(fr, NULL, NULL, &signal) == 16 && !signal &&
+	    !dwarf_frame_cfa(fr, &ops, &n) && n == 1 && ops[0].atom == DW_OP_bregx &&
+	    ops[0].number < XPP_UNWIND_NR_REGS) {
+		r->cfa_reg = (uint8_t)ops[0].number;
+		r->cfa_off = (int64_t)ops[0].number2;
+		ok = true;
+		for (int i = 0; i < XPP_UNWIND_NR_REGS && ok; i++)
+			ok = reg_rule(fr, i, &r->kind[i], &r->off[i]);
+	}
+	r->fallback = !ok;
+	free(fr);
+	return true;
+}
+
+static const struct rule *rule_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc, uint64_t pc)
+{
+	uint64_t h = (pc ^ (uint64_t)proc * 0xc2b2ae3d27d4eb4fULL) * 0x9e3779b97f4a7c15ULL;
+	struct rule *r = &u->rules[h >> (64 - RULE_CACHE_BITS)];
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+
+	if (r->pc == pc && r->proc == proc && r->epoch == pr->epoch)
+		return r;
+	r->pc = pc;
+	r->proc = proc;
+	r->epoch = pr->epoch;
+	r->fallback = true;
+	mod = module_of(u, pr, proc, pc);
+	if (mod) {
+		Dwarf_CFI *eh = dwfl_module_eh_cfi(mod, &bias);
+
+		if (!rule_from_cfi(eh, pc - bias, r)) {
+			Dwarf_CFI *dw = dwfl_module_dwarf_cfi(mod, &bias);
+
+			rule_from_cfi(dw, pc - bias, r);
+		}
+	}
+	return r;
+}
+
+static bool read_word(xpp_unwinder *u, Dwfl *dwfl, uint64_t addr, uint64_t *v)
+{
+	Dwarf_Word w;
+
+	if (!memory_read(dwfl, addr, &w, u))
+		return false;
+	*v = w;
+	return true;
+}
+
+/*
+ * Unwind the current sample from cached rules, as libdwfl would. Returns false when a frame
+ * needs what only libdwfl does (then the caller starts over with it), true when done: the
+ * frames are in cur, up to where libdwfl would have stopped too.
+ */
+static bool unwind_fast(xpp_unwinder *u, struct uw_proc *pr)
+{
+	struct uw_sample *c = &u->cur;
+	uint64_t regs[XPP_UNWIND_NR_REGS], next[XPP_UNWIND_NR_REGS];
+	uint32_t known = (1u << XPP_UNWIND_NR_REGS) - 1, nknown;
+	bool initial = true;
+
+	memcpy(regs, c->regs, sizeof(regs));
+	for (;;) {
+		uint64_t pc = regs[16], cfa;
+		const struct rule *r;
+
+		if (!xpp_machine_proc_map(u->m, c->proc, pc))
+			return true;
+		/* a caller's pc is a return address: its CFI row is the call's, one byte back */
+		r = rule_of(u, pr, c->proc, initial ? pc : pc - 1);
+		if (r->fallback)
+			return false;
+		c->ips[c->n++] = initial ? pc : pc - 1;
+		if (c->n >= c->max || !(known >> r->cfa_reg & 1))
+			return true;
+		cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
+		nknown = 0;
+		for (int i = 0; i < XPP_UNWIND_NR_REGS; i++) {
+			uint64_t a = cfa + (uint64_t)r->off[i];
+
+			switch (r->kind[i]) {
+			case R_SAME:
+				next[i] = regs[i];
+				nknown |= known & 1u << i;
+				break;
+			case R_VAL:
+				next[i] = a;
+				nknown |= 1u << i;
+				break;
+			case R_DEREF:
+				if (read_word(u, pr->dwfl, a, &next[i]))
+					nknown |= 1u << i;
+				break;
+			default:
+				break;
+			}
+		}
+		/* no return address (the outermost frame) or an unreadable one ends the chain */
+		if (!(nknown >> 16 & 1))
+			return true;
+		memcpy(regs, next, sizeof(regs));
+		known = nknown;
+		initial = false;
+	}
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	xpp_unwinder *u = arg;
+	struct uw_sample *c = &u->cur;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	/* perf keeps only frames inside a map, and stops at the first that is not */
+	if (!xpp_machine_proc_map(u->m, c->proc, pc))
+		return DWARF_CB_ABORT;
+	/* the module must be there before libdwfl unwinds from this frame */
+	module_of(u, c->pr, c->proc, pc);
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* a return address: its call is the instruction before, which may end the function */
+	c->ips[c->n++] = activation ? pc : pc - 1;
+	return c->n < c->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+static struct uw_proc *proc_state(xpp_unwinder *u, uint32_t proc)
+{
+	if (proc >= u->nr_procs) {
+		uint32_t nr = proc + 1 > u->nr_procs * 2 ? proc + 1 : u->nr_procs * 2;
+		struct uw_proc *a = realloc(u->procs, nr * sizeof(*a));
+
+		if (!a)
+			return NULL;
+		memset(a + u->nr_procs, 0, (nr - u->nr_procs) * sizeof(*a));
+		u->procs = a;
+		u->nr_procs = nr;
+	}
+	return &u->procs[proc];
+}
+
+int xpp_unwind_user(xpp_unwinder *u, const struct xpp_thread *th, const struct xpf_sample *s,
+		    uint64_t *ips, uint32_t max)
+{
+	struct uw_sample *c = &u->cur;
+	struct uw_proc *pr;
+	int32_t pid;
+
+	if (!(s->type & PERF_SAMPLE_REGS_USER) || !(s->type & PERF_SAMPLE_STACK_USER) ||
+	    !s->user_regs.abi || !s->user_stack.size || !s->user_stack.dyn_size)
+		return -ENODATA;
+	if (s->user_regs.abi != PERF_SAMPLE_REGS_ABI_64)
+		return -EOPNOTSUPP;
+	if ((xpp_unwind_dwarf_regs(s->user_regs.mask, s->user_regs.regs, s->user_regs.nr,
+				   c->regs) & XPP_UNWIND_NEEDED) != XPP_UNWIND_NEEDED)
+		return -ENODATA;
+	if (!max)
+		return 0;
+	pr = proc_state(u, th->proc);
+	if (!pr)
+		return -ENOMEM;
+	proc_check(u, pr, th->proc);
+	if (!pr->dwfl) {
+		pr->dwfl = dwfl_begin(&u->cbs);
+		if (!pr->dwfl)
+			return -ENOMEM;
+		pr->epoch++;
+	}
+	c->stack = s->user_stack.data;
+	c->sp = c->regs[7];
+	c->stack_size = s->user_stack.dyn_size;
+	c->ips = ips;
+	c->n = 0;
+	c->max = max;
+	c->proc = th->proc;
+	c->pr = pr;
+	/* perf gives up on the whole user chain when the first frame's file is missing */
+	if (!module_of(u, pr, th->proc, c->regs[16]))
+		return 0;
+	if (!pr->attached) {
+		/* the architecture comes from the module just reported */
+		pid = xpp_machine_proc_pid(u->m, th->proc);
+		if (!dwfl_attach_state(pr->dwfl, NULL, pid > 0 ? pid : 1, &thread_cbs, u))
+			return 0;
+		pr->attached = true;
+	}
+	if (unwind_fast(u, pr))
+		return (int)c->n;
+	/* the end of the stack, or a frame without CFI, ends the walk: what came is the chain */
+	c->n = 0;
+	dwfl_getthread_frames(pr->dwfl, th->tid > 0 ? th->tid : 1, frame_cb, u);
+	return (int)c->n;
+}
+
+int xpp_unwinder_create(xpp_unwinder **out, xpp_machine *m, xpp_dso_table *dsos,
+			const char *debug_root)
+{
+	xpp_unwinder *u = calloc(1, sizeof(*u));
+
+	*out = NULL;
+	if (!u || asprintf(&u->debuginfo_path, "-:.debug:%s",
+			   debug_root ? debug_root : "/usr/lib/debug") < 0) {
+		free(u);
+		return -ENOMEM;
+	}
+	u->rules = calloc(1u << RULE_CACHE_BITS, sizeof(*u->rules));
+	if (!u->rules) {
+		xpp_unwinder_free(u);
+		return -ENOMEM;
+	}
+	u->m = m;
+	u->dsos = dsos;
+	u->cbs.find_elf = dwfl_build_id_find_elf;
+	u->cbs.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cbs.section_address = dwfl_offline_section_address;
+	u->cbs.debuginfo_path = &u->debuginfo_path;
+	*out = u;
+	return 0;
+}
+
+void xpp_unwinder_free(xpp_unwinder *u)
+{
+	if (!u)
+		return;
+	for (uint32_t i = 0; i < u->nr_procs; i++) {
+		proc_reset(&u->procs[i]);
+		free(u->procs[i].mods);
+	}
+	free(u->procs);
+	free(u->rules);
+	free(u->bad_dso);
+	free(u->debuginfo_path);
+	free(u);
+}

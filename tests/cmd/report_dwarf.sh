@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# xperf report on --call-graph dwarf files against perf report on the same files: the user
+# stack unwound in-process with libdwfl (through libc, built without frame pointers), joined
+# to the kernel part as perf joins them. perf expands inlined functions in DWARF chains
+# (addr2line); until xperf does, perf is asked for --no-inline.
+. "$(dirname "$0")/lib.sh"
+
+R=$XPERF_BUILD/xperf-report
+WL=$XPERF_BUILD/workloads
+MIN_MATCH=99 # per cent of perf's samples whose folded stack xperf must print the same
+export R WL MIN_MATCH
+
+# a build without libdw prints the leaf only, and says so (the last case)
+have_libdw() { "$XPERF_BUILD/xperf" version 2>/dev/null | grep -Eq '^ +libdw +yes'; }
+
+prec() {
+	perf_run record -q -N --no-bpf-event "$@" >/dev/null 2>prec.err ||
+		fail "perf record failed: $(tail -n 2 prec.err)"
+}
+
+# folded FILE VIEW OPTS...: "entry | stack" lines with their counts ("N entry | stack"),
+# vdso spelled one way, from perf (VIEW perf, with --no-inline) or xperf (VIEW xperf)
+folded() {
+	local f=$1 who=$2
+	shift 2
+	if [ "$who" = perf ]; then
+		perf_run report --stdio -q --no-inline "$@" -i "$f" 2>perf.err ||
+			fail "perf: $(tail -n 3 perf.err)"
+	else
+		"$R" --stdio -q "$@" -i "$f" 2>xperf.err || fail "xperf: $(cat xperf.err)"
+	fi | normalize_vdso "$f" |
+		awk '/^ +[0-9.]+% / { $1 = $1; e = $0; sub(/^[0-9.]+% /, "", e); next }
+		     /^[0-9]/ { n = $1; s = $0; sub(/^[0-9]+ /, "", s); N[e " | " s] += n }
+		     END { for (k in N) print N[k], k }' | sort -k2
+}
+
+# same_stacks FILE OPTS...: at least MIN_MATCH % of perf's samples have the same folded
+# stack (and entry) in xperf's output (perf.folded, xperf.folded, stacks.diff are left)
+same_stacks() {
+	local f=$1
+	shift
+	folded "$f" perf "$@" >perf.folded
+	folded "$f" xperf "$@" >xperf.folded
+	[ -s perf.folded ] || fail "perf printed no folded stacks"
+	diff perf.folded xperf.folded >stacks.diff || :
+	awk -v min="$MIN_MATCH" '
+	{ n = $1; k = $0; sub(/^[0-9]+ /, "", k) }
+	FILENAME == ARGV[1] { P[k] = n; total += n; next }
+	{ X[k] = n }
+	END {
+		for (k in P) same += (k in X) ? (X[k] < P[k] ? X[k] : P[k]) : 0
+		printf "%d of %d samples with the same stack\n", same, total
+		exit !(total > 0 && same * 100 >= min * total)
+	}' perf.folded xperf.folded || fail "stacks differ: $(head -n 8 stacks.diff)"
+}
+
+# rows FILE: "children self row" per entry line, vdso spelled one way
+rows() {
+	normalize_vdso <"$1" | awk '/^ +[0-9]+\.[0-9]+% / { $1 = $1; print }'
+}
+
+# same_children PERF_OUT XPERF_OUT: the top 20 of either side on the other, both columns
+# within 0.5 points
+same_children() {
+	rows "$1" >perf.rows
+	rows "$2" >xperf.rows
+	[ -s perf.rows ] || fail "no rows in perf's output"
+	awk -v top=20 '
+	function key(   k, i) { k = ""; for (i = 3; i <= NF; i++) k = k " " $i; return k }
+	function num(s) { sub(/%$/, "", s); return s + 0 }
+	FILENAME == ARGV[1] { k = key(); PC[k] += num($1); PS[k] += num($2); if (++np <= top) PT[k] = 1; next }
+	{ k = key(); XC[k] += num($1); XS[k] += num($2); if (++nx <= top) XT[k] = 1 }
+	function check(k,   d1, d2) {
+		if (!(k in PC) || !(k in XC)) { printf "row%s: missing on one side\n", k; bad++; return }
+		d1 = PC[k] - XC[k]; d2 = PS[k] - XS[k]
+		if (d1 < 0) d1 = -d1
+		if (d2 < 0) d2 = -d2
+		if (d1 > 0.5 || d2 > 0.5) {
+			printf "row%s: perf %s/%s, xperf %s/%s\n", k, PC[k], PS[k], XC[k], XS[k]
+			bad++
+		}
+	}
+	END { for (k in PT) check(k); for (k in XT) check(k); exit bad > 0 }' perf.rows xperf.rows
+}
+export -f prec folded same_stacks rows same_children
+
+# dwarf_case NAME SCRIPT: needs perf, libdw in this build and the libc_sort workload
+dwarf_case() {
+	if ! have_libdw; then
+		skip_case "$1" "this build has no libdw"
+	elif [ ! -x "$WL/libc_sort" ]; then
+		skip_case "$1" "$WL/libc_sort is not built"
+	else
+		perf_case "$@"
+	fi
+}
+
+dwarf_case "libc_sort: -g caller folded stacks through libc as perf's" '
+	prec --call-graph dwarf -o d.data -- "$WL/libc_sort" 1
+	same_stacks d.data --no-children -g folded,0,caller,count
+	# the chain the workload is made of, through libc without frame pointers
+	grep -q "main;libc_round;[^;]*qsort_r;msort_with_tmp[^;]*;.*cmp_int$" xperf.folded ||
+		fail "no main -> libc_round -> qsort_r -> msort_with_tmp -> cmp_int chain"
+	same_stacks d.data --no-children -g folded,0,callee,count
+'
+
+dwarf_case "libc_sort: Children/Self of the top 20 as perf's" '
+	prec --call-graph dwarf -o d.data -- "$WL/libc_sort" 1
+	perf_run report --stdio --no-inline --children -g none -i d.data >perf.out 2>/dev/null
+	"$R" --stdio --children -g none -i d.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	same_children perf.out xperf.out
+	awk "/\\[\\.\\] libc_round\$/ { sub(/%/, \"\", \$1); exit !(\$1 > 80) }" xperf.out ||
+		fail "libc_round does not hold qsort_r: $(grep "libc_round$" xperf.out)"
+'
+
+dwarf_case "kernel and user parts joined as perf joins them (page faults)" '
+	wl="$WL/stat_pages" arg=300000
+	[ -x "$WL/kernel_time" ] && wl="$WL/kernel_time" arg=0.5
+	prec --call-graph dwarf -o k.data -- "$wl" $arg
+	same_stacks k.data --no-children -g folded,0,caller,count
+	grep -Eq ";main;(.*;)?(asm_exc_page_fault|entry_SYSCALL_64[a-z_]*)(;|\$)" xperf.folded ||
+		fail "no stack from main into the kernel"
+	same_stacks k.data --no-children -g folded,0,callee,count
+'
+
+if [ -x "$XPERF_BUILD/xperf-record" ]; then
+	dwarf_case "xperf record --call-graph dwarf file: the same stacks as perf reads" '
+		"$XPERF_BUILD/xperf-record" -q --call-graph dwarf -o x.data -- "$WL/libc_sort" 1 \
+			>/dev/null 2>rec.err || fail "record: $(cat rec.err)"
+		same_stacks x.data --no-children -g folded,0,caller,count
+	'
+else
+	skip_case "xperf record --call-graph dwarf file: the same stacks as perf reads" \
+		"xperf-record is not built"
+fi
+
+dwarf_case "samples that cannot be unwound keep their leaf, one summary warning" '
+	# the workload gone, samples in it have no file to read CFI from
+	cp "$WL/libc_sort" ./gone
+	prec --call-graph dwarf -o g.data -- ./gone 0.3
+	rm gone
+	"$R" --stdio --no-children -g folded,0,caller,count -i g.data >out 2>err ||
+		fail "$(cat err)"
+	[ "$(grep -c "samples with a DWARF user stack could not be unwound" err)" = 1 ] ||
+		fail "warning: $(cat err)"
+	n=$(sed -n "s/.*warning: \([0-9]*\) of .*/\1/p" err)
+	[ "${n:-0}" -gt 0 ] || fail "no sample counted: $(cat err)"
+	grep -Eq "^[0-9]+ 0x[0-9a-f]+\$" out || fail "no leaf-only stacks"
+	"$R" --stdio -q -i g.data >/dev/null 2>err.q
+	[ ! -s err.q ] || fail "-q still warns: $(cat err.q)"
+'
+
+# A build without libdw: this one, or one made here (the report alone)
+perf_case "without libdw: DWARF files reported with their leaves, said once" '
+	r=$R
+	if have_libdw; then
+		make -s -C "$TOP" BUILD="$PWD/b" HAVE_LIBDW=0 "$PWD/b/xperf-report" >make.log 2>&1 ||
+			fail "build: $(tail -n 5 make.log)"
+		r=$PWD/b/xperf-report
+	fi
+	prec --call-graph dwarf -o d.data -- "$WL/shares" 0.3
+	"$r" --stdio --no-children -i d.data >out 2>err || fail "$(cat err)"
+	[ "$(grep -c "DWARF call graphs are not supported in this build" err)" = 1 ] ||
+		fail "message: $(cat err)"
+	grep -q "\[\.\] work_a" out || fail "no samples shown"
+'
+
+test_done
