@@ -12,7 +12,8 @@
 #   make deps            install the Debian packages we build and test with (as root)
 #   make install PREFIX=/usr/local [DESTDIR=...]   binaries and man pages
 #
-# Optional libraries (libdw, ncursesw, capstone) and stubs. HAVE_LIBDW, HAVE_CURSES and
+# Required: libelf, libzstd and libiberty (binutils' demangler, a static library, as perf uses
+# it). Optional libraries (libdw, ncursesw, capstone) and stubs. HAVE_LIBDW, HAVE_CURSES and
 # HAVE_CAPSTONE are 1 or 0 (from config.mak, the command line, or header detection); the
 # build writes them to $(BUILD)/config.h (`#include "config.h"`: HAVE_LIBELF, HAVE_LIBDW,
 # HAVE_ZSTD, HAVE_CURSES, HAVE_CAPSTONE, XPERF_VERSION). Source selection by name, anywhere
@@ -55,6 +56,7 @@ HAVE_CAPSTONE ?= $(call have_header,/usr/include/capstone/capstone.h)
 
 ZSTD_LIBS    ?= -lzstd
 ELF_LIBS     ?= -lelf
+IBERTY_LIBS  ?= -liberty
 DW_LIBS      ?= -ldw -lelf
 CURSES_LIBS  ?= -lncursesw -ltinfo
 CAPSTONE_LIBS ?= -lcapstone
@@ -137,7 +139,7 @@ WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_
                  $(BUILD)/workloads/debuglink.debug
 
 LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB)
-REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(CURSES_LIBS) $(CAPSTONE_LIBS)
+REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) $(CAPSTONE_LIBS)
 
 .PHONY: all check check-unit bench fuzz fuzz-build deps demo install clean distclean FORCE
 all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS)

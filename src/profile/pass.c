@@ -354,6 +354,7 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 		callchains_seen(p, xpf_reader_attr(r, i), false);
 	dopts.kallsyms = opts->kallsyms;
 	dopts.debug_root = opts->debug_root;
+	dopts.no_demangle = opts->no_demangle;
 	p->dsos = xpp_dso_table_create(&dopts);
 	p->comms = xpp_intern_create();
 	p->m = p->dsos && p->comms ? xpp_machine_create(p->dsos, p->comms) : NULL;

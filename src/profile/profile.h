@@ -22,6 +22,7 @@ struct xpp_opts {
 	const char *dsos;       /* comma-separated: only samples in these DSOs (short names) */
 	const char *kallsyms;   /* kernel symbols; NULL: /proc/kallsyms */
 	const char *debug_root; /* debug files; NULL: /usr/lib/debug */
+	bool no_demangle;       /* symbol names as the files have them */
 	int children;           /* 1 --children, 0 --no-children, -1 perf's default */
 	bool no_chains;         /* the view shows no call graph (-g none): build no trees
 				   unless --children needs them */

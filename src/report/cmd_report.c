@@ -13,7 +13,7 @@
 
 struct report_opts {
 	const char *input;
-	bool dump, stats, header_only, stdio, quiet;
+	bool dump, stats, header_only, stdio, quiet, demangle;
 	struct report_stdio_opts view; /* the default (stdio) view: src/report/stdio/ */
 };
 
@@ -148,7 +148,7 @@ static int run_stdio(xpf_reader *r, const struct report_opts *o)
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
-	struct report_opts o = { .view.children = -1 };
+	struct report_opts o = { .view.children = -1, .demangle = true };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
 		OPT_STRING('i', "input", &o.input, "FILE",
@@ -188,6 +188,9 @@ int main(int argc, const char **argv)
 			   "VALUE percent, count or period"),
 		OPT_STRING(0, "kallsyms", &o.view.kallsyms, "FILE",
 			   "kernel symbols from FILE (default: /proc/kallsyms)"),
+		OPT_BOOL(0, "demangle", &o.demangle,
+			 "show C++ and Rust symbol names demangled, without parameters, as perf "
+			 "does (the default; --no-demangle: as the files have them)"),
 		OPT_GROUP("Messages"),
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
 		OPT_END(),
@@ -213,6 +216,7 @@ int main(int argc, const char **argv)
 	if (!o.dump && !o.stats && !o.header_only)
 		o.stdio = true;
 	o.view.quiet = o.quiet;
+	o.view.no_demangle = !o.demangle;
 	if (!o.input)
 		o.input = default_input(o.quiet);
 

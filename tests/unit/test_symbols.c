@@ -203,7 +203,11 @@ static void test_not_elf(void)
 	xpp_symtab_free(&t);
 }
 
-/* perf's demangling without parameters (checked against perf 6.1 on the same names) */
+/*
+ * perf's demangling without parameters (checked against perf 6.1 on the same names: the
+ * Rust ones are functions of a C program given these names with asm labels, recorded and
+ * reported by perf)
+ */
 static void test_demangle(void)
 {
 	static const struct { const char *in, *want; } cases[] = {
@@ -215,15 +219,18 @@ static void test_demangle(void)
 		  "fuzzer::InputInfo*, bool, bool*)::$_1::operator()" },
 		{ "_Z4burnIlET_S0_", "burn<long>" },
 		{ "_ZN3FoonwEm", "Foo::operator new" },
+		/* Rust legacy: the hash goes */
+		{ "_ZN4core3fmt5write17h0123456789abcdefE", "core::fmt::write" },
+		{ "_ZN5hello4main28_$u7b$$u7b$closure$u7d$$u7d$17h9d0c5a6b2e4f8a11E",
+		  "hello::main::{{closure}}" },
+		/* Rust v0 */
+		{ "_RNvCs15kBYyAo9fc_7mycrate7example", "mycrate::example" },
+		{ "_RNvMNtCs1234_7mycrate3fooNtB2_3Bar3baz", "<mycrate::foo::Bar>::baz" },
+		{ "_RINvCs8K0hJr5Snt2_5hello4testINtNtCsd8LJXUzK8q0_4core6option6OptionmEEB2_",
+		  "hello::test::<core::option::Option<u32>>" },
 	};
 	char *d;
 
-	d = xpp_demangle("_Z4burnIlET_S0_");
-	if (!d) {
-		printf("    (no demangler: skipped)\n");
-		return;
-	}
-	free(d);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		d = xpp_demangle(cases[i].in);
 		CHECK_STR(d, cases[i].want);

@@ -247,6 +247,7 @@ static void load(xpp_dso_table *t, struct xpp_dso *d)
 	size_t size;
 
 	d->loaded = true;
+	d->syms.no_demangle = t->opts.no_demangle;
 	switch (d->kind) {
 	case XPP_DSO_USER:
 		xpp_elf_syms_load(&d->syms, d->long_name, t->opts.debug_root, &err);

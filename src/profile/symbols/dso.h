@@ -32,6 +32,7 @@ typedef struct xpp_dso_table xpp_dso_table;
 struct xpp_dso_table_opts {
 	const char *kallsyms;   /* default /proc/kallsyms */
 	const char *debug_root; /* default /usr/lib/debug */
+	bool no_demangle;       /* symbol names as the files have them */
 };
 
 /* opts may be NULL. The strings in opts must outlive the table. */

@@ -184,7 +184,7 @@ static int add_symbols(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_
 			continue;
 		bind = GELF_ST_BIND(s.st_info);
 		b = bind == STB_GLOBAL ? XPP_SYM_GLOBAL : bind == STB_WEAK ? XPP_SYM_WEAK : XPP_SYM_LOCAL;
-		char *dm = name[0] == '_' && name[1] == 'Z' ? xpp_demangle(name) : NULL;
+		char *dm = name[0] == '_' && !t->no_demangle ? xpp_demangle(name) : NULL;
 
 		if (dm)
 			name = dm;
@@ -238,7 +238,7 @@ static int add_plt_symbols(struct xpp_symtab *t, Elf *elf, const struct loads *l
 			break;
 		if (gelf_getsym(dd, (int)GELF_R_SYM(ra.r_info), &s))
 			sn = elf_strptr(elf, dyn_sh.sh_link, s.st_name);
-		char *dm = sn && sn[0] == '_' && sn[1] == 'Z' ? xpp_demangle(sn) : NULL;
+		char *dm = sn && sn[0] == '_' && !t->no_demangle ? xpp_demangle(sn) : NULL;
 
 		snprintf(name, sizeof(name), "%s@plt", dm ? dm : sn ? sn : "");
 		free(dm);

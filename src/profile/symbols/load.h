@@ -38,8 +38,9 @@ int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xpf_error *
 int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xpf_error *err);
 
 /*
- * A C++ name ("_Z...") as perf shows it: demangled, without parameters. A new string to
- * free, or NULL when name is not mangled or no demangler is available.
+ * A C++ ("_Z...") or Rust (legacy "_ZN...17h<hash>E", v0 "_R...") name as perf shows it:
+ * demangled by libiberty as perf calls it, without parameters and without Rust's hash. A
+ * new string to free, or NULL when name is not mangled.
  */
 char *xpp_demangle(const char *name);
 

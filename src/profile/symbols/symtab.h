@@ -31,6 +31,8 @@ struct xpp_symtab {
 	 * picks among aliases, so the last of a run is the only sized one and wins.
 	 */
 	bool last_alias_wins;
+	/* Loaders keep names as the file has them (--no-demangle). */
+	bool no_demangle;
 };
 
 /* Add a symbol; `size` 0 means "up to the next symbol". 0 or -ENOMEM. */

@@ -135,6 +135,7 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 	po.dsos = c.o->dsos;
 	po.kallsyms = c.o->kallsyms;
 	po.debug_root = c.o->debug_root;
+	po.no_demangle = c.o->no_demangle;
 	po.children = c.o->children;
 	po.no_chains = c.cg.mode == CG_NONE;
 	po.order = c.cg.order;

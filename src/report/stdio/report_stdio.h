@@ -15,6 +15,7 @@ struct report_stdio_opts {
 	bool quiet;                /* -q: only the entries, no header lines, no warnings */
 	const char *kallsyms;      /* kernel symbols; NULL: /proc/kallsyms */
 	const char *debug_root;    /* debug files; NULL: /usr/lib/debug */
+	bool no_demangle;          /* --no-demangle: symbol names as the files have them */
 	int children;              /* 1 --children, 0 --no-children, -1 (0 too): perf's default,
 				      children when the file has callchains */
 	const char *call_graph;    /* -g: "graph|folded|none[,THRESHOLD][,caller|callee]
