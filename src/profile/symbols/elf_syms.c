@@ -249,11 +249,24 @@ static int add_plt_symbols(struct xpp_symtab *t, Elf *elf, const struct loads *l
 	return 0;
 }
 
-/* A debug file for the runtime file, holding a .symtab: opened into f, or -ENOENT. */
-static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
-			   const char *debug_root)
+/* Whether f has what the caller looks for: a .symtab, or DWARF line tables. */
+static bool debug_file_has(struct elf_file *f, bool dwarf)
 {
-	char hex[2 * 64 + 1], cand[PATH_MAX], dir[PATH_MAX];
+	GElf_Shdr sh;
+
+	if (!dwarf)
+		return find_symtab(f->elf, SHT_SYMTAB, &sh) != NULL;
+	return find_section(f->elf, ".debug_line", &sh) || find_section(f->elf, ".zdebug_line", &sh);
+}
+
+/*
+ * A debug file for the runtime file, holding a .symtab (or, `dwarf`, line tables): opened
+ * into f with its name in cand, or -ENOENT.
+ */
+static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
+			   const char *debug_root, bool dwarf, char cand[PATH_MAX])
+{
+	char hex[2 * 64 + 1], dir[PATH_MAX];
 	const char *root = debug_root ? debug_root : "/usr/lib/debug";
 	GElf_Shdr sh;
 	Elf_Scn *scn;
@@ -262,9 +275,9 @@ static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
 	int i;
 
 	if (read_build_id(runtime, hex, sizeof(hex)) && strlen(hex) > 2) {
-		snprintf(cand, sizeof(cand), "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
+		snprintf(cand, PATH_MAX, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
 		if (!elf_file_open(f, cand)) {
-			if (find_symtab(f->elf, SHT_SYMTAB, &sh))
+			if (debug_file_has(f, dwarf))
 				return 0;
 			elf_file_close(f);
 		}
@@ -289,19 +302,19 @@ static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
 		int n;
 
 		if (i == 0)
-			n = snprintf(cand, sizeof(cand), "%s/%s", dir, link);
+			n = snprintf(cand, PATH_MAX, "%s/%s", dir, link);
 		else if (i == 1)
-			n = snprintf(cand, sizeof(cand), "%s/.debug/%s", dir, link);
+			n = snprintf(cand, PATH_MAX, "%s/.debug/%s", dir, link);
 		else
-			n = snprintf(cand, sizeof(cand), "%s%s/%s", root, dir, link);
-		if (n < 0 || (size_t)n >= sizeof(cand))
+			n = snprintf(cand, PATH_MAX, "%s%s/%s", root, dir, link);
+		if (n < 0 || (size_t)n >= PATH_MAX)
 			continue;
 		/* the link may name the file itself */
 		if (!stat(cand, &a) && !stat(path, &b) && a.st_ino == b.st_ino &&
 		    a.st_dev == b.st_dev)
 			continue;
 		if (!elf_file_open(f, cand)) {
-			if (find_symtab(f->elf, SHT_SYMTAB, &sh))
+			if (debug_file_has(f, dwarf))
 				return 0;
 			elf_file_close(f);
 		}
@@ -309,10 +322,32 @@ static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
 	return -ENOENT;
 }
 
+int xpp_elf_dwarf_file(const char *path, const char *debug_root, char *out, size_t size)
+{
+	struct elf_file rt = { .fd = -1 }, dbg = { .fd = -1 };
+	char cand[PATH_MAX];
+	int ret;
+
+	ret = elf_file_open(&rt, path);
+	if (ret < 0)
+		return ret;
+	if (!open_debug_file(&dbg, rt.elf, path, debug_root, true, cand))
+		elf_file_close(&dbg);
+	else if (debug_file_has(&rt, true))
+		snprintf(cand, sizeof(cand), "%s", path);
+	else
+		ret = -ENOENT;
+	elf_file_close(&rt);
+	if (!ret && snprintf(out, size, "%s", cand) >= (int)size)
+		ret = -ENAMETOOLONG;
+	return ret;
+}
+
 int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_root,
 		  struct xpf_error *err)
 {
 	struct elf_file rt = { .fd = -1 }, dbg = { .fd = -1 };
+	char cand[PATH_MAX];
 	struct loads l;
 	GElf_Shdr sh;
 	Elf_Scn *scn;
@@ -325,7 +360,7 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 				     ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
 	read_loads(rt.elf, &l);
 	src = rt.elf;
-	if (!open_debug_file(&dbg, rt.elf, path, debug_root)) {
+	if (!open_debug_file(&dbg, rt.elf, path, debug_root, false, cand)) {
 		src = dbg.elf;
 		if (!l.nr)
 			read_loads(dbg.elf, &l);

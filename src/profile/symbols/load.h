@@ -18,6 +18,13 @@
 int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_root,
 		  struct xpf_error *err);
 
+/*
+ * The file holding the DWARF line tables of the ELF file at `path`, looked for where
+ * xpp_elf_syms_load() looks for symbols (build-id debug file, .gnu_debuglink, the file
+ * itself): its name into out. 0, or a negative errno (-ENOENT: no line tables anywhere).
+ */
+int xpp_elf_dwarf_file(const char *path, const char *debug_root, char *out, size_t size);
+
 /* The same for an ELF image in memory (the vdso); no debug files are looked for. */
 int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xpf_error *err);
 
