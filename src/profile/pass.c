@@ -1,5 +1,7 @@
 /* The one pass of a profile: records ordered per round, applied to the machine, samples resolved and aggregated. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,44 +53,215 @@ static uint32_t level_of(uint16_t cpumode)
 	}
 }
 
-/* The interned frame of ip in cpumode: (dso, symbol) or (dso, address) or the raw ip. */
-static int64_t frame_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumode,
-			uint16_t sample_mode, uint64_t ip)
+/* 1 + the string id of s (the inl/srcline encoding of hist keys), or a negative errno. */
+static int64_t str_key(xpp_profile *p, const char *s)
 {
-	uint64_t tag = (uint64_t)th->proc << 16 | (uint64_t)sample_mode << 8 | cpumode;
-	uint64_t h = (ip ^ tag * 0xc2b2ae3d27d4eb4fULL) * 0x9e3779b97f4a7c15ULL;
-	struct frame_slot *slot = &p->fcache[h >> (64 - FRAME_CACHE_BITS)];
-	struct xpp_hist_key k;
+	int64_t id = xpp_intern_id(p->strs, s, strlen(s));
+
+	return id < 0 ? id : id + 1;
+}
+
+/* A line of symbols/srcline.h as a key's srcline: the string, "??:0" where none is known. */
+static int64_t line_key(xpp_profile *p, uint32_t line)
+{
+	return line == XPP_SRC_UNKNOWN ? str_key(p, "??:0") : (int64_t)line + 1;
+}
+
+/*
+ * perf's stand-in where a DSO has no line tables: "sym+offset" (decimal), "dso[address]"
+ * without a symbol, "??:0" without a map. k is resolved, addr the DSO address of the ip.
+ */
+static int64_t fallback_key(xpp_profile *p, const struct xpp_hist_key *k, uint64_t addr)
+{
+	const struct xpp_dso *d =
+		k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(p->dsos, k->dso);
+	char buf[1024];
 	int64_t id;
 
-	if (slot->ip == ip && slot->tag == tag && slot->epoch == p->epoch)
-		return slot->frame;
+	if (!d)
+		return str_key(p, "??:0");
+	if (k->sym >= 0)
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, xpp_dso_sym_name(d, (uint32_t)k->sym),
+			 addr - d->syms.syms[k->sym].start);
+	else
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", d->short_name, addr);
+	id = str_key(p, buf);
+	return id < 0 ? id : id | XPP_SRCLINE_FALLBACK;
+}
+
+/*
+ * What the DWARF says of DSO address addr of k's DSO (nothing unless it is an ELF file on
+ * disk). `caller`: the ip is a return address, so the call is the instruction before it.
+ */
+static int src_of(xpp_profile *p, const struct xpp_hist_key *k, uint64_t addr, bool caller,
+		  struct xpp_src_frames *fr)
+{
+	const struct xpp_dso *d =
+		k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(p->dsos, k->dso);
+
+	memset(fr, 0, sizeof(*fr));
+	if (!p->src || !d || d->kind != XPP_DSO_USER)
+		return 0;
+	return xpp_srcline_find(p->src, k->dso, d->long_name, caller && addr ? addr - 1 : addr, fr);
+}
+
+/* The offset of the interned list ids[0..n), or a negative errno. */
+static int64_t list_intern(struct frame_lists *l, const uint32_t *ids, uint32_t n)
+{
+	uint64_t h = n;
+	uint32_t s;
+
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ ids[i]) * 0x9e3779b97f4a7c15ULL;
+	if ((l->nr + 1) * 2 > l->nslots) {
+		uint32_t ns = l->nslots ? l->nslots * 2 : 1024, *sl = calloc(ns, sizeof(*sl));
+
+		if (!sl)
+			return -ENOMEM;
+		for (uint32_t i = 0; i < l->nslots; i++) {
+			uint32_t o = l->slots[i], k;
+			uint64_t hh = l->pool[o];
+
+			if (!o)
+				continue;
+			for (uint32_t j = 0; j < l->pool[o]; j++)
+				hh = (hh ^ l->pool[o + 1 + j]) * 0x9e3779b97f4a7c15ULL;
+			for (k = (uint32_t)(hh >> 32) & (ns - 1); sl[k]; k = (k + 1) & (ns - 1))
+				;
+			sl[k] = o;
+		}
+		free(l->slots);
+		l->slots = sl;
+		l->nslots = ns;
+	}
+	for (s = (uint32_t)(h >> 32) & (l->nslots - 1); l->slots[s]; s = (s + 1) & (l->nslots - 1)) {
+		const uint32_t *q = l->pool + l->slots[s];
+
+		if (q[0] == n && !memcmp(q + 1, ids, n * sizeof(*ids)))
+			return l->slots[s];
+	}
+	if (!l->cap || l->cap - l->nr < n + 1) {
+		uint32_t cap = l->cap ? l->cap : 1024, *pool;
+
+		while (cap - (l->nr ? l->nr : 1) < n + 1)
+			cap *= 2;
+		pool = cap > l->cap ? realloc(l->pool, (size_t)cap * sizeof(*pool)) : NULL;
+		if (!pool)
+			return -ENOMEM;
+		l->pool = pool;
+		l->cap = cap;
+		if (!l->nr)
+			l->nr = 1; /* offset 0 means "no list" */
+	}
+	l->slots[s] = l->nr;
+	l->pool[l->nr] = n;
+	memcpy(l->pool + l->nr + 1, ids, n * sizeof(*ids));
+	l->nr += n + 1;
+	return l->slots[s];
+}
+
+/*
+ * The frames of ip in cpumode into out[] (room for 1 + XPP_SRC_MAX_INLINE): the functions
+ * inlined at ip, innermost first (with inline frames), then the interned host frame
+ * (dso, symbol) or (dso, address) or the raw ip. Their number, or a negative errno.
+ * `caller`: ip is a return address (source lines and inline frames are those of the call).
+ */
+static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumode,
+		     uint16_t sample_mode, uint64_t ip, bool caller, uint32_t *out)
+{
+	uint64_t tag = (uint64_t)th->proc << 17 | (uint64_t)(caller && p->src) << 16 |
+		       (uint64_t)sample_mode << 8 | cpumode;
+	uint64_t h = (ip ^ tag * 0xc2b2ae3d27d4eb4fULL) * 0x9e3779b97f4a7c15ULL;
+	struct frame_slot *slot = &p->fcache[h >> (64 - FRAME_CACHE_BITS)];
+	struct xpp_src_frames fr = { 0 };
+	struct xpp_hist_key k;
+	uint64_t addr = 0;
+	int64_t id, line;
+	int n = 0, ret;
+
+	if (slot->ip == ip && slot->tag == tag && slot->epoch == p->epoch) {
+		if (!slot->list) {
+			out[0] = slot->frame;
+			return 1;
+		}
+		n = (int)p->lists.pool[slot->list];
+		memcpy(out, p->lists.pool + slot->list + 1, n * sizeof(*out));
+		return n;
+	}
 
 	xpp_hist_key_init(&k);
 	k.level = level_of(cpumode);
 	if (xpp_machine_resolve_ip(p->m, th, cpumode, ip, &k.dso, &k.addr)) {
+		addr = k.addr;
 		k.sym = (int32_t)xpp_dso_table_resolve(p->dsos, k.dso, k.addr);
+		ret = src_of(p, &k, addr, caller, &fr);
+		if (ret < 0)
+			return ret;
+		if (p->srclines && !fr.has_lines && (line = fallback_key(p, &k, addr)) >= 0)
+			k.srcline = (uint32_t)line;
 		if (k.sym >= 0)
 			k.addr = 0;
 	} else {
 		/* perf leaves an unmapped entry the level of its sample */
 		k.addr = ip;
 		k.level = level_of(sample_mode);
+		if (p->srclines && (line = str_key(p, "??:0")) >= 0)
+			k.srcline = (uint32_t)line;
 	}
+	for (uint32_t i = 0; p->inlines && k.sym >= 0 && i < fr.nr_inline; i++) {
+		struct xpp_hist_key ik = k;
+
+		ik.inl = fr.names[i] + 1;
+		if (p->srclines && (line = line_key(p, fr.lines[i])) >= 0)
+			ik.srcline = (uint32_t)line;
+		id = xpp_hist_add_id(p->frames, &ik, 0, 0);
+		if (id < 0)
+			return (int)id;
+		out[n++] = (uint32_t)id;
+	}
+	if (p->srclines && fr.has_lines && (line = line_key(p, fr.lines[n])) >= 0)
+		k.srcline = (uint32_t)line;
 	id = xpp_hist_add_id(p->frames, &k, 0, 0);
-	if (id >= 0)
-		*slot = (struct frame_slot){ ip, tag, p->epoch, (uint32_t)id };
-	return id;
+	if (id < 0)
+		return (int)id;
+	out[n++] = (uint32_t)id;
+	*slot = (struct frame_slot){ ip, tag, p->epoch, out[n - 1], 0 };
+	if (n > 1) {
+		int64_t off = list_intern(&p->lists, out, (uint32_t)n);
+
+		if (off < 0)
+			return (int)off;
+		slot->list = (uint32_t)off;
+	}
+	return n;
+}
+
+/* Room in the chain scratch for `need` frames after the comm slot; false on ENOMEM. */
+static bool chain_room(xpp_profile *p, uint64_t need)
+{
+	uint32_t *f;
+	uint64_t cap = p->chain_cap ? p->chain_cap : 256;
+
+	if (need + 1 <= p->chain_cap)
+		return true;
+	while (cap < need + 1)
+		cap *= 2;
+	if (cap > UINT32_MAX / 8 || !(f = realloc(p->chain, cap * sizeof(*f))))
+		return false;
+	p->chain = f;
+	p->chain_cap = (uint32_t)cap;
+	return true;
 }
 
 /*
  * The user frames of a sample with registers and a stack copy, unwound with DWARF CFI as
- * perf's thread__resolve_callchain_unwind does, interned into f[] innermost first (at most
- * max_stack, perf's cap for this part). Returns how many; a stack that cannot be unwound
- * gives none and is counted (kernel threads, which have no user stack, are not).
+ * perf's thread__resolve_callchain_unwind does, interned innermost first into the chain
+ * scratch from frame *at on (at most max_stack ips, perf's cap for this part, each with its
+ * inline frames; *at is moved past them). Returns how many ips; a stack that cannot be
+ * unwound gives none and is counted (kernel threads, which have no user stack, are not).
  */
 static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const struct xpf_sample *s,
-			 uint16_t sample_mode, uint32_t max_stack, uint32_t *f)
+			 uint16_t sample_mode, uint32_t max_stack, uint32_t *at)
 {
 	int n;
 
@@ -115,12 +288,17 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
 		p->unwind.failed++;
 		return 0;
 	}
+	/* the unwinder gives callers at their call instruction already */
 	for (int i = 0; i < n; i++) {
-		int64_t id = frame_of(p, th, PERF_RECORD_MISC_USER, sample_mode, p->unwind_ips[i]);
+		int ret;
 
-		if (id < 0)
-			return (int)id;
-		f[i] = (uint32_t)id;
+		if (!chain_room(p, (uint64_t)*at + 1 + (p->inlines ? XPP_SRC_MAX_INLINE : 0)))
+			return -ENOMEM;
+		ret = frames_of(p, th, PERF_RECORD_MISC_USER, sample_mode, p->unwind_ips[i], false,
+				p->chain + 1 + *at);
+		if (ret < 0)
+			return ret;
+		*at += (uint32_t)ret;
 	}
 	return n;
 }
@@ -129,32 +307,36 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
  * Add the sample's callchain to the event's tree as comm, then frames outermost first.
  * Context markers switch the mode of the entries after them, as perf reads them; an
  * unknown marker drops the chain (perf resets its cursor). The chain is cut to max_stack
- * entries from the end perf starts at (the outermost in caller order). A DWARF sample's
- * user frames follow the callchain's (kernel) part, each part cut on its own, as perf joins
- * them; one whose stack could not be unwound keeps its own ip.
+ * ips (with their inline frames) from the end perf starts at (the outermost in caller
+ * order). The first entry of each context is where that context was interrupted; the
+ * others are return addresses. A DWARF sample's user frames follow the callchain's
+ * (kernel) part, each part cut on its own, as perf joins them; one whose stack could not
+ * be unwound keeps its own ip.
  */
 static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_thread *th,
 			 const struct xpf_sample *s, uint16_t sample_mode, uint64_t period)
 {
 	uint64_t nr = (s->type & PERF_SAMPLE_CALLCHAIN) ? s->callchain.nr : 0;
 	uint32_t max_stack = p->o.max_stack ? p->o.max_stack : MAX_STACK;
+	uint32_t per_ip = 1 + (p->inlines ? XPP_SRC_MAX_INLINE : 0);
 	uint16_t mode = PERF_RECORD_MISC_USER;
 	bool dwarf = xpp_unwind_wanted(s->type);
-	uint64_t need = nr + 2 + (dwarf ? max_stack : 0);
-	uint32_t n = 0, *f;
+	uint32_t n = 0, nips = 0, *f;
+	bool first = true;
 	int64_t id;
+	int ret;
 
 	if (!e->cg && !(e->cg = xpp_cg_create()))
 		return -ENOMEM;
-	if (need > p->chain_cap) {
-		uint64_t cap = need < 256 ? 256 : need;
+	if (nr + 1 > p->ip_at_cap) {
+		uint64_t cap = nr + 1 < 256 ? 256 : nr + 1;
 
-		if (cap > UINT32_MAX / 8 || !(f = realloc(p->chain, cap * sizeof(*f))))
+		if (cap > UINT32_MAX / 8 || !(f = realloc(p->ip_at, cap * sizeof(*f))))
 			return -ENOMEM;
-		p->chain = f;
-		p->chain_cap = (uint32_t)cap;
+		p->ip_at = f;
+		p->ip_at_cap = (uint32_t)cap;
 	}
-	f = p->chain + 1; /* frames innermost first; the comm goes in front at the end */
+	/* frames innermost first from chain[1]; the comm goes in front at the end */
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t ip = s->callchain.ips[i];
 
@@ -166,35 +348,48 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 			else if (ip == PERF_CONTEXT_USER)
 				mode = PERF_RECORD_MISC_USER;
 			else {
-				n = 0;
+				n = nips = 0;
 				break;
 			}
+			first = true;
 			continue;
 		}
-		id = frame_of(p, th, mode, sample_mode, ip);
-		if (id < 0)
-			return (int)id;
-		f[n++] = (uint32_t)id;
+		if (!chain_room(p, (uint64_t)n + per_ip))
+			return -ENOMEM;
+		p->ip_at[nips++] = n;
+		ret = frames_of(p, th, mode, sample_mode, ip, !first, p->chain + 1 + n);
+		if (ret < 0)
+			return ret;
+		n += (uint32_t)ret;
+		first = false;
 	}
-	if (n > max_stack) {
-		if (p->order == 0)
-			n = max_stack;
-		else
-			f += n - max_stack, n = max_stack;
+	f = p->chain + 1;
+	if (nips > max_stack) {
+		if (p->order == 0) {
+			n = p->ip_at[max_stack];
+		} else {
+			/* the outermost kept: move them to the front, the unwound frames follow */
+			uint32_t from = p->ip_at[nips - max_stack];
+
+			n -= from;
+			memmove(f, f + from, n * sizeof(*f));
+		}
 	}
 	if (dwarf) {
-		int u = unwind_frames(p, th, s, sample_mode, max_stack, f + n);
+		int u = unwind_frames(p, th, s, sample_mode, max_stack, &n);
 
 		if (u < 0)
 			return u;
-		n += (uint32_t)u;
 	}
 	if (!n && (!nr || dwarf)) {
-		id = frame_of(p, th, sample_mode, sample_mode, s->ip);
-		if (id < 0)
-			return (int)id;
-		f[n++] = (uint32_t)id;
+		if (!chain_room(p, per_ip))
+			return -ENOMEM;
+		ret = frames_of(p, th, sample_mode, sample_mode, s->ip, false, p->chain + 1);
+		if (ret < 0)
+			return ret;
+		n = (uint32_t)ret;
 	}
+	f = p->chain + 1;
 	/* reverse to outermost first, the comm before them */
 	for (uint32_t i = 0; i < n / 2; i++) {
 		uint32_t t = f[i];
@@ -223,6 +418,22 @@ static void callchains_seen(xpp_profile *p, const struct xpf_attr *a, bool late)
 		p->order = late ? 1 : p->children;
 }
 
+/* The source line of a sample's own ip (k resolved, k->addr its DSO address) into k. */
+static int sample_srcline(xpp_profile *p, struct xpp_hist_key *k)
+{
+	struct xpp_src_frames fr;
+	int64_t line;
+	int ret = src_of(p, k, k->addr, false, &fr);
+
+	if (ret < 0)
+		return ret;
+	line = fr.has_lines ? line_key(p, fr.lines[0]) : fallback_key(p, k, k->addr);
+	if (line < 0)
+		return (int)line;
+	k->srcline = (uint32_t)line;
+	return 0;
+}
+
 static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(p->r, hdr);
@@ -232,6 +443,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 	struct xpp_thread *th;
 	uint16_t cpumode = hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	uint64_t period;
+	int64_t line;
 	int ret;
 
 	if (!a)
@@ -259,10 +471,17 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 		return 0;
 	if (xpp_machine_resolve_ip(p->m, th, cpumode, s.ip, &k.dso, &k.addr)) {
 		k.sym = (int32_t)xpp_dso_table_resolve(p->dsos, k.dso, k.addr);
+		if (p->srclines) {
+			ret = sample_srcline(p, &k);
+			if (ret < 0)
+				return ret;
+		}
 		if (k.sym >= 0)
 			k.addr = 0;
 	} else {
 		k.addr = s.ip;
+		if (p->srclines && (line = str_key(p, "??:0")) >= 0)
+			k.srcline = (uint32_t)line;
 	}
 	if (p->dso_filter.list.nr &&
 	    !xpp_filter_pass(&p->dso_filter, k.dso, xpp_profile_dso_name(p, &k)))
@@ -338,11 +557,40 @@ static bool may_sample_kernel(xpf_reader *r)
 	return !n;
 }
 
+/*
+ * Inline frames where asked for, or by perf's default where its call chains come from
+ * DWARF unwinding (an attr sampling the user stack); source lines where asked for. Without
+ * libdw only perf's default goes quietly without inline frames.
+ */
+static int start_srclines(xpp_profile *p, struct xpf_error *err)
+{
+	struct xpp_src_opts so = { .debug_root = p->o.debug_root, .no_demangle = p->o.no_demangle };
+	bool dwarf_file = false;
+	int ret;
+
+	for (uint32_t i = 0; i < xpf_reader_nr_attrs(p->r); i++)
+		if (xpf_reader_attr(p->r, i)->attr.sample_type & PERF_SAMPLE_STACK_USER)
+			dwarf_file = true;
+	p->inlines = p->o.inlines > 0 || (p->o.inlines < 0 && dwarf_file);
+	p->srclines = p->o.srclines;
+	if (!p->inlines && !p->srclines)
+		return 0;
+	so.inlines = p->inlines;
+	ret = xpp_srcline_create(&p->src, p->strs, &so, err);
+	if (ret == -EOPNOTSUPP && p->o.inlines < 0 && !p->srclines) {
+		p->inlines = false;
+		xpf_error_clear(err);
+		return 0;
+	}
+	return ret;
+}
+
 int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *opts,
 		       struct xpf_error *err)
 {
 	struct xpp_dso_table_opts dopts;
 	xpp_profile *p = calloc(1, sizeof(*p));
+	int ret;
 
 	*out = NULL;
 	if (!p)
@@ -364,10 +612,16 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	p->frames = xpp_hist_create();
 	p->fcache = calloc(1u << FRAME_CACHE_BITS, sizeof(*p->fcache));
 	p->epoch = 1;
-	if (!p->m || !p->q || !p->frames || !p->fcache ||
+	p->strs = xpp_intern_create();
+	if (!p->m || !p->q || !p->frames || !p->fcache || !p->strs ||
 	    xpp_filter_parse(&p->comm_filter, opts->comms) ||
 	    xpp_filter_parse(&p->dso_filter, opts->dsos))
 		goto nomem;
+	ret = start_srclines(p, err);
+	if (ret < 0) {
+		xpp_profile_free(p);
+		return ret;
+	}
 	*out = p;
 	return 0;
 nomem:
@@ -387,6 +641,11 @@ void xpp_profile_free(xpp_profile *p)
 	xpp_hist_free(p->frames);
 	xpp_unwinder_free(p->unwinder);
 	free(p->unwind_ips);
+	xpp_srcline_free(p->src);
+	xpp_intern_free(p->strs);
+	free(p->lists.pool);
+	free(p->lists.slots);
+	free(p->ip_at);
 	free(p->fcache);
 	free(p->chain);
 	free(p->ev);

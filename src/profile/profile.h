@@ -29,6 +29,11 @@ struct xpp_opts {
 	int order;              /* 1 caller first, 0 callee first, -1 perf's default (caller
 				   with children, else callee): which end --max-stack keeps */
 	uint32_t max_stack;     /* frames kept per chain; 0: perf's default, 127 */
+	int inlines;            /* 1 --inline: call chains show the functions inlined at each
+				   address (a frame each, above its host), 0 --no-inline, -1
+				   perf's default: only in files recorded with --call-graph dwarf */
+	bool srclines;          /* keys and frames carry source lines (--sort srcline,
+				   -g srcline) */
 };
 
 /*
@@ -103,8 +108,22 @@ struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t comm, u
 /* The --comms or --dsos list the profile was filtered by (nr 0: none). */
 const struct xpp_name_list *xpp_profile_list(const xpp_profile *p, enum xpp_list which);
 
-/* The name shown for a key's DSO ("[unknown]" without one) and symbol (NULL without). */
+/*
+ * The name shown for a key's DSO ("[unknown]" without one) and symbol (NULL without; for an
+ * inline frame the inlined function's name, without perf's " (inlined)").
+ */
 const char *xpp_profile_dso_name(const xpp_profile *p, const struct xpp_hist_key *k);
 const char *xpp_profile_sym_name(const xpp_profile *p, const struct xpp_hist_key *k);
+
+/*
+ * A key's source line as the srcline column shows it (perf's stand-in "sym+offset" where
+ * no line is known, "??:0" without a map), or NULL when the profile has no source lines.
+ * `chain`: as call graphs show it ("??:0" for any stand-in).
+ */
+const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key *k, bool chain);
+
+/* Whether the profile's call chains hold inline frames; whether its keys have source lines. */
+bool xpp_profile_inlines(const xpp_profile *p);
+bool xpp_profile_srclines(const xpp_profile *p);
 
 #endif

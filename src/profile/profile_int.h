@@ -7,14 +7,27 @@
 #include "profile/session/machine.h"
 #include "profile/session/ordered.h"
 #include "profile/unwind/unwind.h"
+#include "profile/symbols/srcline.h"
 
 #define MAX_STACK 127 /* perf report's default --max-stack (kernel.perf_event_max_stack) */
 
-/* One (process, mode, ip) -> frame answer; valid while no side-band record came since. */
+/*
+ * One (process, mode, ip) -> frame answer; valid while no side-band record came since.
+ * `list` is 0 for the one frame `frame`, else the offset in the profile's frame lists of the
+ * ip's frames with the functions inlined there.
+ */
 #define FRAME_CACHE_BITS 14
 struct frame_slot {
 	uint64_t ip, tag;
-	uint32_t epoch, frame;
+	uint32_t epoch, frame, list;
+};
+
+/* Interned short lists of frame ids: an ip's inline frames, innermost first, then its host. */
+struct frame_lists {
+	uint32_t *pool;     /* at an offset: the count, then the ids; offset 0 is unused */
+	uint32_t nr, cap;
+	uint32_t *slots;    /* offsets, 0 empty; open addressing */
+	uint32_t nslots;    /* power of two */
 };
 
 struct xpp_profile {
@@ -46,6 +59,13 @@ struct xpp_profile {
 	int unwind_err;        /* why there is none (-EOPNOTSUPP without libdw), or 0 */
 	uint64_t *unwind_ips;  /* scratch: one sample's unwound ips */
 	struct xpp_unwind_stats unwind;
+	/* inline frames and source lines (symbols/srcline.h); src is NULL without either */
+	bool inlines, srclines;
+	xpp_srcline *src;
+	xpp_intern *strs;      /* inline names and source lines, ids of hist keys' inl/srcline */
+	struct frame_lists lists;
+	uint32_t *ip_at;       /* scratch: where each ip's frames start in `chain` */
+	uint32_t ip_at_cap;
 };
 
 #endif

@@ -73,7 +73,28 @@ const char *xpp_profile_sym_name(const xpp_profile *p, const struct xpp_hist_key
 {
 	const struct xpp_dso *d;
 
+	if (k->inl)
+		return xpp_intern_str(p->strs, k->inl - 1);
 	if (k->sym < 0 || k->dso == XPP_HIST_NO_DSO || !(d = xpp_dso_table_get(p->dsos, k->dso)))
 		return NULL;
 	return xpp_dso_sym_name(d, (uint32_t)k->sym);
+}
+
+const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key *k, bool chain)
+{
+	if (!k->srcline)
+		return NULL;
+	if (chain && (k->srcline & XPP_SRCLINE_FALLBACK))
+		return "??:0";
+	return xpp_intern_str(p->strs, (k->srcline & ~XPP_SRCLINE_FALLBACK) - 1);
+}
+
+bool xpp_profile_inlines(const xpp_profile *p)
+{
+	return p->inlines;
+}
+
+bool xpp_profile_srclines(const xpp_profile *p)
+{
+	return p->srclines;
 }

@@ -19,13 +19,14 @@ static uint64_t key_hash(const struct xpp_hist_key *k)
 
 	h ^= ((uint64_t)k->comm << 32 | k->dso) * 0xc2b2ae3d27d4eb4fULL;
 	h ^= ((uint64_t)(uint32_t)k->sym << 8 | k->level) * 0x165667b19e3779f9ULL;
+	h ^= ((uint64_t)k->inl << 32 | k->srcline) * 0x27d4eb2f165667c5ULL;
 	return h ^ (h >> 29);
 }
 
 static bool key_eq(const struct xpp_hist_key *a, const struct xpp_hist_key *b)
 {
 	return a->addr == b->addr && a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
-	       a->level == b->level;
+	       a->level == b->level && a->inl == b->inl && a->srcline == b->srcline;
 }
 
 xpp_hist *xpp_hist_create(void)
@@ -106,6 +107,22 @@ struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr)
 	return h->e;
 }
 
+void xpp_hist_key_mask(struct xpp_hist_key *k, unsigned int keys)
+{
+	if (!(keys & XPP_HIST_KEY_COMM))
+		k->comm = 0;
+	if (!(keys & (XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM)))
+		k->dso = XPP_HIST_NO_DSO;
+	if (!(keys & XPP_HIST_KEY_SYM)) {
+		k->sym = -1;
+		k->addr = 0;
+		k->level = '.';
+		k->inl = 0;
+	}
+	if (!(keys & XPP_HIST_KEY_SRCLINE))
+		k->srcline = 0;
+}
+
 xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)
 {
 	xpp_hist *out = xpp_hist_create();
@@ -115,15 +132,7 @@ xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)
 	for (size_t i = 0; i < h->nr; i++) {
 		struct xpp_hist_key k = h->e[i].key;
 
-		if (!(keys & XPP_HIST_KEY_COMM))
-			k.comm = 0;
-		if (!(keys & (XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM)))
-			k.dso = XPP_HIST_NO_DSO;
-		if (!(keys & XPP_HIST_KEY_SYM)) {
-			k.sym = -1;
-			k.addr = 0;
-			k.level = '.';
-		}
+		xpp_hist_key_mask(&k, keys);
 		if (xpp_hist_add(out, &k, h->e[i].period, h->e[i].nr_samples)) {
 			xpp_hist_free(out);
 			return NULL;

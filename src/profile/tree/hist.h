@@ -12,6 +12,12 @@
  * (XPP_HIST_NO_DSO when no map held the ip), sym an index in that DSO's symtab or -1, in which
  * case addr is the address shown instead. Unused fields must be zero (keys are compared
  * whole), so build keys with xpp_hist_key_init().
+ *
+ * inl and srcline are 0 unless inline frames or source lines were asked for; both are
+ * 1 + an id in the profile's string table (xpp_profile_str()). A frame with inl is the
+ * function of that name inlined into sym (perf's "name (inlined)"). srcline is the frame's
+ * "file:line", or with XPP_SRCLINE_FALLBACK perf's stand-in where no line is known
+ * ("sym+offset"; call graphs show "??:0" there).
  */
 struct xpp_hist_key {
 	uint64_t addr;
@@ -19,7 +25,11 @@ struct xpp_hist_key {
 	uint32_t dso;
 	int32_t sym;
 	uint32_t level;   /* perf's level char: '.' user, 'k' kernel, 'g', 'u', 'H' */
+	uint32_t inl;
+	uint32_t srcline;
 };
+
+#define XPP_SRCLINE_FALLBACK (1u << 31)
 
 struct xpp_hist_entry {
 	struct xpp_hist_key key;
@@ -34,12 +44,15 @@ static inline void xpp_hist_key_init(struct xpp_hist_key *k)
 	k->dso = XPP_HIST_NO_DSO;
 	k->sym = -1;
 	k->level = '.';
+	k->inl = 0;
+	k->srcline = 0;
 }
 
 /* Which key fields count; the others are erased by xpp_hist_collapse(). */
 #define XPP_HIST_KEY_COMM (1u << 0)
 #define XPP_HIST_KEY_DSO  (1u << 1)
-#define XPP_HIST_KEY_SYM  (1u << 2)
+#define XPP_HIST_KEY_SYM  (1u << 2)     /* the symbol, and the inlined function */
+#define XPP_HIST_KEY_SRCLINE (1u << 3)
 
 typedef struct xpp_hist xpp_hist;
 
@@ -55,6 +68,9 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 
 /* The entries, contiguous, in first-seen order; valid until the next xpp_hist_add(). */
 struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr);
+
+/* Keep only the fields of k in `keys` (XPP_HIST_KEY_*), as xpp_hist_collapse() does. */
+void xpp_hist_key_mask(struct xpp_hist_key *k, unsigned int keys);
 
 /*
  * A new hist whose keys keep only the fields in `keys` (HIST_KEY_*): entries that then
