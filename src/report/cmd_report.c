@@ -128,7 +128,8 @@ static int run_pass(xpf_reader *r, const struct report_opts *o)
 	return CLI_EXIT_OK;
 }
 
-/* --children / --no-children: the view's tri-state (-1 until given: perf's default) */
+/* --children / --no-children, --inline / --no-inline: tri-states (-1 until given: perf's
+ * default) */
 static int set_children(const struct cli_option *opt, const char *arg, bool unset)
 {
 	(void)arg;
@@ -148,7 +149,7 @@ static int run_stdio(xpf_reader *r, const struct report_opts *o)
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
-	struct report_opts o = { .view.children = -1, .demangle = true };
+	struct report_opts o = { .view.children = -1, .view.inlines = -1, .demangle = true };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
 		OPT_STRING('i', "input", &o.input, "FILE",
@@ -167,7 +168,8 @@ int main(int argc, const char **argv)
 			 "(the default)"),
 		OPT_STRING('s', "sort", &o.view.sort, "KEYS",
 			   "columns of the --stdio view, a comma-separated subset of comm, dso, "
-			   "sym (default: comm,dso,sym)"),
+			   "sym, srcline (the source file:line of the sample, from DWARF) "
+			   "(default: comm,dso,sym)"),
 		OPT_DOUBLE(0, "percent-limit", &o.view.percent_limit, "PERCENT",
 			   "hide entries below PERCENT of their event"),
 		OPT_BOOL('n', "show-nr-samples", &o.view.show_nr_samples,
@@ -181,11 +183,19 @@ int main(int argc, const char **argv)
 				   "(Children) beside its own (Self), sorted by Children (the default "
 				   "for files with callchains; --no-children: the flat view)",
 				   set_children),
-		OPT_STRING('g', "call-graph", &o.view.call_graph, "MODE[,THRESHOLD][,ORDER][,VALUE]",
+		OPT_STRING('g', "call-graph", &o.view.call_graph,
+			   "MODE[,THRESHOLD][,ORDER][,KEY][,VALUE]",
 			   "call graphs of files with callchains: MODE graph (default), folded "
 			   "or none; THRESHOLD hides branches under that percent (0.5); ORDER "
 			   "caller or callee (default: caller with --children, else callee); "
-			   "VALUE percent, count or period"),
+			   "KEY function (default) or srcline (frames by source line, shown "
+			   "after the name); VALUE percent, count or period"),
+		OPT_CALLBACK_NOARG(0, "inline", &o.view.inlines,
+				   "in call graphs, show the functions inlined at each address, "
+				   "each as a frame 'name (inlined)' above the function they were "
+				   "inlined into, from DWARF (default: for files recorded with "
+				   "--call-graph dwarf, as perf; --no-inline: never)",
+				   set_children),
 		OPT_STRING(0, "kallsyms", &o.view.kallsyms, "FILE",
 			   "kernel symbols from FILE (default: /proc/kallsyms)"),
 		OPT_BOOL(0, "demangle", &o.demangle,

@@ -25,6 +25,13 @@ const char *stdio_sym_name(const struct stdio_ctx *c, const struct xpp_hist_key 
 	return xpp_profile_sym_name(c->p, k);
 }
 
+static const char *srcline_name(const struct stdio_ctx *c, const struct xpp_hist_key *k)
+{
+	const char *s = xpp_profile_srcline(c->p, k, false);
+
+	return s ? s : "??:0";
+}
+
 /* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " */
 static void print_count(FILE *out, uint64_t v)
 {
@@ -41,7 +48,8 @@ static void print_count(FILE *out, uint64_t v)
 
 static const char *col_title(unsigned int key)
 {
-	return key == XPP_HIST_KEY_COMM ? "Command" : key == XPP_HIST_KEY_DSO ? "Shared Object" : "Symbol";
+	return key == XPP_HIST_KEY_COMM ? "Command" : key == XPP_HIST_KEY_DSO ? "Shared Object" :
+	       key == XPP_HIST_KEY_SRCLINE ? "Source:Line" : "Symbol";
 }
 
 static int cmp_entries(const void *pa, const void *pb, void *arg)
@@ -66,6 +74,9 @@ int stdio_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
 		case XPP_HIST_KEY_DSO:
 			r = strcmp(stdio_dso_name(v->c, ka), stdio_dso_name(v->c, kb));
 			break;
+		case XPP_HIST_KEY_SRCLINE:
+			r = strcmp(srcline_name(v->c, ka), srcline_name(v->c, kb));
+			break;
 		default: {
 			const char *na = stdio_sym_name(v->c, ka), *nb = stdio_sym_name(v->c, kb);
 
@@ -84,17 +95,67 @@ int stdio_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
 	return 0;
 }
 
+/*
+ * perf computes an entry's source line only when it compares two entries whose earlier
+ * sort keys are equal (or prints it), so only the lines of entries sharing those keys with
+ * another sample count for the column's width; the others are cut to it. Marks in
+ * `counted` which entries count.
+ */
+static int srcline_counted(const struct view *v, const struct xpp_hist_entry *e, size_t n,
+			   bool *counted)
+{
+	unsigned int prefix = 0;
+	xpp_hist *g = xpp_hist_create();
+	struct xpp_hist_entry *ge;
+	size_t ng;
+
+	if (!g)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < v->nr_cols && v->cols[i] != XPP_HIST_KEY_SRCLINE; i++)
+		prefix |= v->cols[i];
+	for (size_t j = 0; j < n; j++) {
+		struct xpp_hist_key k = e[j].key;
+
+		xpp_hist_key_mask(&k, prefix);
+		if (xpp_hist_add(g, &k, 0, e[j].nr_samples)) {
+			xpp_hist_free(g);
+			return -ENOMEM;
+		}
+	}
+	for (size_t j = 0; j < n; j++) {
+		struct xpp_hist_key k = e[j].key;
+		int64_t id;
+
+		xpp_hist_key_mask(&k, prefix);
+		id = xpp_hist_add_id(g, &k, 0, 0);
+		ge = xpp_hist_entries(g, &ng);
+		counted[j] = id < 0 || ge[id].nr_samples >= 2;
+	}
+	xpp_hist_free(g);
+	return 0;
+}
+
 void stdio_widths(struct view *v, const struct xpp_hist_entry *e, size_t n)
 {
-	bool unresolved = false;
+	bool unresolved = false, *counted = NULL;
 
-	for (unsigned int i = 0; i < v->nr_cols; i++)
+	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		v->width[i] = (int)strlen(col_title(v->cols[i]));
+		if (v->cols[i] == XPP_HIST_KEY_SRCLINE && !counted &&
+		    (counted = malloc((n + 1) * sizeof(*counted))) &&
+		    srcline_counted(v, e, n, counted) < 0) {
+			free(counted);
+			counted = NULL;
+		}
+	}
 	for (size_t j = 0; j < n; j++) {
 		for (unsigned int i = 0; i < v->nr_cols; i++) {
 			int w;
 
-			if (v->cols[i] == XPP_HIST_KEY_COMM) {
+			if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
+				w = !counted || counted[j] ?
+				    (int)strlen(srcline_name(v->c, &e[j].key)) : 0;
+			} else if (v->cols[i] == XPP_HIST_KEY_COMM) {
 				w = (int)strlen(comm_name(v->c, &e[j].key));
 			} else if (v->cols[i] == XPP_HIST_KEY_DSO) {
 				w = (int)strlen(stdio_dso_name(v->c, &e[j].key));
@@ -108,6 +169,7 @@ void stdio_widths(struct view *v, const struct xpp_hist_entry *e, size_t n)
 				v->width[i] = w;
 		}
 	}
+	free(counted);
 	/* perf widens the Shared Object column for unresolved entries (no --dsos given) */
 	for (unsigned int i = 0; i < v->nr_cols; i++)
 		if (unresolved && v->cols[i] == XPP_HIST_KEY_DSO && !v->c->dso_filter->nr &&
@@ -155,6 +217,10 @@ void stdio_print_keys(const struct view *v, const struct xpp_hist_key *k, FILE *
 			fprintf(out, "  %-*s", v->width[i], comm_name(v->c, k));
 		} else if (v->cols[i] == XPP_HIST_KEY_DSO) {
 			fprintf(out, "  %-*s", v->width[i], stdio_dso_name(v->c, k));
+		} else if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
+			/* cut to the column, as perf's "%-.*s" does */
+			fprintf(out, "  %-*.*s", last ? 0 : v->width[i], v->width[i],
+				srcline_name(v->c, k));
 		} else {
 			const char *s = stdio_sym_name(v->c, k);
 			char buf[64];
@@ -165,6 +231,14 @@ void stdio_print_keys(const struct view *v, const struct xpp_hist_key *k, FILE *
 				snprintf(buf, sizeof(buf), "%s%0*" PRIx64, k->addr ? "0x" : "",
 					 UNRESOLVED_WIDTH, k->addr);
 				s = buf;
+			}
+			if (k->inl) {
+				/* perf appends " (inlined)" past the name, uncounted in the width */
+				int len = (int)strlen(s) + 10;
+
+				fprintf(out, "  [%c] %s (inlined)%*s", (char)k->level, s,
+					w > len ? w - len : 0, "");
+				continue;
 			}
 			fprintf(out, "  [%c] %-*s", (char)k->level, w > 0 ? w : 0, s);
 		}

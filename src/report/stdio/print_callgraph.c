@@ -35,6 +35,11 @@ struct cgview {
 	xpp_callgraph *scratch;          /* one entry's chains */
 	uint32_t *seq;
 	uint64_t min_hit;
+	/* frames as chains tell them apart (see chain_frame()) */
+	xpp_hist *chain_keys;
+	uint32_t *chain_rep;         /* per chain key: the first frame id with it */
+	uint32_t *frame_rep;         /* per frame id: its chain key's frame + 1, 0 unknown */
+	size_t rep_cap, frame_cap;
 };
 
 static unsigned int key_mask(const struct stdio_ctx *c)
@@ -51,15 +56,7 @@ static struct xpp_hist_key collapse(const struct stdio_ctx *c, uint32_t comm, ui
 {
 	struct xpp_hist_key k = stdio_frame_key(c, comm, f);
 
-	if (!(mask & XPP_HIST_KEY_COMM))
-		k.comm = 0;
-	if (!(mask & (XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM)))
-		k.dso = XPP_HIST_NO_DSO;
-	if (!(mask & XPP_HIST_KEY_SYM)) {
-		k.sym = -1;
-		k.addr = 0;
-		k.level = '.';
-	}
+	xpp_hist_key_mask(&k, mask);
 	/* perf's entries of one unmapped address are one, whatever their level: the first
 	 * shows its own (kept beside the key) */
 	if (k.dso == XPP_HIST_NO_DSO)
@@ -121,12 +118,59 @@ static int grow(void **a, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* Children and self per entry; every (entry, path) meeting as a pair. */
+/* Growable per-entry arrays of aggregate(). */
+struct agg {
+	uint32_t *stamp, *slot;
+	size_t cap, cap2, cap3, cap4, cap5, pcap;
+};
+
+/* Path p meets entry k at frame i (f): one pair per (entry, path); `leaf`: the sample's own. */
+static int meet(struct cgview *g, struct agg *a, uint32_t p, uint32_t i, uint32_t f,
+		const struct xpp_hist_key *k, bool leaf)
+{
+	const struct path *pa = &g->paths[p];
+	int64_t id = xpp_hist_add_id(g->entries, k, 0, 0);
+	size_t n;
+
+	if (id < 0 || grow((void **)&a->stamp, &a->cap, (size_t)id + 1, sizeof(*a->stamp)) ||
+	    grow((void **)&a->slot, &a->cap2, (size_t)id + 1, sizeof(*a->slot)) ||
+	    grow((void **)&g->self, &a->cap3, (size_t)id + 1, sizeof(*g->self)) ||
+	    grow((void **)&g->self_count, &a->cap4, (size_t)id + 1, sizeof(*g->self_count)) ||
+	    grow((void **)&g->level, &a->cap5, (size_t)id + 1, sizeof(*g->level)) ||
+	    grow((void **)&g->pairs, &a->pcap, g->nr_pairs + 1, sizeof(*g->pairs)))
+		return -ENOMEM;
+	if (!g->level[id])
+		g->level[id] = (uint8_t)stdio_frame_key(g->c, 0, f).level;
+	if (a->stamp[id] != p + 1) {
+		struct xpp_hist_entry *e = &xpp_hist_entries(g->entries, &n)[id];
+
+		a->stamp[id] = p + 1;
+		a->slot[id] = (uint32_t)g->nr_pairs;
+		g->pairs[g->nr_pairs++] = (struct pair){ (uint32_t)id, p, i, i, false };
+		e->period += pa->period;
+		e->nr_samples += pa->count;
+	} else {
+		g->pairs[a->slot[id]].last = i;
+	}
+	if (leaf) {
+		g->pairs[a->slot[id]].leaf = true;
+		g->self[id] += pa->period;
+		g->self_count[id] += pa->count;
+	}
+	return 0;
+}
+
+/*
+ * Children and self per entry; every (entry, path) meeting as a pair. A sample's own entry
+ * is its ip's host frame, under the functions inlined there (perf charges self time to the
+ * symbol); with source lines it has the line of the ip itself, the innermost frame's, where
+ * its frame as a caller of the inlined code has the line of the call.
+ */
 static int aggregate(struct cgview *g)
 {
 	unsigned int mask = key_mask(g->c);
-	uint32_t *stamp = NULL, *slot = NULL;
-	size_t cap = 0, cap2 = 0, cap3 = 0, cap4 = 0, cap5 = 0, pcap = 0;
+	bool inlines = xpp_profile_inlines(g->c->p);
+	struct agg a = { 0 };
 	int ret = -ENOMEM;
 
 	g->entries = xpp_hist_create();
@@ -134,45 +178,32 @@ static int aggregate(struct cgview *g)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < g->nr_paths; p++) {
 		const struct path *pa = &g->paths[p];
+		const uint32_t *f = g->frames + pa->off;
+		uint32_t self_i = pa->len - 1;
 
+		while (inlines && self_i > 0 && stdio_frame_key(g->c, 0, f[self_i]).inl)
+			self_i--;
 		for (uint32_t i = 0; i < pa->len; i++) {
-			struct xpp_hist_key k = collapse(g->c, pa->comm, g->frames[pa->off + i], mask);
-			size_t n;
-			int64_t id = xpp_hist_add_id(g->entries, &k, 0, 0);
+			struct xpp_hist_key k = collapse(g->c, pa->comm, f[i], mask), sk;
 
-			if (id < 0 || grow((void **)&stamp, &cap, (size_t)id + 1, sizeof(*stamp)) ||
-			    grow((void **)&slot, &cap2, (size_t)id + 1, sizeof(*slot)) ||
-			    grow((void **)&g->self, &cap3, (size_t)id + 1, sizeof(*g->self)) ||
-			    grow((void **)&g->self_count, &cap4, (size_t)id + 1,
-				 sizeof(*g->self_count)) ||
-			    grow((void **)&g->level, &cap5, (size_t)id + 1, sizeof(*g->level)) ||
-			    grow((void **)&g->pairs, &pcap, g->nr_pairs + 1, sizeof(*g->pairs)))
+			if (i == self_i && self_i + 1 < pa->len && (mask & XPP_HIST_KEY_SRCLINE)) {
+				sk = k;
+				sk.srcline = collapse(g->c, pa->comm, f[pa->len - 1], mask).srcline;
+				if (sk.srcline != k.srcline) {
+					if (meet(g, &a, p, i, f[i], &k, false) ||
+					    meet(g, &a, p, i, f[i], &sk, true))
+						goto out;
+					continue;
+				}
+			}
+			if (meet(g, &a, p, i, f[i], &k, i == self_i))
 				goto out;
-			if (!g->level[id])
-				g->level[id] = (uint8_t)stdio_frame_key(g->c, 0,
-							g->frames[pa->off + i]).level;
-			if (stamp[id] != p + 1) {
-				struct xpp_hist_entry *e = &xpp_hist_entries(g->entries, &n)[id];
-
-				stamp[id] = p + 1;
-				slot[id] = (uint32_t)g->nr_pairs;
-				g->pairs[g->nr_pairs++] = (struct pair){ (uint32_t)id, p, i, i, false };
-				e->period += pa->period;
-				e->nr_samples += pa->count;
-			} else {
-				g->pairs[slot[id]].last = i;
-			}
-			if (i + 1 == pa->len) {
-				g->pairs[slot[id]].leaf = true;
-				g->self[id] += pa->period;
-				g->self_count[id] += pa->count;
-			}
 		}
 	}
 	ret = 0;
 out:
-	free(stamp);
-	free(slot);
+	free(a.stamp);
+	free(a.slot);
 	return ret;
 }
 
@@ -206,6 +237,50 @@ static const char *frame_name(const struct cgview *g, uint32_t f, char *buf, siz
 	return buf;
 }
 
+/*
+ * The frame that stands for f in chains: perf's chains tell frames apart by function (with
+ * -g srcline, by source line too), while frames differ by source line whenever the sort
+ * keys have it, so frames equal but for that are one in a chain.
+ */
+static int64_t chain_frame(struct cgview *g, uint32_t f)
+{
+	struct xpp_hist_key k;
+	int64_t id;
+
+	if (!xpp_profile_srclines(g->c->p))
+		return f; /* frames are what chains compare */
+	if (f < g->frame_cap && g->frame_rep[f])
+		return g->frame_rep[f] - 1;
+	k = stdio_frame_key(g->c, 0, f);
+	if (!g->c->cg.srcline)
+		k.srcline = 0;
+	else if (k.srcline & XPP_SRCLINE_FALLBACK)
+		k.srcline = XPP_SRCLINE_FALLBACK; /* "??:0", whatever stood in for the line */
+	if ((!g->chain_keys && !(g->chain_keys = xpp_hist_create())) ||
+	    (id = xpp_hist_add_id(g->chain_keys, &k, 0, 0)) < 0 ||
+	    grow((void **)&g->chain_rep, &g->rep_cap, (size_t)id + 1, sizeof(*g->chain_rep)) ||
+	    grow((void **)&g->frame_rep, &g->frame_cap, (size_t)f + 1, sizeof(*g->frame_rep)))
+		return -ENOMEM;
+	if (!g->chain_rep[id])
+		g->chain_rep[id] = f + 1;
+	g->frame_rep[f] = g->chain_rep[id];
+	return g->chain_rep[id] - 1;
+}
+
+/* A frame as chains show it: the name, with -g srcline its line, and perf's " (inlined)". */
+static void print_frame(const struct cgview *g, uint32_t f, FILE *out)
+{
+	struct xpp_hist_key k = stdio_frame_key(g->c, 0, f);
+	const char *line = g->c->cg.srcline ? xpp_profile_srcline(g->c->p, &k, true) : NULL;
+	char buf[64];
+
+	fputs(frame_name(g, f, buf, sizeof(buf)), out);
+	if (line)
+		fprintf(out, " %s", line);
+	if (k.inl)
+		fputs(" (inlined)", out);
+}
+
 /* The chains of entry e into the scratch tree, in the order perf shows them. */
 static int build_chains(struct cgview *g, uint32_t e)
 {
@@ -229,6 +304,13 @@ static int build_chains(struct cgview *g, uint32_t e)
 			from = pr->leaf ? pa->len - 1 : pr->last;
 			for (uint32_t i = from + 1; i-- > 0;)
 				g->seq[n++] = f[i];
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			int64_t r = chain_frame(g, g->seq[i]);
+
+			if (r < 0)
+				return (int)r;
+			g->seq[i] = (uint32_t)r;
 		}
 		if (xpp_cg_add_path(g->scratch, g->seq, n, pa->period, pa->count) < 0)
 			return -ENOMEM;
@@ -329,7 +411,6 @@ static size_t graph_level(struct cgview *g, uint32_t id, int depth, uint64_t mas
 	uint64_t new_mask = mask;
 	uint32_t nr, *k = kids_of(g, id, &nr);
 	size_t lines = 0;
-	char buf[64];
 
 	for (uint32_t j = 0; k && j < nr; j++) {
 		uint32_t end = run_end(t, k[j]), i = 0;
@@ -353,7 +434,8 @@ static size_t graph_level(struct cgview *g, uint32_t id, int depth, uint64_t mas
 					fputs("          ", out);
 				}
 			}
-			fprintf(out, "%s\n", frame_name(g, xpp_cg_node(t, x)->key, buf, sizeof(buf)));
+			print_frame(g, xpp_cg_node(t, x)->key, out);
+			fputc('\n', out);
 			lines += 2;
 			if (x == end)
 				break;
@@ -374,7 +456,6 @@ static void print_graph(struct cgview *g, uint64_t parent, FILE *out)
 	bool skip_first = sort && !strncmp(sort, "sym", 3);
 	size_t lines = 0;
 	int left = 0;
-	char buf[64];
 
 	if (k && nr == 1 && xpp_cg_node(t, k[0])->period == parent) {
 		uint32_t end = run_end(t, k[0]);
@@ -392,8 +473,8 @@ static void print_graph(struct cgview *g, uint64_t parent, FILE *out)
 				} else {
 					margin(left, out);
 				}
-				fprintf(out, "%s\n",
-					frame_name(g, xpp_cg_node(t, x)->key, buf, sizeof(buf)));
+				print_frame(g, xpp_cg_node(t, x)->key, out);
+				fputc('\n', out);
 				lines++;
 			}
 			if (x == end)
@@ -411,7 +492,6 @@ static void print_folded(struct cgview *g, FILE *out)
 {
 	const xpp_callgraph *t = g->scratch;
 	uint32_t nr = xpp_cg_nr_nodes(t), *ids = malloc(nr * sizeof(*ids)), n = 0;
-	char buf[64];
 
 	if (!ids)
 		return;
@@ -430,8 +510,11 @@ static void print_folded(struct cgview *g, FILE *out)
 		fputc(' ', out);
 		for (uint32_t j = 0; j < d; j++)
 			g->seq[d - 1 - j] = x->key, x = xpp_cg_node(t, x->parent);
-		for (uint32_t j = 0; j < d; j++)
-			fprintf(out, "%s%s", j ? ";" : "", frame_name(g, g->seq[j], buf, sizeof(buf)));
+		for (uint32_t j = 0; j < d; j++) {
+			if (j)
+				fputc(';', out);
+			print_frame(g, g->seq[j], out);
+		}
 		fputc('\n', out);
 	}
 	free(ids);
@@ -567,5 +650,8 @@ int stdio_print_callgraph_event(struct stdio_ctx *c, uint32_t idx, FILE *out)
 	free(g.order);
 	xpp_cg_free(g.scratch);
 	free(g.seq);
+	xpp_hist_free(g.chain_keys);
+	free(g.chain_rep);
+	free(g.frame_rep);
 	return ret;
 }

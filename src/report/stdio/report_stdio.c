@@ -10,7 +10,7 @@ static int parse_sort(struct stdio_ctx *c, const char *s)
 {
 	static const struct { const char *name; unsigned int key; } keys[] = {
 		{ "comm", XPP_HIST_KEY_COMM }, { "dso", XPP_HIST_KEY_DSO }, { "sym", XPP_HIST_KEY_SYM },
-		{ "symbol", XPP_HIST_KEY_SYM },
+		{ "symbol", XPP_HIST_KEY_SYM }, { "srcline", XPP_HIST_KEY_SRCLINE },
 	};
 	unsigned int seen = 0;
 
@@ -22,7 +22,8 @@ static int parse_sort(struct stdio_ctx *c, const char *s)
 			if (strlen(keys[i].name) == n && !strncmp(keys[i].name, s, n))
 				break;
 		if (i == sizeof(keys) / sizeof(keys[0])) {
-			cli_error("unknown --sort key '%.*s': use comm, dso or sym", (int)n, s);
+			cli_error("unknown --sort key '%.*s': use comm, dso, sym or srcline", (int)n,
+				  s);
 			return -EINVAL;
 		}
 		if (!(seen & keys[i].key))
@@ -33,7 +34,7 @@ static int parse_sort(struct stdio_ctx *c, const char *s)
 			s++;
 	}
 	if (!c->nr_cols) {
-		cli_error("--sort needs at least one key: comm, dso or sym");
+		cli_error("--sort needs at least one key: comm, dso, sym or srcline");
 		return -EINVAL;
 	}
 	return 0;
@@ -47,7 +48,7 @@ static int parse_call_graph(struct cg_opts *g, const char *arg)
 {
 	static const struct { const char *word; int what, val; } words[] = {
 		{ "graph", 0, CG_GRAPH }, { "folded", 0, CG_FOLDED }, { "none", 0, CG_NONE },
-		{ "caller", 1, 1 }, { "callee", 1, 0 }, { "function", 2, 0 },
+		{ "caller", 1, 1 }, { "callee", 1, 0 }, { "function", 2, 0 }, { "srcline", 2, 1 },
 		{ "percent", 3, CG_PERCENT }, { "count", 3, CG_COUNT }, { "period", 3, CG_PERIOD },
 	};
 	int numbers = 0;
@@ -56,6 +57,7 @@ static int parse_call_graph(struct cg_opts *g, const char *arg)
 	g->threshold = 0.5;
 	g->order = -1;
 	g->value = CG_PERCENT;
+	g->srcline = false;
 	while (arg && *arg) {
 		size_t n = strcspn(arg, ","), i;
 		char word[64], *end;
@@ -72,6 +74,8 @@ static int parse_call_graph(struct cg_opts *g, const char *arg)
 				g->mode = words[i].val;
 			else if (words[i].what == 1)
 				g->order = words[i].val;
+			else if (words[i].what == 2)
+				g->srcline = words[i].val;
 			else if (words[i].what == 3)
 				g->value = words[i].val;
 		} else if (n) {
@@ -89,7 +93,7 @@ static int parse_call_graph(struct cg_opts *g, const char *arg)
 	return 0;
 bad:
 	cli_error("invalid -g argument '%s': use graph, folded or none, a threshold, caller or "
-		  "callee, percent, count or period", arg);
+		  "callee, function or srcline, percent, count or period", arg);
 	return -EINVAL;
 }
 
@@ -118,7 +122,7 @@ static void warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o)
 
 int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 {
-	struct report_stdio_opts none = { .children = -1 };
+	struct report_stdio_opts none = { .children = -1, .inlines = -1 };
 	struct xpf_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct stdio_ctx c = { 0 };
@@ -139,6 +143,10 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 	po.children = c.o->children;
 	po.no_chains = c.cg.mode == CG_NONE;
 	po.order = c.cg.order;
+	po.inlines = c.o->inlines;
+	for (unsigned int i = 0; i < c.nr_cols; i++)
+		po.srclines |= c.cols[i] == XPP_HIST_KEY_SRCLINE;
+	po.srclines |= c.cg.srcline;
 	ret = xpp_profile_create(&p, r, &po, &err);
 	if (ret == 0)
 		ret = xpp_profile_run(p, &err);

@@ -7,7 +7,8 @@
 #include "format/xpf_reader.h"
 
 struct report_stdio_opts {
-	const char *sort;          /* "comm,dso,sym" or any subset in any order; NULL: that */
+	const char *sort;          /* "comm,dso,sym" or any subset in any order, and srcline;
+				      NULL: "comm,dso,sym" */
 	double percent_limit;      /* hide entries below this many percent */
 	bool show_nr_samples;      /* -n: a Samples column */
 	const char *comms;         /* comma-separated: only these commands; NULL: all */
@@ -19,7 +20,9 @@ struct report_stdio_opts {
 	int children;              /* 1 --children, 0 --no-children, -1 (0 too): perf's default,
 				      children when the file has callchains */
 	const char *call_graph;    /* -g: "graph|folded|none[,THRESHOLD][,caller|callee]
-				      [,function][,percent|count|period]"; NULL: graph */
+				      [,function|srcline][,percent|count|period]"; NULL: graph */
+	int inlines;               /* 1 --inline, 0 --no-inline, -1: perf's default (inline
+				      frames in files recorded with --call-graph dwarf) */
 };
 
 /*

@@ -18,6 +18,7 @@ struct cg_opts {
 	double threshold;      /* percent of the event's total: smaller branches are hidden */
 	int order;             /* 1 caller first, 0 callee first, -1 perf's default */
 	enum cg_value value;
+	bool srcline;          /* -g srcline: frames show their source line and differ by it */
 };
 
 /*
@@ -33,7 +34,7 @@ struct stdio_ctx {
 	const struct xpp_event *ev;
 	uint32_t nr_ev;
 	uint64_t lost_samples;
-	unsigned int cols[3];  /* XPP_HIST_KEY_* in column order */
+	unsigned int cols[4];  /* XPP_HIST_KEY_* in column order */
 	unsigned int nr_cols;
 	const struct xpp_name_list *comm_filter, *dso_filter;
 	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
@@ -50,8 +51,8 @@ int stdio_print_callgraph_event(struct stdio_ctx *c, uint32_t idx, FILE *out);
 /* Shared with print_callgraph.c (print.c). */
 struct view {
 	struct stdio_ctx *c;
-	unsigned int cols[3], nr_cols;
-	int width[3];
+	unsigned int cols[4], nr_cols;
+	int width[4];
 };
 void stdio_view_init(struct view *v, struct stdio_ctx *c);
 int stdio_cmp_keys(const struct xpp_hist_key *a, const struct xpp_hist_key *b, const struct view *v);
