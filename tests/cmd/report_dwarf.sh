@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # xperf report on --call-graph dwarf files against perf report on the same files: the user
 # stack unwound in-process with libdwfl (through libc, built without frame pointers), joined
-# to the kernel part as perf joins them. perf expands inlined functions in DWARF chains
-# (addr2line); until xperf does, perf is asked for --no-inline.
+# to the kernel part as perf joins them. Both expand inlined functions in DWARF chains by
+# default (perf through binutils' addr2line, whose names of inline frames are sometimes the
+# host's; report_inline.sh tests xperf's): here both are asked for --no-inline.
 . "$(dirname "$0")/lib.sh"
 
 R=$XPERF_BUILD/xperf-report
@@ -19,7 +20,7 @@ prec() {
 }
 
 # folded FILE VIEW OPTS...: "entry | stack" lines with their counts ("N entry | stack"),
-# vdso spelled one way, from perf (VIEW perf, with --no-inline) or xperf (VIEW xperf)
+# vdso spelled one way, from perf (VIEW perf) or xperf (VIEW xperf), both with --no-inline
 folded() {
 	local f=$1 who=$2
 	shift 2
@@ -27,7 +28,7 @@ folded() {
 		perf_run report --stdio -q --no-inline "$@" -i "$f" 2>perf.err ||
 			fail "perf: $(tail -n 3 perf.err)"
 	else
-		"$R" --stdio -q "$@" -i "$f" 2>xperf.err || fail "xperf: $(cat xperf.err)"
+		"$R" --stdio -q --no-inline "$@" -i "$f" 2>xperf.err || fail "xperf: $(cat xperf.err)"
 	fi | normalize_vdso "$f" |
 		awk '/^ +[0-9.]+% / { $1 = $1; e = $0; sub(/^[0-9.]+% /, "", e); next }
 		     /^[0-9]/ { n = $1; s = $0; sub(/^[0-9]+ /, "", s); N[e " | " s] += n }
@@ -107,7 +108,8 @@ dwarf_case "libc_sort: -g caller folded stacks through libc as perf's" '
 dwarf_case "libc_sort: Children/Self of the top 20 as perf's" '
 	prec --call-graph dwarf -o d.data -- "$WL/libc_sort" 1
 	perf_run report --stdio --no-inline --children -g none -i d.data >perf.out 2>/dev/null
-	"$R" --stdio --children -g none -i d.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	"$R" --stdio --no-inline --children -g none -i d.data >xperf.out 2>xperf.err ||
+		fail "$(cat xperf.err)"
 	same_children perf.out xperf.out
 	awk "/\\[\\.\\] libc_round\$/ { sub(/%/, \"\", \$1); exit !(\$1 > 80) }" xperf.out ||
 		fail "libc_round does not hold qsort_r: $(grep "libc_round$" xperf.out)"
