@@ -103,6 +103,7 @@ STAT_SRC   := $(call select_src,$(wildcard src/stat/*.c src/stat/*/*.c))
 PROFILE_SRC := $(call select_src,$(wildcard src/profile/*.c src/profile/*/*.c))
 REPORT_SRC := $(call select_src,$(wildcard src/report/*.c src/report/*/*.c))
 LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
+SCRIPT_SRC := $(call select_src,$(wildcard src/script/*.c))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
@@ -130,6 +131,9 @@ COMMANDS   += $(BUILD)/xperf-report
 endif
 ifneq ($(LIST_SRC),)
 COMMANDS   += $(BUILD)/xperf-list
+endif
+ifneq ($(SCRIPT_SRC),)
+COMMANDS   += $(BUILD)/xperf-script
 endif
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
@@ -178,6 +182,8 @@ $(BUILD)/xperf-stat: $(call obj,$(STAT_SRC)) $(LIBS_ALL)
 $(BUILD)/xperf-list: $(call obj,$(LIST_SRC)) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 $(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
+$(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
