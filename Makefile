@@ -104,6 +104,7 @@ PROFILE_SRC := $(call select_src,$(wildcard src/profile/*.c src/profile/*/*.c))
 REPORT_SRC := $(call select_src,$(wildcard src/report/*.c src/report/*/*.c))
 LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
 SCRIPT_SRC := $(call select_src,$(wildcard src/script/*.c))
+INJECT_SRC := $(call select_src,$(wildcard src/inject/*.c))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
@@ -134,6 +135,9 @@ COMMANDS   += $(BUILD)/xperf-list
 endif
 ifneq ($(SCRIPT_SRC),)
 COMMANDS   += $(BUILD)/xperf-script
+endif
+ifneq ($(INJECT_SRC),)
+COMMANDS   += $(BUILD)/xperf-inject
 endif
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
@@ -180,6 +184,8 @@ $(BUILD)/xperf-record: $(call obj,$(RECORD_SRC)) $(LIBS_ALL)
 $(BUILD)/xperf-stat: $(call obj,$(STAT_SRC)) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) -lm
 $(BUILD)/xperf-list: $(call obj,$(LIST_SRC)) $(LIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
+$(BUILD)/xperf-inject: $(call obj,$(INJECT_SRC)) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
 $(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
