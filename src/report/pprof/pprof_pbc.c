@@ -119,15 +119,19 @@ static int line_of(struct pp *pp, uint32_t comm, uint32_t f, Line **out)
 	struct xpp_hist_key k = xpp_profile_frame_key(pp->p, comm, f);
 	const char *name = xpp_profile_sym_name(pp->p, &k);
 	const char *src = xpp_profile_srcline(pp->p, &k, false);
-	char buf[64], key[2048];
+	char key[2048];
 	const char *colon = NULL;
 	int64_t id, line = 0;
 	size_t flen = 0;
 	Line *l;
 
 	if (!name) {
-		snprintf(buf, sizeof(buf), "0x%016llx", (unsigned long long)k.addr);
-		name = buf;
+		/* as xperf script --folded names it: the DSO's base name, else [unknown] */
+		const struct xpp_dso *d = k.dso == XPP_HIST_NO_DSO ? NULL :
+					  xpp_dso_table_get(xpp_profile_dsos(pp->p), k.dso);
+		const char *slash = d ? strrchr(d->long_name, '/') : NULL;
+
+		name = !d ? "[unknown]" : slash ? slash + 1 : d->long_name;
 	}
 	if (src && !(k.srcline & XPP_SRCLINE_FALLBACK) && (colon = strrchr(src, ':'))) {
 		line = strtoll(colon + 1, NULL, 10);
