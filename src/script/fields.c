@@ -176,6 +176,7 @@ static int check_stype(struct script_fields *f, int t, const struct xpf_attr *a,
 {
 	char buf[64];
 
+	/* (no check for PERIOD: perf prints attr.sample_period where samples lack it) */
 	if (!(f->fields[t] & field) || (a->attr.sample_type & bits))
 		return 0;
 	if (f->user_fields[t] & field) {
@@ -209,8 +210,7 @@ int script_fields_check(struct script_fields *f, xpf_reader *r)
 		    check_stype(f, t, a, PERF_SAMPLE_ADDR, "ADDR", F_ADDR) ||
 		    check_stype(f, t, a, PERF_SAMPLE_TID, "TID", F_TID | F_PID) ||
 		    check_stype(f, t, a, PERF_SAMPLE_TIME, "TIME", F_TIME) ||
-		    check_stype(f, t, a, PERF_SAMPLE_CPU, "CPU", F_CPU) ||
-		    check_stype(f, t, a, PERF_SAMPLE_PERIOD, "PERIOD", F_PERIOD))
+		    check_stype(f, t, a, PERF_SAMPLE_CPU, "CPU", F_CPU))
 			return -1;
 		fl = f->fields[t];
 		if ((fl & F_SYMOFFSET) && !(fl & F_SYM)) {

@@ -183,7 +183,7 @@ int script_on_sample(void *ctx, const struct xpp_sample_view *v)
 		return 0;
 	print_start(sc, fl, comm ? comm : ":-1", s, chain);
 	if (fl & F_PERIOD) {
-		out_udec(o, s->period, 10);
+		out_udec(o, v->period, 10);
 		out_chr(o, ' ');
 	}
 	if (fl & F_EVNAME) {
