@@ -21,6 +21,7 @@
 #   *_dw.c,       or any file in a folder named *_dw/        built only when HAVE_LIBDW=1
 #   *_dw_stub.c,  or any file in a folder named *_dw_stub/   built only when HAVE_LIBDW=0
 #   the same with _curses (ncursesw) and _capstone.
+# The same with _pbc (libprotobuf-c and zlib: HAVE_PBC, the pprof export).
 # e.g. src/report/tui_curses/*.c is the TUI, src/report/tui_curses_stub/*.c its stub whose
 # entry points return -EOPNOTSUPP; src/report/annotate_capstone.c and
 # annotate_capstone_stub.c. Stub and real file export the same functions.
@@ -53,6 +54,10 @@ HAVE_ZSTD     ?= 1
 HAVE_LIBDW    ?= $(call have_header,/usr/include/elfutils/libdw.h)
 HAVE_CURSES   ?= $(call have_header,/usr/include/ncursesw/curses.h)
 HAVE_CAPSTONE ?= $(call have_header,/usr/include/capstone/capstone.h)
+# pprof export (xperf report --pprof): libprotobuf-c, its compiler protoc-c, and zlib
+HAVE_PBC      ?= $(if $(and $(wildcard /usr/include/protobuf-c/protobuf-c.h),$(wildcard /usr/include/zlib.h),$(shell command -v $(PROTOC_C) 2>/dev/null)),1,0)
+PROTOC_C     ?= protoc-c
+PBC_LIBS     ?= -lprotobuf-c -lz
 
 ZSTD_LIBS    ?= -lzstd
 ELF_LIBS     ?= -lelf
@@ -78,6 +83,9 @@ ifneq ($(HAVE_CAPSTONE),1)
 CAPSTONE_LIBS :=
 CAPSTONE_CFLAGS :=
 endif
+ifneq ($(HAVE_PBC),1)
+PBC_LIBS     :=
+endif
 
 LIB_CFLAGS := $(ZSTD_CFLAGS) $(ELF_CFLAGS) $(DW_CFLAGS) $(CURSES_CFLAGS) $(CAPSTONE_CFLAGS)
 
@@ -91,7 +99,7 @@ ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS) -pthread
 opt_uses = $(or $(filter %_$(1).c,$(2)),$(findstring _$(1)/,$(2)))
 opt_stub = $(or $(filter %_$(1)_stub.c,$(2)),$(findstring _$(1)_stub/,$(2)))
 opt_drop = $(if $(filter 1,$(2)),$(call opt_stub,$(1),$(3)),$(call opt_uses,$(1),$(3)))
-opt_excluded = $(or $(call opt_drop,dw,$(HAVE_LIBDW),$(1)),$(call opt_drop,curses,$(HAVE_CURSES),$(1)),$(call opt_drop,capstone,$(HAVE_CAPSTONE),$(1)))
+opt_excluded = $(or $(call opt_drop,dw,$(HAVE_LIBDW),$(1)),$(call opt_drop,curses,$(HAVE_CURSES),$(1)),$(call opt_drop,capstone,$(HAVE_CAPSTONE),$(1)),$(call opt_drop,pbc,$(HAVE_PBC),$(1)))
 select_src = $(foreach f,$(1),$(if $(call opt_excluded,$(f)),,$(f)))
 
 # ---- sources, by folder ---------------------------------------------------------------
@@ -103,6 +111,8 @@ STAT_SRC   := $(call select_src,$(wildcard src/stat/*.c src/stat/*/*.c))
 PROFILE_SRC := $(call select_src,$(wildcard src/profile/*.c src/profile/*/*.c))
 REPORT_SRC := $(call select_src,$(wildcard src/report/*.c src/report/*/*.c))
 LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
+SCRIPT_SRC := $(call select_src,$(wildcard src/script/*.c))
+INJECT_SRC := $(call select_src,$(wildcard src/inject/*.c))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
@@ -130,6 +140,12 @@ COMMANDS   += $(BUILD)/xperf-report
 endif
 ifneq ($(LIST_SRC),)
 COMMANDS   += $(BUILD)/xperf-list
+endif
+ifneq ($(SCRIPT_SRC),)
+COMMANDS   += $(BUILD)/xperf-script
+endif
+ifneq ($(INJECT_SRC),)
+COMMANDS   += $(BUILD)/xperf-inject
 endif
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
@@ -177,7 +193,24 @@ $(BUILD)/xperf-stat: $(call obj,$(STAT_SRC)) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) -lm
 $(BUILD)/xperf-list: $(call obj,$(LIST_SRC)) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
-$(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
+$(BUILD)/xperf-inject: $(call obj,$(INJECT_SRC)) $(LIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS)
+# pprof's profile.proto, compiled by protoc-c into $(BUILD)/gen/ (its code is not ours: built
+# without -Werror's extra warnings)
+ifeq ($(HAVE_PBC),1)
+PBC_OBJ    := $(BUILD)/obj/gen/profile.pb-c.o
+$(BUILD)/gen/profile.pb-c.c $(BUILD)/gen/profile.pb-c.h &: src/report/pprof/profile.proto
+	@mkdir -p $(BUILD)/gen
+	$(PROTOC_C) --c_out=$(BUILD)/gen --proto_path=src/report/pprof $<
+$(PBC_OBJ): $(BUILD)/gen/profile.pb-c.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(CFLAGS) $(SAN_FLAGS) -I$(BUILD)/gen -c -o $@ $<
+$(call obj,$(filter %_pbc.c,$(REPORT_SRC))): $(BUILD)/gen/profile.pb-c.h
+$(call obj,$(filter %_pbc.c,$(REPORT_SRC))): ALL_CFLAGS += -I$(BUILD)/gen
+endif
+$(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(PROFILE_LIB) $(LIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(PBC_LIBS) -lm
+$(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(PROFILE_LIB) $(LIBS_ALL)

@@ -180,6 +180,8 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 	int n = 0, ret;
 
 	if (slot->ip == ip && slot->tag == tag && slot->epoch == p->epoch) {
+		p->fr_addr = slot->addr;
+		p->fr_mapped = slot->mapped;
 		if (!slot->list) {
 			out[0] = slot->frame;
 			return 1;
@@ -191,8 +193,12 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 
 	xpp_hist_key_init(&k);
 	k.level = level_of(cpumode);
+	p->fr_mapped = false;
+	p->fr_addr = ip;
 	if (xpp_machine_resolve_ip(p->m, th, cpumode, ip, &k.dso, &k.addr)) {
 		addr = k.addr;
+		p->fr_mapped = true;
+		p->fr_addr = addr;
 		k.sym = (int32_t)xpp_dso_table_resolve(p->dsos, k.dso, k.addr);
 		ret = src_of(p, &k, addr, caller, &fr);
 		if (ret < 0)
@@ -225,7 +231,7 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 	if (id < 0)
 		return (int)id;
 	out[n++] = (uint32_t)id;
-	*slot = (struct frame_slot){ ip, tag, p->epoch, out[n - 1], 0 };
+	*slot = (struct frame_slot){ ip, tag, p->fr_addr, p->epoch, out[n - 1], 0, p->fr_mapped };
 	if (n > 1) {
 		int64_t off = list_intern(&p->lists, out, (uint32_t)n);
 
@@ -249,8 +255,24 @@ static bool chain_room(xpp_profile *p, uint64_t need)
 	if (cap > UINT32_MAX / 8 || !(f = realloc(p->chain, cap * sizeof(*f))))
 		return false;
 	p->chain = f;
+	if (p->o.on_sample) {
+		struct xpp_view_frame *vf = realloc(p->vf, cap * sizeof(*vf));
+
+		if (!vf)
+			return false;
+		p->vf = vf;
+	}
 	p->chain_cap = (uint32_t)cap;
 	return true;
+}
+
+/* For subscribers: frames [at, at + n) of the chain scratch came from ip. */
+static void view_note(xpp_profile *p, uint32_t at, int n, uint64_t ip)
+{
+	if (!p->o.on_sample)
+		return;
+	for (int i = 0; i < n; i++)
+		p->vf[at + i] = (struct xpp_view_frame){ ip, p->fr_addr, 0, p->fr_mapped };
 }
 
 /*
@@ -298,13 +320,16 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
 				p->chain + 1 + *at);
 		if (ret < 0)
 			return ret;
+		view_note(p, *at, ret, p->unwind_ips[i]);
 		*at += (uint32_t)ret;
 	}
 	return n;
 }
 
 /*
- * Add the sample's callchain to the event's tree as comm, then frames outermost first.
+ * Resolve the sample's callchain into the chain scratch from chain + 1, innermost first;
+ * *out_n frames, of which the first *out_view are the chain proper (subscribers see those;
+ * the rest is a sample's own ip standing in for a chain that gave nothing).
  * Context markers switch the mode of the entries after them, as perf reads them; an
  * unknown marker drops the chain (perf resets its cursor). The chain is cut to max_stack
  * ips (with their inline frames) from the end perf starts at (the outermost in caller
@@ -313,8 +338,8 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
  * (kernel) part, each part cut on its own, as perf joins them; one whose stack could not
  * be unwound keeps its own ip.
  */
-static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_thread *th,
-			 const struct xpf_sample *s, uint16_t sample_mode, uint64_t period)
+static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const struct xpf_sample *s,
+			 uint16_t sample_mode, uint32_t *out_n, uint32_t *out_view)
 {
 	uint64_t nr = (s->type & PERF_SAMPLE_CALLCHAIN) ? s->callchain.nr : 0;
 	uint32_t max_stack = p->o.max_stack ? p->o.max_stack : MAX_STACK;
@@ -323,11 +348,8 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 	bool dwarf = xpp_unwind_wanted(s->type);
 	uint32_t n = 0, nips = 0, *f;
 	bool first = true;
-	int64_t id;
 	int ret;
 
-	if (!e->cg && !(e->cg = xpp_cg_create()))
-		return -ENOMEM;
 	if (nr + 1 > p->ip_at_cap) {
 		uint64_t cap = nr + 1 < 256 ? 256 : nr + 1;
 
@@ -360,6 +382,7 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 		ret = frames_of(p, th, mode, sample_mode, ip, !first, p->chain + 1 + n);
 		if (ret < 0)
 			return ret;
+		view_note(p, n, ret, ip);
 		n += (uint32_t)ret;
 		first = false;
 	}
@@ -373,6 +396,8 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 
 			n -= from;
 			memmove(f, f + from, n * sizeof(*f));
+			if (p->o.on_sample)
+				memmove(p->vf, p->vf + from, n * sizeof(*p->vf));
 		}
 	}
 	if (dwarf) {
@@ -381,6 +406,7 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 		if (u < 0)
 			return u;
 	}
+	*out_view = n;
 	if (!n && (!nr || dwarf)) {
 		if (!chain_room(p, per_ip))
 			return -ENOMEM;
@@ -389,7 +415,20 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 			return ret;
 		n = (uint32_t)ret;
 	}
-	f = p->chain + 1;
+	*out_n = n;
+	return 0;
+}
+
+/* Add the resolved chain (n frames, innermost first) to the event's tree as comm, then
+ * frames outermost first. */
+static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_thread *th,
+			 uint32_t n, uint64_t period)
+{
+	uint32_t *f = p->chain + 1;
+	int64_t id;
+
+	if (!e->cg && !(e->cg = xpp_cg_create()))
+		return -ENOMEM;
 	/* reverse to outermost first, the comm before them */
 	for (uint32_t i = 0; i < n / 2; i++) {
 		uint32_t t = f[i];
@@ -434,6 +473,22 @@ static int sample_srcline(xpp_profile *p, struct xpp_hist_key *k)
 	return 0;
 }
 
+/* Hand a resolved sample to the subscriber: the chain's nview frames from the scratch. */
+static int view_sample(xpp_profile *p, const struct xpf_attr *a, const struct xpf_sample *s,
+		       const struct xpp_thread *th, uint16_t cpumode, uint64_t period,
+		       const struct xpp_view_frame *self, uint32_t nview)
+{
+	struct xpp_sample_view v = {
+		.s = s, .attr = a, .event = p->last_idx, .comm = th->comm, .cpumode = cpumode,
+		.period = period, .self = *self, .chain = (s->type & PERF_SAMPLE_CALLCHAIN) != 0,
+		.nr_frames = nview, .frames = p->vf,
+	};
+
+	for (uint32_t i = 0; i < nview; i++)
+		p->vf[i].frame = p->chain[1 + i];
+	return p->o.on_sample(p->o.hook_ctx, &v);
+}
+
 static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(p->r, hdr);
@@ -442,8 +497,11 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 	struct xpp_hist_key k;
 	struct xpp_thread *th;
 	uint16_t cpumode = hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct xpp_view_frame self = { 0 };
+	uint32_t n = 0, nview = 0;
 	uint64_t period;
 	int64_t line;
+	bool tree;
 	int ret;
 
 	if (!a)
@@ -464,12 +522,14 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 	th = xpp_machine_thread(p->m, (int32_t)s.pid, (int32_t)s.tid);
 	if (!th)
 		return -ENOMEM;
+	self.ip = self.addr = s.ip;
 	xpp_hist_key_init(&k);
 	k.comm = th->comm;
 	k.level = level_of(cpumode);
 	if (!xpp_filter_pass(&p->comm_filter, k.comm, xpp_intern_str(p->comms, k.comm)))
 		return 0;
 	if (xpp_machine_resolve_ip(p->m, th, cpumode, s.ip, &k.dso, &k.addr)) {
+		self = (struct xpp_view_frame){ s.ip, k.addr, 0, true };
 		k.sym = (int32_t)xpp_dso_table_resolve(p->dsos, k.dso, k.addr);
 		if (p->srclines) {
 			ret = sample_srcline(p, &k);
@@ -486,8 +546,26 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 	if (p->dso_filter.list.nr &&
 	    !xpp_filter_pass(&p->dso_filter, k.dso, xpp_profile_dso_name(p, &k)))
 		return 0;
-	if (p->callchains && (p->children || !p->o.no_chains)) {
-		ret = add_callchain(p, e, th, &s, cpumode, period);
+	tree = p->callchains && (p->children || !p->o.no_chains);
+	if (tree || (p->callchains && p->o.on_sample)) {
+		ret = resolve_chain(p, th, &s, cpumode, &n, &nview);
+		if (ret < 0)
+			return ret;
+	}
+	if (p->o.on_sample) {
+		struct xpp_hist_key fk = k;
+		int64_t id;
+
+		fk.comm = 0;
+		if ((id = xpp_hist_add_id(p->frames, &fk, 0, 0)) < 0)
+			return (int)id;
+		self.frame = (uint32_t)id;
+		ret = view_sample(p, a, &s, th, cpumode, period, &self, nview);
+		if (ret < 0)
+			return ret;
+	}
+	if (tree) {
+		ret = add_callchain(p, e, th, n, period);
 		if (ret < 0)
 			return ret;
 	}
@@ -497,6 +575,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 static int deliver(void *ctx, const struct perf_event_header *hdr)
 {
 	xpp_profile *p = ctx;
+	int ret;
 
 	if (hdr->type == PERF_RECORD_SAMPLE)
 		return add_sample(p, hdr);
@@ -505,10 +584,13 @@ static int deliver(void *ctx, const struct perf_event_header *hdr)
 
 		memcpy(&lost, (const char *)hdr + 8, 8);
 		p->lost_samples += lost;
-		return 0;
+		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
 	}
 	p->epoch++; /* maps may change: the frame cache starts over */
-	return xpp_machine_apply(p->m, hdr);
+	ret = xpp_machine_apply(p->m, hdr);
+	if (ret < 0 || !p->o.on_side_band)
+		return ret;
+	return p->o.on_side_band(p->o.hook_ctx, hdr);
 }
 
 int xpp_profile_run(xpp_profile *p, struct xpf_error *err)
@@ -646,6 +728,8 @@ void xpp_profile_free(xpp_profile *p)
 	free(p->lists.pool);
 	free(p->lists.slots);
 	free(p->ip_at);
+	free(p->vf);
+	xpp_srcline_free(p->src_on_demand);
 	free(p->fcache);
 	free(p->chain);
 	free(p->ev);

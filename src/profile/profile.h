@@ -13,6 +13,38 @@
 #include "profile/tree/hist.h"
 
 /*
+ * One frame of a sample as a subscriber sees it: `frame` is a frame id (its key through
+ * xpp_profile_frame_key(); a key with inl set is a function inlined at this ip, listed
+ * before the function it was inlined into), `addr` the address inside the frame's DSO
+ * (perf's map_ip: a file offset for files), valid when `mapped`.
+ */
+struct xpp_view_frame {
+	uint64_t ip, addr;
+	uint32_t frame;
+	bool mapped;
+};
+
+/*
+ * A sample handed to on_sample, valid during the call: the decoded sample, its event (the
+ * index of xpf_reader_attr()), thread, the cpumode of its record, the period perf charges,
+ * the resolution of its own ip (`self`, with cpumode), and its call chain innermost first
+ * (`chain`: the file has call chains; nr_frames may still be 0), cut as perf report cuts
+ * it with order callee. Names: xpp_profile_frame_key() and the name accessors below.
+ */
+struct xpp_sample_view {
+	const struct xpf_sample *s;
+	const struct xpf_attr *attr;
+	uint32_t event;
+	uint32_t comm;          /* intern id: xpp_intern_str(xpp_profile_comms()) */
+	uint16_t cpumode;
+	uint64_t period;
+	struct xpp_view_frame self;
+	bool chain;
+	uint32_t nr_frames;
+	const struct xpp_view_frame *frames;
+};
+
+/*
  * What the pass keeps. The strings are borrowed: they must outlive the profile.
  * Zero-initialised options are perf's defaults except `children`, which must be -1 for
  * perf's default (children when the file has callchains).
@@ -34,6 +66,16 @@ struct xpp_opts {
 				   perf's default: only in files recorded with --call-graph dwarf */
 	bool srclines;          /* keys and frames carry source lines (--sort srcline,
 				   -g srcline) */
+	/*
+	 * Subscribers (xperf script): called during xpp_profile_run(), in time order, from
+	 * the same pass that builds the trees. on_sample gets every sample that passed the
+	 * filters, resolved; on_side_band every other record of the data (COMM, MMAP2,
+	 * FORK, ...) after the thread and map model applied it. A negative return stops the
+	 * pass with that errno. NULL: none.
+	 */
+	void *hook_ctx;
+	int (*on_sample)(void *ctx, const struct xpp_sample_view *v);
+	int (*on_side_band)(void *ctx, const struct perf_event_header *hdr);
 };
 
 /*
@@ -125,5 +167,19 @@ const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key 
 /* Whether the profile's call chains hold inline frames; whether its keys have source lines. */
 bool xpp_profile_inlines(const xpp_profile *p);
 bool xpp_profile_srclines(const xpp_profile *p);
+
+/*
+ * For subscribers during the pass: the comm id of thread (pid, tid) as the model has it now
+ * (created like a sample's thread if unknown), or a negative errno.
+ */
+int64_t xpp_profile_thread_comm(xpp_profile *p, int32_t pid, int32_t tid);
+
+/*
+ * The source line ("file:line", the file's base name) of DSO address addr of a frame's
+ * DSO, looked up on demand (and cached) whether or not the profile has source lines:
+ * 1 with *line set (valid until xpp_profile_free()), 0 when the DWARF knows none (or the
+ * DSO is no ELF file), a negative errno (-EOPNOTSUPP without libdw).
+ */
+int xpp_profile_srcline_at(xpp_profile *p, uint32_t dso, uint64_t addr, const char **line);
 
 #endif

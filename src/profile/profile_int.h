@@ -18,8 +18,9 @@
  */
 #define FRAME_CACHE_BITS 14
 struct frame_slot {
-	uint64_t ip, tag;
+	uint64_t ip, tag, addr;  /* addr: the ip's DSO address, for subscribers */
 	uint32_t epoch, frame, list;
+	bool mapped;
 };
 
 /* Interned short lists of frame ids: an ip's inline frames, innermost first, then its host. */
@@ -66,6 +67,12 @@ struct xpp_profile {
 	struct frame_lists lists;
 	uint32_t *ip_at;       /* scratch: where each ip's frames start in `chain` */
 	uint32_t ip_at_cap;
+	/* subscribers (opts.on_sample): each chain frame's ip and address, parallel to
+	 * chain + 1, and the address of the last ip frames_of() resolved */
+	struct xpp_view_frame *vf;
+	uint64_t fr_addr;
+	bool fr_mapped;
+	xpp_srcline *src_on_demand; /* xpp_profile_srcline_at()'s, apart from the pass's */
 };
 
 #endif

@@ -1,4 +1,6 @@
 /* What a profile hands its views: events, names, frames and the view the file calls for. */
+#include <errno.h>
+
 #include "profile/profile_int.h"
 
 xpf_reader *xpp_profile_reader(const xpp_profile *p)
@@ -97,4 +99,37 @@ bool xpp_profile_inlines(const xpp_profile *p)
 bool xpp_profile_srclines(const xpp_profile *p)
 {
 	return p->srclines;
+}
+
+int64_t xpp_profile_thread_comm(xpp_profile *p, int32_t pid, int32_t tid)
+{
+	const struct xpp_thread *th = xpp_machine_thread(p->m, pid, tid);
+
+	return th ? (int64_t)th->comm : -ENOMEM;
+}
+
+int xpp_profile_srcline_at(xpp_profile *p, uint32_t dso, uint64_t addr, const char **line)
+{
+	const struct xpp_dso *d = dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(p->dsos, dso);
+	struct xpp_src_frames fr;
+	int ret;
+
+	*line = NULL;
+	if (!d || d->kind != XPP_DSO_USER)
+		return 0;
+	if (!p->src_on_demand) {
+		struct xpp_src_opts so = { .debug_root = p->o.debug_root,
+					   .no_demangle = p->o.no_demangle };
+
+		ret = xpp_srcline_create(&p->src_on_demand, p->strs, &so, NULL);
+		if (ret < 0)
+			return ret;
+	}
+	ret = xpp_srcline_find(p->src_on_demand, dso, d->long_name, addr, &fr);
+	if (ret < 0)
+		return ret;
+	if (!fr.has_lines || fr.lines[0] == XPP_SRC_UNKNOWN)
+		return 0;
+	*line = xpp_intern_str(p->strs, fr.lines[0]);
+	return 1;
 }

@@ -9,10 +9,11 @@
 
 #include "cli/cli.h"
 #include "report/report.h"
+#include "report/pprof/pprof.h"
 #include "report/stdio/report_stdio.h"
 
 struct report_opts {
-	const char *input;
+	const char *input, *pprof;
 	bool dump, stats, header_only, stdio, quiet, demangle;
 	struct report_stdio_opts view; /* the default (stdio) view: src/report/stdio/ */
 };
@@ -166,6 +167,11 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "stdio", &o.stdio,
 			 "print the samples by command, shared object and symbol, most first "
 			 "(the default)"),
+		OPT_STRING(0, "pprof", &o.pprof, "FILE",
+			   "instead, write the profile to FILE ('-': stdout) in pprof's format "
+			   "(gzip-compressed profile.proto: call stacks with source lines and "
+			   "inline frames, mappings with build ids), for go tool pprof, Pyroscope, "
+			   "Parca or Grafana"),
 		OPT_STRING('s', "sort", &o.view.sort, "KEYS",
 			   "columns of the --stdio view, a comma-separated subset of comm, dso, "
 			   "sym, srcline (the source file:line of the sample, from DWARF) "
@@ -218,8 +224,8 @@ int main(int argc, const char **argv)
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	if (o.header_only + o.stdio + (o.dump || o.stats) > 1) {
-		cli_error("--header-only, --stdio and --dump/--stats cannot be combined");
+	if (o.header_only + o.stdio + (o.dump || o.stats) + !!o.pprof > 1) {
+		cli_error("--header-only, --stdio, --pprof and --dump/--stats cannot be combined");
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
@@ -235,7 +241,9 @@ int main(int argc, const char **argv)
 		return fail(&err, ret);
 
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	if (o.header_only)
+	if (o.pprof)
+		status = report_pprof_run(r, o.pprof, &o.view);
+	else if (o.header_only)
 		status = run_header_only(r, &o);
 	else if (o.stdio)
 		status = run_stdio(r, &o);

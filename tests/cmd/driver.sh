@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DRIVER=$XPERF_BUILD/xperf
-COMMANDS="record report stat script annotate list"
+COMMANDS="record report stat script annotate inject list"
 
 # A private tree with a copy of the driver and fake commands, so these cases do not depend
 # on which real commands are built yet.

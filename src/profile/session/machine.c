@@ -309,9 +309,15 @@ static int apply_fork(xpp_machine *m, int32_t pid, int32_t ppid, int32_t tid, in
 	struct xpp_thread *parent = xpp_machine_thread(m, ppid, ptid), *t;
 	uint32_t comm = parent ? parent->comm : 0;
 	int64_t c = parent ? (int64_t)comm : -1;
+	char stand_in[16];
 
 	if (!parent)
 		return -ENOMEM;
+	/* perf's thread__fork copies only a name that was set: a parent known only by its
+	 * stand-in ":tid" leaves the child its own stand-in */
+	snprintf(stand_in, sizeof(stand_in), ":%d", ptid);
+	if (!strcmp(xpp_intern_str(m->comms, comm), stand_in))
+		c = -1;
 	if (pid != ppid) {
 		/* a new process: a copy of the parent's address space */
 		struct proc *pp = proc_find(m, ppid, false), *np;
@@ -344,8 +350,13 @@ static int apply_fork(xpp_machine *m, int32_t pid, int32_t ppid, int32_t tid, in
 
 		if (!p)
 			return -ENOMEM;
+		if (c < 0) {
+			snprintf(stand_in, sizeof(stand_in), ":%d", tid);
+			if ((c = xpp_intern_id(m->comms, stand_in, strlen(stand_in))) < 0)
+				return (int)c;
+		}
 		t->pid = pid;
-		t->comm = comm;
+		t->comm = (uint32_t)c;
 		t->proc = (uint32_t)(p - m->procs);
 		return 0;
 	}

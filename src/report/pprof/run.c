@@ -1,0 +1,35 @@
+/* xperf report --pprof: one pass with call trees and source lines, then the pprof file. */
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/pprof/pprof.h"
+#include "report/stdio/report_stdio.h"
+
+int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_opts *o)
+{
+	struct xpp_opts po = { 0 };
+	struct xpf_error err = { 0 };
+	xpp_profile *p = NULL;
+	int ret;
+
+	po.comms = o->comms;
+	po.dsos = o->dsos;
+	po.kallsyms = o->kallsyms;
+	po.debug_root = o->debug_root;
+	po.no_demangle = o->no_demangle;
+	po.inlines = o->inlines;
+	po.children = 0;     /* the tree of whole stacks is all pprof needs */
+	po.order = 0;        /* long stacks keep their innermost frames */
+	po.srclines = true;  /* locations carry lines */
+	ret = xpp_profile_create(&p, r, &po, &err);
+	if (ret == 0)
+		ret = xpp_profile_run(p, &err);
+	if (ret == 0)
+		ret = report_pprof_write(p, path, &err);
+	xpp_profile_free(p);
+	if (ret < 0) {
+		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}

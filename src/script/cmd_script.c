@@ -1,0 +1,247 @@
+/* xperf-script: every sample of a data file on its own line(s), as perf script prints them, or folded stacks. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "script/script.h"
+
+struct script_opts {
+	const char *input, *kallsyms;
+	bool ns, show_task, show_mmap, folded, hide_chain, quiet, demangle;
+	int max_stack;
+	struct script_fields f;
+	bool fields_bad;
+};
+
+static const char *const usage[] = {
+	"xperf script [<options>]",
+	NULL,
+};
+
+static struct script_opts *g_opts; /* for the -F callback */
+
+static int parse_fields(const struct cli_option *opt, const char *arg, bool unset)
+{
+	(void)opt;
+	if (unset || !arg) {
+		script_fields_default(&g_opts->f);
+		return 0;
+	}
+	return script_fields_parse(&g_opts->f, arg);
+}
+
+/* As xperf report: a pipe on stdin, else xperf.data, else perf.data. */
+static const char *default_input(bool quiet)
+{
+	struct stat st;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	if (!access("xperf.data", F_OK) || access("perf.data", F_OK))
+		return "xperf.data";
+	if (!quiet)
+		fprintf(stderr, "%s: reading 'perf.data' ('xperf.data' does not exist)\n",
+			cli_command());
+	return "perf.data";
+}
+
+/*
+ * What must wait for the attrs (a pipe brings them in its stream): the field checks, the
+ * event names and their width, the tracepoint printer. Once, before the first line.
+ */
+static int script_start(struct script *sc)
+{
+	uint32_t n = xpf_reader_nr_attrs(sc->r);
+	const char *why = NULL;
+	char buf[64];
+
+	if (script_fields_check(&sc->f, sc->r) < 0)
+		return -EINVAL;
+	sc->ev_names = calloc(n ? n : 1, sizeof(*sc->ev_names));
+	if (!sc->ev_names)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *name = script_event_name(xpf_reader_attr(sc->r, i), buf, sizeof(buf));
+		int len = (int)strlen(name);
+
+		if (!(sc->ev_names[i] = strdup(name)))
+			return -ENOMEM;
+		if (len > sc->name_width)
+			sc->name_width = len;
+	}
+	sc->nr_names = n;
+	for (uint32_t i = 0; i < n; i++)
+		if (xpf_reader_attr(sc->r, i)->attr.type == PERF_TYPE_TRACEPOINT &&
+		    (sc->f.fields[T_TRACE] & F_TRACE)) {
+			int ret = tp_printer_create(&sc->tp, sc->r, &why);
+
+			if (ret == -ENOMEM)
+				return ret;
+			if (!sc->tp && why)
+				cli_warning("tracepoint fields are not printed: %s", why);
+			break;
+		}
+	return 0;
+}
+
+struct run {
+	struct script sc;
+	bool started;
+	int start_err;
+};
+
+static int on_sample(void *ctx, const struct xpp_sample_view *v)
+{
+	struct run *r = ctx;
+
+	if (!r->started) {
+		r->started = true;
+		if ((r->start_err = script_start(&r->sc)) < 0)
+			return r->start_err;
+	}
+	return script_on_sample(&r->sc, v);
+}
+
+static int on_side_band(void *ctx, const struct perf_event_header *hdr)
+{
+	struct run *r = ctx;
+
+	if (!r->sc.show_task && !r->sc.show_mmap)
+		return 0;
+	if (!r->started) {
+		r->started = true;
+		if ((r->start_err = script_start(&r->sc)) < 0)
+			return r->start_err;
+	}
+	return script_on_side_band(&r->sc, hdr);
+}
+
+static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
+{
+	struct xpp_opts po = { 0 };
+	struct xpf_error err = { 0 };
+	struct run r = { 0 };
+	xpp_profile *p = NULL;
+	int ret, status = CLI_EXIT_RUNTIME;
+
+	po.kallsyms = o->kallsyms;
+	po.no_demangle = !o->demangle;
+	po.inlines = -1;
+	po.order = 0; /* perf script keeps the innermost frames of long chains */
+	po.max_stack = o->max_stack > 0 ? (uint32_t)o->max_stack : 0;
+	if (o->folded) {
+		po.children = 0;
+		po.no_chains = false;
+	} else {
+		po.children = 0;
+		po.no_chains = true;
+		po.hook_ctx = &r;
+		po.on_sample = on_sample;
+		po.on_side_band = on_side_band;
+	}
+	r.sc.r = rd;
+	r.sc.out = out;
+	r.sc.f = o->f;
+	r.sc.ns = o->ns;
+	r.sc.show_task = o->show_task;
+	r.sc.show_mmap = o->show_mmap;
+	r.sc.callchains = !o->hide_chain;
+	ret = xpp_profile_create(&p, rd, &po, &err);
+	if (ret == 0) {
+		r.sc.p = p;
+		ret = xpp_profile_run(p, &err);
+	}
+	if (ret == 0 && o->folded)
+		ret = script_print_folded(p, out);
+	out_flush(out);
+	if (ret < 0) {
+		/* the start-up checks printed their own error */
+		if (!(r.start_err && ret == r.start_err && ret == -EINVAL)) {
+			if (out->err && ret == -out->err)
+				cli_error("cannot write the output: %s", strerror(out->err));
+			else
+				cli_error("%s", err.msg[0] && !out->err ? err.msg : strerror(-ret));
+		}
+		status = r.start_err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
+		goto done;
+	}
+	status = CLI_EXIT_OK;
+done:
+	for (uint32_t i = 0; i < r.sc.nr_names; i++)
+		free((char *)r.sc.ev_names[i]);
+	free(r.sc.ev_names);
+	tp_printer_free(r.sc.tp);
+	xpp_profile_free(p);
+	return status;
+}
+
+int main(int argc, const char **argv)
+{
+	static struct out out;
+	struct script_opts o = { .demangle = true };
+	struct cli_option opts[] = {
+		OPT_GROUP("Input"),
+		OPT_STRING('i', "input", &o.input, "FILE",
+			   "input file: '-' reads a pipe stream from stdin (default: stdin when "
+			   "it is a pipe, else xperf.data, else perf.data)"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE",
+			   "kernel symbols from FILE (default: /proc/kallsyms)"),
+		OPT_GROUP("What to print"),
+		OPT_CALLBACK('F', "fields", &o.f, "[TYPE:]FIELD,...",
+			     "the fields of each sample line, as perf script: comm, tid, pid, "
+			     "time, cpu, event, trace, ip, sym, symoff, dso, addr, srcline, "
+			     "period, misc; TYPE hw, sw, trace, raw or break limits them to "
+			     "those events; +FIELD / -FIELD add to or remove from the defaults",
+			     parse_fields),
+		OPT_BOOL(0, "ns", &o.ns, "show times in nanoseconds"),
+		OPT_BOOL(0, "show-task-events", &o.show_task,
+			 "also print the COMM, FORK and EXIT records"),
+		OPT_BOOL(0, "show-mmap-events", &o.show_mmap,
+			 "also print the MMAP and MMAP2 records"),
+		OPT_BOOL('G', "hide-call-graph", &o.hide_chain,
+			 "one line per sample, without its call chain"),
+		OPT_INT(0, "max-stack", &o.max_stack, "N",
+			"print at most N frames of each call chain (default 127)"),
+		OPT_BOOL(0, "folded", &o.folded,
+			 "instead, one line per distinct call stack, 'comm;outermost;...;"
+			 "innermost count' (samples), sorted: the input of flame-graph tools"),
+		OPT_BOOL(0, "demangle", &o.demangle,
+			 "show C++ and Rust symbol names demangled (the default; "
+			 "--no-demangle: as the files have them)"),
+		OPT_GROUP("Messages"),
+		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings on stderr"),
+		OPT_END(),
+	};
+	struct xpf_error err = { 0 };
+	xpf_reader *r = NULL;
+	int ret, status;
+
+	cli_set_command("xperf script");
+	g_opts = &o;
+	script_fields_default(&o.f);
+	argc = cli_parse(argc, argv, opts, usage, 0);
+	if (argc < 0)
+		return argc == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (argc > 0) {
+		cli_error("unexpected argument '%s' (xperf script runs no scripts)", argv[0]);
+		cli_usage(opts, usage, true);
+		return CLI_EXIT_USAGE;
+	}
+	if (!o.input)
+		o.input = default_input(o.quiet);
+	ret = xpf_reader_open(&r, o.input, &err);
+	if (ret < 0) {
+		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		return CLI_EXIT_RUNTIME;
+	}
+	out.fd = STDOUT_FILENO;
+	status = run(r, &o, &out);
+	if (status == CLI_EXIT_OK && xpf_reader_warning(r) && !o.quiet)
+		cli_warning("%s", xpf_reader_warning(r));
+	xpf_reader_close(r);
+	return status;
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# xperf report --pprof read back by a real client, go tool pprof: the same top functions
+# and shares as xperf report --no-children --sort sym, the same stacks as --folded.
+. "$(dirname "$0")/lib.sh"
+
+XR=$XPERF_BUILD/xperf-report
+WL=$XPERF_BUILD/workloads
+
+have_go() { command -v go >/dev/null 2>&1; }
+go_case() {
+	if ! have_go; then
+		skip_case "$1" "go is absent (Debian golang-go): no pprof client to read the file"
+	elif ! "$XR" --help 2>&1 | grep -q -- --pprof; then
+		skip_case "$1" "xperf-report has no --pprof"
+	else
+		test_case "$@"
+	fi
+}
+export GOCACHE=$TEST_TMP/gocache GOFLAGS=-mod=mod HOME=${HOME:-$TEST_TMP}
+DATA=$TEST_TMP/x.data
+"$XPERF_BUILD/xperf-record" -q -g -o "$DATA" -- "$WL/shares" 0.4 >/dev/null 2>&1 || :
+export DATA XR
+
+# top N: "name percent" of the flat view of each tool, by period
+pprof_top() {
+	go tool pprof -top -symbolize=none -nodecount=50 "$1" 2>/dev/null |
+		awk '/^ *flat +flat%/ { t = 1; next } t && $2 ~ /%$/ { sub(/%/, "", $2); print $6, $2 }'
+}
+report_top() {
+	"$XR" --stdio -q --no-children -g none --sort sym -i "$1" |
+		awk '$1 ~ /%$/ { sub(/%/, "", $1); print $3, $1 }'
+}
+export -f pprof_top report_top
+
+go_case "go tool pprof -top: the same functions and shares as the report" '
+	"$XR" --pprof p.pb.gz -i "$DATA"
+	gzip -t p.pb.gz
+	pprof_top p.pb.gz | head -n 3 >pp
+	report_top "$DATA" | head -n 3 >rp
+	cat pp rp
+	[ "$(wc -l <pp)" -eq 3 ] || fail "pprof shows fewer than 3 functions"
+	cut -d" " -f1 pp >pn; cut -d" " -f1 rp >rn
+	cmp pn rn || fail "top functions differ"
+	paste -d" " pp rp | awk "{ d = \$2 - \$4; if (d < 0) d = -d; if (d > 0.1) exit 1 }" ||
+		fail "shares differ by more than 0.1 points"
+	grep -q "^work_a " pp
+'
+go_case "go tool pprof -traces: the same stacks as xperf script --folded" '
+	"$XR" --pprof p.pb.gz -i "$DATA"
+	go tool pprof -traces -symbolize=none -sample_index=samples p.pb.gz 2>/dev/null |
+	awk "
+		/^-+\\+-+$/ { if (s != \"\") print s, c; s = \"\"; n = 0; next }
+		/^ +comm: / { comm = \$2; next }
+		/^ +[0-9]+ +/ && s == \"\" { c = \$1; f[n = 1] = \$2; s = \"x\"; next }
+		s != \"\" && NF == 1 { f[++n] = \$1 }
+		/^ *$/ { }
+		{ if (s != \"\") { t = comm; for (i = n; i >= 1; i--) t = t \";\" f[i]; s = t } }
+		END { if (s != \"\") print s, c }" |
+		awk "{ c = \$NF; \$NF = \"\"; sub(/ \$/, \"\"); a[\$0] += c } END { for (k in a) print k, a[k] }" |
+		LC_ALL=C sort >traces
+	"$XPERF_BUILD/xperf-script" --folded -i "$DATA" >folded
+	test -s traces
+	diff traces folded | head -10
+	cmp -s traces folded || fail "stacks differ"
+'
+go_case "mappings carry build ids, the profile its duration and period" '
+	"$XR" --pprof p.pb.gz -i "$DATA"
+	go tool pprof -raw -symbolize=none p.pb.gz >raw 2>/dev/null
+	id=$(perf_run buildid-list -i "$DATA" 2>/dev/null | awk "/\/shares\$/ { print \$1 }")
+	[ -n "$id" ] || id=$("$XR" --header-only -i "$DATA" | awk "/shares/ && /build/ { print }")
+	grep -q "Duration: [0-9.]*m\?s" <(go tool pprof -top -symbolize=none p.pb.gz 2>/dev/null)
+	grep -q "PeriodType: cpu-clock nanoseconds" raw
+	if [ -n "$id" ] && have_perf; then grep -q "$id" raw || fail "no build id $id"; fi
+'
+test_case "--pprof to a directory that does not exist: one error, exit 2" '
+	rc=0; "$XR" --pprof /nonexistent/dir/p.pb.gz -i "$DATA" >out 2>err || rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc"
+	grep -q "error:" err
+'
+test_done

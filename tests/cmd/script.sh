@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# xperf script against perf script 6.1 on the same files (perf's and ours): default lines
+# with call chains, -F lists, side-band records, --ns, pipes, and --folded against a
+# collapse of perf script's output.
+. "$(dirname "$0")/lib.sh"
+
+XS=$XPERF_BUILD/xperf-script
+XR=$XPERF_BUILD/xperf-record
+WL=$XPERF_BUILD/workloads
+DATA=$TEST_TMP/data
+mkdir -p "$DATA"
+
+# xperf names [vdso] code (perf 6.1 prints [unknown] without a build-id cache): one spelling
+vdso() { sed -E 's/ [^ ]+ \(\[vdso\]\)$/ [unknown] ([vdso])/'; }
+export -f vdso
+
+# same_as_perf FILE ARGS...: xperf script and perf script print the same lines
+same_as_perf() {
+	local f=$1
+	shift
+	perf_run script -i "$f" "$@" >perf.raw 2>perf.err
+	"$XS" -i "$f" "$@" >xperf.out 2>xperf.err
+	vdso <perf.raw >perf.out
+	vdso <xperf.out >xperf.norm
+	test -s perf.out || fail "perf script printed nothing: $(head -3 perf.err)"
+	diff perf.out xperf.norm >diff.out || { head -20 diff.out; fail "differs from perf script $*"; }
+}
+export -f same_as_perf
+
+# collapse: perf script's default output as flame-graph collapsers read it: comm, then the
+# frames outermost first (symbol without +offset; [unknown] symbols by their DSO's base
+# name, [unknown] without one), and the number of samples of each stack
+collapse() {
+	awk '
+	function flush(   s, i) {
+		if (comm == "") return
+		s = comm
+		for (i = n; i >= 1; i--) s = s ";" f[i]
+		count[s]++
+		comm = ""; n = 0
+	}
+	/^[^\t]/ && match($0, / +-?[0-9]+ +[0-9]+\.[0-9]+: /) { flush(); comm = substr($0, 1, RSTART - 1); next }
+	/^\t/ {
+		line = $0; sub(/^\t *[0-9a-f]+ /, "", line)
+		if (line ~ / \(inlined\)$/) { sub(/ \(inlined\)$/, "", line); sym = line }
+		else {
+			dso = line; sub(/.* \(/, "", dso); sub(/\)$/, "", dso)
+			sym = line; sub(/ \([^(]*\)$/, "", sym)
+		}
+		sub(/\+0x[0-9a-f]+$/, "", sym)
+		if (sym == "[unknown]" && dso != "[unknown]") { sym = dso; sub(/.*\//, "", sym) }
+		f[++n] = sym; next
+	}
+	/^$/ { flush() }
+	END { flush(); for (s in count) print s, count[s] }' | LC_ALL=C sort
+}
+export -f collapse
+
+# sum_stacks: merge equal stacks (frames that print alike), sorted
+sum_stacks() {
+	awk '{ c = $NF; $NF = ""; sub(/ $/, ""); s[$0] += c } END { for (k in s) print k, s[k] }' |
+		LC_ALL=C sort
+}
+export -f sum_stacks
+
+record() { # NAME RECORDER ARGS...: record once into $DATA/NAME.data
+	local name=$1 who=$2
+	shift 2
+	if [ "$who" = perf ]; then
+		perf_run record -N -q -e cpu-clock -o "$DATA/$name.data" "$@" >/dev/null 2>&1 || :
+	else
+		"$XR" -q -o "$DATA/$name.data" "$@" >/dev/null 2>&1 || :
+	fi
+}
+export DATA XS XR WL
+
+if have_perf; then
+	record p-shares perf -g -- "$WL/shares" 0.3
+	record p-flat perf -- "$WL/shares" 0.3
+	record p-threads perf -g -- "$WL/threads" 0.3
+	record p-sort perf --call-graph dwarf -- "$WL/libc_sort" 0.3
+fi
+record x-shares xperf -g -- "$WL/shares" 0.3
+record x-threads xperf -g -- "$WL/threads" 0.3
+
+perf_case "perf-recorded -g file: the same lines as perf script" '
+	same_as_perf "$DATA/p-shares.data"
+	grep -q "work_a+0x" xperf.out
+'
+perf_case "xperf-recorded -g file: the same lines as perf script" '
+	same_as_perf "$DATA/x-shares.data"
+'
+perf_case "threads: the same lines as perf script" '
+	same_as_perf "$DATA/p-threads.data"
+	same_as_perf "$DATA/x-threads.data"
+'
+perf_case "a file without call chains: one line per sample, as perf script" '
+	same_as_perf "$DATA/p-flat.data"
+	[ "$(wc -l <xperf.out)" -gt 10 ]
+'
+perf_case "-F comm,tid,time,ip,sym,dso as perf script" '
+	same_as_perf "$DATA/p-shares.data" -F comm,tid,time,ip,sym,dso
+	same_as_perf "$DATA/p-flat.data" -F comm,tid,time,ip,sym,dso
+'
+perf_case "-F +pid,-period, -F sw:comm,ip, --ns, -G as perf script" '
+	same_as_perf "$DATA/p-flat.data" -F +pid,-period
+	same_as_perf "$DATA/p-flat.data" -F sw:comm,ip
+	same_as_perf "$DATA/x-shares.data" --ns
+	same_as_perf "$DATA/x-shares.data" -G
+'
+perf_case "--show-task-events --show-mmap-events as perf script" '
+	same_as_perf "$DATA/p-threads.data" --show-task-events --show-mmap-events
+	grep -q "PERF_RECORD_COMM exec: threads" xperf.out
+	grep -q "PERF_RECORD_MMAP2 .*r-xp .*/threads$" xperf.out
+	same_as_perf "$DATA/x-threads.data" --show-task-events
+	grep -q "PERF_RECORD_FORK" xperf.out
+'
+perf_case "DWARF call graphs: the same samples and frame addresses as perf script" '
+	# names differ on purpose where DWARF and ELF names differ (see xperf-script.1)
+	perf_run script -i "$DATA/p-sort.data" >perf.out 2>/dev/null
+	"$XS" -i "$DATA/p-sort.data" >xperf.out
+	addrs() { sed -E "s/^(\t *[0-9a-f]+) .*/\1/; s/^([^\t].*: )$/\1/"; }
+	addrs <perf.out | uniq >p.addrs
+	addrs <xperf.out | uniq >x.addrs
+	test -s p.addrs
+	diff p.addrs x.addrs | head -20
+	cmp -s p.addrs x.addrs || fail "frame addresses differ from perf script"
+	grep -q msort_with_tmp xperf.out
+'
+perf_case "-i - reads a pipe stream as perf script does" '
+	"$XR" -q -g -o - -- "$WL/shares" 0.2 >pipe.data 2>/dev/null
+	perf_run script -i - <pipe.data 2>/dev/null | vdso >perf.out
+	"$XS" -i - <pipe.data | vdso >xperf.out
+	test -s perf.out
+	cmp perf.out xperf.out
+'
+perf_case "--folded equals a collapse of perf script output" '
+	for f in p-shares x-shares p-threads; do
+		perf_run script -i "$DATA/$f.data" 2>/dev/null | vdso | collapse | sum_stacks >perf.folded
+		"$XS" --folded -i "$DATA/$f.data" | sed -E "s/__vdso_[A-Za-z0-9_]+/[vdso]/g" |
+			sum_stacks >xperf.folded
+		test -s perf.folded
+		diff perf.folded xperf.folded | head -10
+		cmp -s perf.folded xperf.folded || fail "$f: folded stacks differ"
+		cp xperf.folded "$f.folded"
+	done
+	grep -q "^shares;.*;work_a [0-9]*$" p-shares.folded
+'
+test_case "--folded lines are sorted, counts add up to the samples" '
+	"$XS" --folded -i "$DATA/x-shares.data" >f
+	LC_ALL=C sort -c f
+	n=$(awk "{ s += \$NF } END { print s }" f)
+	m=$("$XPERF_BUILD/xperf-report" --stats -i "$DATA/x-shares.data" | awk "\$1 == \"SAMPLE\" { print \$3; exit }")
+	[ "$n" = "$m" ] || fail "folded counts $n, file has $m samples"
+'
+test_case "-F srcline prints source lines of the workload" '
+	"$XS" -F comm,ip,sym,srcline -i "$DATA/x-shares.data" >out
+	grep -Eq "^  shares\.c:[0-9]+$" out
+'
+test_case "an unknown -F field is a usage error naming it" '
+	rc=0; "$XS" -F comm,bogus -i "$DATA/x-shares.data" >out 2>err || rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc"
+	grep -q "bogus" err
+	[ ! -s out ]
+'
+test_case "-F cpu on samples without CPU is an error, as in perf" '
+	rc=0; "$XS" -F comm,cpu -i "$DATA/x-shares.data" >out 2>err || rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc"
+	grep -q "CPU" err
+'
+test_case "--help lists the options" '
+	"$XS" --help >out
+	for o in fields ns show-task-events show-mmap-events folded input; do
+		grep -Eq -- "--(\[no-\])?$o" out || fail "--$o missing"
+	done
+'
+test_done
