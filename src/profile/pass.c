@@ -489,6 +489,25 @@ static int view_sample(xpp_profile *p, const struct xpf_attr *a, const struct xp
 	return p->o.on_sample(p->o.hook_ctx, &v);
 }
 
+/* keep_addrs: one more self sample at (dso, addr) of event idx. */
+static int add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr, uint64_t period)
+{
+	struct xpp_hist_key k = { .addr = addr, .dso = dso };
+
+	if (idx >= p->nr_addrs) {
+		struct addr_hist *a = realloc(p->addrs, (idx + 1) * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		memset(a + p->nr_addrs, 0, (idx + 1 - p->nr_addrs) * sizeof(*a));
+		p->addrs = a;
+		p->nr_addrs = idx + 1;
+	}
+	if (!p->addrs[idx].h && !(p->addrs[idx].h = xpp_hist_create()))
+		return -ENOMEM;
+	return xpp_hist_add(p->addrs[idx].h, &k, period, 1);
+}
+
 static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(p->r, hdr);
@@ -499,9 +518,9 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 	uint16_t cpumode = hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct xpp_view_frame self = { 0 };
 	uint32_t n = 0, nview = 0;
-	uint64_t period;
+	uint64_t period, rel = 0;
 	int64_t line;
-	bool tree;
+	bool tree, mapped = false;
 	int ret;
 
 	if (!a)
@@ -530,6 +549,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 		return 0;
 	if (xpp_machine_resolve_ip(p->m, th, cpumode, s.ip, &k.dso, &k.addr)) {
 		self = (struct xpp_view_frame){ s.ip, k.addr, 0, true };
+		mapped = true;
+		rel = k.addr;
 		k.sym = (int32_t)xpp_dso_table_resolve(p->dsos, k.dso, k.addr);
 		if (p->srclines) {
 			ret = sample_srcline(p, &k);
@@ -546,6 +567,11 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 	if (p->dso_filter.list.nr &&
 	    !xpp_filter_pass(&p->dso_filter, k.dso, xpp_profile_dso_name(p, &k)))
 		return 0;
+	if (p->o.keep_addrs && mapped) {
+		ret = add_addr(p, p->last_idx, k.dso, rel, period);
+		if (ret < 0)
+			return ret;
+	}
 	tree = p->callchains && (p->children || !p->o.no_chains);
 	if (tree || (p->callchains && p->o.on_sample)) {
 		ret = resolve_chain(p, th, &s, cpumode, &n, &nview);
@@ -593,6 +619,39 @@ static int deliver(void *ctx, const struct perf_event_header *hdr)
 	return p->o.on_side_band(p->o.hook_ctx, hdr);
 }
 
+static int cmp_hits(const void *a, const void *b)
+{
+	const struct xpp_addr_hits *x = a, *y = b;
+
+	if (x->dso != y->dso)
+		return x->dso < y->dso ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* keep_addrs: each event's addresses in (dso, addr) order, for range lookups by views. */
+static int sort_addrs(xpp_profile *p)
+{
+	for (uint32_t i = 0; i < p->nr_addrs; i++) {
+		struct addr_hist *a = &p->addrs[i];
+		struct xpp_hist_entry *e;
+		size_t n;
+
+		if (!a->h)
+			continue;
+		e = xpp_hist_entries(a->h, &n);
+		free(a->sorted);
+		a->sorted = malloc((n ? n : 1) * sizeof(*a->sorted));
+		if (!a->sorted)
+			return -ENOMEM;
+		for (size_t j = 0; j < n; j++)
+			a->sorted[j] = (struct xpp_addr_hits){ e[j].key.dso, e[j].key.addr,
+							       e[j].period, e[j].nr_samples };
+		qsort(a->sorted, n, sizeof(*a->sorted), cmp_hits);
+		a->nr = n;
+	}
+	return 0;
+}
+
 int xpp_profile_run(xpp_profile *p, struct xpf_error *err)
 {
 	struct xpf_record rec;
@@ -623,6 +682,8 @@ int xpp_profile_run(xpp_profile *p, struct xpf_error *err)
 	if (ret < 0)
 		return ret;
 	ret = xpp_ordered_flush_all(p->q);
+	if (ret == 0)
+		ret = sort_addrs(p);
 	if (ret < 0)
 		xpf_error_set(err, ret, "cannot process the records: %s", strerror(-ret));
 	return ret;
@@ -720,6 +781,11 @@ void xpp_profile_free(xpp_profile *p)
 		xpp_hist_free(p->ev[i].h);
 		xpp_cg_free(p->ev[i].cg);
 	}
+	for (uint32_t i = 0; i < p->nr_addrs; i++) {
+		xpp_hist_free(p->addrs[i].h);
+		free(p->addrs[i].sorted);
+	}
+	free(p->addrs);
 	xpp_hist_free(p->frames);
 	xpp_unwinder_free(p->unwinder);
 	free(p->unwind_ips);

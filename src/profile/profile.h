@@ -76,6 +76,9 @@ struct xpp_opts {
 	void *hook_ctx;
 	int (*on_sample)(void *ctx, const struct xpp_sample_view *v);
 	int (*on_side_band)(void *ctx, const struct perf_event_header *hdr);
+	bool keep_addrs;        /* also count the samples' own ips per (DSO, address), for
+				   annotation (xpp_profile_addr_hits()); off: the pass does
+				   not pay for it */
 };
 
 /*
@@ -149,6 +152,23 @@ struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t comm, u
 
 /* The --comms or --dsos list the profile was filtered by (nr 0: none). */
 const struct xpp_name_list *xpp_profile_list(const xpp_profile *p, enum xpp_list which);
+
+/* The self samples at one address of a DSO (keep_addrs). */
+struct xpp_addr_hits {
+	uint32_t dso;
+	uint64_t addr;          /* as symbols have it: a file offset in a user DSO, a kernel
+				   address in the kernel */
+	uint64_t period, nr_samples;
+};
+
+/*
+ * With opts.keep_addrs: the samples of event `event` whose own ip lies in [start, end) of
+ * DSO `dso`, in address order (*nr of them; NULL and 0 when none, or without keep_addrs).
+ * Samples outside any map are not kept. Valid until xpp_profile_free().
+ */
+const struct xpp_addr_hits *xpp_profile_addr_hits(const xpp_profile *p, uint32_t event,
+						  uint32_t dso, uint64_t start, uint64_t end,
+						  size_t *nr);
 
 /*
  * The name shown for a key's DSO ("[unknown]" without one) and symbol (NULL without; for an

@@ -31,6 +31,13 @@ struct frame_lists {
 	uint32_t nslots;    /* power of two */
 };
 
+/* One event's samples per (DSO, address) (keep_addrs): counted in h, sorted after the pass. */
+struct addr_hist {
+	xpp_hist *h;                  /* keys: dso, addr; the rest zero */
+	struct xpp_addr_hits *sorted; /* by (dso, addr) */
+	size_t nr;
+};
+
 struct xpp_profile {
 	struct xpp_opts o;
 	xpf_reader *r;
@@ -73,6 +80,8 @@ struct xpp_profile {
 	uint64_t fr_addr;
 	bool fr_mapped;
 	xpp_srcline *src_on_demand; /* xpp_profile_srcline_at()'s, apart from the pass's */
+	struct addr_hist *addrs; /* per event, with keep_addrs */
+	uint32_t nr_addrs;
 };
 
 #endif

@@ -133,3 +133,31 @@ int xpp_profile_srcline_at(xpp_profile *p, uint32_t dso, uint64_t addr, const ch
 	*line = xpp_intern_str(p->strs, fr.lines[0]);
 	return 1;
 }
+
+const struct xpp_addr_hits *xpp_profile_addr_hits(const xpp_profile *p, uint32_t event,
+						  uint32_t dso, uint64_t start, uint64_t end,
+						  size_t *nr)
+{
+	const struct addr_hist *a = event < p->nr_addrs ? &p->addrs[event] : NULL;
+	size_t lo = 0, hi, first;
+
+	*nr = 0;
+	if (!a || !a->sorted)
+		return NULL;
+	/* the first entry at or after (dso, start), then every one before (dso, end) */
+	hi = a->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct xpp_addr_hits *m = &a->sorted[mid];
+
+		if (m->dso < dso || (m->dso == dso && m->addr < start))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	while (lo < a->nr && a->sorted[lo].dso == dso && a->sorted[lo].addr < end)
+		lo++;
+	*nr = lo - first;
+	return *nr ? &a->sorted[first] : NULL;
+}
