@@ -1,0 +1,411 @@
+/* Annotation of one symbol: code, decoded instructions, samples per instruction, targets, lines. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile/disasm/annotate.h"
+#include "profile/disasm/disasm.h"
+#include "profile/profile_int.h"
+
+#define MAX_SOURCE_BYTES (64u << 20) /* a source file larger than this is not shown */
+
+struct insn_text {
+	char mnemonic[32];
+	char operands[256];
+};
+
+/* A source file, read on first use: its lines point into buf. */
+struct src_file {
+	bool tried;
+	char *buf;
+	char **lines;
+	uint32_t nr;
+};
+
+struct xpp_annotation {
+	struct xpp_annotation_info info;
+	struct xpp_ann_insn *insns;
+	struct insn_text *texts;
+	uint32_t *hot, nr_hot;
+	xpp_intern *files;
+	struct src_file *src;
+	char section[64];
+};
+
+bool xpp_annotate_supported(void)
+{
+	return xpp_disasm_available();
+}
+
+void xpp_annotation_free(xpp_annotation *a)
+{
+	if (!a)
+		return;
+	for (uint32_t i = 0; a->src && i < a->info.nr_files; i++) {
+		free(a->src[i].buf);
+		free(a->src[i].lines);
+	}
+	free(a->src);
+	xpp_intern_free(a->files);
+	free(a->hot);
+	free(a->texts);
+	free(a->insns);
+	free(a);
+}
+
+const struct xpp_annotation_info *xpp_annotation_info(const xpp_annotation *a)
+{
+	return &a->info;
+}
+
+const struct xpp_ann_insn *xpp_annotation_insns(const xpp_annotation *a, uint32_t *nr)
+{
+	*nr = a->info.nr_insns;
+	return a->insns;
+}
+
+const uint32_t *xpp_annotation_hot(const xpp_annotation *a, uint32_t *nr)
+{
+	*nr = a->nr_hot;
+	return a->hot;
+}
+
+const char *xpp_annotation_file(const xpp_annotation *a, uint32_t i)
+{
+	return i < a->info.nr_files ? xpp_intern_str(a->files, i) : NULL;
+}
+
+/* The index of the instruction starting at addr, or, with `within`, holding it; NONE. */
+static uint32_t insn_at(const xpp_annotation *a, uint64_t addr, bool within)
+{
+	uint32_t lo = 0, hi = a->info.nr_insns;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (a->insns[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return XPP_ANN_NONE;
+	if (a->insns[lo - 1].addr == addr || within)
+		return lo - 1;
+	return XPP_ANN_NONE;
+}
+
+/* "<name+0x40>" for a code address, as objdump writes targets; "" outside every symbol. */
+static int name_of(const struct xpp_dso *d, const struct xpp_code *c, uint64_t vaddr,
+		   char *buf, size_t size)
+{
+	uint64_t at = xpp_code_to_sym(c, vaddr);
+	int64_t s = d->syms.nr ? xpp_symtab_find(&d->syms, at) : -1;
+	uint64_t off;
+
+	buf[0] = '\0';
+	if (s < 0)
+		return -1;
+	off = at - d->syms.syms[s].start;
+	if (off)
+		snprintf(buf, size, " <%s+0x%llx>", xpp_dso_sym_name(d, (uint32_t)s),
+			 (unsigned long long)off);
+	else
+		snprintf(buf, size, " <%s>", xpp_dso_sym_name(d, (uint32_t)s));
+	return (int)s;
+}
+
+/* Mnemonic, operands with their targets named, the target's instruction and symbol. */
+static void fill_insn(xpp_annotation *a, uint32_t i, const struct xpp_raw_insn *r,
+		      const struct xpp_dso *d, const struct xpp_code *c)
+{
+	struct xpp_ann_insn *in = &a->insns[i];
+	struct insn_text *t = &a->texts[i];
+	char name[200];
+	int s;
+
+	snprintf(t->mnemonic, sizeof(t->mnemonic), "%s", r->mnemonic);
+	in->mnemonic = t->mnemonic;
+	in->operands = t->operands;
+	in->addr = r->addr;
+	in->offset = (uint32_t)(r->addr - c->vaddr);
+	in->size = r->size;
+	in->kind = r->kind;
+	in->target_insn = XPP_ANN_NONE;
+	in->callee = -1;
+	in->file = XPP_ANN_NONE;
+	if (r->has_target) {
+		in->has_target = true;
+		in->target = r->target;
+		s = name_of(d, c, r->target, name, sizeof(name));
+		snprintf(t->operands, sizeof(t->operands), "%llx%s",
+			 (unsigned long long)r->target, name);
+		if (r->kind == XPP_INSN_CALL)
+			in->callee = s;
+	} else {
+		snprintf(t->operands, sizeof(t->operands), "%s", r->operands);
+	}
+	if (r->has_mem_ref) {
+		size_t n = strlen(t->operands);
+
+		name_of(d, c, r->mem_ref, name, sizeof(name));
+		snprintf(t->operands + n, sizeof(t->operands) - n, "        # %llx%s",
+			 (unsigned long long)r->mem_ref, name);
+	}
+}
+
+/* Jumps inside the symbol: each target's instruction, and local labels in address order. */
+static void link_jumps(xpp_annotation *a)
+{
+	uint32_t n = a->info.nr_insns, label = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct xpp_ann_insn *in = &a->insns[i];
+
+		if (in->has_target && in->kind == XPP_INSN_JUMP &&
+		    in->target >= a->info.start && in->target < a->info.end)
+			in->target_insn = insn_at(a, in->target, false);
+		if (in->target_insn != XPP_ANN_NONE)
+			a->insns[in->target_insn].label = 1; /* numbered below */
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (a->insns[i].label)
+			a->insns[i].label = ++label;
+}
+
+static int cmp_hot(const void *x, const void *y, void *arg)
+{
+	const struct xpp_ann_insn *in = arg;
+	const struct xpp_ann_insn *p = &in[*(const uint32_t *)x], *q = &in[*(const uint32_t *)y];
+
+	if (p->period != q->period)
+		return p->period > q->period ? -1 : 1;
+	return p->addr < q->addr ? -1 : p->addr > q->addr;
+}
+
+/*
+ * Charge each sample address to the instruction holding it, as perf sums the bytes from
+ * an instruction's start to the next one's.
+ */
+static int add_samples(xpp_annotation *a, const xpp_profile *p, uint64_t start, uint64_t end,
+		       const struct xpp_code *c)
+{
+	size_t nh;
+	const struct xpp_addr_hits *h =
+		xpp_profile_addr_hits(p, a->info.event, a->info.dso, start, end, &nh);
+	uint64_t best = 0;
+
+	a->info.hottest = XPP_ANN_NONE;
+	for (size_t i = 0; i < nh; i++) {
+		uint32_t k = insn_at(a, xpp_code_to_vaddr(c, h[i].addr), true);
+
+		if (k == XPP_ANN_NONE)
+			continue;
+		a->insns[k].period += h[i].period;
+		a->insns[k].nr_samples += h[i].nr_samples;
+		a->info.period += h[i].period;
+		a->info.nr_samples += h[i].nr_samples;
+	}
+	for (uint32_t i = 0; i < a->info.nr_insns; i++) {
+		struct xpp_ann_insn *in = &a->insns[i];
+
+		if (a->info.period)
+			in->percent = 100.0 * (double)in->period / (double)a->info.period;
+		if (!in->nr_samples)
+			continue;
+		a->nr_hot++;
+		if (a->info.hottest == XPP_ANN_NONE || in->period > best) {
+			best = in->period;
+			a->info.hottest = i;
+		}
+	}
+	a->hot = malloc((a->nr_hot ? a->nr_hot : 1) * sizeof(*a->hot));
+	if (!a->hot)
+		return -ENOMEM;
+	for (uint32_t i = 0, n = 0; i < a->info.nr_insns; i++)
+		if (a->insns[i].nr_samples)
+			a->hot[n++] = i;
+	qsort_r(a->hot, a->nr_hot, sizeof(*a->hot), cmp_hot, a->insns);
+	return 0;
+}
+
+static int add_lines(xpp_annotation *a, const struct xpp_dso *d, const char *debug_root)
+{
+	uint32_t n = a->info.nr_insns;
+	uint64_t *addrs = malloc((n ? n : 1) * sizeof(*addrs));
+	struct xpp_line_loc *loc = malloc((n ? n : 1) * sizeof(*loc));
+	int ret = -ENOMEM;
+
+	if (!addrs || !loc)
+		goto out;
+	for (uint32_t i = 0; i < n; i++)
+		addrs[i] = a->insns[i].addr;
+	ret = xpp_lines_lookup(d->long_name, debug_root, addrs, n, loc, a->files);
+	if (ret == -EOPNOTSUPP)
+		ret = 0; /* built without libdw: instructions without lines */
+	if (ret < 0)
+		goto out;
+	a->info.has_lines = ret > 0;
+	for (uint32_t i = 0; i < n; i++) {
+		a->insns[i].file = loc[i].file;
+		a->insns[i].line = loc[i].line;
+		a->insns[i].discriminator = loc[i].discriminator;
+	}
+	a->info.nr_files = xpp_intern_nr(a->files);
+	a->src = calloc(a->info.nr_files ? a->info.nr_files : 1, sizeof(*a->src));
+	ret = a->src ? 0 : -ENOMEM;
+out:
+	free(addrs);
+	free(loc);
+	return ret;
+}
+
+/* Kernel symbols end where the next begins: drop the padding nops, as perf does for kcore. */
+static uint32_t trim_nops(const struct xpp_raw_insn *r, uint32_t n)
+{
+	while (n > 1 && !strncmp(r[n - 1].mnemonic, "nop", 3))
+		n--;
+	return n;
+}
+
+int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t event,
+			  uint32_t dso, int32_t sym, const struct xpp_annotate_opts *opts,
+			  struct xpf_error *err)
+{
+	struct xpp_annotate_opts none = { 0 };
+	const struct xpp_dso *d = xpp_dso_table_get(xpp_profile_dsos(p), dso);
+	struct xpp_raw_insn *raw = NULL;
+	struct xpp_code code = { 0 };
+	xpp_annotation *a = NULL;
+	const struct xpp_sym *s;
+	uint32_t n = 0;
+	int ret;
+
+	*out = NULL;
+	if (!opts)
+		opts = &none;
+	if (!xpp_disasm_available())
+		return xpp_disasm(&code, &raw, &n, err); /* the stub's message */
+	if (!d || sym < 0 || (uint32_t)sym >= d->syms.nr)
+		return xpf_error_set(err, -EINVAL, "no symbol %d in DSO %u", sym, dso);
+	if (!p->o.keep_addrs)
+		return xpf_error_set(err, -EINVAL, "the profile was made without keep_addrs: it "
+				     "has no sample addresses to annotate");
+	s = &d->syms.syms[sym];
+	ret = xpp_code_load(&code, d, s->start, s->end, opts->kcore, err);
+	if (ret < 0)
+		return ret;
+	ret = xpp_disasm(&code, &raw, &n, err);
+	if (ret < 0)
+		goto out;
+	if (d->kind == XPP_DSO_KERNEL)
+		n = trim_nops(raw, n);
+	ret = -ENOMEM;
+	a = calloc(1, sizeof(*a));
+	if (!a || !(a->insns = calloc(n ? n : 1, sizeof(*a->insns))) ||
+	    !(a->texts = calloc(n ? n : 1, sizeof(*a->texts))) || !(a->files = xpp_intern_create()))
+		goto nomem;
+	a->info = (struct xpp_annotation_info){
+		.sym_name = xpp_dso_sym_name(d, (uint32_t)sym),
+		.dso_name = d->short_name,
+		.dso_path = d->long_name,
+		.event = event,
+		.dso = dso,
+		.sym = sym,
+		.start = code.vaddr,
+		.end = code.vaddr + code.size,
+		.nr_insns = n,
+		.is64 = code.is64,
+	};
+	/* the section name lives in code, which goes before the annotation */
+	snprintf(a->section, sizeof(a->section), "%s", code.section);
+	a->info.section = a->section;
+	for (uint32_t i = 0; i < n; i++)
+		fill_insn(a, i, &raw[i], d, &code);
+	link_jumps(a);
+	if (add_samples(a, p, s->start, s->end, &code) < 0)
+		goto nomem;
+	if (!opts->no_source && code.lines_from_file && (ret = add_lines(a, d, opts->debug_root)) < 0)
+		goto nomem;
+	ret = 0;
+	*out = a;
+	a = NULL;
+	goto out;
+nomem:
+	xpf_error_set(err, -ENOMEM, "cannot annotate: %s", strerror(ENOMEM));
+	ret = -ENOMEM;
+out:
+	xpp_annotation_free(a);
+	free(raw);
+	xpp_code_free(&code);
+	return ret;
+}
+
+/* ---- source text ---- */
+
+static void load_source(struct src_file *f, const char *path)
+{
+	struct stat st;
+	uint32_t cap = 0;
+	size_t len = 0;
+	int fd;
+
+	f->tried = true;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_SOURCE_BYTES ||
+	    !(f->buf = malloc((size_t)st.st_size + 1)))
+		goto out;
+	while (len < (size_t)st.st_size) {
+		ssize_t r = read(fd, f->buf + len, (size_t)st.st_size - len);
+
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	f->buf[len] = '\0';
+	for (char *line = f->buf; line < f->buf + len;) {
+		char *nl = memchr(line, '\n', (size_t)(f->buf + len - line));
+
+		if (f->nr == cap) {
+			char **g = realloc(f->lines, (cap = cap ? cap * 2 : 256) * sizeof(*g));
+
+			if (!g)
+				break;
+			f->lines = g;
+		}
+		f->lines[f->nr++] = line;
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (nl > line && nl[-1] == '\r')
+			nl[-1] = '\0';
+		line = nl + 1;
+	}
+out:
+	close(fd);
+}
+
+uint32_t xpp_annotation_src_lines(xpp_annotation *a, uint32_t file)
+{
+	struct src_file *f;
+
+	if (file >= a->info.nr_files)
+		return 0;
+	f = &a->src[file];
+	if (!f->tried)
+		load_source(f, xpp_intern_str(a->files, file));
+	return f->nr;
+}
+
+const char *xpp_annotation_src_text(xpp_annotation *a, uint32_t file, uint32_t line)
+{
+	if (!line || line > xpp_annotation_src_lines(a, file))
+		return NULL;
+	return a->src[file].lines[line - 1];
+}

@@ -1,0 +1,83 @@
+/* Internal pieces of annotation: machine code of a symbol, its decoding, its line table. */
+#ifndef XPERF_PROFILE_DISASM_H
+#define XPERF_PROFILE_DISASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/xpf_error.h"
+#include "profile/session/intern.h"
+#include "profile/symbols/dso.h"
+
+/* ---- code.c: the bytes of [start, end) of a DSO, and how its addresses are shown ---- */
+
+#define XPP_CODE_MAX_LOADS 16
+
+struct xpp_code {
+	uint8_t *bytes;          /* a copy, size bytes */
+	size_t size;
+	uint64_t vaddr;          /* the first byte's address as objdump shows it */
+	unsigned int machine;    /* ELF e_machine (EM_X86_64, ...) */
+	bool is64;
+	char section[64];        /* the section holding the code, "" unknown */
+	/* offset <-> vaddr of the file's PT_LOAD segments (nr 0: the same space, kernel) */
+	uint64_t load_vaddr[XPP_CODE_MAX_LOADS], load_off[XPP_CODE_MAX_LOADS],
+		load_size[XPP_CODE_MAX_LOADS];
+	unsigned int nr_loads;
+	bool lines_from_file;    /* the DSO is a file whose line tables may be read */
+};
+
+/*
+ * The code of [start, end) (symbol addresses of DSO d: file offsets for user DSOs, kernel
+ * addresses for the kernel) into c. kcore: NULL for /proc/kcore. 0 or a negative errno
+ * with err set.
+ */
+int xpp_code_load(struct xpp_code *c, const struct xpp_dso *d, uint64_t start, uint64_t end,
+		  const char *kcore, struct xpf_error *err);
+void xpp_code_free(struct xpp_code *c);
+
+/* An address as objdump shows it -> the symbol-table space of the DSO, and back. */
+uint64_t xpp_code_to_sym(const struct xpp_code *c, uint64_t vaddr);
+uint64_t xpp_code_to_vaddr(const struct xpp_code *c, uint64_t sym_addr);
+
+/* ---- disasm_capstone.c (stub: disasm_capstone_stub.c): decoding ---- */
+
+struct xpp_raw_insn {
+	uint64_t addr;
+	uint8_t size;
+	uint8_t kind;            /* enum xpp_insn_kind */
+	bool has_target;         /* a direct branch: target holds its destination */
+	bool has_mem_ref;        /* an ip-relative memory operand: mem_ref is its address */
+	uint64_t target, mem_ref;
+	char mnemonic[32];
+	char operands[160];      /* objdump-like: no space after commas */
+};
+
+/*
+ * Decode code->bytes into *out (malloc'd, *nr entries). A byte that starts no valid
+ * instruction becomes a one-byte "(bad)", as objdump shows it. -EOPNOTSUPP without
+ * capstone or for a machine it does not know; -ENOMEM.
+ */
+int xpp_disasm(const struct xpp_code *code, struct xpp_raw_insn **out, uint32_t *nr,
+	       struct xpf_error *err);
+bool xpp_disasm_available(void);
+
+/* ---- lines_dw.c (stub: lines_dw_stub.c): source lines from the DSO's line table ---- */
+
+struct xpp_line_loc {
+	uint32_t file;           /* an id in the files intern table, UINT32_MAX unknown */
+	uint32_t line, discriminator;
+};
+
+/*
+ * The source line of each of the n addresses (as objdump shows them) of the ELF file at
+ * path, from its line table (in its build-id or .gnu_debuglink debug file under
+ * debug_root, NULL /usr/lib/debug, or in the file itself): file names interned into files.
+ * 1 when a line table was found, 0 when there is none (out all unknown), a negative errno
+ * (-EOPNOTSUPP without libdw, -ENOMEM).
+ */
+int xpp_lines_lookup(const char *path, const char *debug_root, const uint64_t *addrs,
+		     uint32_t n, struct xpp_line_loc *out, xpp_intern *files);
+
+#endif
