@@ -551,11 +551,13 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 		self = (struct xpp_view_frame){ s.ip, k.addr, 0, true };
 		mapped = true;
 		rel = k.addr;
-		k.sym = (int32_t)xpp_dso_table_resolve(p->dsos, k.dso, k.addr);
-		if (p->srclines) {
-			ret = sample_srcline(p, &k);
-			if (ret < 0)
-				return ret;
+		if (!p->o.addrs_only) {
+			k.sym = (int32_t)xpp_dso_table_resolve(p->dsos, k.dso, k.addr);
+			if (p->srclines) {
+				ret = sample_srcline(p, &k);
+				if (ret < 0)
+					return ret;
+			}
 		}
 		if (k.sym >= 0)
 			k.addr = 0;
@@ -572,6 +574,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 		if (ret < 0)
 			return ret;
 	}
+	if (p->o.addrs_only)
+		return 0;
 	tree = p->callchains && (p->children || !p->o.no_chains);
 	if (tree || (p->callchains && p->o.on_sample)) {
 		ret = resolve_chain(p, th, &s, cpumode, &n, &nview);
@@ -739,6 +743,7 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	if (!p)
 		goto nomem;
 	p->o = *opts;
+	p->o.keep_addrs |= opts->addrs_only;
 	p->r = r;
 	p->order = opts->order;
 	for (uint32_t i = 0; i < xpf_reader_nr_attrs(r); i++)
@@ -749,7 +754,7 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	p->dsos = xpp_dso_table_create(&dopts);
 	p->comms = xpp_intern_create();
 	p->m = p->dsos && p->comms ? xpp_machine_create(p->dsos, p->comms) : NULL;
-	if (p->dsos && may_sample_kernel(r))
+	if (p->dsos && !opts->addrs_only && may_sample_kernel(r))
 		xpp_dso_table_prefetch_kernel(p->dsos);
 	p->q = xpp_ordered_create(deliver, p);
 	p->frames = xpp_hist_create();

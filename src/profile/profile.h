@@ -79,6 +79,9 @@ struct xpp_opts {
 	bool keep_addrs;        /* also count the samples' own ips per (DSO, address), for
 				   annotation (xpp_profile_addr_hits()); off: the pass does
 				   not pay for it */
+	bool addrs_only;        /* keep_addrs and nothing else: no symbols are looked up, no
+				   hist or tree is built (h stays empty), the kernel's symbols
+				   are not read ahead; a view resolves what it needs after */
 };
 
 /*
