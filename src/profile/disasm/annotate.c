@@ -31,7 +31,8 @@ struct xpp_annotation {
 	struct xpp_ann_insn *insns;
 	struct insn_text *texts;
 	uint32_t *hot, nr_hot;
-	xpp_intern *files;
+	xpp_intern *files;      /* source files, indexed by xpp_ann_insn.file */
+	xpp_intern *names;      /* what the line tables name: files and functions */
 	struct src_file *src;
 	char section[64];
 };
@@ -51,6 +52,7 @@ void xpp_annotation_free(xpp_annotation *a)
 	}
 	free(a->src);
 	xpp_intern_free(a->files);
+	xpp_intern_free(a->names);
 	free(a->hot);
 	free(a->texts);
 	free(a->insns);
@@ -138,6 +140,7 @@ static void fill_insn(xpp_annotation *a, uint32_t i, const struct xpp_raw_insn *
 	in->target_insn = XPP_ANN_NONE;
 	in->callee = -1;
 	in->file = XPP_ANN_NONE;
+	in->function = xpp_dso_sym_name(d, (uint32_t)a->info.sym);
 	if (r->has_target) {
 		in->has_target = true;
 		in->target = r->target;
@@ -150,11 +153,11 @@ static void fill_insn(xpp_annotation *a, uint32_t i, const struct xpp_raw_insn *
 		snprintf(t->operands, sizeof(t->operands), "%s", r->operands);
 	}
 	if (r->has_mem_ref) {
+		/* the address only: the symbol tables hold functions, and data is not in them */
 		size_t n = strlen(t->operands);
 
-		name_of(d, c, r->mem_ref, name, sizeof(name));
-		snprintf(t->operands + n, sizeof(t->operands) - n, "        # %llx%s",
-			 (unsigned long long)r->mem_ref, name);
+		snprintf(t->operands + n, sizeof(t->operands) - n, "        # %llx",
+			 (unsigned long long)r->mem_ref);
 	}
 }
 
@@ -244,16 +247,29 @@ static int add_lines(xpp_annotation *a, const struct xpp_dso *d, const char *deb
 		goto out;
 	for (uint32_t i = 0; i < n; i++)
 		addrs[i] = a->insns[i].addr;
-	ret = xpp_lines_lookup(d->long_name, debug_root, addrs, n, loc, a->files);
+	ret = xpp_lines_lookup(d->long_name, debug_root, addrs, n, loc, a->names);
 	if (ret == -EOPNOTSUPP)
 		ret = 0; /* built without libdw: instructions without lines */
 	if (ret < 0)
 		goto out;
 	a->info.has_lines = ret > 0;
 	for (uint32_t i = 0; i < n; i++) {
-		a->insns[i].file = loc[i].file;
-		a->insns[i].line = loc[i].line;
-		a->insns[i].discriminator = loc[i].discriminator;
+		struct xpp_ann_insn *in = &a->insns[i];
+
+		if (loc[i].func != UINT32_MAX)
+			in->function = xpp_intern_str(a->names, loc[i].func);
+		if (loc[i].file == UINT32_MAX)
+			continue;
+		const char *f = xpp_intern_str(a->names, loc[i].file);
+		int64_t id = xpp_intern_id(a->files, f, strlen(f));
+
+		if (id < 0) {
+			ret = (int)id;
+			goto out;
+		}
+		in->file = (uint32_t)id;
+		in->line = loc[i].line;
+		in->discriminator = loc[i].discriminator;
 	}
 	a->info.nr_files = xpp_intern_nr(a->files);
 	a->src = calloc(a->info.nr_files ? a->info.nr_files : 1, sizeof(*a->src));
@@ -307,7 +323,8 @@ int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t e
 	ret = -ENOMEM;
 	a = calloc(1, sizeof(*a));
 	if (!a || !(a->insns = calloc(n ? n : 1, sizeof(*a->insns))) ||
-	    !(a->texts = calloc(n ? n : 1, sizeof(*a->texts))) || !(a->files = xpp_intern_create()))
+	    !(a->texts = calloc(n ? n : 1, sizeof(*a->texts))) ||
+	    !(a->files = xpp_intern_create()) || !(a->names = xpp_intern_create()))
 		goto nomem;
 	a->info = (struct xpp_annotation_info){
 		.sym_name = xpp_dso_sym_name(d, (uint32_t)sym),

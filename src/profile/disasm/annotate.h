@@ -66,6 +66,8 @@ struct xpp_ann_insn {
 	uint32_t file;          /* source file (xpp_annotation_file()), XPP_ANN_NONE unknown */
 	uint32_t line;          /* source line (1-based), 0 unknown */
 	uint32_t discriminator; /* the line table's discriminator, 0 none */
+	const char *function;   /* the function the DWARF puts it in: an inlined function's
+				   name inside its caller; the symbol's name without DWARF */
 };
 
 struct xpp_annotation_info {

@@ -66,18 +66,21 @@ bool xpp_disasm_available(void);
 /* ---- lines_dw.c (stub: lines_dw_stub.c): source lines from the DSO's line table ---- */
 
 struct xpp_line_loc {
-	uint32_t file;           /* an id in the files intern table, UINT32_MAX unknown */
+	uint32_t file;           /* an id in the names intern table, UINT32_MAX unknown */
 	uint32_t line, discriminator;
+	uint32_t func;           /* the innermost function holding the address (an inlined
+				    one inside its caller), an id in names, UINT32_MAX unknown */
 };
 
 /*
  * The source line of each of the n addresses (as objdump shows them) of the ELF file at
  * path, from its line table (in its build-id or .gnu_debuglink debug file under
- * debug_root, NULL /usr/lib/debug, or in the file itself): file names interned into files.
+ * debug_root, NULL /usr/lib/debug, or in the file itself): file and function names interned
+ * into names.
  * 1 when a line table was found, 0 when there is none (out all unknown), a negative errno
  * (-EOPNOTSUPP without libdw, -ENOMEM).
  */
 int xpp_lines_lookup(const char *path, const char *debug_root, const uint64_t *addrs,
-		     uint32_t n, struct xpp_line_loc *out, xpp_intern *files);
+		     uint32_t n, struct xpp_line_loc *out, xpp_intern *names);
 
 #endif

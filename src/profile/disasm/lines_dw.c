@@ -141,7 +141,7 @@ static Dwarf_Die *cu_of(Dwarf *dw, uint64_t addr, Dwarf_Die *mem)
  * libdw joins a line's directory and name; a relative result is relative to the CU's
  * compilation directory, which objdump puts in front (and so must we, to find the file).
  */
-static int64_t file_id(xpp_intern *files, Dwarf_Die *cu, const char *src)
+static int64_t file_id(xpp_intern *names, Dwarf_Die *cu, const char *src)
 {
 	Dwarf_Attribute at;
 	const char *dir = src[0] == '/' ? NULL : dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &at));
@@ -149,40 +149,77 @@ static int64_t file_id(xpp_intern *files, Dwarf_Die *cu, const char *src)
 	int n;
 
 	if (!dir || !*dir)
-		return xpp_intern_id(files, src, strlen(src));
+		return xpp_intern_id(names, src, strlen(src));
 	n = snprintf(path, sizeof(path), "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", src);
 	if (n < 0 || (size_t)n >= sizeof(path))
-		return xpp_intern_id(files, src, strlen(src));
-	return xpp_intern_id(files, path, (size_t)n);
+		return xpp_intern_id(names, src, strlen(src));
+	return xpp_intern_id(names, path, (size_t)n);
+}
+
+/*
+ * The innermost function holding addr, an inlined one inside its caller, as objdump -l
+ * names it above the instructions: its id in names, UINT32_MAX unknown, or -ENOMEM.
+ */
+static int64_t func_id(xpp_intern *names, Dwarf_Die *cu, uint64_t addr)
+{
+	Dwarf_Die *scopes = NULL;
+	int n = dwarf_getscopes(cu, addr, &scopes);
+	int64_t id = UINT32_MAX;
+
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		const char *name;
+
+		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
+			continue;
+		name = dwarf_diename(&scopes[i]);
+		if (name)
+			id = xpp_intern_id(names, name, strlen(name));
+		break;
+	}
+	free(scopes);
+	return id;
 }
 
 int xpp_lines_lookup(const char *path, const char *debug_root, const uint64_t *addrs,
-		     uint32_t n, struct xpp_line_loc *out, xpp_intern *files)
+		     uint32_t n, struct xpp_line_loc *out, xpp_intern *names)
 {
 	struct dw_file f = { .fd = -1 };
 	Dwarf_Die cu;
 	int ret = 1;
 
 	for (uint32_t i = 0; i < n; i++)
-		out[i] = (struct xpp_line_loc){ UINT32_MAX, 0, 0 };
+		out[i] = (struct xpp_line_loc){ UINT32_MAX, 0, 0, UINT32_MAX };
 	if (elf_version(EV_CURRENT) == EV_NONE || !open_lines(&f, path, debug_root))
 		return 0;
 	for (uint32_t i = 0; i < n && ret > 0; i++) {
-		Dwarf_Line *l = cu_of(f.dw, addrs[i], &cu) ? dwarf_getsrc_die(&cu, addrs[i]) : NULL;
-		const char *src = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+		Dwarf_Line *l;
+		const char *src;
 		unsigned int discr = 0;
 		int line = 0;
-		int64_t id;
+		int64_t id, fn;
 
+		if (!cu_of(f.dw, addrs[i], &cu))
+			continue;
+		fn = func_id(names, &cu, addrs[i]);
+		l = dwarf_getsrc_die(&cu, addrs[i]);
+		src = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+		if (fn < 0) {
+			ret = (int)fn;
+			break;
+		}
+		out[i].func = (uint32_t)fn;
 		if (!src || dwarf_lineno(l, &line) || line <= 0)
 			continue;
-		id = file_id(files, &cu, src);
+		id = file_id(names, &cu, src);
 		if (id < 0) {
 			ret = (int)id;
 			break;
 		}
 		dwarf_linediscriminator(l, &discr);
-		out[i] = (struct xpp_line_loc){ (uint32_t)id, (uint32_t)line, discr };
+		out[i].file = (uint32_t)id;
+		out[i].line = (uint32_t)line;
+		out[i].discriminator = discr;
 	}
 	dw_close(&f);
 	return ret;

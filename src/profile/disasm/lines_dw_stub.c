@@ -4,13 +4,13 @@
 #include "profile/disasm/disasm.h"
 
 int xpp_lines_lookup(const char *path, const char *debug_root, const uint64_t *addrs,
-		     uint32_t n, struct xpp_line_loc *out, xpp_intern *files)
+		     uint32_t n, struct xpp_line_loc *out, xpp_intern *names)
 {
 	(void)path;
 	(void)debug_root;
 	(void)addrs;
-	(void)files;
+	(void)names;
 	for (uint32_t i = 0; i < n; i++)
-		out[i] = (struct xpp_line_loc){ UINT32_MAX, 0, 0 };
+		out[i] = (struct xpp_line_loc){ UINT32_MAX, 0, 0, UINT32_MAX };
 	return -EOPNOTSUPP;
 }
