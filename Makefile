@@ -113,6 +113,7 @@ REPORT_SRC := $(call select_src,$(wildcard src/report/*.c src/report/*/*.c))
 LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
 SCRIPT_SRC := $(call select_src,$(wildcard src/script/*.c))
 INJECT_SRC := $(call select_src,$(wildcard src/inject/*.c))
+ANNOTATE_SRC := $(call select_src,$(wildcard src/annotate/*.c))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
@@ -146,6 +147,9 @@ COMMANDS   += $(BUILD)/xperf-script
 endif
 ifneq ($(INJECT_SRC),)
 COMMANDS   += $(BUILD)/xperf-inject
+endif
+ifneq ($(ANNOTATE_SRC),)
+COMMANDS   += $(BUILD)/xperf-annotate
 endif
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
@@ -211,6 +215,9 @@ endif
 $(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(PBC_LIBS) -lm
 $(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
+
+$(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
@@ -301,7 +308,7 @@ print-%:
 	@echo $($*)
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-nocap
 distclean: clean
 	rm -f config.mak config.h
 

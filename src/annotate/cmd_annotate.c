@@ -1,0 +1,383 @@
+/* xperf-annotate: options, the one pass over the file, and which symbols to annotate. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "annotate/annotate_stdio.h"
+#include "cli/cli.h"
+#include "profile/disasm/annotate.h"
+
+struct annotate_opts {
+	const char *input, *symbol, *dsos, *kallsyms, *vmlinux, *percent_type, *color;
+	bool stdio, tui, print_lines, source, full_paths, nr_samples, total_period, quiet,
+	     skip_missing;
+	double percent_limit;
+};
+
+static const char *const usage[] = {
+	"xperf annotate [<options>] [SYMBOL]",
+	NULL,
+};
+
+/* The input when -i is not given, as xperf report picks it. */
+static const char *default_input(bool quiet)
+{
+	struct stat st;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	if (!access("xperf.data", F_OK) || access("perf.data", F_OK))
+		return "xperf.data";
+	if (!quiet)
+		fprintf(stderr, "%s: reading 'perf.data' ('xperf.data' does not exist)\n",
+			cli_command());
+	return "perf.data";
+}
+
+static const char *event_name(const struct xpf_attr *a, char *buf, size_t size)
+{
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	};
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles",
+	};
+
+	if (a && a->name && a->name[0])
+		return a->name;
+	if (a && a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
+		return sw[a->attr.config];
+	if (a && a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
+		return hw[a->attr.config];
+	snprintf(buf, size, "%u:0x%llx", a ? a->attr.type : 0,
+		 a ? (unsigned long long)a->attr.config : 0ULL);
+	return buf;
+}
+
+/* A symbol with samples: what the listing of an event is made of. */
+struct sym_total {
+	uint32_t dso;
+	int32_t sym;
+	uint64_t period;
+};
+
+static int cmp_period(const void *x, const void *y)
+{
+	const struct sym_total *a = x, *b = y;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	if (a->dso != b->dso)
+		return a->dso < b->dso ? -1 : 1;
+	return a->sym < b->sym ? -1 : a->sym > b->sym;
+}
+
+struct run {
+	const struct annotate_opts *o;
+	xpp_profile *p;
+	struct ann_print_opts print;
+	struct ann_print_state state;
+	struct xpp_annotate_opts ann;
+	xpp_dso_table *dsos;
+	bool *warned;           /* per DSO: a failure was reported (perf's annotate_warned) */
+	uint32_t printed, failed;
+};
+
+/* Annotate one (dso, symbol) of event ev; a failure is reported once per DSO. */
+static int annotate_one(struct run *r, uint32_t ev, const struct sym_total *t)
+{
+	struct xpf_error err = { 0 };
+	xpp_annotation *a;
+	int ret;
+
+	if (r->warned[t->dso])
+		return 0;
+	ret = xpp_annotation_create(&a, r->p, ev, t->dso, t->sym, &r->ann, &err);
+	if (ret < 0) {
+		r->failed++;
+		r->warned[t->dso] = true;
+		if (ret == -ENOMEM || ret == -EOPNOTSUPP)
+			return ret;
+		if (!r->o->skip_missing) {
+			const struct xpp_dso *d = xpp_dso_table_get(r->dsos, t->dso);
+
+			fflush(stdout);
+			cli_error("cannot annotate '%s': %s", xpp_dso_sym_name(d, (uint32_t)t->sym),
+				  err.msg);
+		}
+		return 0;
+	}
+	ann_print_stdio(a, &r->print, &r->state, stdout);
+	xpp_annotation_free(a);
+	r->printed++;
+	return 0;
+}
+
+/*
+ * The symbols of event ev with samples (named o->symbol, or all), found from the sample
+ * addresses: each distinct address is looked up once, and a DSO's symbols are read only
+ * when it has samples. The kernel's only with `kernel` (reading them costs more than the
+ * rest of an annotation).
+ */
+static int collect(struct run *r, uint32_t ev, bool kernel, struct sym_total **out, size_t *nr)
+{
+	struct sym_total *v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (uint32_t dso = 0; dso < xpp_dso_table_nr(r->dsos); dso++) {
+		const struct xpp_dso *d = xpp_dso_table_get(r->dsos, dso);
+		size_t nh;
+		const struct xpp_addr_hits *h =
+			xpp_profile_addr_hits(r->p, ev, dso, 0, UINT64_MAX, &nh);
+
+		if (!nh || (d->kind == XPP_DSO_KERNEL && !kernel))
+			continue;
+		for (size_t i = 0; i < nh; i++) {
+			int64_t sym = xpp_dso_table_resolve(r->dsos, dso, h[i].addr);
+
+			d = xpp_dso_table_get(r->dsos, dso);
+			if (sym < 0 || (r->o->symbol && strcmp(xpp_dso_sym_name(d, (uint32_t)sym),
+							       r->o->symbol)))
+				continue;
+			/* addresses come sorted, so a symbol's are together */
+			if (n && v[n - 1].dso == dso && v[n - 1].sym == sym) {
+				v[n - 1].period += h[i].period;
+				continue;
+			}
+			if (n == cap) {
+				struct sym_total *g = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*v));
+
+				if (!g) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = g;
+			}
+			v[n++] = (struct sym_total){ dso, (int32_t)sym, h[i].period };
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_period);
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+/*
+ * Every symbol of event ev with samples (the one asked for, or all), most samples first.
+ * A symbol asked for by name is looked for in the kernel only when no user-space symbol
+ * of that name has samples.
+ */
+static int annotate_event(struct run *r, uint32_t ev, const struct xpp_event *e)
+{
+	char buf[64];
+	const struct xpf_attr *a = xpf_reader_attr(xpp_profile_reader(r->p), ev);
+	struct sym_total *t = NULL;
+	size_t n = 0;
+	int ret;
+
+	r->print.event = event_name(a, buf, sizeof(buf));
+	ret = collect(r, ev, !r->o->symbol, &t, &n);
+	if (ret == 0 && !n && r->o->symbol) {
+		free(t);
+		ret = collect(r, ev, true, &t, &n);
+	}
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		if (r->o->percent_limit > 0 && e->total_period &&
+		    100.0 * (double)t[i].period / (double)e->total_period < r->o->percent_limit)
+			continue;
+		ret = annotate_one(r, ev, &t[i]);
+	}
+	free(t);
+	return ret;
+}
+
+static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
+{
+	struct xpp_opts po = { .addrs_only = true };
+	struct xpf_error err = { 0 };
+	struct run r = { .o = o };
+	const struct xpp_event *ev;
+	uint32_t nr_ev;
+	int ret;
+
+	po.dsos = o->dsos;
+	po.kallsyms = o->kallsyms;
+	ret = xpp_profile_create(&r.p, rd, &po, &err);
+	if (ret == 0)
+		ret = xpp_profile_run(r.p, &err);
+	if (ret < 0) {
+		fflush(stdout);
+		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		xpp_profile_free(r.p);
+		return CLI_EXIT_RUNTIME;
+	}
+	r.print.value = o->total_period ? ANN_PERIOD : o->nr_samples ? ANN_NR_SAMPLES : ANN_PERCENT;
+	r.print.hits = o->percent_type && strstr(o->percent_type, "hits");
+	r.print.source = o->source;
+	r.print.print_lines = o->print_lines;
+	r.print.full_paths = o->full_paths;
+	r.print.color = o->color ? !strcmp(o->color, "always") :
+			isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	if (o->color && !strcmp(o->color, "auto"))
+		r.print.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+	r.ann.no_source = !o->source && !o->print_lines;
+	r.dsos = xpp_profile_dsos(r.p);
+	r.warned = calloc(xpp_dso_table_nr(r.dsos) + 1, sizeof(*r.warned));
+	ret = r.warned ? 0 : -ENOMEM;
+	ev = xpp_profile_events(r.p, &nr_ev);
+	for (uint32_t i = 0; i < nr_ev && ret == 0; i++)
+		if (ev[i].nr_samples)
+			ret = annotate_event(&r, i, &ev[i]);
+	free(r.warned);
+	xpp_profile_free(r.p);
+	fflush(stdout);
+	if (ret == -EOPNOTSUPP) {
+		cli_error("annotate is not supported in this build: xperf was built without "
+			  "capstone (install libcapstone-dev and rebuild)");
+		return CLI_EXIT_RUNTIME;
+	}
+	if (ret < 0) {
+		cli_error("cannot annotate: %s", strerror(-ret));
+		return CLI_EXIT_RUNTIME;
+	}
+	if (!r.printed && !r.failed) {
+		if (o->symbol)
+			cli_error("symbol '%s' has no samples in '%s'", o->symbol, o->input);
+		else
+			cli_error("'%s' has no samples in symbols to annotate", o->input);
+		return CLI_EXIT_RUNTIME;
+	}
+	return r.printed ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
+}
+
+/* perf's --percent-type words; only the local shares (of the symbol's own samples) are kept. */
+static int check_percent_type(const char *t)
+{
+	static const char *const ok[] = { "local-period", "period-local", "local-hits", "hits-local" };
+
+	if (!t)
+		return 0;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(t, ok[i]))
+			return 0;
+	if (!strcmp(t, "global-period") || !strcmp(t, "period-global") ||
+	    !strcmp(t, "global-hits") || !strcmp(t, "hits-global"))
+		cli_error("--percent-type %s is not supported: only local-period (the default) "
+			  "and local-hits", t);
+	else
+		cli_error("invalid --percent-type '%s': use local-period or local-hits", t);
+	return -1;
+}
+
+int main(int argc, const char **argv)
+{
+	static char outbuf[1 << 20];
+	struct annotate_opts o = { 0 };
+	struct cli_option opts[] = {
+		OPT_GROUP("Input"),
+		OPT_STRING('i', "input", &o.input, "FILE",
+			   "input file: '-' reads a pipe stream from stdin (default: stdin when "
+			   "it is a pipe, else xperf.data, else perf.data)"),
+		OPT_STRING('d', "dsos", &o.dsos, "DSO[,DSO...]",
+			   "only symbols in these shared objects (short names, as report shows "
+			   "them)"),
+		OPT_STRING('s', "symbol", &o.symbol, "SYMBOL",
+			   "annotate this symbol (as the SYMBOL argument; default: every symbol "
+			   "with samples, most samples first)"),
+		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE",
+			   "kernel symbols from FILE (default: /proc/kallsyms); kernel code comes "
+			   "from /proc/kcore"),
+		OPT_STRING('k', "vmlinux", &o.vmlinux, "FILE", "not supported: kernel code "
+			   "comes from /proc/kcore"),
+		OPT_GROUP("Output"),
+		OPT_BOOL(0, "stdio", &o.stdio, "print to stdout, as perf annotate --stdio (the "
+			 "default; the annotate TUI is xperf report's `a` key)"),
+		OPT_BOOL(0, "tui", &o.tui, "not supported here: use xperf report and its `a` key"),
+		OPT_BOOL(0, "source", &o.source, "show source lines above their instructions "
+			 "(the default; --no-source hides them)"),
+		OPT_BOOL('l', "print-line", &o.print_lines,
+			 "a summary of the hottest source lines first, and each hot "
+			 "instruction's file:line"),
+		OPT_BOOL('P', "full-paths", &o.full_paths, "do not shorten file names"),
+		OPT_BOOL('n', "show-nr-samples", &o.nr_samples,
+			 "the number of samples of each instruction instead of its share"),
+		OPT_BOOL(0, "show-total-period", &o.total_period,
+			 "the period of each instruction instead of its share"),
+		OPT_STRING(0, "percent-type", &o.percent_type, "TYPE",
+			   "local-period (the default: shares of the symbol's period) or "
+			   "local-hits (of its samples)"),
+		OPT_DOUBLE(0, "percent-limit", &o.percent_limit, "PERCENT",
+			   "skip symbols under PERCENT of their event's samples"),
+		OPT_BOOL(0, "skip-missing", &o.skip_missing,
+			 "skip symbols whose code cannot be read, without an error"),
+		OPT_STRING(0, "stdio-color", &o.color, "WHEN",
+			   "colour the shares: always, never or auto (the default: when stdout "
+			   "is a terminal and NO_COLOR is unset)"),
+		OPT_GROUP("Messages"),
+		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
+		OPT_END(),
+	};
+	struct xpf_error err = { 0 };
+	xpf_reader *r = NULL;
+	int ret, status;
+
+	o.source = true; /* perf's default; --no-source clears it */
+	cli_set_command("xperf annotate");
+	argc = cli_parse(argc, argv, opts, usage, 0);
+	if (argc < 0)
+		return argc == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (argc > 1 || (argc == 1 && o.symbol && strcmp(o.symbol, argv[0]))) {
+		cli_error("unexpected argument '%s'", argv[argc - 1]);
+		cli_usage(opts, usage, true);
+		return CLI_EXIT_USAGE;
+	}
+	if (argc == 1)
+		o.symbol = argv[0];
+	if (o.vmlinux) {
+		cli_error("--vmlinux is not supported: kernel code is read from /proc/kcore");
+		return CLI_EXIT_USAGE;
+	}
+	if (o.tui) {
+		cli_error("--tui is not supported by xperf annotate: use xperf report and its "
+			  "`a` key, or --stdio");
+		return CLI_EXIT_USAGE;
+	}
+	if (o.color && strcmp(o.color, "always") && strcmp(o.color, "never") &&
+	    strcmp(o.color, "auto")) {
+		cli_error("invalid --stdio-color '%s': use always, never or auto", o.color);
+		return CLI_EXIT_USAGE;
+	}
+	if (check_percent_type(o.percent_type) < 0)
+		return CLI_EXIT_USAGE;
+	if (!xpp_annotate_supported()) {
+		cli_error("annotate is not supported in this build: xperf was built without "
+			  "capstone (install libcapstone-dev and rebuild)");
+		return CLI_EXIT_RUNTIME;
+	}
+	if (!o.input)
+		o.input = default_input(o.quiet);
+
+	ret = xpf_reader_open(&r, o.input, &err);
+	if (ret < 0) {
+		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		return CLI_EXIT_RUNTIME;
+	}
+	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+	status = run_annotate(r, &o);
+	if (status == CLI_EXIT_OK && xpf_reader_warning(r) && !o.quiet) {
+		fflush(stdout);
+		cli_warning("%s", xpf_reader_warning(r));
+	}
+	xpf_reader_close(r);
+	if (fflush(stdout) || ferror(stdout)) {
+		cli_error("cannot write the output: %s", strerror(errno));
+		status = CLI_EXIT_RUNTIME;
+	}
+	return status;
+}

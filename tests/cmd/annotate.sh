@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# xperf annotate --stdio against perf annotate --stdio on the same files: the same shares per
+# instruction address, the same hottest instruction, perf's layout line for line (all but
+# the instruction text: objdump's and capstone's syntaxes differ), source lines above their
+# instructions; errors; the build without capstone.
+. "$(dirname "$0")/lib.sh"
+
+A=$XPERF_BUILD/xperf-annotate
+WL=$XPERF_BUILD/workloads
+F=$TEST_TMP/files
+export A WL F
+mkdir -p "$F"
+
+# The recordings every case reads, made once: shares (-g, 50/30/20 in work_a/b/c) and
+# libc_sort (no -g; cmp_int's samples spread over its instructions), by perf and by xperf.
+if have_perf; then
+	perf_run record -q -N --no-bpf-event -g -e cpu-clock -o "$F/shares.data" -- "$WL/shares" 1 \
+		>/dev/null 2>"$F/rec.err" || rm -f "$F/shares.data"
+	perf_run record -q -N --no-bpf-event -e cpu-clock -o "$F/sort.data" -- "$WL/libc_sort" 1 \
+		>/dev/null 2>>"$F/rec.err" || rm -f "$F/sort.data"
+fi
+"$XPERF_BUILD/xperf-record" -q -o "$F/xsort.data" -- "$WL/libc_sort" 1 >/dev/null \
+	2>>"$F/rec.err" || rm -f "$F/xsort.data"
+
+# need FILE: skip the case when the recording could not be made
+need() { [ -s "$F/$1" ] || skip "recording $1 failed: $(tail -n 1 "$F/rec.err")"; }
+export -f need
+
+# pcts FILE: "address percent" of every instruction line of an annotate --stdio output
+pcts() { awk '/^ +[0-9]+\.[0-9]+ : +[0-9a-f]+:/ { a = $3; sub(/:$/, "", a); print a, $1 }' "$1"; }
+# layout FILE: the output without the instructions' text (after "address:")
+layout() { sed 's/^\( *[0-9.]* : *[0-9a-f]*:\).*/\1/' "$1"; }
+export -f pcts layout
+
+# same_pcts SYMBOL FILE: perf's and xperf's shares per address agree within 0.5 points, on
+# the same addresses, with the same hottest instruction
+same_pcts() {
+	perf_run annotate --stdio -s "$1" -i "$2" >perf.out 2>perf.err ||
+		fail "perf annotate failed: $(tail -n 3 perf.err)"
+	"$A" --stdio -s "$1" -i "$2" >xperf.out 2>xperf.err || fail "xperf annotate: $(cat xperf.err)"
+	pcts perf.out | sort >p.pct
+	pcts xperf.out | sort >x.pct
+	[ -s p.pct ] || fail "perf printed no instructions"
+	[ "$(cut -d" " -f1 p.pct)" = "$(cut -d" " -f1 x.pct)" ] ||
+		fail "not the same instruction addresses: $(diff <(cut -d" " -f1 p.pct) <(cut -d" " -f1 x.pct) | head -5)"
+	join p.pct x.pct | awk '{ d = $2 - $3; if (d < 0) d = -d
+		if (d > 0.5) { print "at " $1 ": perf " $2 ", xperf " $3; bad = 1 } } END { exit bad }' ||
+		fail "shares differ"
+	[ "$(sort -k2,2nr -k1,1 p.pct | head -n 1 | cut -d" " -f1)" = \
+	  "$(sort -k2,2nr -k1,1 x.pct | head -n 1 | cut -d" " -f1)" ] ||
+		fail "hottest instruction: perf $(sort -k2,2nr p.pct | head -n 1), xperf $(sort -k2,2nr x.pct | head -n 1)"
+}
+export -f same_pcts
+
+perf_case "work_a: per-instruction shares and the hottest instruction as perf's (-g file)" '
+	need shares.data
+	same_pcts work_a "$F/shares.data"
+'
+
+perf_case "cmp_int: shares spread over many instructions equal perf's" '
+	need sort.data
+	same_pcts cmp_int "$F/sort.data"
+	[ "$(awk "\$2 > 0" x.pct | wc -l)" -ge 3 ] || skip "too few instructions with samples to compare"
+'
+
+perf_case "msort_with_tmp in libc (debug info from the build-id file) as perf's" '
+	need sort.data
+	sym=$(perf_run report --stdio --no-children -q -i "$F/sort.data" --dsos libc.so.6 --sort sym \
+	      2>/dev/null | awk "/%/ { print \$NF; exit }")
+	[ -n "$sym" ] || skip "no libc symbol with samples"
+	same_pcts "$sym" "$F/sort.data"
+'
+
+perf_case "xperf record's file: the same shares as perf annotate reads in it" '
+	need xsort.data
+	same_pcts cmp_int "$F/xsort.data"
+'
+
+perf_case "perf's layout line for line: header, objdump lines, numbers, source" '
+	need sort.data
+	for opt in "" --no-source -l -n --show-total-period "--percent-type local-hits"; do
+		perf_run annotate --stdio $opt -s cmp_int -i "$F/sort.data" >perf.out 2>/dev/null
+		"$A" --stdio $opt -s cmp_int -i "$F/sort.data" >xperf.out
+		layout perf.out >p.lay
+		layout xperf.out >x.lay
+		diff p.lay x.lay >d || fail "with [$opt]: $(head -n 20 d)"
+	done
+'
+
+test_case "a source line above its instructions (the workloads are built with -g)" '
+	need xsort.data
+	"$A" --stdio cmp_int -i "$F/xsort.data" >out
+	# the line of the definition, then (perhaps after other source lines) the first instruction
+	n_src=$(grep -n "^ *: [0-9]\+ .*int cmp_int(const void \*a" out | head -n 1 | cut -d: -f1)
+	n_ins=$(grep -n "^ *[0-9.]\+ : *[0-9a-f]\+:" out | head -n 1 | cut -d: -f1)
+	[ -n "$n_src" ] || fail "no source line of cmp_int: $(head -n 20 out)"
+	[ "$n_src" -lt "$n_ins" ] || fail "source line $n_src not above the first instruction ($n_ins)"
+	grep -q "^ *: [0-9]\+ .*return (x > y) - (x < y);" out || fail "the body is not shown"
+'
+
+perf_case "without SYMBOL: the user-space symbols in perf's order, each with its sample count" '
+	need shares.data
+	perf_run annotate --stdio -i "$F/shares.data" >perf.out 2>/dev/null
+	"$A" --stdio -i "$F/shares.data" >xperf.out 2>xperf.err
+	grep "Source code & Disassembly of" perf.out | grep -v "\[kernel" >p.heads
+	grep "Source code & Disassembly of" xperf.out | grep -v "\[kernel" >x.heads
+	[ "$(wc -l <p.heads)" -ge 3 ] || fail "perf annotated $(wc -l <p.heads) symbols"
+	diff p.heads x.heads || fail "headings differ"
+'
+
+test_case "an unknown symbol: one error line, exit 2" '
+	need xsort.data
+	rc=0; "$A" --stdio no_such_function -i "$F/xsort.data" >out 2>err || rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc"
+	[ "$(wc -l <err)" -eq 1 ] || fail "stderr: $(cat err)"
+	grep -q "^xperf annotate: error: symbol '"'"'no_such_function'"'"' has no samples" err ||
+		fail "message: $(cat err)"
+	[ ! -s out ] || fail "stdout: $(head -n 3 out)"
+'
+
+test_case "options perf has and we do not: a clear usage error" '
+	need xsort.data
+	for o in "-k vmlinux" "--percent-type global-period" --tui; do
+		rc=0; "$A" $o -i "$F/xsort.data" cmp_int >out 2>err || rc=$?
+		[ $rc -eq 1 ] || fail "$o: exit $rc"
+		grep -q "^xperf annotate: error: .*not supported" err || fail "$o: $(cat err)"
+	done
+'
+
+test_case "a pipe stream on stdin" '
+	need xsort.data
+	"$XPERF_BUILD/xperf-record" -q -o - -- "$WL/shares" 0.3 2>/dev/null |
+		"$A" --stdio -i - work_b >out
+	grep -q "Source code & Disassembly of shares" out
+	grep -q "^ *[0-9.]\+ : *[0-9a-f]\+:" out
+'
+
+test_case "without capstone (HAVE_CAPSTONE=0): not supported in this build, exit 2" '
+	need xsort.data
+	nb=$TOP/build-nocap
+	make -C "$TOP" --no-print-directory BUILD="$nb" HAVE_CAPSTONE=0 "$nb/xperf-annotate" \
+		>make.log 2>&1 || fail "build: $(tail -n 5 make.log)"
+	grep -q "HAVE_CAPSTONE 0" "$nb/config.h" || fail "config.h: $(cat "$nb/config.h")"
+	rc=0; "$nb/xperf-annotate" --stdio cmp_int -i "$F/xsort.data" >out 2>err || rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc"
+	grep -q "^xperf annotate: error: annotate is not supported in this build" err ||
+		fail "message: $(cat err)"
+'
+
+test_case "--help lists every option, each documented in docs/xperf-annotate.1" '
+	"$A" --help >h.txt
+	opts=$(grep -Eo -- "--(\[no-\])?[a-z][a-z-]+" h.txt | sed "s/\[no-\]//" | sort -u)
+	[ "$(echo "$opts" | wc -l)" -ge 15 ] || fail "only $(echo "$opts" | wc -l) options"
+	for o in $opts; do
+		[ "$o" = --help ] && continue
+		grep -q -- "$(echo "$o" | sed "s/-/\\\\\\\\-/g")" "$TOP/docs/xperf-annotate.1" ||
+			fail "$o missing from the man page"
+	done
+'
+
+test_done
