@@ -8,12 +8,14 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "report/flamegraph/flamegraph.h"
 #include "report/report.h"
 #include "report/pprof/pprof.h"
 #include "report/stdio/report_stdio.h"
 
 struct report_opts {
 	const char *input, *pprof;
+	const char *flamegraph; /* --flamegraph FILE: src/report/flamegraph/ */
 	bool dump, stats, header_only, stdio, quiet, demangle;
 	struct report_stdio_opts view; /* the default (stdio) view: src/report/stdio/ */
 };
@@ -147,6 +149,19 @@ static int run_stdio(xpf_reader *r, const struct report_opts *o)
 	return status;
 }
 
+static int run_flamegraph(xpf_reader *r, const struct report_opts *o)
+{
+	struct report_flame_opts fo = {
+		.comms = o->view.comms, .dsos = o->view.dsos, .kallsyms = o->view.kallsyms,
+		.no_demangle = o->view.no_demangle, .inlines = o->view.inlines,
+	};
+	int status = report_flamegraph_run(r, o->flamegraph, &fo);
+
+	if (status == CLI_EXIT_OK)
+		warn_once(r, o);
+	return status;
+}
+
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
@@ -172,6 +187,10 @@ int main(int argc, const char **argv)
 			   "(gzip-compressed profile.proto: call stacks with source lines and "
 			   "inline frames, mappings with build ids), for go tool pprof, Pyroscope, "
 			   "Parca or Grafana"),
+		OPT_STRING(0, "flamegraph", &o.flamegraph, "FILE.svg",
+			   "write the call tree of the first event as an SVG flame graph to "
+			   "FILE.svg ('-': stdout), with hover titles and click to zoom, instead "
+			   "of printing the report"),
 		OPT_STRING('s', "sort", &o.view.sort, "KEYS",
 			   "columns of the --stdio view, a comma-separated subset of comm, dso, "
 			   "sym, srcline (the source file:line of the sample, from DWARF) "
@@ -224,12 +243,13 @@ int main(int argc, const char **argv)
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	if (o.header_only + o.stdio + (o.dump || o.stats) + !!o.pprof > 1) {
-		cli_error("--header-only, --stdio, --pprof and --dump/--stats cannot be combined");
+	if (o.header_only + o.stdio + (o.dump || o.stats) + !!o.pprof + !!o.flamegraph > 1) {
+		cli_error("--header-only, --stdio, --pprof, --flamegraph and --dump/--stats "
+			  "cannot be combined");
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	if (!o.dump && !o.stats && !o.header_only)
+	if (!o.dump && !o.stats && !o.header_only && !o.flamegraph)
 		o.stdio = true;
 	o.view.quiet = o.quiet;
 	o.view.no_demangle = !o.demangle;
@@ -245,6 +265,8 @@ int main(int argc, const char **argv)
 		status = report_pprof_run(r, o.pprof, &o.view);
 	else if (o.header_only)
 		status = run_header_only(r, &o);
+	else if (o.flamegraph)
+		status = run_flamegraph(r, &o);
 	else if (o.stdio)
 		status = run_stdio(r, &o);
 	else

@@ -1,0 +1,33 @@
+/* The flame graph's own tree (frames merged by name under each parent) and its SVG writer. */
+#ifndef XPERF_REPORT_FLAME_INT_H
+#define XPERF_REPORT_FLAME_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile/profile.h"
+
+enum flame_kind { FK_ROOT, FK_COMM, FK_USER, FK_KERNEL, FK_UNKNOWN };
+
+/*
+ * Node 0 is "all"; below it the commands, then the frames outermost caller first. Keys of t
+ * are ids of names, so two frames of one parent with the same name are one box, as in
+ * folded stacks (two addresses of one unknown object, one symbol of two objects).
+ */
+struct flame {
+	xpp_callgraph *t;
+	xpp_intern *names;
+	uint64_t *period, *count;   /* per node, with its descendants */
+	uint8_t *kind;              /* enum flame_kind */
+	const char **dso;           /* per node: the object's short name, NULL none */
+	uint32_t cap;
+};
+
+/* The flame tree of event e of profile p (its call tree, or without chains its entries). */
+int flame_build(struct flame *f, const xpp_profile *p, const struct xpp_event *e);
+void flame_free(struct flame *f);
+
+/* Write f as an SVG document with a title and a subtitle line. 0, or -errno of a write. */
+int flame_write_svg(const struct flame *f, FILE *out, const char *title, const char *subtitle);
+
+#endif

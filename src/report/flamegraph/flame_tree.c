@@ -1,0 +1,169 @@
+/* The flame graph's tree: the profile's call paths with frames named and merged by name. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/flamegraph/flame_int.h"
+
+void flame_free(struct flame *f)
+{
+	xpp_cg_free(f->t);
+	xpp_intern_free(f->names);
+	free(f->period);
+	free(f->count);
+	free(f->kind);
+	free(f->dso);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Node `id` of the flame tree exists in the per-node arrays. */
+static int reserve(struct flame *f, uint32_t id)
+{
+	uint32_t cap = f->cap;
+
+	if (id < cap)
+		return 0;
+	while (cap <= id)
+		cap = cap ? cap * 2 : 1024;
+	uint64_t *p = realloc(f->period, cap * sizeof(*p));
+	if (p)
+		f->period = p;
+	uint64_t *c = realloc(f->count, cap * sizeof(*c));
+	if (c)
+		f->count = c;
+	uint8_t *k = realloc(f->kind, cap * sizeof(*k));
+	if (k)
+		f->kind = k;
+	const char **d = realloc(f->dso, cap * sizeof(*d));
+	if (d)
+		f->dso = d;
+	if (!p || !c || !k || !d)
+		return -ENOMEM;
+	memset(f->period + f->cap, 0, (cap - f->cap) * sizeof(*p));
+	memset(f->count + f->cap, 0, (cap - f->cap) * sizeof(*c));
+	memset(f->kind + f->cap, 0, (cap - f->cap) * sizeof(*k));
+	memset(f->dso + f->cap, 0, (cap - f->cap) * sizeof(*d));
+	f->cap = cap;
+	return 0;
+}
+
+/* The child of `parent` named `name`, charged with period and count: its id or -errno. */
+static int64_t add(struct flame *f, uint32_t parent, const char *name, enum flame_kind kind,
+		   const char *dso, uint64_t period, uint64_t count)
+{
+	int64_t key = xpp_intern_id(f->names, name, strlen(name)), id;
+
+	if (key < 0)
+		return key;
+	id = xpp_cg_child(f->t, parent, (uint32_t)key);
+	if (id < 0 || reserve(f, (uint32_t)id) < 0)
+		return -ENOMEM;
+	f->period[id] += period;
+	f->count[id] += count;
+	f->kind[id] = (uint8_t)kind;
+	f->dso[id] = dso;
+	return id;
+}
+
+/* A frame's name, kind and object, as folded stacks name frames. */
+static const char *frame_name(const xpp_profile *p, const struct xpp_hist_key *k, char *buf,
+			      size_t size, enum flame_kind *kind, const char **dso)
+{
+	const char *s = xpp_profile_sym_name(p, k);
+
+	*dso = k->dso == XPP_HIST_NO_DSO ? NULL : xpp_profile_dso_name(p, k);
+	*kind = k->level == 'k' || k->level == 'g' ? FK_KERNEL : FK_USER;
+	if (s)
+		return s;
+	*kind = FK_UNKNOWN;
+	if (*dso) {
+		snprintf(buf, size, "[%s]", *dso);
+		return buf;
+	}
+	return "[unknown]";
+}
+
+/* The call tree's nodes in id order: a node's parent always comes before it. */
+static int from_callgraph(struct flame *f, const xpp_profile *p, const xpp_callgraph *cg)
+{
+	uint32_t n = xpp_cg_nr_nodes(cg);
+	uint32_t *map = malloc((n ? n : 1) * sizeof(*map));
+	const xpp_intern *comms = xpp_profile_comms(p);
+	int ret = 0;
+
+	if (!map)
+		return -ENOMEM;
+	map[0] = 0;
+	for (uint32_t id = 1; id < n && ret == 0; id++) {
+		const struct xpp_cg_node *nd = xpp_cg_node(cg, id);
+		enum flame_kind kind = FK_COMM;
+		const char *name, *dso = NULL;
+		char buf[256];
+		int64_t m;
+
+		if (nd->depth == 1) {
+			name = xpp_intern_str(comms, nd->key);
+			if (!name)
+				name = "[unknown]";
+		} else {
+			struct xpp_hist_key k = xpp_profile_frame_key(p, 0, nd->key);
+
+			name = frame_name(p, &k, buf, sizeof(buf), &kind, &dso);
+		}
+		m = add(f, map[nd->parent], name, kind, dso, nd->period, nd->count);
+		if (m < 0)
+			ret = (int)m;
+		else
+			map[id] = (uint32_t)m;
+	}
+	free(map);
+	return ret;
+}
+
+/* A file without call chains: command, then the sample's own function. */
+static int from_hist(struct flame *f, const xpp_profile *p, const xpp_hist *h)
+{
+	size_t n;
+	const struct xpp_hist_entry *e = xpp_hist_entries(h, &n);
+	const xpp_intern *comms = xpp_profile_comms(p);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *comm = xpp_intern_str(comms, e[i].key.comm), *name, *dso;
+		enum flame_kind kind;
+		char buf[256];
+		int64_t c, m;
+
+		c = add(f, 0, comm ? comm : "[unknown]", FK_COMM, NULL, e[i].period, e[i].nr_samples);
+		if (c < 0)
+			return (int)c;
+		name = frame_name(p, &e[i].key, buf, sizeof(buf), &kind, &dso);
+		m = add(f, (uint32_t)c, name, kind, dso, e[i].period, e[i].nr_samples);
+		if (m < 0)
+			return (int)m;
+	}
+	return 0;
+}
+
+int flame_build(struct flame *f, const xpp_profile *p, const struct xpp_event *e)
+{
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	f->t = xpp_cg_create();
+	f->names = xpp_intern_create();
+	if (!f->t || !f->names || reserve(f, 0) < 0)
+		return -ENOMEM;
+	f->kind[0] = FK_ROOT;
+	ret = e->cg ? from_callgraph(f, p, e->cg) : e->h ? from_hist(f, p, e->h) : 0;
+	if (ret < 0)
+		return ret;
+	/* the root: everything below it, filtered samples left out as the tree leaves them */
+	for (uint32_t c = xpp_cg_node(f->t, 0)->first_child; c;
+	     c = xpp_cg_node(f->t, c)->next_sibling) {
+		f->period[0] += f->period[c];
+		f->count[0] += f->count[c];
+	}
+	return 0;
+}

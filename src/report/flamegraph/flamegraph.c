@@ -1,0 +1,108 @@
+/* --flamegraph: one pass into a profile, then its first event's call tree written as SVG. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/flamegraph/flame_int.h"
+#include "report/flamegraph/flamegraph.h"
+
+static const char *event_name(const struct xpf_attr *a, char *buf, size_t size)
+{
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	};
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles",
+	};
+
+	if (a->name && a->name[0])
+		return a->name;
+	if (a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
+		return sw[a->attr.config];
+	if (a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
+		return hw[a->attr.config];
+	snprintf(buf, size, "%u:0x%llx", a->attr.type, (unsigned long long)a->attr.config);
+	return buf;
+}
+
+static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
+{
+	uint32_t nr;
+	const struct xpp_event *e = &xpp_profile_events(p, &nr)[ev];
+	const struct xpf_attr *a = xpf_reader_attr(xpp_profile_reader(p), ev);
+	struct flame f;
+	char name[64], sub[256];
+	FILE *out;
+	int ret;
+
+	ret = flame_build(&f, p, e);
+	if (ret < 0) {
+		flame_free(&f);
+		cli_error("cannot build the flame graph: %s", strerror(-ret));
+		return CLI_EXIT_RUNTIME;
+	}
+	snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples%s", event_name(a, name, sizeof(name)),
+		 f.count[0], xpp_profile_callchains(p) ? "" : " (no call chains: command, function)");
+	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!out) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		flame_free(&f);
+		return CLI_EXIT_RUNTIME;
+	}
+	ret = flame_write_svg(&f, out, "Flame Graph", sub);
+	flame_free(&f);
+	if (out != stdout) {
+		if (fclose(out) && ret == 0)
+			ret = -errno;
+	} else if (fflush(out) && ret == 0) {
+		ret = -errno;
+	}
+	if (ret < 0) {
+		cli_error("cannot write '%s': %s", path, strerror(-ret));
+		return CLI_EXIT_RUNTIME;
+	}
+	return CLI_EXIT_OK;
+}
+
+int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_flame_opts *o)
+{
+	struct xpp_opts po = { .children = 0, .order = -1 };
+	struct xpf_error err = { 0 };
+	const struct xpp_event *ev;
+	xpp_profile *p = NULL;
+	uint32_t nr, i;
+	int ret, status = CLI_EXIT_RUNTIME;
+
+	po.comms = o->comms;
+	po.dsos = o->dsos;
+	po.kallsyms = o->kallsyms;
+	po.no_demangle = o->no_demangle;
+	po.inlines = o->inlines;
+	ret = xpp_profile_create(&p, r, &po, &err);
+	if (ret == 0)
+		ret = xpp_profile_run(p, &err);
+	if (ret < 0) {
+		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		goto out;
+	}
+	ev = xpp_profile_events(p, &nr);
+	for (i = 0; i < nr && !ev[i].nr_samples; i++)
+		;
+	if (i == nr) {
+		cli_error("no samples to draw a flame graph of");
+		goto out;
+	}
+	for (uint32_t j = i + 1; j < nr; j++)
+		if (ev[j].nr_samples) {
+			cli_warning("the file has several events: the flame graph shows the first");
+			break;
+		}
+	status = write_file(p, i, path);
+out:
+	xpp_profile_free(p);
+	return status;
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# xperf report --flamegraph FILE.svg: a standalone SVG that parses as XML, names the hot
+# functions of the workload with widths in the right order and proportions, carries hover
+# titles and the zoom script; errors.
+. "$(dirname "$0")/lib.sh"
+
+R=$XPERF_BUILD/xperf-report
+WL=$XPERF_BUILD/workloads
+F=$TEST_TMP/files
+export R WL F
+mkdir -p "$F"
+
+# shares: 50% / 30% / 20% of its time in work_a / work_b / work_c, below a chain of levels
+"$XPERF_BUILD/xperf-record" -q -g -o "$F/g.data" -- "$WL/shares" 1 >/dev/null 2>"$F/rec.err" ||
+	rm -f "$F/g.data"
+"$XPERF_BUILD/xperf-record" -q -o "$F/flat.data" -- "$WL/shares" 0.5 >/dev/null 2>>"$F/rec.err" ||
+	rm -f "$F/flat.data"
+
+need() { [ -s "$F/$1" ] || skip "recording $1 failed: $(tail -n 1 "$F/rec.err")"; }
+have_python() { command -v python3 >/dev/null || skip "python3 is absent"; }
+export -f need have_python
+
+# widths SVG: "name width-percent depth" of every box (widths of one name summed per depth)
+widths() {
+	python3 - "$1" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+frames = root.find(".//s:g[@id='frames']", ns)
+tot = {}
+for g in frames.findall("s:g", ns):
+    k = (g.get("data-n"), g.get("data-d"))
+    tot[k] = tot.get(k, 0.0) + float(g.get("data-w")) * 100
+for (n, d), w in sorted(tot.items()):
+    print(n, "%.3f" % w, d)
+EOF
+}
+export -f widths
+
+test_case "the SVG parses as XML, with a title per box and the zoom script" '
+	need g.data
+	have_python
+	"$R" --flamegraph fg.svg -i "$F/g.data" >out 2>err
+	[ ! -s out ] || fail "stdout: $(head -n 3 out)"
+	python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" fg.svg ||
+		fail "not XML"
+	grep -q "<title>work_a in shares ([0-9,]* samples, [0-9.]*%)</title>" fg.svg ||
+		fail "no hover title for work_a"
+	grep -q "function zoom(" fg.svg || fail "no zoom script"
+	grep -q "onload=\"init(evt)\"" fg.svg || fail "the script is not started"
+'
+
+test_case "work_a, work_b, work_c: widths in order and as the report's Children shares" '
+	need g.data
+	have_python
+	"$R" --flamegraph fg.svg -i "$F/g.data"
+	widths fg.svg >w
+	"$R" --stdio --children -g none --sort sym -i "$F/g.data" >rep
+	for f in work_a work_b work_c; do
+		svg=$(awk -v f=$f "\$1 == f { s += \$2 } END { print s + 0 }" w)
+		rep=$(awk -v f=$f "\$NF == f { sub(/%/, \"\", \$1); print \$1 }" rep)
+		[ -n "$rep" ] || fail "$f is not in the report"
+		awk -v a="$svg" -v b="$rep" "BEGIN { d = a - b; if (d < 0) d = -d; exit d > 0.5 }" ||
+			fail "$f: width $svg%, report $rep%"
+		echo "$f $svg" >>got
+	done
+	sort -k2,2nr got | cut -d" " -f1 | tr "\n" " " >order
+	[ "$(cat order)" = "work_a work_b work_c " ] || fail "order by width: $(cat order)"
+'
+
+# near5 FILE: the shares of work_a, work_b, work_c among the three ("name share" lines of
+# FILE, summed per name) are 50/30/20 within 5 points; prints them
+near5() {
+	awk "{ s[\$1] += \$2 } END { t = s[\"work_a\"] + s[\"work_b\"] + s[\"work_c\"]; if (t <= 0) exit 1
+		a = 100 * s[\"work_a\"] / t; b = 100 * s[\"work_b\"] / t; c = 100 * s[\"work_c\"] / t
+		printf \"%.1f/%.1f/%.1f\", a, b, c
+		d = a - 50; if (d < 0) d = -d; e = b - 30; if (e < 0) e = -e; f = c - 20; if (f < 0) f = -f
+		exit (d > 5 || e > 5 || f > 5) }" "$1"
+}
+export -f near5
+
+test_case "widths in the workload's proportions 50/30/20, within a few points" '
+	need g.data
+	have_python
+	"$R" --stdio --no-children -g none --sort sym -i "$F/g.data" |
+		awk "/%/ { sub(/%/, \"\", \$1); print \$NF, \$1 }" >rep
+	# a disturbed machine makes the workload itself miss its shares: not ours to judge
+	r=$(near5 rep) || skip "the workload ran at $r (report), not 50/30/20"
+	"$R" --flamegraph fg.svg -i "$F/g.data"
+	widths fg.svg | cut -d" " -f1,2 >w
+	got=$(near5 w) || fail "widths $got, the report says $r"
+'
+
+test_case "the root spans every sample, the commands above it, callers below callees" '
+	need g.data
+	have_python
+	"$R" --flamegraph fg.svg -i "$F/g.data"
+	widths fg.svg >w
+	awk "\$1 == \"all\" && \$3 == 0 { ok = \$2 > 99.99 } END { exit !ok }" w || fail "root: $(head -n 3 w)"
+	awk "\$1 == \"shares\" && \$3 == 1 { ok = 1 } END { exit !ok }" w || fail "no command box"
+	d_main=$(awk "\$1 == \"main\" { print \$3; exit }" w)
+	d_a=$(awk "\$1 == \"work_a\" && \$2 > 10 { print \$3; exit }" w)
+	[ -n "$d_main" ] && [ -n "$d_a" ] && [ "$d_main" -lt "$d_a" ] || fail "main at $d_main, work_a at $d_a"
+'
+
+test_case "a file without call chains: command, then function" '
+	need flat.data
+	have_python
+	"$R" --flamegraph fg.svg -i "$F/flat.data"
+	widths fg.svg >w
+	grep -q "^work_a [0-9.]* 2$" w || fail "$(cat w)"
+	grep -q "no call chains" fg.svg || fail "the subtitle does not say so"
+'
+
+test_case "an unwritable output: one error naming it, exit 2" '
+	need flat.data
+	rc=0; "$R" --flamegraph /nonexistent/dir/fg.svg -i "$F/flat.data" 2>err || rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc"
+	grep -q "^xperf report: error: cannot write '"'"'/nonexistent/dir/fg.svg'"'"'" err || fail "$(cat err)"
+'
+
+test_case "--flamegraph with --stats is a usage error" '
+	need flat.data
+	rc=0; "$R" --flamegraph fg.svg --stats -i "$F/flat.data" 2>err || rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc"
+	[ ! -e fg.svg ] || fail "wrote the file anyway"
+'
+
+test_done
