@@ -503,9 +503,25 @@ static int add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr, u
 		p->addrs = a;
 		p->nr_addrs = idx + 1;
 	}
-	if (!p->addrs[idx].h && !(p->addrs[idx].h = xpp_hist_create()))
+	struct addr_hist *a = &p->addrs[idx];
+	int64_t e;
+
+	if (a->h && a->last_addr == addr && a->last_dso == dso) {
+		struct xpp_hist_entry *ent = &xpp_hist_entries(a->h, &(size_t){ 0 })[a->last_entry];
+
+		ent->period += period;
+		ent->nr_samples++;
+		return 0;
+	}
+	if (!a->h && !(a->h = xpp_hist_create()))
 		return -ENOMEM;
-	return xpp_hist_add(p->addrs[idx].h, &k, period, 1);
+	e = xpp_hist_add_id(a->h, &k, period, 1);
+	if (e < 0)
+		return (int)e;
+	a->last_addr = addr;
+	a->last_dso = dso;
+	a->last_entry = (uint32_t)e;
+	return 0;
 }
 
 static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)

@@ -34,6 +34,8 @@ struct frame_lists {
 /* One event's samples per (DSO, address) (keep_addrs): counted in h, sorted after the pass. */
 struct addr_hist {
 	xpp_hist *h;                  /* keys: dso, addr; the rest zero */
+	uint64_t last_addr;           /* the last sample's address and its entry: a hot */
+	uint32_t last_dso, last_entry; /* loop's samples repeat a few ips */
 	struct xpp_addr_hits *sorted; /* by (dso, addr) */
 	size_t nr;
 };
