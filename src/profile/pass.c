@@ -802,6 +802,8 @@ void xpp_profile_free(xpp_profile *p)
 		xpp_hist_free(p->ev[i].h);
 		xpp_cg_free(p->ev[i].cg);
 	}
+	if (p->ann_cache_free)
+		p->ann_cache_free(p->ann_cache);
 	for (uint32_t i = 0; i < p->nr_addrs; i++) {
 		xpp_hist_free(p->addrs[i].h);
 		free(p->addrs[i].sorted);

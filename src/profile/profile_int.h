@@ -84,6 +84,10 @@ struct xpp_profile {
 	xpp_srcline *src_on_demand; /* xpp_profile_srcline_at()'s, apart from the pass's */
 	struct addr_hist *addrs; /* per event, with keep_addrs */
 	uint32_t nr_addrs;
+	/* what annotations keep from one symbol to the next (disasm/annotate.c), freed with
+	   the profile */
+	void *ann_cache;
+	void (*ann_cache_free)(void *);
 };
 
 #endif

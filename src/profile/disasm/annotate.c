@@ -236,23 +236,87 @@ static int add_samples(xpp_annotation *a, const xpp_profile *p, uint64_t start, 
 	return 0;
 }
 
-static int add_lines(xpp_annotation *a, const struct xpp_dso *d, const char *debug_root)
+/*
+ * Per DSO, the line tables, opened once for every symbol annotated in it: opening reads
+ * and often decompresses the DWARF (libc's debug file: tens of milliseconds), which an
+ * annotation of every symbol or a TUI moving from callee to callee would pay each time.
+ */
+struct ann_cache {
+	struct cached_lines {
+		bool tried;
+		xpp_lines *l;
+	} *dsos;
+	uint32_t nr;
+};
+
+static void cache_free(void *arg)
+{
+	struct ann_cache *c = arg;
+
+	for (uint32_t i = 0; c && i < c->nr; i++)
+		xpp_lines_close(c->dsos[i].l);
+	if (c)
+		free(c->dsos);
+	free(c);
+}
+
+/* The line tables of DSO dso (NULL: none); the cache hangs off the profile. */
+static int lines_of(const xpp_profile *cp, uint32_t dso, const struct xpp_dso *d,
+		    const char *debug_root, xpp_lines **out)
+{
+	/* the profile's cache is lazily filled state, as its DSOs' symbol tables are */
+	xpp_profile *p = (xpp_profile *)cp;
+	struct ann_cache *c = p->ann_cache;
+	int ret;
+
+	*out = NULL;
+	if (!c) {
+		if (!(c = calloc(1, sizeof(*c))))
+			return -ENOMEM;
+		p->ann_cache = c;
+		p->ann_cache_free = cache_free;
+	}
+	if (dso >= c->nr) {
+		uint32_t nr = xpp_dso_table_nr(p->dsos);
+		struct cached_lines *v = realloc(c->dsos, (nr > dso ? nr : dso + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		nr = nr > dso ? nr : dso + 1;
+		memset(v + c->nr, 0, (nr - c->nr) * sizeof(*v));
+		c->dsos = v;
+		c->nr = nr;
+	}
+	if (!c->dsos[dso].tried) {
+		ret = xpp_lines_open(&c->dsos[dso].l, d->long_name, debug_root);
+		if (ret == -ENOMEM)
+			return ret;
+		c->dsos[dso].tried = true;
+	}
+	*out = c->dsos[dso].l;
+	return 0;
+}
+
+static int add_lines(xpp_annotation *a, const xpp_profile *p, const struct xpp_dso *d,
+		     const char *debug_root)
 {
 	uint32_t n = a->info.nr_insns;
 	uint64_t *addrs = malloc((n ? n : 1) * sizeof(*addrs));
 	struct xpp_line_loc *loc = malloc((n ? n : 1) * sizeof(*loc));
+	xpp_lines *l;
 	int ret = -ENOMEM;
 
 	if (!addrs || !loc)
 		goto out;
+	ret = lines_of(p, a->info.dso, d, debug_root, &l);
+	if (ret < 0 || !l)
+		goto out; /* no line tables (or no libdw): instructions without lines */
 	for (uint32_t i = 0; i < n; i++)
 		addrs[i] = a->insns[i].addr;
-	ret = xpp_lines_lookup(d->long_name, debug_root, addrs, n, loc, a->names);
-	if (ret == -EOPNOTSUPP)
-		ret = 0; /* built without libdw: instructions without lines */
+	ret = xpp_lines_lookup(l, addrs, n, loc, a->names);
 	if (ret < 0)
 		goto out;
-	a->info.has_lines = ret > 0;
+	a->info.has_lines = true;
 	for (uint32_t i = 0; i < n; i++) {
 		struct xpp_ann_insn *in = &a->insns[i];
 
@@ -271,9 +335,7 @@ static int add_lines(xpp_annotation *a, const struct xpp_dso *d, const char *deb
 		in->line = loc[i].line;
 		in->discriminator = loc[i].discriminator;
 	}
-	a->info.nr_files = xpp_intern_nr(a->files);
-	a->src = calloc(a->info.nr_files ? a->info.nr_files : 1, sizeof(*a->src));
-	ret = a->src ? 0 : -ENOMEM;
+	ret = 0;
 out:
 	free(addrs);
 	free(loc);
@@ -346,7 +408,11 @@ int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t e
 	link_jumps(a);
 	if (add_samples(a, p, s->start, s->end, &code) < 0)
 		goto nomem;
-	if (!opts->no_source && code.lines_from_file && (ret = add_lines(a, d, opts->debug_root)) < 0)
+	if (!opts->no_source && code.lines_from_file &&
+	    (ret = add_lines(a, p, d, opts->debug_root)) < 0)
+		goto nomem;
+	a->info.nr_files = xpp_intern_nr(a->files);
+	if (!(a->src = calloc(a->info.nr_files ? a->info.nr_files : 1, sizeof(*a->src))))
 		goto nomem;
 	ret = 0;
 	*out = a;

@@ -72,15 +72,22 @@ struct xpp_line_loc {
 				    one inside its caller), an id in names, UINT32_MAX unknown */
 };
 
+typedef struct xpp_lines xpp_lines;
+
 /*
- * The source line of each of the n addresses (as objdump shows them) of the ELF file at
- * path, from its line table (in its build-id or .gnu_debuglink debug file under
- * debug_root, NULL /usr/lib/debug, or in the file itself): file and function names interned
- * into names.
- * 1 when a line table was found, 0 when there is none (out all unknown), a negative errno
- * (-EOPNOTSUPP without libdw, -ENOMEM).
+ * The line tables of the ELF file at path: in its build-id or .gnu_debuglink debug file
+ * under debug_root (NULL /usr/lib/debug), or in the file itself. 1 and *out set when found,
+ * 0 when there are none, a negative errno (-EOPNOTSUPP without libdw, -ENOMEM). Opening
+ * reads (and decompresses) the DWARF sections: keep the handle for the next symbol.
  */
-int xpp_lines_lookup(const char *path, const char *debug_root, const uint64_t *addrs,
-		     uint32_t n, struct xpp_line_loc *out, xpp_intern *names);
+int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root);
+void xpp_lines_close(xpp_lines *l);
+
+/*
+ * The source line of each of the n addresses (as objdump shows them): file and function
+ * names interned into names. 0 or -ENOMEM.
+ */
+int xpp_lines_lookup(xpp_lines *l, const uint64_t *addrs, uint32_t n, struct xpp_line_loc *out,
+		     xpp_intern *names);
 
 #endif

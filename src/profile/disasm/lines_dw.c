@@ -14,13 +14,23 @@
 
 #include "profile/disasm/disasm.h"
 
-struct dw_file {
+/* A CU's address range, for files whose .debug_aranges leave some code out. */
+struct cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off off;
+};
+
+struct xpp_lines {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;
+	struct cu_range *ranges; /* sorted by lo; built on the first address aranges miss */
+	size_t nr_ranges;
+	bool ranges_built;
 };
 
-static void dw_close(struct dw_file *f)
+
+static void dw_close(struct xpp_lines *f)
 {
 	if (f->dw)
 		dwarf_end(f->dw);
@@ -34,7 +44,7 @@ static void dw_close(struct dw_file *f)
 }
 
 /* path opened with a line table, or false. */
-static bool dw_open(struct dw_file *f, const char *path)
+static bool dw_open(struct xpp_lines *f, const char *path)
 {
 	f->dw = NULL;
 	f->elf = NULL;
@@ -61,10 +71,10 @@ static bool same_file(const char *a, const char *b)
  * Where objdump and perf look for DWARF: the build-id debug file, the .gnu_debuglink file
  * (beside the file, in .debug/, under the debug root), then the file itself.
  */
-static bool open_lines(struct dw_file *f, const char *path, const char *debug_root)
+static bool open_lines(struct xpp_lines *f, const char *path, const char *debug_root)
 {
 	const char *root = debug_root ? debug_root : "/usr/lib/debug";
-	struct dw_file rt = { .fd = -1 };
+	struct xpp_lines rt = { .fd = -1 };
 	char cand[PATH_MAX], dir[PATH_MAX];
 	const void *bid;
 	const char *link, *slash;
@@ -121,19 +131,67 @@ found:
 	return true;
 }
 
-/* The CU holding addr: by .debug_aranges, else (clang leaves them out) by each CU's ranges. */
-static Dwarf_Die *cu_of(Dwarf *dw, uint64_t addr, Dwarf_Die *mem)
+static int cmp_range(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Every CU's ranges, once per file: walking the CUs for each address is quadratic. */
+static void build_ranges(struct xpp_lines *l)
 {
 	Dwarf_Off off = 0, next;
-	size_t hsize;
+	size_t hsize, cap = 0;
 
-	if (dwarf_addrdie(dw, addr, mem))
-		return mem;
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(dw, off + hsize, mem) && dwarf_haspc(mem, addr) > 0)
-			return mem;
+	l->ranges_built = true;
+	while (dwarf_nextcu(l->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Addr base, lo, hi;
+		ptrdiff_t r = 0;
+
+		if (dwarf_offdie(l->dw, off + hsize, &cu)) {
+			while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
+				if (l->nr_ranges == cap) {
+					struct cu_range *v = realloc(l->ranges, (cap = cap ? cap * 2 : 256) *
+								     sizeof(*v));
+
+					if (!v)
+						return;
+					l->ranges = v;
+				}
+				l->ranges[l->nr_ranges++] = (struct cu_range){ lo, hi, off + hsize };
+			}
+		}
 		off = next;
 	}
+	if (l->nr_ranges)
+		qsort(l->ranges, l->nr_ranges, sizeof(*l->ranges), cmp_range);
+}
+
+/* The CU holding addr: by .debug_aranges, else (clang leaves them out) by each CU's ranges. */
+static Dwarf_Die *cu_of(struct xpp_lines *l, uint64_t addr, Dwarf_Die *mem)
+{
+	size_t lo = 0, hi;
+
+	if (dwarf_addrdie(l->dw, addr, mem))
+		return mem;
+	if (!l->ranges_built)
+		build_ranges(l);
+	/* the last range starting at or before addr, and the ones before it (ranges of
+	   different CUs may nest when one CU's range spans another's) */
+	hi = l->nr_ranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->ranges[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && lo - i <= 8;)
+		if (addr < l->ranges[i].hi)
+			return dwarf_offdie(l->dw, l->ranges[i].off, mem);
 	return NULL;
 }
 
@@ -156,71 +214,188 @@ static int64_t file_id(xpp_intern *names, Dwarf_Die *cu, const char *src)
 	return xpp_intern_id(names, path, (size_t)n);
 }
 
+/* A function's code: the subprogram's or an inlined instance's range, at its nesting depth. */
+struct fn_range {
+	uint64_t lo, hi;
+	uint32_t depth, name;
+};
+
 /*
- * The innermost function holding addr, an inlined one inside its caller, as objdump -l
- * names it above the instructions: its id in names, UINT32_MAX unknown, or -ENOMEM.
+ * The functions of one symbol: its subprogram and every function inlined into it, with
+ * their ranges, collected in one walk of the subprogram's DIEs. (libdw's dwarf_getscopes
+ * walks the whole CU for each address: for every instruction of a big CU, too slow.)
  */
-static int64_t func_id(xpp_intern *names, Dwarf_Die *cu, uint64_t addr)
+struct fn_map {
+	struct fn_range *v;
+	size_t nr, cap;
+	int err;
+};
+
+static void fn_add(struct fn_map *m, Dwarf_Die *die, uint32_t depth, xpp_intern *names)
 {
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(cu, addr, &scopes);
-	int64_t id = UINT32_MAX;
+	const char *name = dwarf_diename(die);
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t r = 0;
+	int64_t id;
 
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		const char *name;
-
-		if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine)
-			continue;
-		name = dwarf_diename(&scopes[i]);
-		if (name)
-			id = xpp_intern_id(names, name, strlen(name));
-		break;
+	if (!name)
+		return;
+	id = xpp_intern_id(names, name, strlen(name));
+	if (id < 0) {
+		m->err = (int)id;
+		return;
 	}
-	free(scopes);
-	return id;
+	while ((r = dwarf_ranges(die, r, &base, &lo, &hi)) > 0) {
+		if (m->nr == m->cap) {
+			struct fn_range *v = realloc(m->v, (m->cap = m->cap ? m->cap * 2 : 64) * sizeof(*v));
+
+			if (!v) {
+				m->err = -ENOMEM;
+				return;
+			}
+			m->v = v;
+		}
+		m->v[m->nr++] = (struct fn_range){ lo, hi, depth, (uint32_t)id };
+	}
 }
 
-int xpp_lines_lookup(const char *path, const char *debug_root, const uint64_t *addrs,
-		     uint32_t n, struct xpp_line_loc *out, xpp_intern *names)
+/* The inlined functions below die (through lexical blocks), depth counting inlines. */
+static void fn_walk(struct fn_map *m, Dwarf_Die *die, uint32_t depth, xpp_intern *names)
 {
-	struct dw_file f = { .fd = -1 };
-	Dwarf_Die cu;
-	int ret = 1;
+	Dwarf_Die child;
 
-	for (uint32_t i = 0; i < n; i++)
-		out[i] = (struct xpp_line_loc){ UINT32_MAX, 0, 0, UINT32_MAX };
-	if (elf_version(EV_CURRENT) == EV_NONE || !open_lines(&f, path, debug_root))
+	if (dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_inlined_subroutine) {
+			fn_add(m, &child, depth + 1, names);
+			fn_walk(m, &child, depth + 1, names);
+		} else if (tag == DW_TAG_lexical_block) {
+			fn_walk(m, &child, depth, names);
+		}
+	} while (!m->err && dwarf_siblingof(&child, &child) == 0);
+}
+
+/*
+ * The concrete subprogram holding addr among die's children (C++ puts them in namespaces
+ * and classes). Not dwarf_getscopes: for inlined code it returns the abstract definition's
+ * scopes, not the function the code was inlined into.
+ */
+static bool find_subprogram(Dwarf_Die *die, uint64_t addr, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(die, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&child, addr) > 0) {
+			*out = child;
+			return true;
+		}
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
+		     tag == DW_TAG_structure_type || tag == DW_TAG_module) &&
+		    find_subprogram(&child, addr, out))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* The subprogram holding addr and the functions inlined into it. */
+static void fn_map_build(struct fn_map *m, Dwarf_Die *cu, uint64_t addr, xpp_intern *names)
+{
+	Dwarf_Die sub;
+
+	if (!find_subprogram(cu, addr, &sub))
+		return;
+	fn_add(m, &sub, 0, names);
+	fn_walk(m, &sub, 0, names);
+}
+
+/* The innermost function of the map holding addr: a name id, or UINT32_MAX. */
+static uint32_t fn_find(const struct fn_map *m, uint64_t addr, bool *found)
+{
+	uint32_t best = UINT32_MAX, depth = 0;
+
+	*found = false;
+	for (size_t i = 0; i < m->nr; i++)
+		if (addr >= m->v[i].lo && addr < m->v[i].hi && (!*found || m->v[i].depth > depth)) {
+			*found = true;
+			best = m->v[i].name;
+			depth = m->v[i].depth;
+		}
+	return best;
+}
+
+int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root)
+{
+	xpp_lines *l = calloc(1, sizeof(*l));
+
+	*out = NULL;
+	if (!l)
+		return -ENOMEM;
+	l->fd = -1;
+	if (elf_version(EV_CURRENT) == EV_NONE || !open_lines(l, path, debug_root)) {
+		free(l);
 		return 0;
-	for (uint32_t i = 0; i < n && ret > 0; i++) {
-		Dwarf_Line *l;
+	}
+	*out = l;
+	return 1;
+}
+
+void xpp_lines_close(xpp_lines *l)
+{
+	if (!l)
+		return;
+	dw_close(l);
+	free(l->ranges);
+	free(l);
+}
+
+int xpp_lines_lookup(xpp_lines *l, const uint64_t *addrs, uint32_t n, struct xpp_line_loc *out,
+		     xpp_intern *names)
+{
+	struct fn_map fm = { 0 };
+	Dwarf_Die cu;
+	int ret = 0;
+
+	for (uint32_t i = 0; i < n && ret == 0; i++) {
+		Dwarf_Line *dl;
 		const char *src;
 		unsigned int discr = 0;
 		int line = 0;
-		int64_t id, fn;
+		int64_t id;
+		bool found;
 
-		if (!cu_of(f.dw, addrs[i], &cu))
+		out[i] = (struct xpp_line_loc){ UINT32_MAX, 0, 0, UINT32_MAX };
+		if (!cu_of(l, addrs[i], &cu))
 			continue;
-		fn = func_id(names, &cu, addrs[i]);
-		l = dwarf_getsrc_die(&cu, addrs[i]);
-		src = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
-		if (fn < 0) {
-			ret = (int)fn;
-			break;
+		out[i].func = fn_find(&fm, addrs[i], &found);
+		if (!found) {
+			/* the first address, or one outside the function found so far */
+			fm.nr = 0;
+			fn_map_build(&fm, &cu, addrs[i], names);
+			if ((ret = fm.err) < 0)
+				break;
+			out[i].func = fn_find(&fm, addrs[i], &found);
 		}
-		out[i].func = (uint32_t)fn;
-		if (!src || dwarf_lineno(l, &line) || line <= 0)
+		dl = dwarf_getsrc_die(&cu, addrs[i]);
+		src = dl ? dwarf_linesrc(dl, NULL, NULL) : NULL;
+		if (!src || dwarf_lineno(dl, &line) || line <= 0)
 			continue;
 		id = file_id(names, &cu, src);
 		if (id < 0) {
 			ret = (int)id;
 			break;
 		}
-		dwarf_linediscriminator(l, &discr);
+		dwarf_linediscriminator(dl, &discr);
 		out[i].file = (uint32_t)id;
 		out[i].line = (uint32_t)line;
 		out[i].discriminator = discr;
 	}
-	dw_close(&f);
+	free(fm.v);
 	return ret;
 }

@@ -3,11 +3,23 @@
 
 #include "profile/disasm/disasm.h"
 
-int xpp_lines_lookup(const char *path, const char *debug_root, const uint64_t *addrs,
-		     uint32_t n, struct xpp_line_loc *out, xpp_intern *names)
+int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root)
 {
 	(void)path;
 	(void)debug_root;
+	*out = NULL;
+	return -EOPNOTSUPP;
+}
+
+void xpp_lines_close(xpp_lines *l)
+{
+	(void)l;
+}
+
+int xpp_lines_lookup(xpp_lines *l, const uint64_t *addrs, uint32_t n, struct xpp_line_loc *out,
+		     xpp_intern *names)
+{
+	(void)l;
 	(void)addrs;
 	(void)names;
 	for (uint32_t i = 0; i < n; i++)
