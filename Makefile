@@ -217,8 +217,9 @@ $(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(PROFILE_LIB) $(LIB
 $(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 
+# annotate draws nothing: no curses (linkers without --as-needed would load it at start-up)
 $(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	@mkdir -p $(dir $@)
