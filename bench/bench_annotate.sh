@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# xperf annotate --stdio against perf annotate --stdio (which runs objdump) for the hottest
+# symbol of one -g file of the shares workload (>= 100k samples): best-of wall time of each
+# and the ratio xperf/perf (DESIGN target: <= 0.1), after checking that both give the same
+# shares per instruction.
+set -u
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
+XA=$BUILD/xperf-annotate
+MIN_SAMPLES=${MIN_SAMPLES:-100000}
+
+command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
+[ -x "$XA" ] || { echo "   $XA is not built"; exit 1; }
+[ -x "$BUILD/workloads/shares" ] || { echo "   $BUILD/workloads/shares is not built"; exit 1; }
+mkdir -p "$CACHE"
+
+F=$CACHE/annotate.data
+n=0
+[ -s "$F" ] && n=$(samples_of "$F")
+if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
+	echo "   recording $F (about 6 s)..."
+	# cpu-clock every 20 us: about 50k samples per second
+	for i in 1 2 3; do
+		perf record -q -z -g -N --no-bpf-event -e cpu-clock -c 20000 -o "$F.tmp" -- \
+			"$BUILD/workloads/shares" 6 >/dev/null 2>"$BENCH_TMP/record.err" &&
+			mv "$F.tmp" "$F" && break
+	done
+	n=$(samples_of "$F")
+fi
+echo "   file: $F, $(du -k "$F" | cut -f1) KiB, ${n:-0} samples (-g)"
+[ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples"; exit 1; }
+
+sym=$(perf report --stdio --no-children -q -g none --sort sym -i "$F" 2>/dev/null |
+	awk '/%/ { print $NF; exit }')
+[ -n "$sym" ] || { echo "   no symbol in perf's report"; exit 1; }
+
+# The two must agree before their times mean anything: the same share on each address.
+pcts() { awk '/^ +[0-9]+\.[0-9]+ : +[0-9a-f]+:/ { a = $3; sub(/:$/, "", a); print a, $1 }' "$1" | sort; }
+"$XA" --stdio -s "$sym" -i "$F" >"$BENCH_TMP/x.out" 2>&1 || { echo "   xperf annotate failed"; exit 1; }
+perf annotate --stdio -s "$sym" -i "$F" >"$BENCH_TMP/p.out" 2>/dev/null
+if ! join <(pcts "$BENCH_TMP/p.out") <(pcts "$BENCH_TMP/x.out") |
+	awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > 0.5) bad = 1; n++ } END { exit bad || !n }'; then
+	echo "   WARNING: the shares per instruction differ from perf's"
+fi
+
+tx=$(best_time "$XA" --stdio -s "$sym" -i "$F")
+tp=$(best_time perf annotate --stdio -s "$sym" -i "$F")
+echo "   annotate --stdio $sym time: xperf ${tx}s, perf ${tp}s, ratio $(ratio "$tx" "$tp") (target <= 0.1)"
+# Without a symbol both annotate every symbol with samples: perf runs objdump once for each.
+ta=$(best_time "$XA" --stdio -i "$F")
+tpa=$(best_time perf annotate --stdio -i "$F")
+echo "   annotate --stdio (every symbol) time: xperf ${ta}s, perf ${tpa}s, ratio $(ratio "$ta" "$tpa")"
