@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -13,6 +12,7 @@
 #include <elfutils/libdwelf.h>
 
 #include "profile/disasm/disasm.h"
+#include "profile/symbols/load.h"
 
 /* A CU's address range, for files whose .debug_aranges leave some code out. */
 struct cu_range {
@@ -60,75 +60,15 @@ static bool dw_open(struct xpp_lines *f, const char *path)
 	return false;
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	struct stat x, y;
-
-	return !stat(a, &x) && !stat(b, &y) && x.st_ino == y.st_ino && x.st_dev == y.st_dev;
-}
-
 /*
- * Where objdump and perf look for DWARF: the build-id debug file, the .gnu_debuglink file
- * (beside the file, in .debug/, under the debug root), then the file itself.
+ * Where perf looks for DWARF, as symbols and source lines of the report do: the build-id
+ * debug file, the .gnu_debuglink file, then the file itself (symbols/elf_syms.c).
  */
 static bool open_lines(struct xpp_lines *f, const char *path, const char *debug_root)
 {
-	const char *root = debug_root ? debug_root : "/usr/lib/debug";
-	struct xpp_lines rt = { .fd = -1 };
-	char cand[PATH_MAX], dir[PATH_MAX];
-	const void *bid;
-	const char *link, *slash;
-	GElf_Word crc;
-	ssize_t n;
+	char dbg[PATH_MAX];
 
-	rt.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (rt.fd < 0)
-		return false;
-	rt.elf = elf_begin(rt.fd, ELF_C_READ_MMAP, NULL);
-	if (!rt.elf || elf_kind(rt.elf) != ELF_K_ELF) {
-		dw_close(&rt);
-		return false;
-	}
-	n = dwelf_elf_gnu_build_id(rt.elf, &bid);
-	if (n > 1 && n <= 64) {
-		const unsigned char *b = bid;
-		int len = snprintf(cand, sizeof(cand), "%s/.build-id/%02x/", root, b[0]);
-
-		for (ssize_t i = 1; i < n && len > 0 && (size_t)len + 8 < sizeof(cand); i++)
-			len += snprintf(cand + len, sizeof(cand) - (size_t)len, "%02x", b[i]);
-		if (len > 0 && (size_t)len + 7 < sizeof(cand)) {
-			strcat(cand, ".debug");
-			if (dw_open(f, cand))
-				goto found;
-		}
-	}
-	link = dwelf_elf_gnu_debuglink(rt.elf, &crc);
-	slash = strrchr(path, '/');
-	if (link && !strchr(link, '/') && slash && (size_t)(slash - path) < sizeof(dir)) {
-		memcpy(dir, path, (size_t)(slash - path));
-		dir[slash - path] = '\0';
-		for (int i = 0; i < 3; i++) {
-			int len = i == 0 ? snprintf(cand, sizeof(cand), "%s/%s", dir, link) :
-				  i == 1 ? snprintf(cand, sizeof(cand), "%s/.debug/%s", dir, link) :
-				  snprintf(cand, sizeof(cand), "%s%s/%s", root, dir, link);
-
-			if (len < 0 || (size_t)len >= sizeof(cand) || same_file(cand, path))
-				continue;
-			if (dw_open(f, cand))
-				goto found;
-		}
-	}
-	/* the file itself */
-	f->fd = rt.fd;
-	f->elf = rt.elf;
-	f->dw = dwarf_begin_elf(rt.elf, DWARF_C_READ, NULL);
-	if (f->dw)
-		return true;
-	dw_close(f);
-	return false;
-found:
-	dw_close(&rt);
-	return true;
+	return xpp_elf_dwarf_file(path, debug_root, dbg, sizeof(dbg)) == 0 && dw_open(f, dbg);
 }
 
 static int cmp_range(const void *a, const void *b)
