@@ -12,7 +12,7 @@
 
 struct annotate_opts {
 	const char *input, *symbol, *dsos, *kallsyms, *vmlinux, *percent_type, *color;
-	bool stdio, tui, print_lines, source, full_paths, nr_samples, total_period, quiet,
+	bool stdio, tui, print_lines, source, demangle, full_paths, nr_samples, total_period, quiet,
 	     skip_missing;
 	double percent_limit;
 };
@@ -208,6 +208,7 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 
 	po.dsos = o->dsos;
 	po.kallsyms = o->kallsyms;
+	po.no_demangle = !o->demangle;
 	ret = xpp_profile_create(&r.p, rd, &po, &err);
 	if (ret == 0)
 		ret = xpp_profile_run(r.p, &err);
@@ -305,6 +306,9 @@ int main(int argc, const char **argv)
 			 "a summary of the hottest source lines first, and each hot "
 			 "instruction's file:line"),
 		OPT_BOOL('P', "full-paths", &o.full_paths, "do not shorten file names"),
+		OPT_BOOL(0, "demangle", &o.demangle, "C++ and Rust symbol names demangled, "
+			 "without parameters, as perf shows them (the default; --no-demangle: as "
+			 "the files have them)"),
 		OPT_BOOL('n', "show-nr-samples", &o.nr_samples,
 			 "the number of samples of each instruction instead of its share"),
 		OPT_BOOL(0, "show-total-period", &o.total_period,
@@ -327,7 +331,8 @@ int main(int argc, const char **argv)
 	xpf_reader *r = NULL;
 	int ret, status;
 
-	o.source = true; /* perf's default; --no-source clears it */
+	o.source = true; /* perf's defaults; --no-source, --no-demangle clear them */
+	o.demangle = true;
 	cli_set_command("xperf annotate");
 	argc = cli_parse(argc, argv, opts, usage, 0);
 	if (argc < 0)
