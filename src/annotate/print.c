@@ -266,7 +266,9 @@ void ann_print_stdio(xpp_annotation *a, const struct ann_print_opts *o,
 	for (uint32_t i = 0; i < n; i++) {
 		/* objdump -l: the function's name where it changes (inlined code too) */
 		if (in[i].function && (!prev_func || strcmp(in[i].function, prev_func))) {
-			snprintf(buf, sizeof(buf), "%.200s():", in[i].function);
+			/* a demangled C++ name has its parameters; objdump adds () to others */
+			snprintf(buf, sizeof(buf), strchr(in[i].function, '(') ? "%.200s:" : "%.200s():",
+				 in[i].function);
 			text_line(&p, buf);
 			prev_func = in[i].function;
 			prev_line = 0;

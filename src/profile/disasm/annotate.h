@@ -66,8 +66,10 @@ struct xpp_ann_insn {
 	uint32_t file;          /* source file (xpp_annotation_file()), XPP_ANN_NONE unknown */
 	uint32_t line;          /* source line (1-based), 0 unknown */
 	uint32_t discriminator; /* the line table's discriminator, 0 none */
-	const char *function;   /* the function the DWARF puts it in: an inlined function's
-				   name inside its caller; the symbol's name without DWARF */
+	const char *function;   /* the function the DWARF puts it in, an inlined one inside
+				   its caller, named as objdump -l -C names it (a C++ linkage
+				   name demangled with its parameters, else the plain name);
+				   the symbol's name without DWARF */
 };
 
 struct xpp_annotation_info {

@@ -10,6 +10,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
+#include <libiberty/demangle.h>
 
 #include "profile/disasm/disasm.h"
 #include "profile/symbols/load.h"
@@ -154,6 +155,8 @@ static int64_t file_id(xpp_intern *names, Dwarf_Die *cu, const char *src)
 	return xpp_intern_id(names, path, (size_t)n);
 }
 
+#define MAX_FN_BUILDS 8 /* function maps per symbol: past that, instructions keep the symbol's name */
+
 /* A function's code: the subprogram's or an inlined instance's range, at its nesting depth. */
 struct fn_range {
 	uint64_t lo, hi;
@@ -171,9 +174,29 @@ struct fn_map {
 	int err;
 };
 
+/*
+ * A function's name as objdump -l -C prints it: the linkage name demangled with its
+ * parameters ("work::inline_host(unsigned long)") where the DWARF has one (through the
+ * abstract origin and the declaration), else the plain name ("hot_inlined"). A new string.
+ */
+static char *fn_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	const char *link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &at));
+	const char *name;
+	char *dm;
+
+	if (!link)
+		link = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &at));
+	if (link && (dm = cplus_demangle(link, DMGL_PARAMS | DMGL_ANSI)))
+		return dm;
+	name = link ? link : dwarf_diename(die);
+	return name ? strdup(name) : NULL;
+}
+
 static void fn_add(struct fn_map *m, Dwarf_Die *die, uint32_t depth, xpp_intern *names)
 {
-	const char *name = dwarf_diename(die);
+	char *name = fn_name(die);
 	Dwarf_Addr base, lo, hi;
 	ptrdiff_t r = 0;
 	int64_t id;
@@ -181,6 +204,7 @@ static void fn_add(struct fn_map *m, Dwarf_Die *die, uint32_t depth, xpp_intern 
 	if (!name)
 		return;
 	id = xpp_intern_id(names, name, strlen(name));
+	free(name);
 	if (id < 0) {
 		m->err = (int)id;
 		return;
@@ -236,8 +260,11 @@ static bool find_subprogram(Dwarf_Die *die, uint64_t addr, Dwarf_Die *out)
 			*out = child;
 			return true;
 		}
+		/* and where C++ nests them: a lambda's operator() inside its function */
 		if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type ||
-		     tag == DW_TAG_structure_type || tag == DW_TAG_module) &&
+		     tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+		     tag == DW_TAG_module || tag == DW_TAG_subprogram ||
+		     tag == DW_TAG_lexical_block) &&
 		    find_subprogram(&child, addr, out))
 			return true;
 	} while (dwarf_siblingof(&child, &child) == 0);
@@ -299,6 +326,7 @@ int xpp_lines_lookup(xpp_lines *l, const uint64_t *addrs, uint32_t n, struct xpp
 		     xpp_intern *names)
 {
 	struct fn_map fm = { 0 };
+	unsigned int builds = 0;
 	Dwarf_Die cu;
 	int ret = 0;
 
@@ -314,8 +342,10 @@ int xpp_lines_lookup(xpp_lines *l, const uint64_t *addrs, uint32_t n, struct xpp
 		if (!cu_of(l, addrs[i], &cu))
 			continue;
 		out[i].func = fn_find(&fm, addrs[i], &found);
-		if (!found) {
-			/* the first address, or one outside the function found so far */
+		if (!found && builds < MAX_FN_BUILDS) {
+			/* the first address, or one outside the function found so far (a
+			   symbol over several functions' code); each build walks the CU */
+			builds++;
 			fm.nr = 0;
 			fn_map_build(&fm, &cu, addrs[i], names);
 			if ((ret = fm.err) < 0)
