@@ -64,17 +64,23 @@ struct sym_total {
 	uint32_t dso;
 	int32_t sym;
 	uint64_t period;
+	const char *dso_name;   /* short */
+	uint64_t start;
 };
 
+/* perf's order: most period first; ties by the object's short name, then by address. */
 static int cmp_period(const void *x, const void *y)
 {
 	const struct sym_total *a = x, *b = y;
+	int r;
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
+	if (a->dso != b->dso && (r = strcmp(a->dso_name, b->dso_name)))
+		return r;
 	if (a->dso != b->dso)
 		return a->dso < b->dso ? -1 : 1;
-	return a->sym < b->sym ? -1 : a->sym > b->sym;
+	return a->start < b->start ? -1 : a->start > b->start;
 }
 
 struct run {
@@ -158,7 +164,8 @@ static int collect(struct run *r, uint32_t ev, bool kernel, struct sym_total **o
 				}
 				v = g;
 			}
-			v[n++] = (struct sym_total){ dso, (int32_t)sym, h[i].period };
+			v[n++] = (struct sym_total){ dso, (int32_t)sym, h[i].period, d->short_name,
+						     d->syms.syms[sym].start };
 		}
 	}
 	if (n)
