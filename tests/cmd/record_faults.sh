@@ -121,9 +121,9 @@ test_case "SIGKILL of the recorder: the file is still readable up to the last fl
 '
 
 test_case "a full disk: a clear error, exit 2, the file consistent up to that point" '
-	[ "$(id -u)" = 0 ] || { echo "skip: needs root to mount a tmpfs"; exit 0; }
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs"
 	mkdir full
-	mount -t tmpfs -o size=256k tmpfs full || { echo "cannot mount"; exit 0; }
+	mount -t tmpfs -o size=256k tmpfs full || skip "cannot mount a tmpfs here"
 	set +e
 	xperf-record --no-compress -m 16 -F 10000 -g -o full/x.data -- $WL/spin 5 2>err; rc=$?
 	set -e
@@ -133,6 +133,33 @@ test_case "a full disk: a clear error, exit 2, the file consistent up to that po
 	test $rc -eq 2
 	grep -q "No space left on device" err
 	report_reads x.data
+'
+
+# full_disk KB: a 2 MB tmpfs on ./full with only KB left (caller unmounts it)
+full_disk() {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs"
+	mkdir full
+	mount -t tmpfs -o size=2m tmpfs full || skip "cannot mount a tmpfs here"
+	dd if=/dev/zero of=full/fill bs=1k count=$((2048 - $1)) 2>/dev/null || :
+}
+export -f full_disk
+
+perf_case "a full disk during a compressed recording: perf reads the file it leaves" '
+	full_disk 48
+	set +e
+	xperf-record -F 10000 -g -o full/x.data -- $WL/spin 30 2>err; rc=$?
+	set -e
+	cp full/x.data x.data || true
+	umount full
+	cat err
+	test $rc -eq 2
+	grep -q "No space left on device" err
+	"$XPERF_BUILD/xperf-report" --stats -i x.data >stats 2>xerr
+	test ! -s xerr || fail "xperf report warns: $(cat xerr)"
+	grep -q "COMPRESSED events" stats || fail "not a compressed file"
+	perf_run report --header-only -i x.data | grep -q "compressed" ||
+		fail "perf sees no HEADER_COMPRESSED"
+	perf_reads_back x.data
 '
 
 test_case "EACCES/EPERM: perf_event_paranoid explained with the command that changes it" '
