@@ -577,32 +577,35 @@ static int record(struct rec_session *s, struct rec_target *t)
 	exit_code = opts.argc > 0 ? summary_child_status(&opts, status) : 0;
 	if (ret < 0) {
 		cli_error("%s", s->werr.msg);
-		cli_hint("the file holds what was written up to the last complete round");
 		exit_code = CLI_EXIT_RUNTIME;
 	}
 
+	/* SAMPLE_TIME is the writer's: the times of the samples the file kept */
 	if (!pipe_out) {
-		if (s->st.samples) {
-			feat.sample_time_first = s->st.first_time;
-			feat.sample_time_last = s->st.last_time;
-			xpf_features_mark(&feat, XPF_FEAT_SAMPLE_TIME);
-		}
 		if (s->bids && xrec_buildids_to_features(s->bids, &feat, &err) < 0)
 			cli_warning("build ids: %s", err.msg);
 		if (xpf_writer_set_features(s->w, &feat, &err) < 0)
 			cli_warning("features: %s", err.msg);
 	}
 	xpf_features_free(&feat);
-	{
-		uint64_t out = xpf_writer_bytes_written(s->w), in = xpf_writer_bytes_in(s->w);
-
-		if (xpf_writer_close(s->w, &err) < 0 && ret == 0) {
+	if (xpf_writer_finish(s->w, &err) < 0) {
+		if (ret == 0)
 			cli_error("cannot finish '%s': %s", opts.output, err.msg);
-			exit_code = CLI_EXIT_RUNTIME;
-		}
-		s->w = NULL;
-		summary_print(s, &opts, out, in);
+		if (!pipe_out)
+			cli_hint("the file holds what was written up to the last complete round: "
+				 "%llu of the %llu samples read",
+				 (unsigned long long)xpf_writer_samples_written(s->w),
+				 (unsigned long long)s->st.samples);
+		exit_code = CLI_EXIT_RUNTIME;
 	}
+	/* what the file holds: after a failed write, less than what the rings gave */
+	summary_print(s, &opts, xpf_writer_bytes_written(s->w), xpf_writer_bytes_in(s->w),
+		      xpf_writer_samples_written(s->w));
+	if (xpf_writer_close(s->w, &err) < 0 && exit_code != CLI_EXIT_RUNTIME) {
+		cli_error("cannot finish '%s': %s", opts.output, err.msg);
+		exit_code = CLI_EXIT_RUNTIME;
+	}
+	s->w = NULL;
 	return exit_code;
 }
 

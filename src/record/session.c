@@ -72,8 +72,6 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 		st |= PERF_SAMPLE_CALLCHAIN;
 	if (o->callgraph == REC_CG_DWARF)
 		st |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	/* IDENTIFIER, IP and TID come before TIME in a sample body. */
-	s->time_off = (st & PERF_SAMPLE_IDENTIFIER ? 8 : 0) + 8 + 8;
 
 	for (i = 0; i < n; i++) {
 		struct xpe_event *ev = xpe_evlist_event(s->evl, i);
@@ -196,7 +194,7 @@ int session_add_attrs(struct rec_session *s, struct xpf_error *err)
 	return 0;
 }
 
-/* Look at a record on its way to the file: counts, sample times, DSOs for build ids. */
+/* Look at a record on its way to the file: counts, DSOs for build ids. */
 static void account(struct rec_session *s, const struct perf_event_header *h)
 {
 	const unsigned char *body = (const unsigned char *)(h + 1);
@@ -207,13 +205,6 @@ static void account(struct rec_session *s, const struct perf_event_header *h)
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		s->st.samples++;
-		if (s->time_off >= 0 && len >= (size_t)s->time_off + 8) {
-			memcpy(&v, body + s->time_off, 8);
-			if (!s->st.first_time || v < s->st.first_time)
-				s->st.first_time = v;
-			if (v > s->st.last_time)
-				s->st.last_time = v;
-		}
 		break;
 	case PERF_RECORD_LOST:
 		if (len >= 16) {

@@ -162,6 +162,40 @@ perf_case "a full disk during a compressed recording: perf reads the file it lea
 	perf_reads_back x.data
 '
 
+# summary_matches_file ERR FILE: the closing line counts the samples and bytes FILE holds
+summary_matches_file() {
+	local said mb have
+	said=$(sed -n "s/.*Captured and wrote .* (\([0-9]*\) samples).*/\1/p" "$1")
+	mb=$(sed -n "s/.*Captured and wrote \([0-9.]*\) MB.*/\1/p" "$1")
+	"$XPERF_BUILD/xperf-report" --stats -i "$2" >stats
+	have=$(sed -n "s/^ *SAMPLE events: *\([0-9]*\).*/\1/p" stats | head -n 1)
+	[ -n "$said" ] && [ "$said" = "$have" ] || fail "the summary says ${said:-nothing}, the file holds $have samples"
+	[ "$mb" = "$(awk -v b="$(stat -c %s "$2")" "BEGIN { printf \"%.3f\", b / 1048576 }")" ] ||
+		fail "the summary says $mb MB, the file has $(stat -c %s "$2") bytes"
+}
+export -f summary_matches_file
+
+test_case "the summary counts the samples and bytes the file holds" '
+	xperf-record -F 4000 -g -o x.data -- $WL/spin 0.5 2>err
+	cat err
+	summary_matches_file err x.data
+'
+
+test_case "a full disk: the summary counts what reached the file, not what was read" '
+	full_disk 48
+	set +e
+	xperf-record -F 10000 -g -o full/x.data -- $WL/spin 30 2>err; rc=$?
+	set -e
+	cp full/x.data x.data || true
+	umount full
+	cat err
+	test $rc -eq 2
+	summary_matches_file err x.data
+	# the hint says how many were read: more than were written
+	read -r kept read <<<"$(sed -n "s/.*round: \([0-9]*\) of the \([0-9]*\) samples read.*/\1 \2/p" err)"
+	[ -n "$read" ] && [ "$read" -gt "$kept" ] || fail "no hint with the samples read and kept"
+'
+
 test_case "EACCES/EPERM: perf_event_paranoid explained with the command that changes it" '
 	can_be_nobody || { echo "needs root, setpriv and user nobody"; exit 0; }
 	mkdir -m 777 d && cd d
