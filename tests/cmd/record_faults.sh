@@ -120,6 +120,35 @@ test_case "SIGKILL of the recorder: the file is still readable up to the last fl
 	report_reads k.data
 '
 
+# Rounds reach the file every 100 ms (src/record/session.c, DRAIN_MS): a killed recorder
+# loses the samples since the last one. The exec of the command (its COMM record) and the
+# last sample are on the kernel's clock; the wall times of the exec (just after `date`) and of
+# the kill give how far the samples should reach. Five kills whose times fall at spread
+# phases of both 0.1 s and 0.5 s: the worst must be within 0.1 s plus 0.1 s for a busy
+# machine (with rounds every 0.5 s, one of them loses 0.36 s or more, whatever the phase).
+test_case "SIGKILL of the recorder loses at most ~0.1 s of samples" '
+	worst=0
+	for T in 0.5 0.82 1.14 1.46 1.78; do
+		rm -f k.data start killed
+		xperf-record -o k.data -- sh -c "date +%s%N >start; exec $WL/spin 30" 2>/dev/null &
+		rec=$!
+		sleep $T
+		child=$(pgrep -P $rec || true)
+		date +%s%N >killed
+		kill -KILL $rec
+		set +e; wait $rec; set -e
+		[ -n "$child" ] && kill $child 2>/dev/null || true
+		"$XPERF_BUILD/xperf-report" -D -i k.data >dump 2>/dev/null || fail "xperf report -D fails"
+		exec_ns=$(awk "/PERF_RECORD_COMM exec: spin/ { print \$1; exit }" dump)
+		last_ns=$(awk "/PERF_RECORD_SAMPLE/ { t = \$1 } END { print t }" dump)
+		[ -n "$exec_ns" ] && [ -n "$last_ns" ] || fail "no exec or no sample in the file"
+		lost=$(( (exec_ns + $(cat killed) - $(cat start) - last_ns) / 1000000 ))
+		echo "killed after $T s: the samples end $lost ms before the kill"
+		[ $lost -gt $worst ] && worst=$lost
+	done
+	[ $worst -le 200 ] || fail "up to $worst ms of samples lost, want <= 100 (+ 100 of slack)"
+'
+
 test_case "a full disk: a clear error, exit 2, the file consistent up to that point" '
 	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs"
 	mkdir full
