@@ -62,6 +62,19 @@ test_case "a command that does not exist: clear error, exit 2, no file left behi
 	test ! -e xperf.data.old
 '
 
+test_case "-C with a cpu that does not exist: says so (not an unsupported event), exit 2, no file" '
+	n=$(getconf _NPROCESSORS_CONF)
+	set +e
+	xperf-record -C 0,$((n + 997)) -- true 2>err; rc=$?
+	set -e
+	cat err
+	test $rc -eq 2
+	[ "$(wc -l <err)" -eq 1 ] || fail "want one line"
+	grep -q "^xperf record: error: cpu $((n + 997)) does not exist here (online cpus: $(cat /sys/devices/system/cpu/online))$" err
+	if grep -q "not supported" err; then fail "still called an unsupported event"; fi
+	test ! -e xperf.data
+'
+
 test_case "an old output survives a failed start" '
 	echo keep >xperf.data
 	set +e
