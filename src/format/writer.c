@@ -484,6 +484,13 @@ static int flush(xpf_writer *w, struct xpf_error *err)
 	if (w->comp) {
 		w->out.len = 0;
 		rc = xpf_compress_records(w->comp, w->in.buf, w->in.len, &w->out, err);
+		if (rc && err) {
+			/* every writer error names the file: the compressor does not know it */
+			char msg[sizeof(err->msg)];
+
+			memcpy(msg, err->msg, sizeof(msg));
+			xpf_error_set(err, rc, "'%s': %.400s", w->name, msg);
+		}
 		if (!rc)
 			rc = write_data(w, w->out.buf, w->out.len, err);
 	} else {

@@ -526,7 +526,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 		renamed = keep_old_output(opts.output, old, sizeof(old));
 	ret = xpf_writer_open(&s->w, opts.output, &wo, &err);
 	if (ret < 0) {
-		cli_error("cannot create '%s': %s", opts.output, err.msg);
+		cli_error("%s", err.msg); /* it names the file: "cannot create 'x': ..." */
 		if (renamed)
 			rename(old, opts.output);
 		return CLI_EXIT_RUNTIME;
@@ -590,7 +590,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 	xpf_features_free(&feat);
 	if (xpf_writer_finish(s->w, &err) < 0) {
 		if (ret == 0)
-			cli_error("cannot finish '%s': %s", opts.output, err.msg);
+			cli_error("%s", err.msg);
 		if (!pipe_out)
 			cli_hint("the file holds what was written up to the last complete round: "
 				 "%llu of the %llu samples read",
@@ -602,7 +602,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 	summary_print(s, &opts, xpf_writer_bytes_written(s->w), xpf_writer_bytes_in(s->w),
 		      xpf_writer_samples_written(s->w));
 	if (xpf_writer_close(s->w, &err) < 0 && exit_code != CLI_EXIT_RUNTIME) {
-		cli_error("cannot finish '%s': %s", opts.output, err.msg);
+		cli_error("%s", err.msg);
 		exit_code = CLI_EXIT_RUNTIME;
 	}
 	s->w = NULL;

@@ -75,6 +75,39 @@ test_case "-C with a cpu that does not exist: says so (not an unsupported event)
 	test ! -e xperf.data
 '
 
+# one_error ERR WHY FILE: one line, "xperf record: error: ", FILE named once, then WHY
+one_error() {
+	cat "$1"
+	[ "$(wc -l <"$1")" -eq 1 ] || fail "want one line"
+	[ "$(grep -o "error:" "$1" | wc -l)" -eq 1 ] || fail "the prefix repeats"
+	[ "$(grep -oF "'$3'" "$1" | wc -l)" -eq 1 ] || fail "want the file named once"
+	grep -q "^xperf record: error: .*$2\$" "$1" || fail "want the reason: $2"
+}
+export -f one_error
+
+test_case "-o errors: one line, the file named once, the reason" '
+	mkdir dir
+	set +e
+	xperf-record -q -e cpu-clock -o no/such/dir/x.data -- true 2>err1; rc1=$?
+	xperf-record -q -e cpu-clock -o dir -- true 2>err2; rc2=$?
+	set -e
+	test $rc1 -eq 2 && test $rc2 -eq 2
+	one_error err1 "No such file or directory" no/such/dir/x.data
+	one_error err2 "Is a directory" dir
+'
+
+test_case "-o on a read-only file system: one line, the file named once" '
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs"
+	mkdir ro
+	mount -t tmpfs -o size=64k,ro tmpfs ro || skip "cannot mount a tmpfs here"
+	set +e
+	xperf-record -q -e cpu-clock -o ro/x.data -- true 2>err; rc=$?
+	set -e
+	umount ro
+	test $rc -eq 2
+	one_error err "Read-only file system" ro/x.data
+'
+
 test_case "an old output survives a failed start" '
 	echo keep >xperf.data
 	set +e
