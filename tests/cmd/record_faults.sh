@@ -210,11 +210,14 @@ test_case "a full disk: a clear error, exit 2, the file consistent up to that po
 	report_reads x.data
 '
 
-# full_disk KB: a 2 MB tmpfs on ./full with only KB left (caller unmounts it)
+# full_disk KB [FILE]: a 2 MB tmpfs on ./full with only KB left, FILE in it holding "keep";
+# unmounted when the case ends (the caller may unmount it before)
 full_disk() {
 	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs"
 	mkdir full
 	mount -t tmpfs -o size=2m tmpfs full || skip "cannot mount a tmpfs here"
+	trap "umount \"$PWD/full\" 2>/dev/null || :" EXIT
+	[ -z "${2:-}" ] || echo keep >"full/$2"
 	dd if=/dev/zero of=full/fill bs=1k count=$((2048 - $1)) 2>/dev/null || :
 }
 export -f full_disk
@@ -269,6 +272,36 @@ test_case "a full disk: the summary counts what reached the file, not what was r
 	# the hint says how many were read: more than were written
 	read -r kept read <<<"$(sed -n "s/.*round: \([0-9]*\) of the \([0-9]*\) samples read.*/\1 \2/p" err)"
 	[ -n "$read" ] && [ "$read" -gt "$kept" ] || fail "no hint with the samples read and kept"
+'
+
+test_case "-o in a full directory: one error, no 0-byte file, an old output kept" '
+	full_disk 0 old.data
+	set +e
+	xperf-record -q -e cpu-clock -o full/x.data -- true 2>err; rc=$?
+	xperf-record -q -e cpu-clock -o full/old.data -- true 2>err2; rc2=$?
+	set -e
+	ls -la full >ls
+	old=$(cat full/old.data)
+	umount full
+	cat ls
+	test $rc -eq 2 && test $rc2 -eq 2
+	one_error err "No space left on device" full/x.data
+	if grep -q "x.data" ls; then fail "a file was left behind"; fi
+	[ "$old" = keep ] || fail "the old output is gone"
+	if grep -q "old.data.old" ls; then fail "the old output was left renamed"; fi
+'
+
+test_case "a disk that fills while the recording starts: no file left behind" '
+	full_disk 4
+	set +e
+	xperf-record -q -a -o full/x.data -- true 2>err; rc=$?
+	set -e
+	ls -la full >ls
+	umount full
+	cat err ls
+	test $rc -eq 2
+	grep -q "No space left on device" err
+	if grep -q "x.data" ls; then fail "a file was left behind"; fi
 '
 
 test_case "EACCES/EPERM: perf_event_paranoid explained with the command that changes it" '
