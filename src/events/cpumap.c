@@ -92,6 +92,57 @@ int xpe_cpus_online(const xpe_ctx *ctx, struct xpe_cpus *out, struct xpf_error *
 	return xpe_cpus_parse(buf, out, err);
 }
 
+static bool cpus_has(const struct xpe_cpus *cpus, int cpu)
+{
+	for (int i = 0; i < cpus->nr; i++)
+		if (cpus->cpu[i] == cpu)
+			return true;
+	return false;
+}
+
+/* A sysfs cpu list ("online", "present") as read, without its newline. */
+static int read_cpu_list(const xpe_ctx *ctx, const char *name, char *buf, size_t len)
+{
+	char path[XPE_PATH_MAX];
+	int ret;
+
+	xpe_pathf(path, sizeof(path), "%s/devices/system/cpu/%s", xpe_ctx_sysfs_root(ctx), name);
+	ret = xpe_read_file(path, buf, len);
+	if (!ret)
+		buf[strcspn(buf, "\n")] = 0;
+	return ret;
+}
+
+int xpe_cpus_check_online(const xpe_ctx *ctx, const struct xpe_cpus *cpus,
+			  struct xpf_error *err)
+{
+	struct xpe_cpus online = { 0 }, present = { 0 };
+	char on[4096], pr[4096];
+	int i, ret = 0;
+
+	if (read_cpu_list(ctx, "online", on, sizeof(on)) ||
+	    xpe_cpus_parse(on, &online, NULL))
+		return 0; /* nothing to check against: let perf_event_open say */
+	/* "present" tells a cpu that is offline from one that does not exist */
+	if (read_cpu_list(ctx, "present", pr, sizeof(pr)) || xpe_cpus_parse(pr, &present, NULL))
+		present.nr = 0;
+	for (i = 0; i < cpus->nr && !ret; i++) {
+		int c = cpus->cpu[i];
+
+		if (c < 0 || cpus_has(&online, c))
+			continue;
+		if (present.nr && !cpus_has(&present, c))
+			ret = xpf_error_set(err, -ENODEV, "cpu %d does not exist here (online cpus: %s)",
+					    c, on);
+		else
+			ret = xpf_error_set(err, -ENODEV, "cpu %d is offline (online cpus: %s)", c,
+					    on);
+	}
+	xpe_cpus_release(&online);
+	xpe_cpus_release(&present);
+	return ret;
+}
+
 int xpe_cpus_any(struct xpe_cpus *out)
 {
 	out->cpu = malloc(sizeof(*out->cpu));

@@ -27,6 +27,13 @@ struct xpe_threads {
 int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xpf_error *err);
 /* Online cpus from <sysfs>/devices/system/cpu/online. */
 int xpe_cpus_online(const xpe_ctx *ctx, struct xpe_cpus *out, struct xpf_error *err);
+/*
+ * Is every cpu of `cpus` online? -ENODEV with err naming the first that is not ("cpu 999
+ * does not exist here (online cpus: 0-1)"), which perf_event_open would only call an
+ * unsupported event.
+ */
+int xpe_cpus_check_online(const xpe_ctx *ctx, const struct xpe_cpus *cpus,
+			  struct xpf_error *err);
 /* The one-entry map {-1}. */
 int xpe_cpus_any(struct xpe_cpus *out);
 void xpe_cpus_release(struct xpe_cpus *cpus);

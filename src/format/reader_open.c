@@ -139,39 +139,96 @@ static int read_attrs(struct xpf_reader *r, struct xpf_error *err)
 	return 0;
 }
 
+/*
+ * A file cut inside its feature section (an interrupted copy, a recorder killed while it
+ * wrote them) keeps its data: it is read with one warning, without the features from the
+ * cut on. Writers (perf's header.c, ours) put the table right after the data and each
+ * payload where the one before it ends, after the table; that is how a cut is told from
+ * damage. Cut: the first payload that does not fit starts after the table and no later
+ * than the end of the file, and the next entry, if any, starts where it ends.
+ */
+static bool payload_cut(const struct xpf_reader *r, const struct xpf_file_section *sec,
+			uint64_t payloads, const uint8_t *next)
+{
+	struct xpf_file_section n;
+
+	if (sec->offset < payloads || sec->offset > r->map_size)
+		return false;
+	if (!next)
+		return true;
+	memcpy(&n, next, sizeof(n));
+	if (r->swap)
+		xpf_swap_u64s(&n, 2);
+	return sec->size <= UINT64_MAX - sec->offset && n.offset == sec->offset + sec->size;
+}
+
+static const char *feat_name(unsigned int bit)
+{
+	return xpf_feature_name(bit) ? xpf_feature_name(bit) : "?";
+}
+
 static int read_features(struct xpf_reader *r, struct xpf_error *err)
 {
 	const struct xpf_header_info *hi = &r->hi;
-	uint64_t table = hi->data.offset + hi->data.size, nr = 0;
+	const uint64_t ent = sizeof(struct xpf_file_section);
+	uint64_t table = hi->data.offset + hi->data.size, nr = 0, whole, payloads, i = 0;
 	const uint8_t *p;
 
-	for (unsigned int i = 0; i < XPF_FEAT_BITS / 64; i++)
-		nr += (uint64_t)__builtin_popcountll(hi->adds_features[i]);
+	for (unsigned int b = 0; b < XPF_FEAT_BITS / 64; b++)
+		nr += (uint64_t)__builtin_popcountll(hi->adds_features[b]);
 	if (!nr)
 		return 0;
-	if (!section_ok(r, table, nr * sizeof(struct xpf_file_section)))
-		return xpf_error_set(err, -EINVAL,
-				     "%s: feature table at offset 0x%llx (%llu entries) is outside the file",
-				     r->name, (unsigned long long)table, (unsigned long long)nr);
+	/* the data section is whole (parse_image checked that), so the table starts inside */
+	whole = (r->map_size - table) / ent;
+	payloads = table + nr * ent;
+	if (whole < nr) {
+		struct xpf_file_section first;
+
+		/* a cut table: its payloads start after it (perf leaves room for features it
+		 * failed to write), past the end; one inside it means the bits are wrong */
+		if (whole) {
+			memcpy(&first, r->map + table, sizeof(first));
+			if (r->swap)
+				xpf_swap_u64s(&first, 2);
+		}
+		if (whole && first.offset < payloads)
+			return xpf_error_set(err, -EINVAL,
+					     "%s: feature table at offset 0x%llx (%llu entries) is outside the file",
+					     r->name, (unsigned long long)table, (unsigned long long)nr);
+		xpf_reader_warn(r, "%s: file is truncated inside its feature table at offset 0x%llx "
+				"(%llu of %llu entries, file size 0x%llx); its features are left out",
+				r->name, (unsigned long long)table, (unsigned long long)whole,
+				(unsigned long long)nr, (unsigned long long)r->map_size);
+		xpf_reader_name_attrs(r);
+		return 0;
+	}
 	p = r->map + table;
 	for (unsigned int bit = 0; bit < XPF_FEAT_BITS; bit++) {
 		struct xpf_file_section sec;
-		uint64_t entry = table;
+		uint64_t entry = table + i * ent;
 		int ret;
 
 		if (!((hi->adds_features[bit / 64] >> (bit % 64)) & 1))
 			continue;
 		memcpy(&sec, p, sizeof(sec));
 		p += sizeof(sec);
-		table += sizeof(sec);
+		i++;
 		if (r->swap)
 			xpf_swap_u64s(&sec, 2);
-		if (!section_ok(r, sec.offset, sec.size))
-			return xpf_error_set(err, -EINVAL,
-					     "%s: feature %s (entry at offset 0x%llx): section 0x%llx+0x%llx is outside the file",
-					     r->name, xpf_feature_name(bit) ? xpf_feature_name(bit) : "?",
-					     (unsigned long long)entry, (unsigned long long)sec.offset,
-					     (unsigned long long)sec.size);
+		if (!section_ok(r, sec.offset, sec.size)) {
+			if (!payload_cut(r, &sec, payloads, i < nr ? p : NULL))
+				return xpf_error_set(err, -EINVAL,
+						     "%s: feature %s (entry at offset 0x%llx): section 0x%llx+0x%llx is outside the file",
+						     r->name, feat_name(bit), (unsigned long long)entry,
+						     (unsigned long long)sec.offset,
+						     (unsigned long long)sec.size);
+			xpf_reader_warn(r, "%s: file is truncated inside its feature section: %s at "
+					"offset 0x%llx+0x%llx ends past the file size 0x%llx; the "
+					"features from there on are left out", r->name, feat_name(bit),
+					(unsigned long long)sec.offset, (unsigned long long)sec.size,
+					(unsigned long long)r->map_size);
+			break;
+		}
 		/* bit 0 is reserved and later bits are unknown to us: skipped, as perf does */
 		if (bit == XPF_FEAT_RESERVED || bit >= XPF_FEAT_LAST_KNOWN)
 			continue;

@@ -31,12 +31,28 @@ struct xpf_writer {
 	struct xpf_features feat;
 
 	bool laid_out;              /* attrs (and pipe features) written; records may follow */
+	bool finished;              /* xpf_writer_finish() ran: nothing more is written */
 	uint64_t data_offset, data_size; /* data_size: bytes of the data section on disk */
 	uint64_t synced_size;       /* data_size as last written into the header */
 	bool feats_on_disk;         /* the header points at features written after the data */
 	bool user_sample_time;      /* the caller set SAMPLE_TIME: keep theirs */
 	struct fbuf in, out;        /* buffered records; compressed scratch */
 	uint64_t bytes_in, bytes_written;
+	uint64_t samples_in;        /* SAMPLE records in `in`, not yet flushed */
+	uint64_t samples_out;       /* SAMPLE records flushed into the data section */
+	/*
+	 * The file as the last round left it on disk: what close goes back to when a later
+	 * write fails (a full disk), so the file keeps its features and stays readable by
+	 * perf, whose compressed files need HEADER_COMPRESSED.
+	 */
+	struct {
+		bool valid;
+		struct fbuf feats;  /* feature table and payloads, at data_offset + synced_size */
+		uint64_t bits[XPF_FEAT_BITS / 64];
+		uint64_t samples, bytes_in;
+		bool have_time;
+		uint64_t first_time, last_time;
+	} last;
 
 	int time_pos;               /* byte offset of the time in a SAMPLE, or -1 */
 	bool have_time;
@@ -468,12 +484,22 @@ static int flush(xpf_writer *w, struct xpf_error *err)
 	if (w->comp) {
 		w->out.len = 0;
 		rc = xpf_compress_records(w->comp, w->in.buf, w->in.len, &w->out, err);
+		if (rc && err) {
+			/* every writer error names the file: the compressor does not know it */
+			char msg[sizeof(err->msg)];
+
+			memcpy(msg, err->msg, sizeof(msg));
+			xpf_error_set(err, rc, "'%s': %.400s", w->name, msg);
+		}
 		if (!rc)
 			rc = write_data(w, w->out.buf, w->out.len, err);
 	} else {
 		rc = write_data(w, w->in.buf, w->in.len, err);
 	}
+	if (!rc)
+		w->samples_out += w->samples_in;
 	w->in.len = 0;
+	w->samples_in = 0;
 	return rc;
 }
 
@@ -499,6 +525,9 @@ int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct 
 	if (rec->size < sizeof(*rec))
 		return xpf_error_set(err, -EINVAL, "'%s': record of type %u has size %u", w->name,
 				     rec->type, rec->size);
+	if (w->finished)
+		return xpf_error_set(err, -EBUSY, "'%s': a record after the file was finished",
+				     w->name);
 	rc = layout(w, err);
 	if (rc)
 		return rc;
@@ -511,13 +540,14 @@ int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct 
 		return xpf_error_set(err, -ENOMEM, "'%s': out of memory buffering records", w->name);
 	}
 	w->bytes_in += rec->size;
+	w->samples_in += rec->type == PERF_RECORD_SAMPLE;
 	if (w->in.len >= FLUSH_AT)
 		return flush(w, err);
 	return 0;
 }
 
 static int write_features(xpf_writer *w, uint64_t feat_off, bool provisional, uint64_t *bits,
-			  uint64_t *end, struct xpf_error *err);
+			  uint64_t *end, struct fbuf *keep, struct xpf_error *err);
 static void update_derived_features(xpf_writer *w);
 
 /*
@@ -530,20 +560,33 @@ static int sync_file(xpf_writer *w, bool final, uint64_t *end, struct xpf_error 
 {
 	struct xpf_file_header h;
 	uint64_t bits[XPF_FEAT_BITS / 64] = { 0 };
+	struct fbuf blob = { 0 };
 	int rc;
 
 	if (w->pipe || (!final && w->synced_size == w->data_size && w->feats_on_disk))
 		return 0;
 	update_derived_features(w);
-	rc = write_features(w, w->data_offset + w->data_size, !final, bits, end, err);
-	if (rc)
+	rc = write_features(w, w->data_offset + w->data_size, !final, bits, end, &blob, err);
+	if (!rc) {
+		fill_header(w, &h);
+		memcpy(h.adds_features, bits, sizeof(bits));
+		rc = pwrite_all(w, &h, sizeof(h), 0, err);
+	}
+	if (rc) {
+		free(blob.buf);
 		return rc;
-	fill_header(w, &h);
-	memcpy(h.adds_features, bits, sizeof(bits));
-	if (pwrite_all(w, &h, sizeof(h), 0, err))
-		return w->failed;
+	}
 	w->synced_size = w->data_size;
 	w->feats_on_disk = true;
+	free(w->last.feats.buf);
+	w->last.feats = blob;
+	memcpy(w->last.bits, bits, sizeof(bits));
+	w->last.samples = w->samples_out;
+	w->last.bytes_in = w->bytes_in;
+	w->last.have_time = w->have_time;
+	w->last.first_time = w->first_time;
+	w->last.last_time = w->last_time;
+	w->last.valid = true;
 	return 0;
 }
 
@@ -598,6 +641,11 @@ uint64_t xpf_writer_bytes_in(const xpf_writer *w)
 	return w ? w->bytes_in : 0;
 }
 
+uint64_t xpf_writer_samples_written(const xpf_writer *w)
+{
+	return w ? w->samples_out : 0;
+}
+
 /* ---- close ------------------------------------------------------------------------------- */
 
 /*
@@ -607,10 +655,11 @@ uint64_t xpf_writer_bytes_in(const xpf_writer *w)
  */
 #define PROVISIONAL_MAX (64u << 10)
 
+/* The table then the payloads, in one buffer: what sync_file keeps to restore a round. */
 static int write_features(xpf_writer *w, uint64_t feat_off, bool provisional, uint64_t *bits,
-			  uint64_t *end, struct xpf_error *err)
+			  uint64_t *end, struct fbuf *keep, struct xpf_error *err)
 {
-	struct fbuf table = { 0 }, payloads = { 0 };
+	struct fbuf out = { 0 };
 	void *enc[XPF_FEAT_LAST_KNOWN] = { 0 };
 	uint64_t size[XPF_FEAT_LAST_KNOWN] = { 0 };
 	unsigned int nr = 0, bit;
@@ -633,21 +682,23 @@ static int write_features(xpf_writer *w, uint64_t feat_off, bool provisional, ui
 
 		if (!enc[bit])
 			continue;
-		fbuf_put(&table, &s, sizeof(s));
-		fbuf_put(&payloads, enc[bit], size[bit]);
+		fbuf_put(&out, &s, sizeof(s));
 		off += size[bit];
 		bits[bit / 64] |= 1ULL << (bit % 64);
 	}
+	for (bit = 1; !rc && bit < XPF_FEAT_LAST_KNOWN; bit++)
+		if (enc[bit])
+			fbuf_put(&out, enc[bit], size[bit]);
 	for (bit = 0; bit < XPF_FEAT_LAST_KNOWN; bit++)
 		free(enc[bit]);
-	if (!rc && (table.failed || payloads.failed))
+	if (!rc && out.failed)
 		rc = xpf_error_set(err, -ENOMEM, "'%s': out of memory", w->name);
 	if (!rc)
-		rc = pwrite_all(w, table.buf, table.len, feat_off, err);
-	if (!rc)
-		rc = pwrite_all(w, payloads.buf, payloads.len, feat_off + table.len, err);
-	free(table.buf);
-	free(payloads.buf);
+		rc = pwrite_all(w, out.buf, out.len, feat_off, err);
+	if (!rc && keep)
+		*keep = out;
+	else
+		free(out.buf);
 	if (end)
 		*end = off;
 	return rc;
@@ -668,16 +719,85 @@ static void update_derived_features(xpf_writer *w)
 	}
 }
 
-static int finish_file(xpf_writer *w, struct xpf_error *err)
+/* Cut what an earlier, longer feature section or a failed write left past `end`. */
+static int truncate_to(xpf_writer *w, uint64_t end, struct xpf_error *err)
 {
 	struct stat st;
+
+	if (!fstat(w->fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > end &&
+	    ftruncate(w->fd, (off_t)end))
+		return io_fail(w, -errno, err);
+	return 0;
+}
+
+static int finish_file(xpf_writer *w, struct xpf_error *err)
+{
 	uint64_t end = 0;
 	int rc = sync_file(w, true, &end, err);
 
-	/* the provisional features of an earlier round may have reached further */
-	if (!rc && !fstat(w->fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size > end &&
-	    ftruncate(w->fd, (off_t)end))
-		rc = io_fail(w, -errno, err);
+	if (!rc)
+		rc = truncate_to(w, end, err);
+	if (!rc)
+		w->bytes_written = end;
+	return rc;
+}
+
+/*
+ * A write failed (a full disk, a file size limit): make the file what the last round left,
+ * with its features. The complete ones go first; should they not fit, the provisional copy
+ * of that round goes back where it was, over blocks the file already holds. Without any
+ * round on disk there is nothing to keep: the caller removes the file.
+ */
+static void restore_last_round(xpf_writer *w)
+{
+	struct xpf_error ignored = { 0 };
+	struct xpf_file_header h;
+	uint64_t feat_off = w->data_offset + w->synced_size, end = 0;
+	uint64_t bits[XPF_FEAT_BITS / 64] = { 0 };
+	int saved = w->failed;
+
+	if (w->pipe || !w->last.valid)
+		return;
+	w->data_size = w->synced_size;
+	w->bytes_in = w->last.bytes_in;
+	w->samples_out = w->last.samples;
+	w->have_time = w->last.have_time;
+	w->first_time = w->last.first_time;
+	w->last_time = w->last.last_time;
+	update_derived_features(w);
+	if (write_features(w, feat_off, false, bits, &end, NULL, &ignored)) {
+		memcpy(bits, w->last.bits, sizeof(bits));
+		end = feat_off + w->last.feats.len;
+		if (pwrite_all(w, w->last.feats.buf, w->last.feats.len, feat_off, &ignored))
+			goto out;
+	}
+	fill_header(w, &h);
+	memcpy(h.adds_features, bits, sizeof(bits));
+	if (pwrite_all(w, &h, sizeof(h), 0, &ignored))
+		goto out;
+	w->feats_on_disk = true;
+	if (!truncate_to(w, end, &ignored))
+		w->bytes_written = end;
+out:
+	w->failed = saved;
+}
+
+int xpf_writer_finish(xpf_writer *w, struct xpf_error *err)
+{
+	int rc;
+
+	if (w->finished)
+		return w->failed;
+	w->finished = true;
+	rc = w->failed ? write_all(w, NULL, 0, err) : layout(w, err);
+	if (!rc)
+		rc = flush(w, err);
+	if (!rc && !w->pipe)
+		rc = finish_file(w, err);
+	if (rc && !w->failed)
+		w->failed = rc;
+	if (rc)
+		restore_last_round(w);
 	return rc;
 }
 
@@ -687,11 +807,7 @@ int xpf_writer_close(xpf_writer *w, struct xpf_error *err)
 
 	if (!w)
 		return 0;
-	rc = w->failed ? write_all(w, NULL, 0, err) : layout(w, err);
-	if (!rc)
-		rc = flush(w, err);
-	if (!rc && !w->pipe)
-		rc = finish_file(w, err);
+	rc = xpf_writer_finish(w, err);
 	if (w->own_fd && close(w->fd) && !rc)
 		rc = xpf_error_set(err, -errno, "closing '%s': %s", w->name, strerror(errno));
 	w->own_fd = false;
@@ -714,6 +830,7 @@ void xpf_writer_abort(xpf_writer *w)
 	xpf_compressor_free(w->comp);
 	free(w->in.buf);
 	free(w->out.buf);
+	free(w->last.feats.buf);
 	free(w->name);
 	free(w);
 }

@@ -60,14 +60,24 @@ int xpf_writer_finished_round(xpf_writer *w, struct xpf_error *err);
 /* Write a FINISHED_INIT record (after the synthesized records). */
 int xpf_writer_finished_init(xpf_writer *w, struct xpf_error *err);
 
-/* Bytes written so far (after compression) and uncompressed bytes given, for the summary. */
+/*
+ * For the summary, what the output holds: bytes written (after compression; once finished,
+ * the file's size), the uncompressed bytes of those records, and their SAMPLE records. After
+ * a failed write, and once finished, these count only what the file kept (the last round).
+ */
 uint64_t xpf_writer_bytes_written(const xpf_writer *w);
 uint64_t xpf_writer_bytes_in(const xpf_writer *w);
+uint64_t xpf_writer_samples_written(const xpf_writer *w);
 
 /*
- * Flush, write the feature sections and rewrite the header; then free w. Returns 0 or a
- * negative errno (the file is then as consistent as the last successful round). Accepts NULL.
+ * Flush, write the feature sections and rewrite the header; w stays for the counters above
+ * and is freed by xpf_writer_close. Returns 0 or a negative errno: after a failed write (a
+ * full disk) the file is then what the last successful round left, features included, so
+ * perf reads it too. Later calls return the same status.
  */
+int xpf_writer_finish(xpf_writer *w, struct xpf_error *err);
+
+/* xpf_writer_finish (unless done), close the file and free w. Accepts NULL. */
 int xpf_writer_close(xpf_writer *w, struct xpf_error *err);
 
 /* Free w without finishing the file (the caller removes it). Accepts NULL. */

@@ -367,6 +367,18 @@ static bool keep_old_output(const char *path, char *old, size_t len)
 	return rename(path, old) == 0;
 }
 
+/*
+ * A recording that wrote nothing leaves nothing: the file goes if we created it (not a
+ * device, nor a file that was there and empty), and an old output comes back.
+ */
+static void drop_output(bool created, bool renamed, const char *old)
+{
+	if (created)
+		unlink(opts.output);
+	if (renamed)
+		rename(old, opts.output);
+}
+
 /* Tracepoint samples are unreadable to perf without the formats of their raw data. */
 static int add_tracing_data(struct rec_session *s, struct xpf_features *feat,
 			    struct xpf_error *err)
@@ -497,7 +509,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 	struct xpf_error err = { 0 };
 	struct xpf_features feat = { 0 };
 	struct xpf_writer_opts wo = { .compress_level = opts.compress_level };
-	bool pipe_out = !strcmp(opts.output, "-"), renamed = false;
+	bool pipe_out = !strcmp(opts.output, "-"), renamed = false, created = false;
 	char old[4096];
 	int ret, status = 0, exit_code;
 	char **names;
@@ -522,13 +534,17 @@ static int record(struct rec_session *s, struct rec_target *t)
 	if (opts.verbose)
 		print_verbose(s);
 
-	if (!pipe_out)
+	if (!pipe_out) {
+		struct stat sb;
+
 		renamed = keep_old_output(opts.output, old, sizeof(old));
+		created = lstat(opts.output, &sb) < 0 && errno == ENOENT;
+	}
 	ret = xpf_writer_open(&s->w, opts.output, &wo, &err);
 	if (ret < 0) {
-		cli_error("cannot create '%s': %s", opts.output, err.msg);
-		if (renamed)
-			rename(old, opts.output);
+		cli_error("%s", err.msg); /* it names the file: "cannot create 'x': ..." */
+		/* e.g. a full disk: created, but not even the header went in */
+		drop_output(created, renamed, old);
 		return CLI_EXIT_RUNTIME;
 	}
 	ret = session_add_attrs(s, &err);
@@ -554,11 +570,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
 		xpf_writer_abort(s->w);
 		s->w = NULL;
-		if (!pipe_out) {
-			unlink(opts.output);
-			if (renamed)
-				rename(old, opts.output);
-		}
+		drop_output(created, renamed, old);
 		xpf_features_free(&feat);
 		return CLI_EXIT_RUNTIME;
 	}
@@ -577,32 +589,35 @@ static int record(struct rec_session *s, struct rec_target *t)
 	exit_code = opts.argc > 0 ? summary_child_status(&opts, status) : 0;
 	if (ret < 0) {
 		cli_error("%s", s->werr.msg);
-		cli_hint("the file holds what was written up to the last complete round");
 		exit_code = CLI_EXIT_RUNTIME;
 	}
 
+	/* SAMPLE_TIME is the writer's: the times of the samples the file kept */
 	if (!pipe_out) {
-		if (s->st.samples) {
-			feat.sample_time_first = s->st.first_time;
-			feat.sample_time_last = s->st.last_time;
-			xpf_features_mark(&feat, XPF_FEAT_SAMPLE_TIME);
-		}
 		if (s->bids && xrec_buildids_to_features(s->bids, &feat, &err) < 0)
 			cli_warning("build ids: %s", err.msg);
 		if (xpf_writer_set_features(s->w, &feat, &err) < 0)
 			cli_warning("features: %s", err.msg);
 	}
 	xpf_features_free(&feat);
-	{
-		uint64_t out = xpf_writer_bytes_written(s->w), in = xpf_writer_bytes_in(s->w);
-
-		if (xpf_writer_close(s->w, &err) < 0 && ret == 0) {
-			cli_error("cannot finish '%s': %s", opts.output, err.msg);
-			exit_code = CLI_EXIT_RUNTIME;
-		}
-		s->w = NULL;
-		summary_print(s, &opts, out, in);
+	if (xpf_writer_finish(s->w, &err) < 0) {
+		if (ret == 0)
+			cli_error("%s", err.msg);
+		if (!pipe_out)
+			cli_hint("the file holds what was written up to the last complete round: "
+				 "%llu of the %llu samples read",
+				 (unsigned long long)xpf_writer_samples_written(s->w),
+				 (unsigned long long)s->st.samples);
+		exit_code = CLI_EXIT_RUNTIME;
 	}
+	/* what the file holds: after a failed write, less than what the rings gave */
+	summary_print(s, &opts, xpf_writer_bytes_written(s->w), xpf_writer_bytes_in(s->w),
+		      xpf_writer_samples_written(s->w));
+	if (xpf_writer_close(s->w, &err) < 0 && exit_code != CLI_EXIT_RUNTIME) {
+		cli_error("%s", err.msg);
+		exit_code = CLI_EXIT_RUNTIME;
+	}
+	s->w = NULL;
 	return exit_code;
 }
 

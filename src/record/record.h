@@ -75,10 +75,10 @@ void target_release(struct rec_target *t);
 
 /* ---- session.c ----------------------------------------------------------------------- */
 
+/* What the rings gave (the file may hold less: xpf_writer_samples_written). */
 struct rec_stats {
 	uint64_t samples, lost, lost_samples, throttled, unthrottled, records;
 	uint64_t wakeups, corrupt;
-	uint64_t first_time, last_time;   /* sample times, ns */
 };
 
 struct rec_session {
@@ -88,7 +88,6 @@ struct rec_session {
 	int nr_rings;
 	xpf_writer *w;
 	struct rec_stats st;
-	int time_off;            /* byte offset of the time in a sample body, -1: none */
 	int write_err;           /* first writer error (negative errno), 0 when none */
 	struct xpf_error werr;
 	struct xrec_buildids *bids; /* DSOs of MMAP2 records, NULL with --no-buildid */
@@ -116,8 +115,9 @@ void session_close(struct rec_session *s);
 
 /* ---- summary.c ----------------------------------------------------------------------- */
 
+/* bytes_out, bytes_in, samples: what the output holds (xpf_writer_finish's counters). */
 void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64_t bytes_out,
-		   uint64_t bytes_in);
+		   uint64_t bytes_in, uint64_t samples);
 /* Report how the command ended. Returns our exit status. */
 int summary_child_status(const struct rec_opts *o, int status);
 

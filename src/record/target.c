@@ -167,9 +167,11 @@ int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx
 	memset(t, 0, sizeof(*t));
 	t->wl = (struct xpe_workload)XPE_WORKLOAD_INIT;
 
-	if (o->cpu_list)
+	if (o->cpu_list) {
 		ret = xpe_cpus_parse(o->cpu_list, &t->cpus, err);
-	else
+		if (!ret)
+			ret = xpe_cpus_check_online(ctx, &t->cpus, err);
+	} else
 		ret = xpe_cpus_online(ctx, &t->cpus, err);
 	if (ret < 0)
 		return ret;

@@ -122,6 +122,32 @@ for f in "$CORPUS"/truncated/*.bin; do
 	'
 done
 
+test_case "a file cut inside its feature section: the whole data, the features before the cut, one warning" '
+	"$XPERF_BUILD/xperf" report --stats -i "$CORPUS/good/plain.bin" >good.out
+	for cut in table:feature-table-cut section:feature-payload-cut; do
+		f=$CORPUS/truncated/${cut#*:}.bin
+		rc=0; "$XPERF_BUILD/xperf" report --stats -i "$f" >out 2>err || rc=$?
+		[ $rc -eq 0 ] || { cat err; fail "exit $rc on $f"; }
+		[ "$(wc -l <err)" -eq 1 ] || { cat err; fail "want exactly one line on stderr"; }
+		size=$(printf "0x%x" "$(stat -c %s "$f")")
+		grep -q "^xperf report: warning: $f: file is truncated inside its feature ${cut%%:*}.*file size $size.*left out\$" err ||
+			fail "not the warning: $(cat err)"
+		for what in TOTAL SAMPLE MMAP2 COMM; do
+			[ "$(stat_count out $what)" = "$(stat_count good.out $what)" ] ||
+				fail "$what: $(stat_count out $what) in the cut file, $(stat_count good.out $what) in the whole one"
+		done
+	done
+	# the features before the cut (HOSTNAME ... TOTAL_MEM) are read, the cut one is not
+	"$XPERF_BUILD/xperf" report --header-only -i "$CORPUS/truncated/feature-payload-cut.bin" >h 2>/dev/null
+	"$XPERF_BUILD/xperf" report --header-only -i "$CORPUS/good/plain.bin" >gh
+	for line in hostname "os release" "total memory"; do
+		grep "^# $line *:" gh >want || fail "the seed has no $line line to compare"
+		grep -qxF "$(cat want)" h || fail "no \"$(cat want)\" from the cut file"
+	done
+	grep -q "^# cmdline" gh || fail "the seed has no cmdline line to compare"
+	if grep -q "^# cmdline" h; then fail "a cmdline from a cut feature"; fi
+'
+
 for f in "$CORPUS"/good/*.bin; do
 	name=$(basename "$f")
 	perf_case "good/$name is read silently with perf's record counts" '

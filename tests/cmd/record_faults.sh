@@ -62,6 +62,52 @@ test_case "a command that does not exist: clear error, exit 2, no file left behi
 	test ! -e xperf.data.old
 '
 
+test_case "-C with a cpu that does not exist: says so (not an unsupported event), exit 2, no file" '
+	n=$(getconf _NPROCESSORS_CONF)
+	set +e
+	xperf-record -C 0,$((n + 997)) -- true 2>err; rc=$?
+	set -e
+	cat err
+	test $rc -eq 2
+	[ "$(wc -l <err)" -eq 1 ] || fail "want one line"
+	grep -q "^xperf record: error: cpu $((n + 997)) does not exist here (online cpus: $(cat /sys/devices/system/cpu/online))$" err
+	if grep -q "not supported" err; then fail "still called an unsupported event"; fi
+	test ! -e xperf.data
+'
+
+# one_error ERR WHY FILE: one line, "xperf record: error: ", FILE named once, then WHY
+one_error() {
+	cat "$1"
+	[ "$(wc -l <"$1")" -eq 1 ] || fail "want one line"
+	[ "$(grep -o "error:" "$1" | wc -l)" -eq 1 ] || fail "the prefix repeats"
+	[ "$(grep -oF "'$3'" "$1" | wc -l)" -eq 1 ] || fail "want the file named once"
+	grep -q "^xperf record: error: .*$2\$" "$1" || fail "want the reason: $2"
+}
+export -f one_error
+
+test_case "-o errors: one line, the file named once, the reason" '
+	mkdir dir
+	set +e
+	xperf-record -q -e cpu-clock -o no/such/dir/x.data -- true 2>err1; rc1=$?
+	xperf-record -q -e cpu-clock -o dir -- true 2>err2; rc2=$?
+	set -e
+	test $rc1 -eq 2 && test $rc2 -eq 2
+	one_error err1 "No such file or directory" no/such/dir/x.data
+	one_error err2 "Is a directory" dir
+'
+
+test_case "-o on a read-only file system: one line, the file named once" '
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs"
+	mkdir ro
+	mount -t tmpfs -o size=64k,ro tmpfs ro || skip "cannot mount a tmpfs here"
+	set +e
+	xperf-record -q -e cpu-clock -o ro/x.data -- true 2>err; rc=$?
+	set -e
+	umount ro
+	test $rc -eq 2
+	one_error err "Read-only file system" ro/x.data
+'
+
 test_case "an old output survives a failed start" '
 	echo keep >xperf.data
 	set +e
@@ -120,10 +166,39 @@ test_case "SIGKILL of the recorder: the file is still readable up to the last fl
 	report_reads k.data
 '
 
+# Rounds reach the file every 100 ms (src/record/session.c, DRAIN_MS): a killed recorder
+# loses the samples since the last one. The exec of the command (its COMM record) and the
+# last sample are on the kernel's clock; the wall times of the exec (just after `date`) and of
+# the kill give how far the samples should reach. Five kills whose times fall at spread
+# phases of both 0.1 s and 0.5 s: the worst must be within 0.1 s plus 0.1 s for a busy
+# machine (with rounds every 0.5 s, one of them loses 0.36 s or more, whatever the phase).
+test_case "SIGKILL of the recorder loses at most ~0.1 s of samples" '
+	worst=0
+	for T in 0.5 0.82 1.14 1.46 1.78; do
+		rm -f k.data start killed
+		xperf-record -o k.data -- sh -c "date +%s%N >start; exec $WL/spin 30" 2>/dev/null &
+		rec=$!
+		sleep $T
+		child=$(pgrep -P $rec || true)
+		date +%s%N >killed
+		kill -KILL $rec
+		set +e; wait $rec; set -e
+		[ -n "$child" ] && kill $child 2>/dev/null || true
+		"$XPERF_BUILD/xperf-report" -D -i k.data >dump 2>/dev/null || fail "xperf report -D fails"
+		exec_ns=$(awk "/PERF_RECORD_COMM exec: spin/ { print \$1; exit }" dump)
+		last_ns=$(awk "/PERF_RECORD_SAMPLE/ { t = \$1 } END { print t }" dump)
+		[ -n "$exec_ns" ] && [ -n "$last_ns" ] || fail "no exec or no sample in the file"
+		lost=$(( (exec_ns + $(cat killed) - $(cat start) - last_ns) / 1000000 ))
+		echo "killed after $T s: the samples end $lost ms before the kill"
+		[ $lost -gt $worst ] && worst=$lost
+	done
+	[ $worst -le 200 ] || fail "up to $worst ms of samples lost, want <= 100 (+ 100 of slack)"
+'
+
 test_case "a full disk: a clear error, exit 2, the file consistent up to that point" '
-	[ "$(id -u)" = 0 ] || { echo "skip: needs root to mount a tmpfs"; exit 0; }
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs"
 	mkdir full
-	mount -t tmpfs -o size=256k tmpfs full || { echo "cannot mount"; exit 0; }
+	mount -t tmpfs -o size=256k tmpfs full || skip "cannot mount a tmpfs here"
 	set +e
 	xperf-record --no-compress -m 16 -F 10000 -g -o full/x.data -- $WL/spin 5 2>err; rc=$?
 	set -e
@@ -133,6 +208,100 @@ test_case "a full disk: a clear error, exit 2, the file consistent up to that po
 	test $rc -eq 2
 	grep -q "No space left on device" err
 	report_reads x.data
+'
+
+# full_disk KB [FILE]: a 2 MB tmpfs on ./full with only KB left, FILE in it holding "keep";
+# unmounted when the case ends (the caller may unmount it before)
+full_disk() {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs"
+	mkdir full
+	mount -t tmpfs -o size=2m tmpfs full || skip "cannot mount a tmpfs here"
+	trap "umount \"$PWD/full\" 2>/dev/null || :" EXIT
+	[ -z "${2:-}" ] || echo keep >"full/$2"
+	dd if=/dev/zero of=full/fill bs=1k count=$((2048 - $1)) 2>/dev/null || :
+}
+export -f full_disk
+
+perf_case "a full disk during a compressed recording: perf reads the file it leaves" '
+	full_disk 48
+	set +e
+	xperf-record -F 10000 -g -o full/x.data -- $WL/spin 30 2>err; rc=$?
+	set -e
+	cp full/x.data x.data || true
+	umount full
+	cat err
+	test $rc -eq 2
+	grep -q "No space left on device" err
+	"$XPERF_BUILD/xperf-report" --stats -i x.data >stats 2>xerr
+	test ! -s xerr || fail "xperf report warns: $(cat xerr)"
+	grep -q "COMPRESSED events" stats || fail "not a compressed file"
+	perf_run report --header-only -i x.data | grep -q "compressed" ||
+		fail "perf sees no HEADER_COMPRESSED"
+	perf_reads_back x.data
+'
+
+# summary_matches_file ERR FILE: the closing line counts the samples and bytes FILE holds
+summary_matches_file() {
+	local said mb have
+	said=$(sed -n "s/.*Captured and wrote .* (\([0-9]*\) samples).*/\1/p" "$1")
+	mb=$(sed -n "s/.*Captured and wrote \([0-9.]*\) MB.*/\1/p" "$1")
+	"$XPERF_BUILD/xperf-report" --stats -i "$2" >stats
+	have=$(sed -n "s/^ *SAMPLE events: *\([0-9]*\).*/\1/p" stats | head -n 1)
+	[ -n "$said" ] && [ "$said" = "$have" ] || fail "the summary says ${said:-nothing}, the file holds $have samples"
+	[ "$mb" = "$(awk -v b="$(stat -c %s "$2")" "BEGIN { printf \"%.3f\", b / 1048576 }")" ] ||
+		fail "the summary says $mb MB, the file has $(stat -c %s "$2") bytes"
+}
+export -f summary_matches_file
+
+test_case "the summary counts the samples and bytes the file holds" '
+	xperf-record -F 4000 -g -o x.data -- $WL/spin 0.5 2>err
+	cat err
+	summary_matches_file err x.data
+'
+
+test_case "a full disk: the summary counts what reached the file, not what was read" '
+	full_disk 48
+	set +e
+	xperf-record -F 10000 -g -o full/x.data -- $WL/spin 30 2>err; rc=$?
+	set -e
+	cp full/x.data x.data || true
+	umount full
+	cat err
+	test $rc -eq 2
+	summary_matches_file err x.data
+	# the hint says how many were read: more than were written
+	read -r kept read <<<"$(sed -n "s/.*round: \([0-9]*\) of the \([0-9]*\) samples read.*/\1 \2/p" err)"
+	[ -n "$read" ] && [ "$read" -gt "$kept" ] || fail "no hint with the samples read and kept"
+'
+
+test_case "-o in a full directory: one error, no 0-byte file, an old output kept" '
+	full_disk 0 old.data
+	set +e
+	xperf-record -q -e cpu-clock -o full/x.data -- true 2>err; rc=$?
+	xperf-record -q -e cpu-clock -o full/old.data -- true 2>err2; rc2=$?
+	set -e
+	ls -la full >ls
+	old=$(cat full/old.data)
+	umount full
+	cat ls
+	test $rc -eq 2 && test $rc2 -eq 2
+	one_error err "No space left on device" full/x.data
+	if grep -q "x.data" ls; then fail "a file was left behind"; fi
+	[ "$old" = keep ] || fail "the old output is gone"
+	if grep -q "old.data.old" ls; then fail "the old output was left renamed"; fi
+'
+
+test_case "a disk that fills while the recording starts: no file left behind" '
+	full_disk 4
+	set +e
+	xperf-record -q -a -o full/x.data -- true 2>err; rc=$?
+	set -e
+	ls -la full >ls
+	umount full
+	cat err ls
+	test $rc -eq 2
+	grep -q "No space left on device" err
+	if grep -q "x.data" ls; then fail "a file was left behind"; fi
 '
 
 test_case "EACCES/EPERM: perf_event_paranoid explained with the command that changes it" '

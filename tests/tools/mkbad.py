@@ -155,10 +155,13 @@ def make_bad(plain, zstd, pipe):
         ent, off, fsize = feats[FEAT_CMDLINE]
         variant("cmdline-nr-huge.bin", "CMDLINE says 0xffffffff arguments", lambda d: put_u32(d, off, 0xFFFFFFFF))
     feat_start = data_off + data_size
-    variant("feature-table-cut.bin", "the file ends 24 bytes into the feature table",
-            lambda d: d.__delitem__(slice(feat_start + 24, None)))
     variant("features-all-bits.bin", "every one of the 256 feature bits is set, with no table to match",
             lambda d: d.__setitem__(slice(H_FEATURES, H_FEATURES + 32), b"\xff" * 32))
+    variant("features-all-bits-cut.bin",
+            "every feature bit is set and the file ends 24 bytes into the feature table: its first "
+            "payload lies inside the table those bits claim (damage, not a cut)",
+            lambda d: (d.__setitem__(slice(H_FEATURES, H_FEATURES + 32), b"\xff" * 32),
+                       d.__delitem__(slice(feat_start + 24, None))))
 
     # A COMPRESSED record whose zstd frame is damaged in the middle.
     zh = header(zstd)
@@ -242,6 +245,14 @@ def make_truncated(plain, zstd):
     out["killed-recorder.bin"] = (bytes(d),
                                   "data.size is 0 and no feature section follows the data, feature bits still set "
                                   "(what perf leaves when killed)")
+    # Cut after the whole data section, inside the features: the data must still be read.
+    feat_start = data_off + data_size
+    out["feature-table-cut.bin"] = (bytes(plain[:feat_start + 24]),
+                                    "the file ends 24 bytes into the feature table, after the whole data section")
+    ent, off, fsize = feature_table(plain)[FEAT_CMDLINE]
+    out["feature-payload-cut.bin"] = (bytes(plain[:off + fsize // 2]),
+                                      "the file ends in the middle of the CMDLINE feature, after the whole data "
+                                      "section, the feature table and the features before CMDLINE")
     zh = header(zstd)
     zr = [x for x in records(zstd, zh["data"][0], zh["data"][0] + zh["data"][1]) if x[1] == REC_COMPRESSED]
     last = zr[-1]

@@ -592,6 +592,32 @@ static void cpu_lists(void)
 	xpe_ctx_free(ctx);
 }
 
+/* -C: a cpu that is not online is named, offline (present) or not there at all. */
+static void cpu_lists_online(void)
+{
+	xpe_ctx *ctx = fake_ctx();
+	struct xpf_error err = { 0 };
+	struct xpe_cpus c;
+
+	REQUIRE(ctx);
+	REQUIRE(xpe_cpus_parse("0-3,5", &c, NULL) == 0);
+	CHECK(xpe_cpus_check_online(ctx, &c, &err) == 0);
+	xpe_cpus_release(&c);
+	REQUIRE(xpe_cpus_parse("1,4", &c, NULL) == 0);
+	CHECK(xpe_cpus_check_online(ctx, &c, &err) == -ENODEV);
+	CHECK_STR(err.msg, "cpu 4 is offline (online cpus: 0-3,5)");
+	xpe_cpus_release(&c);
+	REQUIRE(xpe_cpus_parse("2,999", &c, NULL) == 0);
+	CHECK(xpe_cpus_check_online(ctx, &c, &err) == -ENODEV);
+	CHECK_STR(err.msg, "cpu 999 does not exist here (online cpus: 0-3,5)");
+	xpe_cpus_release(&c);
+	/* per-thread maps ({-1}) need no cpu */
+	REQUIRE(xpe_cpus_any(&c) == 0);
+	CHECK(xpe_cpus_check_online(ctx, &c, &err) == 0);
+	xpe_cpus_release(&c);
+	xpe_ctx_free(ctx);
+}
+
 /* Real sysfs: msr/tsc/ resolves to the type the kernel gives msr. */
 static void real_msr(void)
 {
@@ -804,6 +830,7 @@ int main(void)
 	RUN(attr_names);
 	RUN(cycles_fallback);
 	RUN(cpu_lists);
+	RUN(cpu_lists_online);
 	if (access("/sys/bus/event_source/devices/msr/type", R_OK) == 0)
 		RUN(real_msr);
 	else

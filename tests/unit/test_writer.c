@@ -514,29 +514,34 @@ static void no_space(void)
 	CHECK(xpf_writer_open(&w, "/nonexistent-dir/x", NULL, &err) == -ENOENT);
 }
 
-/* A write that fails mid-file (here: EFBIG) is sticky and leaves the last round readable. */
-static void write_error_keeps_last_round(void)
+/*
+ * A write that fails mid-file (here: EFBIG, as a full disk) is sticky and leaves the last
+ * round readable, with its features (a compressed file is unreadable to perf without
+ * HEADER_COMPRESSED), and the counters say what the file kept.
+ */
+static void write_error_keeps_last_round_mode(int level)
 {
+	struct xpf_writer_opts opts = { .compress_level = level };
 	struct perf_event_attr a;
 	struct rlimit old, lim;
 	struct xpf_error err = { 0 };
-	uint64_t id = 5;
+	uint64_t id = 5, kept;
 	uint8_t buf[1024];
 	unsigned seed = 9;
 	xpf_writer *w;
 	int rc = 0, i;
-	struct bytes raw;
-	struct xpf_file_header h;
+	struct fileview v;
 	struct parsed d = { 0 };
 
 	signal(SIGXFSZ, SIG_IGN);
 	getrlimit(RLIMIT_FSIZE, &old);
 	attr_init(&a, 0);
-	REQUIRE(xpf_writer_open(&w, tmpfile_name(), NULL, NULL) == 0);
+	REQUIRE(xpf_writer_open(&w, tmpfile_name(), &opts, NULL) == 0);
 	REQUIRE(xpf_writer_add_attr(w, &a, &id, 1, "cpu-clock", NULL) == 0);
 	lim = old;
 	lim.rlim_cur = 100000;
 	REQUIRE(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+	/* random bodies: zstd cannot shrink them, so the limit is reached either way */
 	for (i = 0; i < 1000 && !rc; i++) {
 		make_sample(buf, 5, (uint64_t)i, 500, &seed);
 		rc = xpf_writer_write(w, (void *)buf, &err);
@@ -546,19 +551,33 @@ static void write_error_keeps_last_round(void)
 	CHECK_EQ_U64(-rc, EFBIG);
 	CHECK(strstr(err.msg, tmpfile_name()) != NULL);
 	CHECK(xpf_writer_finished_round(w, &err) == rc);
-	CHECK(xpf_writer_close(w, &err) == rc);
+	CHECK(xpf_writer_finish(w, &err) == rc);
+	kept = xpf_writer_samples_written(w);
+	CHECK(kept > 0 && kept % 10 == 0 && kept < (uint64_t)i);
 	setrlimit(RLIMIT_FSIZE, &old);
-	raw = slurp(tmpfile_name());
-	REQUIRE(raw.len >= sizeof(h));
-	memcpy(&h, raw.p, sizeof(h));
-	CHECK(h.data.size > 0 && h.data.offset + h.data.size <= raw.len);
-	parse_records(raw.p + h.data.offset, h.data.size, &d);
+	parse_file(tmpfile_name(), &v);
+	CHECK(!v.bad);
+	CHECK_EQ_U64(xpf_writer_bytes_written(w), v.raw.len);
+	CHECK(xpf_writer_close(w, &err) == rc);
+	CHECK(v.h.data.size > 0 && v.h.data.offset + v.h.data.size <= v.raw.len);
+	/* the features follow the data and end the file, as after a good close */
+	CHECK(xpf_features_has(&v.feat, XPF_FEAT_HOSTNAME));
+	CHECK_EQ_U64(xpf_features_has(&v.feat, XPF_FEAT_COMPRESSED), level > 0);
+	CHECK_EQ_U64(v.feat_end, v.raw.len);
+	parse_records(v.raw.p + v.h.data.offset, v.h.data.size, &d);
 	CHECK(!d.bad);
 	/* whole rounds only: ten samples and a FINISHED_ROUND each */
-	CHECK_EQ_U64(d.logical.len % (10 * (8 + 32 + 500) + 8), 0);
-	free(raw.p);
+	CHECK_EQ_U64(d.logical.len, kept / 10 * (10 * (8 + 32 + 500) + 8));
+	CHECK_EQ_U64(v.feat.sample_time_last, kept - 1);
+	fileview_free(&v);
 	free(d.logical.p);
 	unlink(tmpfile_name());
+}
+
+static void write_error_keeps_last_round(void)
+{
+	write_error_keeps_last_round_mode(0);
+	write_error_keeps_last_round_mode(1);
 }
 
 /* Through our own reader: the same records come back, in order, with names and features. */
