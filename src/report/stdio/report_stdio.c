@@ -6,147 +6,17 @@
 #include "cli/cli.h"
 #include "report/stdio/stdio_int.h"
 
-static int parse_sort(struct stdio_ctx *c, const char *s)
-{
-	static const struct { const char *name; unsigned int key; } keys[] = {
-		{ "comm", XPP_HIST_KEY_COMM }, { "dso", XPP_HIST_KEY_DSO }, { "sym", XPP_HIST_KEY_SYM },
-		{ "symbol", XPP_HIST_KEY_SYM }, { "srcline", XPP_HIST_KEY_SRCLINE },
-	};
-	unsigned int seen = 0;
-
-	c->nr_cols = 0;
-	while (*s) {
-		size_t n = strcspn(s, ","), i;
-
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (strlen(keys[i].name) == n && !strncmp(keys[i].name, s, n))
-				break;
-		if (i == sizeof(keys) / sizeof(keys[0])) {
-			cli_error("unknown --sort key '%.*s': use comm, dso, sym or srcline", (int)n,
-				  s);
-			return -EINVAL;
-		}
-		if (!(seen & keys[i].key))
-			c->cols[c->nr_cols++] = keys[i].key;
-		seen |= keys[i].key;
-		s += n;
-		if (*s == ',')
-			s++;
-	}
-	if (!c->nr_cols) {
-		cli_error("--sort needs at least one key: comm, dso, sym or srcline");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/*
- * -g as perf parses it: words in any order, the first number the threshold (a second one,
- * perf's print limit, is accepted and ignored). Unknown words are a usage error.
- */
-static int parse_call_graph(struct cg_opts *g, const char *arg)
-{
-	static const struct { const char *word; int what, val; } words[] = {
-		{ "graph", 0, CG_GRAPH }, { "folded", 0, CG_FOLDED }, { "none", 0, CG_NONE },
-		{ "caller", 1, 1 }, { "callee", 1, 0 }, { "function", 2, 0 }, { "srcline", 2, 1 },
-		{ "percent", 3, CG_PERCENT }, { "count", 3, CG_COUNT }, { "period", 3, CG_PERIOD },
-	};
-	int numbers = 0;
-
-	g->mode = CG_GRAPH;
-	g->threshold = 0.5;
-	g->order = -1;
-	g->value = CG_PERCENT;
-	g->srcline = false;
-	while (arg && *arg) {
-		size_t n = strcspn(arg, ","), i;
-		char word[64], *end;
-
-		if (n >= sizeof(word))
-			goto bad;
-		memcpy(word, arg, n);
-		word[n] = 0;
-		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-			if (n && !strncmp(words[i].word, word, n))
-				break;
-		if (i < sizeof(words) / sizeof(words[0])) {
-			if (words[i].what == 0)
-				g->mode = words[i].val;
-			else if (words[i].what == 1)
-				g->order = words[i].val;
-			else if (words[i].what == 2)
-				g->srcline = words[i].val;
-			else if (words[i].what == 3)
-				g->value = words[i].val;
-		} else if (n) {
-			double d = strtod(word, &end);
-
-			if (*end || d < 0 || d > 100)
-				goto bad;
-			if (!numbers++)
-				g->threshold = d;
-		}
-		arg += n;
-		if (*arg == ',')
-			arg++;
-	}
-	return 0;
-bad:
-	cli_error("invalid -g argument '%s': use graph, folded or none, a threshold, caller or "
-		  "callee, function or srcline, percent, count or period", arg);
-	return -EINVAL;
-}
-
-struct xpp_hist_key stdio_frame_key(const struct stdio_ctx *c, uint32_t comm, uint32_t f)
-{
-	return xpp_profile_frame_key(c->p, comm, f);
-}
-
-/* One line for the samples whose user stack could not be unwound: DESIGN 1.3, said once. */
-static void warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o)
-{
-	struct xpp_unwind_stats st = xpp_profile_unwind_stats(p);
-
-	if (o->quiet || (!st.unsupported && !st.failed))
-		return;
-	fflush(stdout);
-	if (st.unsupported)
-		cli_warning("DWARF call graphs are not supported in this build (no libdw): %llu "
-			    "samples show only their own frame", (unsigned long long)st.unsupported);
-	else
-		cli_warning("%llu of %llu samples with a DWARF user stack could not be unwound (no "
-			    "registers or stack copy, or the file of their ip unreadable): they show "
-			    "only their own frame",
-			    (unsigned long long)st.failed, (unsigned long long)st.samples);
-}
-
 int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 {
 	struct report_stdio_opts none = { .children = -1, .inlines = -1 };
 	struct xpf_error err = { 0 };
 	struct xpp_opts po = { 0 };
-	struct stdio_ctx c = { 0 };
+	struct rv_ctx c = { 0 };
 	xpp_profile *p = NULL;
 	int ret, status = CLI_EXIT_RUNTIME;
 
-	c.o = opts ? opts : &none;
-	c.r = r;
-	if (parse_sort(&c, c.o->sort ? c.o->sort : "comm,dso,sym") < 0)
+	if (rv_ctx_parse(&c, opts ? opts : &none, &po) < 0)
 		return CLI_EXIT_USAGE;
-	if (parse_call_graph(&c.cg, c.o->call_graph) < 0)
-		return CLI_EXIT_USAGE;
-	po.comms = c.o->comms;
-	po.dsos = c.o->dsos;
-	po.kallsyms = c.o->kallsyms;
-	po.debug_root = c.o->debug_root;
-	po.no_demangle = c.o->no_demangle;
-	po.children = c.o->children;
-	po.no_chains = c.cg.mode == CG_NONE;
-	po.order = c.cg.order;
-	po.inlines = c.o->inlines;
-	for (unsigned int i = 0; i < c.nr_cols; i++)
-		po.srclines |= c.cols[i] == XPP_HIST_KEY_SRCLINE;
-	po.srclines |= c.cg.srcline;
 	ret = xpp_profile_create(&p, r, &po, &err);
 	if (ret == 0)
 		ret = xpp_profile_run(p, &err);
@@ -155,22 +25,13 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
 		goto out;
 	}
-	c.p = p;
-	c.dsos = xpp_profile_dsos(p);
-	c.comms = xpp_profile_comms(p);
-	c.ev = xpp_profile_events(p, &c.nr_ev);
-	c.lost_samples = xpp_profile_lost_samples(p);
-	c.comm_filter = xpp_profile_list(p, XPP_LIST_COMMS);
-	c.dso_filter = xpp_profile_list(p, XPP_LIST_DSOS);
-	c.callchains = xpp_profile_callchains(p);
-	c.children = xpp_profile_children(p);
-	c.cg.order = xpp_profile_order(p);
+	rv_ctx_take(&c, p, r);
 	ret = stdio_print(&c, stdout);
 	if (ret < 0) {
 		cli_error("cannot print the report: %s", strerror(-ret));
 		goto out;
 	}
-	warn_unwind(p, c.o);
+	rv_warn_unwind(p, c.o);
 	status = CLI_EXIT_OK;
 out:
 	xpp_profile_free(p);

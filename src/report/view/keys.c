@@ -1,0 +1,195 @@
+/* Columns of the symbolised views: names of a key's fields, widths, the tie-break order. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/view/rv.h"
+
+const char *rv_comm_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	const char *s = xpp_intern_str(c->comms, k->comm);
+
+	return s ? s : "";
+}
+
+const char *rv_dso_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	return xpp_profile_dso_name(c->p, k);
+}
+
+const char *rv_sym_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	return xpp_profile_sym_name(c->p, k);
+}
+
+const char *rv_srcline_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	const char *s = xpp_profile_srcline(c->p, k, false);
+
+	return s ? s : "??:0";
+}
+
+const char *rv_sym_or_addr(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
+			   size_t size)
+{
+	const char *s = rv_sym_name(c, k);
+
+	if (s)
+		return s;
+	/* perf's "%#.*llx": no 0x for zero */
+	snprintf(buf, size, "%s%0*" PRIx64, k->addr ? "0x" : "", RV_UNRESOLVED_WIDTH, k->addr);
+	return buf;
+}
+
+struct xpp_hist_key rv_frame_key(const struct rv_ctx *c, uint32_t comm, uint32_t f)
+{
+	return xpp_profile_frame_key(c->p, comm, f);
+}
+
+const char *rv_frame_name(const struct rv_ctx *c, uint32_t f, char *buf, size_t size)
+{
+	struct xpp_hist_key k = rv_frame_key(c, 0, f);
+	const char *s = rv_sym_name(c, &k);
+
+	if (s)
+		return s;
+	snprintf(buf, size, "%#" PRIx64, k.addr);
+	return buf;
+}
+
+const char *rv_col_title(unsigned int key)
+{
+	return key == XPP_HIST_KEY_COMM ? "Command" : key == XPP_HIST_KEY_DSO ? "Shared Object" :
+	       key == XPP_HIST_KEY_SRCLINE ? "Source:Line" : "Symbol";
+}
+
+void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c)
+{
+	memset(v, 0, sizeof(*v));
+	v->c = c;
+	for (unsigned int i = 0; i < c->nr_cols; i++) {
+		/* a filter down to one name makes its column say nothing: perf drops it */
+		if ((c->cols[i] == XPP_HIST_KEY_COMM && c->comm_filter->nr == 1) ||
+		    (c->cols[i] == XPP_HIST_KEY_DSO && c->dso_filter->nr == 1))
+			continue;
+		v->cols[v->nr_cols++] = c->cols[i];
+	}
+}
+
+int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
+		const struct rv_cols *v)
+{
+	int r;
+
+	for (unsigned int i = 0; i < v->nr_cols; i++) {
+		switch (v->cols[i]) {
+		case XPP_HIST_KEY_COMM:
+			r = strcmp(rv_comm_name(v->c, ka), rv_comm_name(v->c, kb));
+			break;
+		case XPP_HIST_KEY_DSO:
+			r = strcmp(rv_dso_name(v->c, ka), rv_dso_name(v->c, kb));
+			break;
+		case XPP_HIST_KEY_SRCLINE:
+			r = strcmp(rv_srcline_name(v->c, ka), rv_srcline_name(v->c, kb));
+			break;
+		default: {
+			const char *na = rv_sym_name(v->c, ka), *nb = rv_sym_name(v->c, kb);
+
+			if (na && nb)
+				r = strcmp(na, nb);
+			else if (na || nb)
+				r = na ? -1 : 1;
+			else
+				r = ka->addr < kb->addr ? -1 : ka->addr > kb->addr;
+			break;
+		}
+		}
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/*
+ * perf computes an entry's source line only when it compares two entries whose earlier
+ * sort keys are equal (or prints it), so only the lines of entries sharing those keys with
+ * another sample count for the column's width; the others are cut to it. Marks in
+ * `counted` which entries count.
+ */
+static int srcline_counted(const struct rv_cols *v, const struct xpp_hist_entry *e, size_t n,
+			   bool *counted)
+{
+	unsigned int prefix = 0;
+	xpp_hist *g = xpp_hist_create();
+	struct xpp_hist_entry *ge;
+	size_t ng;
+
+	if (!g)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < v->nr_cols && v->cols[i] != XPP_HIST_KEY_SRCLINE; i++)
+		prefix |= v->cols[i];
+	for (size_t j = 0; j < n; j++) {
+		struct xpp_hist_key k = e[j].key;
+
+		xpp_hist_key_mask(&k, prefix);
+		if (xpp_hist_add(g, &k, 0, e[j].nr_samples)) {
+			xpp_hist_free(g);
+			return -ENOMEM;
+		}
+	}
+	for (size_t j = 0; j < n; j++) {
+		struct xpp_hist_key k = e[j].key;
+		int64_t id;
+
+		xpp_hist_key_mask(&k, prefix);
+		id = xpp_hist_add_id(g, &k, 0, 0);
+		ge = xpp_hist_entries(g, &ng);
+		counted[j] = id < 0 || ge[id].nr_samples >= 2;
+	}
+	xpp_hist_free(g);
+	return 0;
+}
+
+void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
+{
+	bool unresolved = false, *counted = NULL;
+
+	for (unsigned int i = 0; i < v->nr_cols; i++) {
+		v->width[i] = (int)strlen(rv_col_title(v->cols[i]));
+		if (v->cols[i] == XPP_HIST_KEY_SRCLINE && !counted &&
+		    (counted = malloc((n + 1) * sizeof(*counted))) &&
+		    srcline_counted(v, e, n, counted) < 0) {
+			free(counted);
+			counted = NULL;
+		}
+	}
+	for (size_t j = 0; j < n; j++) {
+		for (unsigned int i = 0; i < v->nr_cols; i++) {
+			int w;
+
+			if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
+				w = !counted || counted[j] ?
+				    (int)strlen(rv_srcline_name(v->c, &e[j].key)) : 0;
+			} else if (v->cols[i] == XPP_HIST_KEY_COMM) {
+				w = (int)strlen(rv_comm_name(v->c, &e[j].key));
+			} else if (v->cols[i] == XPP_HIST_KEY_DSO) {
+				w = (int)strlen(rv_dso_name(v->c, &e[j].key));
+			} else {
+				const char *s = rv_sym_name(v->c, &e[j].key);
+
+				w = s ? (int)strlen(s) + 4 : RV_UNRESOLVED_WIDTH + 4 + 2;
+				unresolved |= !s;
+			}
+			if (w > v->width[i])
+				v->width[i] = w;
+		}
+	}
+	free(counted);
+	/* perf widens the Shared Object column for unresolved entries (no --dsos given) */
+	for (unsigned int i = 0; i < v->nr_cols; i++)
+		if (unresolved && v->cols[i] == XPP_HIST_KEY_DSO && !v->c->dso_filter->nr &&
+		    v->width[i] < RV_UNRESOLVED_WIDTH)
+			v->width[i] = RV_UNRESOLVED_WIDTH;
+}

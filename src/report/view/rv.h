@@ -1,0 +1,177 @@
+/* What the symbolised views (stdio, TUI) share: sort keys, names, an event's entries and their chains. */
+#ifndef XPERF_REPORT_VIEW_RV_H
+#define XPERF_REPORT_VIEW_RV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "format/xpf_reader.h"
+#include "profile/profile.h"
+#include "report/stdio/report_stdio.h"
+
+enum cg_mode { CG_GRAPH, CG_FOLDED, CG_NONE };
+enum cg_value { CG_PERCENT, CG_COUNT, CG_PERIOD };
+
+/* What -g asked for, perf's defaults filled in once the file's attrs are known. */
+struct cg_opts {
+	enum cg_mode mode;
+	double threshold;      /* percent of the event's total: smaller branches are hidden */
+	int order;             /* 1 caller first, 0 callee first, -1 perf's default */
+	enum cg_value value;
+	bool srcline;          /* -g srcline: frames show their source line and differ by it */
+};
+
+/*
+ * A view of one profile: the options (report_stdio_opts serves every symbolised view), the
+ * profile's results (borrowed pointers) and how to show them.
+ */
+struct rv_ctx {
+	const struct report_stdio_opts *o;
+	const xpp_profile *p;
+	xpf_reader *r;
+	xpp_dso_table *dsos;
+	const xpp_intern *comms;
+	const struct xpp_event *ev;
+	uint32_t nr_ev;
+	uint64_t lost_samples;
+	unsigned int cols[4];  /* XPP_HIST_KEY_* in column order (--sort) */
+	unsigned int nr_cols;
+	const struct xpp_name_list *comm_filter, *dso_filter;
+	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
+	bool children;         /* --children in effect */
+	struct cg_opts cg;
+};
+
+/* ---- setup (setup.c) ---- */
+
+/*
+ * Parse o's --sort and -g into c (c->o = o) and fill the profile's options from o. 0, or
+ * -EINVAL after printing the usage error with cli_error().
+ */
+int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp_opts *po);
+/* Take the results of p (after xpp_profile_run()) into c. */
+void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r);
+/* One warning for the samples whose DWARF user stack could not be unwound (not with -q). */
+void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o);
+
+/* The name perf shows for an attr ("cpu-clock", "cycles", "4:0x1c2"), in buf if needed. */
+const char *rv_event_name(const struct xpf_attr *a, char *buf, size_t size);
+/* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " (a blank where the unit would be) */
+void rv_count_str(uint64_t v, char *buf, size_t size);
+
+/* ---- keys and columns (keys.c) ---- */
+
+/* The columns a view shows (a filter down to one name drops its column) and their widths. */
+struct rv_cols {
+	const struct rv_ctx *c;
+	unsigned int cols[4], nr_cols;
+	int width[4];
+};
+
+#define RV_UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address, as perf prints them */
+
+void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c);
+/* perf's widths: each column as wide as its title and its widest value among e[0..n). */
+void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n);
+const char *rv_col_title(unsigned int key);
+/* The tie-break between entries of equal overhead: by each column's text, as perf sorts. */
+int rv_cmp_keys(const struct xpp_hist_key *a, const struct xpp_hist_key *b,
+		const struct rv_cols *v);
+
+const char *rv_comm_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
+const char *rv_dso_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
+/* NULL when the key has no symbol (an address) */
+const char *rv_sym_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
+/* The Source:Line column's text ("??:0" unknown). */
+const char *rv_srcline_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
+/* The symbol, or perf's "0x..." of the address (16 digits, no 0x for zero), in buf. */
+const char *rv_sym_or_addr(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
+			   size_t size);
+
+/* The key of frame id f (a call-tree key below the comm) as a hist key of command comm. */
+struct xpp_hist_key rv_frame_key(const struct rv_ctx *c, uint32_t comm, uint32_t f);
+/* A frame's name as the graphs show it: the symbol, or the address as %#x. */
+const char *rv_frame_name(const struct rv_ctx *c, uint32_t f, char *buf, size_t size);
+
+/* ---- an event's entries (entries.c) ---- */
+
+/* One distinct call path of the event tree: frames outermost first, and its samples. */
+struct rv_path {
+	uint32_t off, len, comm;
+	uint64_t period, count;
+};
+
+/* An entry met on a path: where first and last, and whether it is the path's leaf. */
+struct rv_pair {
+	uint32_t entry, path, first, last;
+	bool leaf;
+};
+
+/*
+ * One event's entries as perf lists them. With call chains in the view (children, or the
+ * chains ending in each entry), entries come from the event's call tree: their period in
+ * `h` is the children's, `self` their own. Otherwise from the flat hist (self == period).
+ * Entry ids index h's entries and the per-entry arrays; `rows` holds the ids a view lists
+ * (with chains: entries with children or self as the view needs, in a --dsos DSO), in
+ * perf's order. Everything is read-only once built.
+ */
+struct rv_entries {
+	const struct rv_ctx *c;
+	const struct xpp_event *ev;
+	bool chains;
+	xpp_hist *h;                 /* keys collapsed to the --sort keys */
+	uint64_t *self, *self_count; /* per entry */
+	uint8_t *level;              /* per entry: what [.]/[k] shows */
+	uint32_t *rows;
+	size_t nr_rows;
+	uint64_t min_hit;            /* the -g threshold as a period */
+	/* with chains */
+	struct rv_path *paths;
+	uint32_t nr_paths, maxdepth;
+	uint32_t *frames;            /* the paths' frames, one pool */
+	struct rv_pair *pairs;
+	size_t nr_pairs;
+	size_t *pair_off;            /* per entry: its pairs are order[pair_off[e]..[e + 1]) */
+	uint32_t *order;             /* pairs grouped by entry */
+	/* frames as chains tell them apart (rv_entry_chains()), filled as chains are built */
+	xpp_hist *chain_keys;
+	uint32_t *chain_rep;         /* per chain key: the first frame id with it, + 1 */
+	uint32_t *frame_rep;         /* per frame id: its chain key's frame + 1, 0 unknown */
+	size_t rep_cap, frame_cap;
+};
+
+/* Whether event idx is shown with chains (the call-graph layout). */
+bool rv_event_chains(const struct rv_ctx *c, uint32_t idx);
+
+/* Build event idx's entries into g. 0 or -ENOMEM (g is then freed). */
+int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx);
+void rv_entries_free(struct rv_entries *g);
+
+/* Entry e's key as a view shows it (with its level). */
+struct xpp_hist_key rv_entry_key(const struct rv_entries *g, uint32_t e);
+/* Entry e's children period and sample count (its own when the view has no children). */
+uint64_t rv_entry_period(const struct rv_entries *g, uint32_t e);
+
+/*
+ * The chains of entry e (with chains only) into t (reset first), in the order perf shows
+ * them: caller order from the entry down to the leaves, callee order from the entry up;
+ * frames that chains do not tell apart (equal but for a source line they do not show) as
+ * one. seq is scratch of g->maxdepth + 1 ids. 0 or -ENOMEM.
+ */
+int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq);
+
+/*
+ * The children of node id of a chain tree with at least g->min_hit, most first, ties as
+ * perf orders them: a new array of *nr ids (free it), NULL on ENOMEM.
+ */
+uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
+			uint32_t *nr);
+
+/*
+ * perf's callchain nodes hold runs of entries: a run goes on through nodes with one child
+ * and no samples of their own. The last node of the run starting at id.
+ */
+uint32_t rv_chain_run_end(const xpp_callgraph *t, uint32_t id);
+
+#endif

@@ -1,0 +1,190 @@
+/* The options every symbolised view takes (--sort, -g) and the profile results they read. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "report/view/rv.h"
+
+static int parse_sort(struct rv_ctx *c, const char *s)
+{
+	static const struct { const char *name; unsigned int key; } keys[] = {
+		{ "comm", XPP_HIST_KEY_COMM }, { "dso", XPP_HIST_KEY_DSO }, { "sym", XPP_HIST_KEY_SYM },
+		{ "symbol", XPP_HIST_KEY_SYM }, { "srcline", XPP_HIST_KEY_SRCLINE },
+	};
+	unsigned int seen = 0;
+
+	c->nr_cols = 0;
+	while (*s) {
+		size_t n = strcspn(s, ","), i;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (strlen(keys[i].name) == n && !strncmp(keys[i].name, s, n))
+				break;
+		if (i == sizeof(keys) / sizeof(keys[0])) {
+			cli_error("unknown --sort key '%.*s': use comm, dso, sym or srcline", (int)n,
+				  s);
+			return -EINVAL;
+		}
+		if (!(seen & keys[i].key))
+			c->cols[c->nr_cols++] = keys[i].key;
+		seen |= keys[i].key;
+		s += n;
+		if (*s == ',')
+			s++;
+	}
+	if (!c->nr_cols) {
+		cli_error("--sort needs at least one key: comm, dso, sym or srcline");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * -g as perf parses it: words in any order, the first number the threshold (a second one,
+ * perf's print limit, is accepted and ignored). Unknown words are a usage error.
+ */
+static int parse_call_graph(struct cg_opts *g, const char *arg)
+{
+	static const struct { const char *word; int what, val; } words[] = {
+		{ "graph", 0, CG_GRAPH }, { "folded", 0, CG_FOLDED }, { "none", 0, CG_NONE },
+		{ "caller", 1, 1 }, { "callee", 1, 0 }, { "function", 2, 0 }, { "srcline", 2, 1 },
+		{ "percent", 3, CG_PERCENT }, { "count", 3, CG_COUNT }, { "period", 3, CG_PERIOD },
+	};
+	int numbers = 0;
+
+	g->mode = CG_GRAPH;
+	g->threshold = 0.5;
+	g->order = -1;
+	g->value = CG_PERCENT;
+	g->srcline = false;
+	while (arg && *arg) {
+		size_t n = strcspn(arg, ","), i;
+		char word[64], *end;
+
+		if (n >= sizeof(word))
+			goto bad;
+		memcpy(word, arg, n);
+		word[n] = 0;
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (n && !strncmp(words[i].word, word, n))
+				break;
+		if (i < sizeof(words) / sizeof(words[0])) {
+			if (words[i].what == 0)
+				g->mode = words[i].val;
+			else if (words[i].what == 1)
+				g->order = words[i].val;
+			else if (words[i].what == 2)
+				g->srcline = words[i].val;
+			else if (words[i].what == 3)
+				g->value = words[i].val;
+		} else if (n) {
+			double d = strtod(word, &end);
+
+			if (*end || d < 0 || d > 100)
+				goto bad;
+			if (!numbers++)
+				g->threshold = d;
+		}
+		arg += n;
+		if (*arg == ',')
+			arg++;
+	}
+	return 0;
+bad:
+	cli_error("invalid -g argument '%s': use graph, folded or none, a threshold, caller or "
+		  "callee, function or srcline, percent, count or period", arg);
+	return -EINVAL;
+}
+
+int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp_opts *po)
+{
+	c->o = o;
+	if (parse_sort(c, o->sort ? o->sort : "comm,dso,sym") < 0 ||
+	    parse_call_graph(&c->cg, o->call_graph) < 0)
+		return -EINVAL;
+	po->comms = o->comms;
+	po->dsos = o->dsos;
+	po->kallsyms = o->kallsyms;
+	po->debug_root = o->debug_root;
+	po->no_demangle = o->no_demangle;
+	po->children = o->children;
+	po->no_chains = c->cg.mode == CG_NONE;
+	po->order = c->cg.order;
+	po->inlines = o->inlines;
+	for (unsigned int i = 0; i < c->nr_cols; i++)
+		po->srclines |= c->cols[i] == XPP_HIST_KEY_SRCLINE;
+	po->srclines |= c->cg.srcline;
+	return 0;
+}
+
+void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r)
+{
+	c->p = p;
+	c->r = r;
+	c->dsos = xpp_profile_dsos(p);
+	c->comms = xpp_profile_comms(p);
+	c->ev = xpp_profile_events(p, &c->nr_ev);
+	c->lost_samples = xpp_profile_lost_samples(p);
+	c->comm_filter = xpp_profile_list(p, XPP_LIST_COMMS);
+	c->dso_filter = xpp_profile_list(p, XPP_LIST_DSOS);
+	c->callchains = xpp_profile_callchains(p);
+	c->children = xpp_profile_children(p);
+	c->cg.order = xpp_profile_order(p);
+}
+
+/* One line for the samples whose user stack could not be unwound: DESIGN 1.3, said once. */
+void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o)
+{
+	struct xpp_unwind_stats st = xpp_profile_unwind_stats(p);
+
+	if (o->quiet || (!st.unsupported && !st.failed))
+		return;
+	fflush(stdout);
+	if (st.unsupported)
+		cli_warning("DWARF call graphs are not supported in this build (no libdw): %llu "
+			    "samples show only their own frame", (unsigned long long)st.unsupported);
+	else
+		cli_warning("%llu of %llu samples with a DWARF user stack could not be unwound (no "
+			    "registers or stack copy, or the file of their ip unreadable): they show "
+			    "only their own frame",
+			    (unsigned long long)st.failed, (unsigned long long)st.samples);
+}
+
+const char *rv_event_name(const struct xpf_attr *a, char *buf, size_t size)
+{
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	};
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles",
+	};
+
+	if (!a)
+		return "";
+	if (a->name && a->name[0])
+		return a->name;
+	if (a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
+		return sw[a->attr.config];
+	if (a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
+		return hw[a->attr.config];
+	snprintf(buf, size, "%u:0x%llx", a->attr.type, (unsigned long long)a->attr.config);
+	return buf;
+}
+
+void rv_count_str(uint64_t v, char *buf, size_t size)
+{
+	char unit = ' ';
+
+	if (v > 1000)
+		v /= 1000, unit = 'K';
+	if (v > 1000)
+		v /= 1000, unit = 'M';
+	if (v > 1000)
+		v /= 1000, unit = 'G';
+	snprintf(buf, size, "%" PRIu64 "%c", v, unit);
+}
