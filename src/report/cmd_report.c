@@ -11,13 +11,15 @@
 #include "report/flamegraph/flamegraph.h"
 #include "report/report.h"
 #include "report/pprof/pprof.h"
+#include "report/report_tui.h"
 #include "report/stdio/report_stdio.h"
 
 struct report_opts {
 	const char *input, *pprof;
 	const char *flamegraph; /* --flamegraph FILE: src/report/flamegraph/ */
-	bool dump, stats, header_only, stdio, quiet, demangle;
-	struct report_stdio_opts view; /* the default (stdio) view: src/report/stdio/ */
+	bool dump, stats, header_only, stdio, tui, quiet, demangle;
+	int verbose;
+	struct report_stdio_opts view; /* the symbolised views: src/report/stdio/, tui_curses/ */
 };
 
 static const char *const usage[] = {
@@ -140,6 +142,53 @@ static int set_children(const struct cli_option *opt, const char *arg, bool unse
 	return 0;
 }
 
+/*
+ * The TUI when standard output is a terminal that can show it, as perf decides: a pipe, a
+ * file or TERM=dumb get the stdio view.
+ */
+static bool want_tui(const struct report_opts *o)
+{
+	const char *term = getenv("TERM");
+
+	if (o->tui)
+		return true;
+	if (o->stdio)
+		return false;
+	return isatty(STDOUT_FILENO) && term && term[0] && strcmp(term, "dumb");
+}
+
+/* The TUI, or the stdio view where it cannot run (unless --tui asked for it). */
+static int run_tui(xpf_reader *r, const struct report_opts *o, double t0)
+{
+	struct report_tui_opts to = {
+		.view = &o->view, .input = o->input, .captured = captured_time(o->input),
+		.verbose = o->verbose, .t0 = t0,
+	};
+	int status = report_tui_run(r, &to);
+
+	if (status == -EOPNOTSUPP || status == -ENOTTY) {
+		if (o->tui) {
+			cli_error(status == -EOPNOTSUPP ?
+				  "--tui: this build has no TUI (it was built without ncursesw)" :
+				  "--tui: standard output is not a terminal that can show it "
+				  "(TERM unset or dumb, or not a terminal)");
+			return CLI_EXIT_USAGE;
+		}
+		return -1;
+	}
+	if (status == CLI_EXIT_OK)
+		warn_once(r, o);
+	return status;
+}
+
+static double monotonic_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static int run_stdio(xpf_reader *r, const struct report_opts *o)
 {
 	int status = report_stdio_run_reader(r, &o->view);
@@ -165,6 +214,7 @@ static int run_flamegraph(xpf_reader *r, const struct report_opts *o)
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
+	double t0 = monotonic_now();
 	struct report_opts o = { .view.children = -1, .view.inlines = -1, .demangle = true };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
@@ -181,7 +231,11 @@ int main(int argc, const char **argv)
 			 "print the file header and its features, then exit"),
 		OPT_BOOL(0, "stdio", &o.stdio,
 			 "print the samples by command, shared object and symbol, most first "
-			 "(the default)"),
+			 "(the default when standard output is not a terminal)"),
+		OPT_BOOL(0, "tui", &o.tui,
+			 "browse the same view in the terminal, folding and unfolding call "
+			 "chains (the default when standard output is a terminal; 'h' there "
+			 "lists the keys)"),
 		OPT_STRING(0, "pprof", &o.pprof, "FILE",
 			   "instead, write the profile to FILE ('-': stdout) in pprof's format "
 			   "(gzip-compressed profile.proto: call stacks with source lines and "
@@ -228,11 +282,15 @@ int main(int argc, const char **argv)
 			 "does (the default; --no-demangle: as the files have them)"),
 		OPT_GROUP("Messages"),
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
+		OPT_INCR('v', "verbose", &o.verbose,
+			 "with the TUI, print on exit the time to its first screen and how long "
+			 "the keys took (-vv: each key)"),
 		OPT_END(),
 	};
 	struct xpf_error err = { 0 };
 	xpf_reader *r = NULL;
 	int ret, status;
+	bool tui;
 
 	cli_set_command("xperf report");
 	argc = cli_parse(argc, argv, opts, usage, 0);
@@ -243,13 +301,15 @@ int main(int argc, const char **argv)
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	if (o.header_only + o.stdio + (o.dump || o.stats) + !!o.pprof + !!o.flamegraph > 1) {
-		cli_error("--header-only, --stdio, --pprof, --flamegraph and --dump/--stats "
+	if (o.header_only + (o.stdio || o.tui) + (o.dump || o.stats) + !!o.pprof + !!o.flamegraph >
+	    1 || (o.stdio && o.tui)) {
+		cli_error("--header-only, --stdio, --tui, --pprof, --flamegraph and --dump/--stats "
 			  "cannot be combined");
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	if (!o.dump && !o.stats && !o.header_only && !o.flamegraph)
+	tui = !o.dump && !o.stats && !o.header_only && !o.pprof && !o.flamegraph && want_tui(&o);
+	if (!o.dump && !o.stats && !o.header_only && !o.pprof && !o.flamegraph && !tui)
 		o.stdio = true;
 	o.view.quiet = o.quiet;
 	o.view.no_demangle = !o.demangle;
@@ -260,17 +320,20 @@ int main(int argc, const char **argv)
 	if (ret < 0)
 		return fail(&err, ret);
 
-	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	if (o.pprof)
-		status = report_pprof_run(r, o.pprof, &o.view);
-	else if (o.header_only)
-		status = run_header_only(r, &o);
-	else if (o.flamegraph)
-		status = run_flamegraph(r, &o);
-	else if (o.stdio)
-		status = run_stdio(r, &o);
-	else
-		status = run_pass(r, &o);
+	status = tui ? run_tui(r, &o, t0) : -1; /* < 0: no terminal for it after all */
+	if (status < 0) {
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
+		if (o.pprof)
+			status = report_pprof_run(r, o.pprof, &o.view);
+		else if (o.header_only)
+			status = run_header_only(r, &o);
+		else if (o.flamegraph)
+			status = run_flamegraph(r, &o);
+		else if (o.dump || o.stats)
+			status = run_pass(r, &o);
+		else
+			status = run_stdio(r, &o);
+	}
 
 	xpf_reader_close(r);
 	if (fflush(stdout) || ferror(stdout)) {

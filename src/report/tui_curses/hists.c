@@ -1,0 +1,460 @@
+/* The TUI's main view: drawing the entries and their chains, and the keys of perf's report browser. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ncursesw/curses.h>
+
+#include "report/report.h"
+#include "report/tui_curses/hists.h"
+
+/* Lines above and below the list: the title and the column titles, the status line. */
+#define HEAD_LINES 2
+#define FOOT_LINES 1
+
+static int page_lines(void)
+{
+	int n = LINES - HEAD_LINES - FOOT_LINES;
+
+	return n > 1 ? n : 1;
+}
+
+/* Widths on screen: Command and Shared Object give way so the symbol keeps some room. */
+static void screen_widths(const struct hists *h, int *w)
+{
+	for (unsigned int i = 0; i < h->cols.nr_cols; i++) {
+		int cap = h->cols.cols[i] == XPP_HIST_KEY_COMM ? COLS / 6 :
+			  h->cols.cols[i] == XPP_HIST_KEY_DSO ? COLS / 4 : COLS;
+
+		if (cap < 8)
+			cap = 8;
+		w[i] = h->cols.width[i] < cap ? h->cols.width[i] : cap;
+	}
+}
+
+static enum tui_style share_style(double pct)
+{
+	return pct >= 5.0 ? ST_HOT : pct >= 0.5 ? ST_WARM : ST_NORMAL;
+}
+
+static int put_share(int y, int x, double pct, bool selected)
+{
+	int a = selected ? 0 : tui_attr(share_style(pct));
+
+	attron(a);
+	tui_putf(y, x, 9, true, " %7.2f%%", pct);
+	attroff(a);
+	return x + 9;
+}
+
+static void draw_entry(const struct hists *h, const struct hb_row *r, int y, bool selected)
+{
+	const struct rv_ctx *c = &h->t->c;
+	struct xpp_hist_key k = rv_entry_key(&h->en, r->entry);
+	double total = (double)h->en.ev->total_period;
+	size_t n;
+	const struct xpp_hist_entry *e = &xpp_hist_entries(h->en.h, &n)[r->entry];
+	int x = 0, w[4];
+	char buf[64];
+
+	screen_widths(h, w);
+	tui_put(y, 0, 1, !r->has_kids ? " " : h->expanded[r->entry] ? "-" : "+", true);
+	x = 1;
+	if (c->children)
+		x = put_share(y, x, total ? 100.0 * (double)e->period / total : 0, selected);
+	x = put_share(y, x, total ? 100.0 * (double)h->en.self[r->entry] / total : 0, selected);
+	if (c->o->show_nr_samples)
+		x += tui_putf(y, x, 14, true, "  %12" PRIu64,
+			      c->children ? e->nr_samples : h->en.self_count[r->entry]);
+	for (unsigned int i = 0; i < h->cols.nr_cols && x < COLS; i++) {
+		unsigned int col = h->cols.cols[i];
+		bool last = i + 1 == h->cols.nr_cols;
+
+		x += tui_put(y, x, 2, "  ", true);
+		if (col == XPP_HIST_KEY_COMM)
+			x += tui_put(y, x, last ? COLS - x : w[i], rv_comm_name(c, &k), true);
+		else if (col == XPP_HIST_KEY_DSO)
+			x += tui_put(y, x, last ? COLS - x : w[i], rv_dso_name(c, &k), true);
+		else if (col == XPP_HIST_KEY_SRCLINE)
+			x += tui_put(y, x, last ? COLS - x : w[i], rv_srcline_name(c, &k), true);
+		else
+			x += tui_putf(y, x, last ? COLS - x : w[i], true, "[%c] %s%s", (char)k.level,
+				      rv_sym_or_addr(c, &k, buf, sizeof(buf)),
+				      k.inl ? " (inlined)" : "");
+	}
+	if (x < COLS)
+		tui_put(y, x, COLS - x, "", true);
+}
+
+static void draw_chain(const struct hists *h, const struct hb_row *r, int y, bool selected)
+{
+	const struct hb_chain *ch = &h->chains[r->entry];
+	const struct xpp_cg_node *n = xpp_cg_node(ch->t, r->node);
+	int x = 3, dim = selected ? 0 : tui_attr(ST_DIM);
+	struct xpp_hist_key k = rv_frame_key(&h->t->c, 0, n->key);
+	char val[32], name[512];
+
+	tui_put(y, 0, 3, "", true);
+	attron(dim);
+	for (uint32_t d = 0; d < r->depth && x < COLS; d++) {
+		tui_put(y, x, 1, d < 64 && (r->guides >> d & 1) ? tui_glyph(G_VLINE) : " ", true);
+		tui_put(y, x + 1, 2, "", true);
+		x += 3;
+	}
+	if (r->first) {
+		tui_put(y, x, 1, tui_glyph(r->last ? G_ELBOW : G_TEE), true);
+		tui_put(y, x + 1, 1, tui_glyph(G_HLINE), true);
+	} else {
+		tui_put(y, x, 2, r->last ? " " : tui_glyph(G_VLINE), true);
+	}
+	attroff(dim);
+	x += 2;
+	if (r->first) {
+		double pct = h->en.ev->total_period ?
+			100.0 * (double)n->period / (double)h->en.ev->total_period : 0;
+		int a = selected ? 0 : tui_attr(share_style(pct));
+
+		x += tui_putf(y, x, 3, true, " %c ",
+			      !r->has_kids ? ' ' : ch->open[r->run_end] ? '-' : '+');
+		hb_value_str(h, n->period, n->count, val, sizeof(val));
+		attron(a);
+		x += tui_putf(y, x, 8, true, "%7s ", val);
+		attroff(a);
+	} else {
+		x += tui_put(y, x, 11, "", true);
+	}
+	if (x < COLS)
+		tui_put(y, x, COLS - x, tui_frame_label(h->t, &k, name, sizeof(name)), true);
+}
+
+static void draw_title(const struct hists *h)
+{
+	const struct xpp_event *ev = h->en.ev;
+	char line[1024], count[32], name[64];
+	size_t at;
+
+	rv_count_str(ev->nr_samples, count, sizeof(count));
+	at = (size_t)snprintf(line, sizeof(line), "Samples: %s of event '%s', Event count (approx.): %"
+			      PRIu64, count,
+			      rv_event_name(xpf_reader_attr(h->t->r, h->idx), name, sizeof(name)),
+			      ev->total_period);
+	for (unsigned int i = 0; i < h->nr_zooms && at < sizeof(line); i++) {
+		static const char *const what[] = { "DSO", "Command", "Kernel only", "Symbol" };
+		const struct hb_zoom *z = &h->zooms[i];
+
+		at += (size_t)snprintf(line + at, sizeof(line) - at, z->kind == Z_KERNEL ? ", %s" :
+				       ", %s: %s", what[z->kind], z->text);
+	}
+	attron(tui_attr(ST_BAR));
+	tui_put(0, 0, COLS, line, true);
+	attroff(tui_attr(ST_BAR));
+}
+
+static void draw_titles(const struct hists *h)
+{
+	const struct rv_ctx *c = &h->t->c;
+	int x = 1, w[4];
+
+	screen_widths(h, w);
+	if (c->children)
+		x += tui_put(1, x, 9, " Children", true);
+	x += tui_put(1, x, 9, c->children ? "     Self" : " Overhead", true);
+	if (c->o->show_nr_samples)
+		x += tui_putf(1, x, 14, true, "  %12s", "Samples");
+	for (unsigned int i = 0; i < h->cols.nr_cols && x < COLS; i++) {
+		x += tui_put(1, x, 2, "  ", true);
+		x += tui_put(1, x, i + 1 == h->cols.nr_cols ? COLS - x : w[i],
+			     rv_col_title(h->cols.cols[i]), true);
+	}
+}
+
+static void draw(struct hists *h)
+{
+	int page = page_lines();
+	char status[320];
+
+	erase();
+	if (h->sel < h->top)
+		h->top = h->sel;
+	if (h->sel >= h->top + (size_t)page)
+		h->top = h->sel - (size_t)page + 1;
+	draw_title(h);
+	draw_titles(h);
+	for (int i = 0; i < page && h->top + (size_t)i < h->nr_rows; i++) {
+		const struct hb_row *r = &h->rows[h->top + (size_t)i];
+		bool selected = h->top + (size_t)i == h->sel;
+
+		if (selected)
+			attron(tui_attr(ST_SELECTED));
+		if (r->node)
+			draw_chain(h, r, HEAD_LINES + i, selected);
+		else
+			draw_entry(h, r, HEAD_LINES + i, selected);
+		if (selected)
+			attroff(tui_attr(ST_SELECTED));
+	}
+	if (!h->nr_rows)
+		tui_put(HEAD_LINES, 2, COLS - 2, h->nr_zooms ?
+			"No entries pass the zooms and filters: Esc takes the last one back." :
+			"No entries.", false);
+	if (h->msg[0])
+		snprintf(status, sizeof(status), "%s", h->msg);
+	else
+		snprintf(status, sizeof(status), "Press '?' for help on key bindings");
+	attron(tui_attr(ST_BAR));
+	tui_put(LINES - 1, 0, COLS, status, true);
+	if (h->nr_rows) {
+		char pos[48];
+		int w = snprintf(pos, sizeof(pos), " %zu/%zu ", h->sel + 1, h->nr_rows);
+
+		if (w + tui_width(status) < COLS)
+			tui_put(LINES - 1, COLS - w, w, pos, false);
+	}
+	attroff(tui_attr(ST_BAR));
+}
+
+/* ---- zooms ---- */
+
+static int find_zoom(const struct hists *h, enum hb_zoom_kind kind)
+{
+	for (unsigned int i = 0; i < h->nr_zooms; i++)
+		if (h->zooms[i].kind == kind)
+			return (int)i;
+	return -1;
+}
+
+static void drop_zoom(struct hists *h, int i)
+{
+	memmove(&h->zooms[i], &h->zooms[i + 1], (h->nr_zooms - (unsigned int)i - 1) *
+		sizeof(h->zooms[0]));
+	h->nr_zooms--;
+}
+
+/* d, t, k, /: a zoom of this kind replaces the one before; the same key again takes it back. */
+static int zoom(struct hists *h, enum hb_zoom_kind kind, uint32_t id, const char *text)
+{
+	int i = find_zoom(h, kind);
+
+	if (i >= 0) {
+		bool same = h->zooms[i].id == id && !strcmp(h->zooms[i].text, text);
+
+		drop_zoom(h, i);
+		if (same && kind != Z_SYM) {
+			snprintf(h->msg, sizeof(h->msg), "zoom out");
+			return hb_flatten(h);
+		}
+	}
+	if (kind == Z_SYM && !text[0])
+		return hb_flatten(h); /* an empty filter only clears the last one */
+	if (h->nr_zooms == HB_MAX_ZOOMS)
+		drop_zoom(h, 0);
+	h->zooms[h->nr_zooms].kind = kind;
+	h->zooms[h->nr_zooms].id = id;
+	snprintf(h->zooms[h->nr_zooms].text, sizeof(h->zooms[0].text), "%s", text);
+	h->nr_zooms++;
+	h->sel = 0;
+	h->top = 0;
+	return hb_flatten(h);
+}
+
+static bool has_col(const struct hists *h, unsigned int key)
+{
+	for (unsigned int i = 0; i < h->t->c.nr_cols; i++)
+		if (h->t->c.cols[i] == key)
+			return true;
+	return false;
+}
+
+static int zoom_key(struct hists *h, int ch)
+{
+	const struct rv_ctx *c = &h->t->c;
+	struct xpp_hist_key k;
+	char buf[128];
+
+	if (ch == '/') {
+		const char *s = tui_prompt(h->t, "Symbol filter (empty: none): ", buf, sizeof(buf));
+
+		if (!s)
+			return 0;
+		return zoom(h, Z_SYM, 0, s);
+	}
+	if (ch == 'K')
+		return zoom(h, Z_KERNEL, 0, "");
+	if (h->sel >= h->nr_rows) {
+		snprintf(h->msg, sizeof(h->msg), "no entry selected");
+		return 0;
+	}
+	k = rv_entry_key(&h->en, h->rows[h->sel].entry);
+	if (ch == 'd') {
+		if (!has_col(h, XPP_HIST_KEY_DSO) && !has_col(h, XPP_HIST_KEY_SYM)) {
+			snprintf(h->msg, sizeof(h->msg), "d: the entries have no shared object "
+				 "(--sort without dso or sym)");
+			return 0;
+		}
+		return zoom(h, Z_DSO, k.dso, rv_dso_name(c, &k));
+	}
+	if (!has_col(h, XPP_HIST_KEY_COMM)) {
+		snprintf(h->msg, sizeof(h->msg), "t: the entries have no command (--sort without comm)");
+		return 0;
+	}
+	return zoom(h, Z_COMM, k.comm, rv_comm_name(c, &k));
+}
+
+/* ---- other keys ---- */
+
+static enum tui_exit show_header(struct hists *h)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	enum tui_exit ex;
+
+	if (!f) {
+		snprintf(h->msg, sizeof(h->msg), "cannot show the header: %s", strerror(errno));
+		return TUI_BACK;
+	}
+	header_print(h->t->r, h->t->o->captured, f);
+	fclose(f);
+	ex = tui_pager_run(h->t, "File header", text);
+	free(text);
+	return ex;
+}
+
+static void save(struct hists *h)
+{
+	char path[64];
+	size_t lines = 0;
+	int ret = -EEXIST;
+
+	for (int i = 0; i < 1000 && ret == -EEXIST; i++) {
+		snprintf(path, sizeof(path), "xperf.hist.%d", i);
+		ret = hb_save(h, path, &lines);
+	}
+	if (ret < 0)
+		snprintf(h->msg, sizeof(h->msg), "cannot save the lines: %s", strerror(-ret));
+	else
+		snprintf(h->msg, sizeof(h->msg), "%zu lines saved to %s", lines, path);
+}
+
+static void move_sel(struct hists *h, long delta)
+{
+	long s = (long)h->sel + delta;
+
+	if (s < 0 || !h->nr_rows)
+		s = 0;
+	if (h->nr_rows && s >= (long)h->nr_rows)
+		s = (long)h->nr_rows - 1;
+	h->sel = (size_t)s;
+}
+
+/* One key; TUI_QUIT or TUI_BACK to leave the view, -1 to stay. */
+static int key(struct hists *h, int ch, bool has_list)
+{
+	int page = page_lines(), ret = 0;
+
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		move_sel(h, -1);
+		break;
+	case KEY_DOWN:
+	case 'j':
+		move_sel(h, 1);
+		break;
+	case KEY_PPAGE:
+		move_sel(h, -page);
+		h->top = h->top > (size_t)page ? h->top - (size_t)page : 0;
+		break;
+	case KEY_NPAGE:
+		move_sel(h, page);
+		if (h->top + 2 * (size_t)page <= h->nr_rows)
+			h->top += (size_t)page;
+		break;
+	case KEY_HOME:
+		h->sel = 0;
+		break;
+	case KEY_END:
+		move_sel(h, (long)h->nr_rows);
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+	case '+':
+		ret = hb_toggle(h);
+		break;
+	case 'e':
+		ret = hb_toggle_entry_all(h);
+		break;
+	case 'E':
+	case 'C':
+		ret = hb_all(h, ch == 'E');
+		break;
+	case '/':
+	case 'd':
+	case 't':
+	case 'K':
+		ret = zoom_key(h, ch);
+		break;
+	case TUI_ESC:
+	case KEY_LEFT:
+		if (h->nr_zooms) {
+			drop_zoom(h, (int)h->nr_zooms - 1);
+			snprintf(h->msg, sizeof(h->msg), "zoom out");
+			ret = hb_flatten(h);
+		} else if (has_list) {
+			return TUI_BACK;
+		} else {
+			snprintf(h->msg, sizeof(h->msg), "nothing to go back to: q quits");
+		}
+		break;
+	case 'a':
+		snprintf(h->msg, sizeof(h->msg), "annotate: not available in this build");
+		break;
+	case 'i':
+		if (show_header(h) == TUI_QUIT)
+			return TUI_QUIT;
+		break;
+	case 'P':
+		save(h);
+		break;
+	case 'h':
+	case '?':
+		if (tui_help_run(h->t) == TUI_QUIT)
+			return TUI_QUIT;
+		break;
+	case 'q':
+		return TUI_QUIT;
+	default:
+		break;
+	}
+	if (ret < 0)
+		snprintf(h->msg, sizeof(h->msg), "out of memory");
+	return -1;
+}
+
+enum tui_exit tui_hists_run(struct tui *t, uint32_t idx)
+{
+	struct hists h;
+	bool has_list = false;
+	int ret;
+
+	for (uint32_t i = 0; i < t->c.nr_ev; i++)
+		if (i != idx && t->c.ev[i].nr_samples)
+			has_list = true;
+	if (hb_init(&h, t, idx) < 0)
+		return TUI_QUIT;
+	for (;;) {
+		int ch;
+
+		draw(&h);
+		ch = tui_getkey(t);
+		h.msg[0] = 0;
+		ret = key(&h, ch, has_list);
+		if (ret >= 0)
+			break;
+	}
+	hb_free(&h);
+	return (enum tui_exit)ret;
+}

@@ -1,0 +1,71 @@
+/* The TUI's main view: entries with their call chains folded and unfolded, zooms and filters. */
+#ifndef XPERF_REPORT_TUI_HISTS_H
+#define XPERF_REPORT_TUI_HISTS_H
+
+#include "report/tui_curses/tui.h"
+
+/* An entry's chains once it was unfolded: the tree and which runs show their branches. */
+struct hb_chain {
+	xpp_callgraph *t;
+	uint8_t *open;          /* per node of t: the branches after the run ending here shown */
+	uint32_t nr_open;
+};
+
+/* One line of the view. */
+struct hb_row {
+	uint32_t entry;         /* entry id */
+	uint32_t node;          /* 0: the entry's own line; else the chain node it shows */
+	uint32_t run_end;       /* chain lines: the last node of the run (what folds) */
+	uint32_t depth;         /* chain lines: 0 for the entry's first branches */
+	uint64_t guides;        /* bit d: the branch at depth d has siblings below it */
+	bool first;             /* the first line of its run: fold marker and share */
+	bool last;              /* its run is the last of its siblings */
+	bool has_kids;          /* its run has branches after it (above the threshold) */
+};
+
+enum hb_zoom_kind { Z_DSO, Z_COMM, Z_KERNEL, Z_SYM };
+
+struct hb_zoom {
+	enum hb_zoom_kind kind;
+	uint32_t id;            /* the DSO or comm id */
+	char text[128];         /* the name shown in the title; the symbol filter's text */
+};
+
+#define HB_MAX_ZOOMS 8
+
+struct hists {
+	struct tui *t;
+	uint32_t idx;
+	struct rv_entries en;
+	struct rv_cols cols;    /* widths over every entry of the event */
+	uint32_t *seq;
+	struct hb_chain *chains; /* per entry id */
+	uint8_t *expanded;      /* per entry id */
+	size_t nr_entries;
+	struct hb_zoom zooms[HB_MAX_ZOOMS];
+	unsigned int nr_zooms;
+	struct hb_row *rows;
+	size_t nr_rows, cap_rows;
+	size_t top, sel;
+	char msg[256];          /* the status line's message until the next key */
+};
+
+/* rows.c */
+int hb_init(struct hists *h, struct tui *t, uint32_t idx);
+void hb_free(struct hists *h);
+/* Rebuild the lines after a change, keeping the selected one where it can. 0 or -ENOMEM. */
+int hb_flatten(struct hists *h);
+/* Enter/+: fold or unfold the selected line's branches. */
+int hb_toggle(struct hists *h);
+/* e: the selected entry's whole chain unfolded, or folded when it already is. */
+int hb_toggle_entry_all(struct hists *h);
+/* E / C: every entry shown unfolded completely / folded. */
+int hb_all(struct hists *h, bool open);
+bool hb_entry_visible(const struct hists *h, uint32_t e);
+/* The share, count or period (-g VALUE) of a value, as the chain lines show it. */
+void hb_value_str(const struct hists *h, uint64_t period, uint64_t count, char *buf,
+		  size_t size);
+/* Write every line (as unfolded and filtered now) to path as text. 0 or -errno. */
+int hb_save(const struct hists *h, const char *path, size_t *lines);
+
+#endif

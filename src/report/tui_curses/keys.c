@@ -1,0 +1,58 @@
+/*
+ * Every key of the TUI, as `h` lists it. docs/xperf-report.1 (TUI KEYS) has the same list:
+ * tests/cmd/report_tui.sh compares the two, so change both together.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "report/tui_curses/tui.h"
+
+struct key_help {
+	const char *keys, *what; /* keys NULL: a heading */
+};
+
+static const struct key_help keys[] = {
+	{ NULL, "Main view" },
+	{ "Up, Down, j, k", "move the selection one line" },
+	{ "PgUp, PgDn", "move one screen up or down" },
+	{ "Home, End", "go to the first or the last line" },
+	{ "Enter, +", "fold or unfold the call chain of the selected entry or branch" },
+	{ "e", "unfold the selected entry's whole call chain, or fold it" },
+	{ "E", "unfold every entry's whole call chain" },
+	{ "C", "fold every call chain" },
+	{ "/", "show only the symbols that contain a text (empty: all)" },
+	{ "d", "zoom into the selected entry's shared object (again: zoom out)" },
+	{ "t", "zoom into the selected entry's thread, by command (again: zoom out)" },
+	{ "K", "show only kernel entries (again: all)" },
+	{ "Esc, Left", "take the last zoom or filter back; then back to the event list" },
+	{ "a", "annotate the selected symbol" },
+	{ "i", "show the file's header" },
+	{ "P", "save the lines as text to xperf.hist.N" },
+	{ "h, ?", "this list of keys" },
+	{ "q", "quit" },
+	{ NULL, "Event list, text screens" },
+	{ "Up, Down, j, k", "move the selection, or scroll" },
+	{ "Enter", "open the selected event" },
+	{ "q, Esc", "quit the event list; leave a text screen" },
+};
+
+enum tui_exit tui_help_run(struct tui *t)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	enum tui_exit ex;
+
+	if (!f)
+		return TUI_BACK;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!keys[i].keys)
+			fprintf(f, "%s%s:\n", i ? "\n" : "", keys[i].what);
+		else
+			fprintf(f, "  %-16s %s\n", keys[i].keys, keys[i].what);
+	}
+	fclose(f);
+	ex = tui_pager_run(t, "Keys", text);
+	free(text);
+	return ex;
+}

@@ -1,0 +1,406 @@
+/* The main view's lines: entries that pass the zooms, and the unfolded parts of their chains. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/tui_curses/hists.h"
+
+int hb_init(struct hists *h, struct tui *t, uint32_t idx)
+{
+	size_t n;
+	int ret;
+
+	memset(h, 0, sizeof(*h));
+	h->t = t;
+	h->idx = idx;
+	ret = rv_entries_build(&h->en, &t->c, idx);
+	if (ret < 0)
+		return ret;
+	xpp_hist_entries(h->en.h, &n);
+	h->nr_entries = n;
+	rv_cols_init(&h->cols, &t->c);
+	{
+		/* widths over the listed entries, as the stdio view takes them */
+		struct xpp_hist_entry *e = xpp_hist_entries(h->en.h, &n);
+		struct xpp_hist_entry *shown = malloc((h->en.nr_rows + 1) * sizeof(*shown));
+
+		if (!shown)
+			goto nomem;
+		for (size_t r = 0; r < h->en.nr_rows; r++)
+			shown[r] = e[h->en.rows[r]];
+		rv_widths(&h->cols, shown, h->en.nr_rows);
+		free(shown);
+	}
+	h->seq = malloc((h->en.maxdepth + 1) * sizeof(*h->seq));
+	h->chains = calloc(n + 1, sizeof(*h->chains));
+	h->expanded = calloc(n + 1, 1);
+	if (!h->seq || !h->chains || !h->expanded)
+		goto nomem;
+	return hb_flatten(h);
+nomem:
+	hb_free(h);
+	return -ENOMEM;
+}
+
+void hb_free(struct hists *h)
+{
+	for (size_t i = 0; h->chains && i < h->nr_entries; i++) {
+		xpp_cg_free(h->chains[i].t);
+		free(h->chains[i].open);
+	}
+	free(h->chains);
+	free(h->expanded);
+	free(h->seq);
+	free(h->rows);
+	rv_entries_free(&h->en);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Entry e's chains, built on first use. NULL on ENOMEM. */
+static struct hb_chain *chain_of(struct hists *h, uint32_t e)
+{
+	struct hb_chain *ch = &h->chains[e];
+
+	if (ch->t)
+		return ch;
+	ch->t = xpp_cg_create();
+	if (!ch->t || rv_entry_chains(&h->en, e, ch->t, h->seq) < 0)
+		goto fail;
+	ch->nr_open = xpp_cg_nr_nodes(ch->t);
+	ch->open = calloc(ch->nr_open + 1, 1);
+	if (!ch->open)
+		goto fail;
+	return ch;
+fail:
+	xpp_cg_free(ch->t);
+	ch->t = NULL;
+	return NULL;
+}
+
+static bool entry_has_chains(const struct hists *h, uint32_t e)
+{
+	return h->en.chains && h->en.pair_off[e + 1] > h->en.pair_off[e];
+}
+
+static bool has_kid(const struct hists *h, const xpp_callgraph *t, uint32_t id)
+{
+	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
+		if (xpp_cg_node(t, c)->period >= h->en.min_hit)
+			return true;
+	return false;
+}
+
+/* The only branch after node id above the threshold, or 0. */
+static uint32_t single_kid(const struct hists *h, const xpp_callgraph *t, uint32_t id)
+{
+	uint32_t one = 0;
+
+	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
+		if (xpp_cg_node(t, c)->period >= h->en.min_hit) {
+			if (one)
+				return 0;
+			one = c;
+		}
+	return one;
+}
+
+/* Unfolding node id goes on through branches that are alone: nothing to choose there. */
+static void open_single(struct hists *h, struct hb_chain *ch, uint32_t id)
+{
+	uint32_t k;
+
+	while ((k = single_kid(h, ch->t, id))) {
+		uint32_t end = rv_chain_run_end(ch->t, k);
+
+		if (!has_kid(h, ch->t, end))
+			break;
+		ch->open[end] = 1;
+		id = end;
+	}
+}
+
+bool hb_entry_visible(const struct hists *h, uint32_t e)
+{
+	struct xpp_hist_key k = rv_entry_key(&h->en, e);
+	const struct report_stdio_opts *o = h->t->c.o;
+
+	if (o->percent_limit > 0 && h->en.ev->total_period &&
+	    100.0 * (double)rv_entry_period(&h->en, e) / (double)h->en.ev->total_period <
+		    o->percent_limit)
+		return false;
+	for (unsigned int i = 0; i < h->nr_zooms; i++) {
+		const struct hb_zoom *z = &h->zooms[i];
+		const char *s;
+
+		switch (z->kind) {
+		case Z_DSO:
+			if (k.dso != z->id)
+				return false;
+			break;
+		case Z_COMM:
+			if (k.comm != z->id)
+				return false;
+			break;
+		case Z_KERNEL:
+			if (k.level != 'k')
+				return false;
+			break;
+		case Z_SYM:
+			s = rv_sym_name(&h->t->c, &k);
+			if (!s || !strstr(s, z->text))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+static int push_row(struct hists *h, const struct hb_row *r)
+{
+	if (h->nr_rows == h->cap_rows) {
+		size_t cap = h->cap_rows ? 2 * h->cap_rows : 256;
+		struct hb_row *n = realloc(h->rows, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		h->rows = n;
+		h->cap_rows = cap;
+	}
+	h->rows[h->nr_rows++] = *r;
+	return 0;
+}
+
+/* The branches after node id of entry e's chains, and theirs where unfolded. */
+static int flatten_chain(struct hists *h, uint32_t e, uint32_t id, uint32_t depth, uint64_t guides)
+{
+	const struct hb_chain *ch = &h->chains[e];
+	uint32_t nr, *kids = rv_chain_kids(&h->en, ch->t, id, &nr);
+	int ret = 0;
+
+	if (!kids)
+		return -ENOMEM;
+	for (uint32_t j = 0; j < nr && !ret; j++) {
+		uint32_t end = rv_chain_run_end(ch->t, kids[j]);
+		struct hb_row r = { .entry = e, .run_end = end, .depth = depth, .guides = guides,
+				    .last = j + 1 == nr, .has_kids = has_kid(h, ch->t, end) };
+
+		for (uint32_t x = kids[j];; x = xpp_cg_node(ch->t, x)->first_child) {
+			r.node = x;
+			r.first = x == kids[j];
+			ret = push_row(h, &r);
+			if (ret || x == end)
+				break;
+		}
+		if (!ret && r.has_kids && ch->open[end])
+			ret = flatten_chain(h, e, end, depth + 1,
+					    guides | (!r.last && depth < 64 ? 1ULL << depth : 0));
+	}
+	free(kids);
+	return ret;
+}
+
+int hb_flatten(struct hists *h)
+{
+	struct hb_row keep = { 0 };
+	bool had = h->sel < h->nr_rows;
+	size_t found = SIZE_MAX, entry_line = SIZE_MAX;
+	int ret;
+
+	if (had)
+		keep = h->rows[h->sel];
+	h->nr_rows = 0;
+	for (size_t i = 0; i < h->en.nr_rows; i++) {
+		uint32_t e = h->en.rows[i];
+		struct hb_row r = { .entry = e, .has_kids = entry_has_chains(h, e) };
+
+		if (!hb_entry_visible(h, e))
+			continue;
+		if (had && e == keep.entry)
+			entry_line = h->nr_rows;
+		ret = push_row(h, &r);
+		if (!ret && h->expanded[e] && h->chains[e].t)
+			ret = flatten_chain(h, e, 0, 0, 0);
+		if (ret)
+			return ret;
+	}
+	for (size_t i = entry_line; had && i < h->nr_rows && h->rows[i].entry == keep.entry; i++)
+		if (h->rows[i].node == keep.node) {
+			found = i;
+			break;
+		}
+	if (found == SIZE_MAX)
+		found = entry_line;
+	if (found != SIZE_MAX)
+		h->sel = found;
+	if (h->sel >= h->nr_rows)
+		h->sel = h->nr_rows ? h->nr_rows - 1 : 0;
+	return 0;
+}
+
+int hb_toggle(struct hists *h)
+{
+	struct hb_row *r;
+	struct hb_chain *ch;
+
+	if (h->sel >= h->nr_rows)
+		return 0;
+	r = &h->rows[h->sel];
+	if (!r->has_kids) {
+		snprintf(h->msg, sizeof(h->msg), "%s", r->node ? "no branches below this line" :
+			 h->en.chains ? "no call chains above the threshold for this entry" :
+			 "no call chains: the file was recorded without -g");
+		return 0;
+	}
+	if (!r->node) {
+		if (!(ch = chain_of(h, r->entry)))
+			return -ENOMEM;
+		h->expanded[r->entry] ^= 1;
+		if (h->expanded[r->entry])
+			open_single(h, ch, 0);
+	} else {
+		ch = &h->chains[r->entry];
+		ch->open[r->run_end] ^= 1;
+		if (ch->open[r->run_end])
+			open_single(h, ch, r->run_end);
+	}
+	return hb_flatten(h);
+}
+
+static void open_all(struct hists *h, uint32_t e, bool open)
+{
+	struct hb_chain *ch = &h->chains[e];
+
+	h->expanded[e] = open;
+	if (ch->open)
+		memset(ch->open, open, ch->nr_open);
+}
+
+int hb_toggle_entry_all(struct hists *h)
+{
+	struct hb_chain *ch;
+	uint32_t e;
+	bool full;
+
+	if (h->sel >= h->nr_rows)
+		return 0;
+	e = h->rows[h->sel].entry;
+	if (!entry_has_chains(h, e)) {
+		snprintf(h->msg, sizeof(h->msg), "no call chains for this entry");
+		return 0;
+	}
+	if (!(ch = chain_of(h, e)))
+		return -ENOMEM;
+	full = h->expanded[e];
+	for (uint32_t i = 1; full && i < ch->nr_open; i++)
+		if (xpp_cg_node(ch->t, i)->first_child && !ch->open[i])
+			full = false;
+	open_all(h, e, !full);
+	if (full) /* folded: the selection goes back to the entry's line */
+		while (h->sel > 0 && h->rows[h->sel].node)
+			h->sel--;
+	return hb_flatten(h);
+}
+
+int hb_all(struct hists *h, bool open)
+{
+	for (size_t i = 0; i < h->en.nr_rows; i++) {
+		uint32_t e = h->en.rows[i];
+
+		if (!entry_has_chains(h, e))
+			continue;
+		if (open && (!hb_entry_visible(h, e) || !chain_of(h, e)))
+			continue;
+		open_all(h, e, open);
+	}
+	if (!open)
+		while (h->sel > 0 && h->sel < h->nr_rows && h->rows[h->sel].node)
+			h->sel--;
+	return hb_flatten(h);
+}
+
+void hb_value_str(const struct hists *h, uint64_t period, uint64_t count, char *buf,
+		  size_t size)
+{
+	uint64_t total = h->en.ev->total_period;
+
+	if (h->t->c.cg.value == CG_COUNT)
+		snprintf(buf, size, "%" PRIu64, count);
+	else if (h->t->c.cg.value == CG_PERIOD)
+		snprintf(buf, size, "%" PRIu64, period);
+	else
+		snprintf(buf, size, "%.2f%%", total ? 100.0 * (double)period / (double)total : 0.0);
+}
+
+/* ---- P: the lines as text ---- */
+
+static void save_entry(const struct hists *h, const struct hb_row *r, FILE *f)
+{
+	const struct rv_ctx *c = &h->t->c;
+	struct xpp_hist_key k = rv_entry_key(&h->en, r->entry);
+	size_t n;
+	const struct xpp_hist_entry *e = &xpp_hist_entries(h->en.h, &n)[r->entry];
+	double total = (double)h->en.ev->total_period;
+	char buf[64];
+
+	fputc(!r->has_kids ? ' ' : h->expanded[r->entry] ? '-' : '+', f);
+	if (c->children)
+		fprintf(f, " %7.2f%%", total ? 100.0 * (double)e->period / total : 0);
+	fprintf(f, " %7.2f%%", total ? 100.0 * (double)h->en.self[r->entry] / total : 0);
+	for (unsigned int i = 0; i < h->cols.nr_cols; i++) {
+		unsigned int col = h->cols.cols[i];
+
+		if (col == XPP_HIST_KEY_COMM)
+			fprintf(f, "  %-*s", h->cols.width[i], rv_comm_name(c, &k));
+		else if (col == XPP_HIST_KEY_DSO)
+			fprintf(f, "  %-*s", h->cols.width[i], rv_dso_name(c, &k));
+		else if (col == XPP_HIST_KEY_SRCLINE)
+			fprintf(f, "  %-*s", h->cols.width[i], rv_srcline_name(c, &k));
+		else
+			fprintf(f, "  [%c] %s%s", (char)k.level, rv_sym_or_addr(c, &k, buf, sizeof(buf)),
+				k.inl ? " (inlined)" : "");
+	}
+	fputc('\n', f);
+}
+
+static void save_chain(const struct hists *h, const struct hb_row *r, FILE *f)
+{
+	const struct hb_chain *ch = &h->chains[r->entry];
+	const struct xpp_cg_node *n = xpp_cg_node(ch->t, r->node);
+	struct xpp_hist_key k = rv_frame_key(&h->t->c, 0, n->key);
+	char val[32], name[512];
+
+	fputs("   ", f);
+	for (uint32_t d = 0; d < r->depth; d++)
+		fputs(d < 64 && (r->guides >> d & 1) ? "|  " : "   ", f);
+	if (r->first) {
+		hb_value_str(h, n->period, n->count, val, sizeof(val));
+		fprintf(f, "%s %c %7s ", r->last ? "`-" : "|-",
+			!r->has_kids ? ' ' : ch->open[r->run_end] ? '-' : '+', val);
+	} else {
+		fprintf(f, "%s   %7s ", r->last ? "  " : "| ", "");
+	}
+	fprintf(f, "%s\n", tui_frame_label(h->t, &k, name, sizeof(name)));
+}
+
+int hb_save(const struct hists *h, const char *path, size_t *lines)
+{
+	FILE *f = fopen(path, "wx");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	for (size_t i = 0; i < h->nr_rows; i++) {
+		if (h->rows[i].node)
+			save_chain(h, &h->rows[i], f);
+		else
+			save_entry(h, &h->rows[i], f);
+	}
+	if (ferror(f))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	*lines = h->nr_rows;
+	return ret;
+}

@@ -1,0 +1,117 @@
+/* Internal interface of the report TUI: the terminal, the session, and the views. */
+#ifndef XPERF_REPORT_TUI_INT_H
+#define XPERF_REPORT_TUI_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/report_tui.h"
+#include "report/view/rv.h"
+
+/* ---- the terminal (term.c) ---- */
+
+/* Colour pairs, or the monochrome attribute each falls back to. */
+enum tui_style {
+	ST_NORMAL,
+	ST_BAR,       /* title and status lines */
+	ST_SELECTED,  /* the selected line or frame */
+	ST_HOT,       /* a share >= 5% */
+	ST_WARM,      /* a share >= 0.5% */
+	ST_DIM,       /* guides, separators */
+	ST_NR
+};
+
+/* Line-drawing pieces, UTF-8 or ASCII after the locale. */
+enum tui_glyph {
+	G_VLINE,   /* a guide going on down */
+	G_TEE,     /* a branch with siblings below */
+	G_ELBOW,   /* the last branch */
+	G_HLINE,
+	G_ELLIPSIS,
+	G_NR
+};
+
+/*
+ * Put the terminal in full-screen mode: input from standard input when it is a terminal,
+ * else /dev/tty; output to standard output. Handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT and
+ * the crash signals put the terminal back before the signal takes its course. -ENOTTY when
+ * there is no usable terminal (nothing touched then).
+ */
+int tui_term_open(void);
+/* Leave full-screen mode and restore the terminal as it was; safe to call twice. */
+void tui_term_close(void);
+bool tui_term_utf8(void);
+bool tui_term_color(void);
+int tui_attr(enum tui_style s);
+const char *tui_glyph(enum tui_glyph g);
+
+/*
+ * Put s at (y, x) in at most `width` columns (UTF-8 aware), padding with blanks to
+ * `width` when pad is set; a cut string ends with an ellipsis. Returns the columns used.
+ */
+int tui_put(int y, int x, int width, const char *s, bool pad);
+/* The same with printf formatting. */
+int tui_putf(int y, int x, int width, bool pad, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Display columns of s (UTF-8 aware). */
+int tui_width(const char *s);
+
+/* ---- the session (tui_main.c) ---- */
+
+/* Keys the views share. */
+#define TUI_ESC 27
+#define TUI_CTRL(c) ((c) & 0x1f)
+
+struct tui_key_time {
+	int ch;
+	double secs;
+};
+
+struct tui {
+	const struct report_tui_opts *o;
+	struct rv_ctx c;
+	xpp_profile *p;
+	xpf_reader *r;
+	/* timing (-v) */
+	double first_screen;            /* seconds from o->t0, 0 until drawn */
+	double key_start;
+	int key_pending;                /* the key being answered, or -1 */
+	unsigned int nr_keys;
+	double key_max, key_sum;
+	int key_max_ch;
+	struct tui_key_time *log;       /* -vv: every key */
+	size_t nr_log, cap_log;
+};
+
+/*
+ * Read a key: flushes the screen first, and, with -v, takes the time the previous key
+ * took (from its arrival to the screen answering it).
+ */
+int tui_getkey(struct tui *t);
+/*
+ * A frame's key as the chains show it: the symbol (or the address), with -g srcline its
+ * source line, and perf's " (inlined)". In buf.
+ */
+const char *tui_frame_label(const struct tui *t, const struct xpp_hist_key *k, char *buf,
+			    size_t size);
+
+/* A key's name for messages: "j", "Enter", "KEY_DOWN". */
+const char *tui_keyname(int ch, char *buf, size_t size);
+
+/* The view asked for by a key in a sub-view. */
+enum tui_exit { TUI_BACK, TUI_QUIT };
+
+/* ---- views ---- */
+
+/* The main view of event idx (hists.c). */
+enum tui_exit tui_hists_run(struct tui *t, uint32_t idx);
+
+/* A scrolling page of text lines (pager.c): the header, the key list. */
+enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text);
+/* The key list (keys.c), as `h` shows it and the manual lists it. */
+enum tui_exit tui_help_run(struct tui *t);
+/* A one-line prompt on the last line: the text typed, or NULL (Esc). buf holds it. */
+const char *tui_prompt(struct tui *t, const char *label, char *buf, size_t size);
+
+#endif

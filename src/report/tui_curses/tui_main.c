@@ -1,0 +1,243 @@
+/* The report TUI's session: the terminal, the one pass over the file, the event list, timings (-v). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <ncursesw/curses.h>
+
+#include "cli/cli.h"
+#include "report/tui_curses/tui.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const char *tui_frame_label(const struct tui *t, const struct xpp_hist_key *k, char *buf,
+			    size_t size)
+{
+	const char *name = rv_sym_name(&t->c, k);
+	const char *line = t->c.cg.srcline ? xpp_profile_srcline(t->c.p, k, true) : NULL;
+	char addr[32];
+
+	if (!name) {
+		snprintf(addr, sizeof(addr), "%#" PRIx64, k->addr);
+		name = addr;
+	}
+	snprintf(buf, size, "%s%s%s%s", name, line ? " " : "", line ? line : "",
+		 k->inl ? " (inlined)" : "");
+	return buf;
+}
+
+const char *tui_keyname(int ch, char *buf, size_t size)
+{
+	const char *k;
+
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+		return "Enter";
+	if (ch == TUI_ESC)
+		return "Esc";
+	if (ch == ' ')
+		return "Space";
+	if (ch > ' ' && ch < 0x7f) {
+		snprintf(buf, size, "%c", ch);
+		return buf;
+	}
+	k = keyname(ch);
+	snprintf(buf, size, "%s", k ? k : "?");
+	return buf;
+}
+
+int tui_getkey(struct tui *t)
+{
+	double tm;
+	int ch;
+
+	refresh();
+	tm = now();
+	if (!t->first_screen)
+		t->first_screen = tm - t->o->t0;
+	if (t->key_pending >= 0) {
+		double d = tm - t->key_start;
+
+		t->nr_keys++;
+		t->key_sum += d;
+		if (d > t->key_max) {
+			t->key_max = d;
+			t->key_max_ch = t->key_pending;
+		}
+		/* -vv: every key, printed at the end (stderr is the terminal until then) */
+		if (t->o->verbose > 1) {
+			if (t->nr_log == t->cap_log) {
+				size_t cap = t->cap_log ? 2 * t->cap_log : 64;
+				struct tui_key_time *l = realloc(t->log, cap * sizeof(*l));
+
+				if (l) {
+					t->log = l;
+					t->cap_log = cap;
+				}
+			}
+			if (t->nr_log < t->cap_log)
+				t->log[t->nr_log++] = (struct tui_key_time){ t->key_pending, d };
+		}
+	}
+	ch = getch();
+	t->key_start = now();
+	t->key_pending = ch == KEY_RESIZE ? -1 : ch;
+	return ch;
+}
+
+/* A centred message on an otherwise blank screen (while the file is read). */
+static void splash(const char *fmt, const char *arg)
+{
+	char buf[512];
+	int w;
+
+	snprintf(buf, sizeof(buf), fmt, arg);
+	erase();
+	w = tui_width(buf);
+	tui_put(LINES / 2, w < COLS ? (COLS - w) / 2 : 0, COLS, buf, false);
+	refresh();
+}
+
+/* Events with samples: pick one (several events), or the only one. */
+static enum tui_exit pick_event(struct tui *t)
+{
+	uint32_t ids[64], n = 0;
+	size_t sel = 0;
+
+	for (uint32_t i = 0; i < t->c.nr_ev && n < sizeof(ids) / sizeof(ids[0]); i++)
+		if (t->c.ev[i].nr_samples)
+			ids[n++] = i;
+	if (n == 1)
+		return tui_hists_run(t, ids[0]);
+	for (;;) {
+		int ch;
+
+		erase();
+		attron(tui_attr(ST_BAR));
+		tui_putf(0, 0, COLS, true, "Available samples: %u events", n);
+		attroff(tui_attr(ST_BAR));
+		for (uint32_t i = 0; i < n && (int)i + 2 < LINES - 1; i++) {
+			const struct xpp_event *ev = &t->c.ev[ids[i]];
+			char name[64], count[32];
+
+			rv_count_str(ev->nr_samples, count, sizeof(count));
+			if (i == sel)
+				attron(tui_attr(ST_SELECTED));
+			tui_putf((int)i + 2, 0, COLS, true, " %s samples of event '%s'  (count %llu)",
+				 count,
+				 rv_event_name(xpf_reader_attr(t->r, ids[i]), name, sizeof(name)),
+				 (unsigned long long)ev->total_period);
+			if (i == sel)
+				attroff(tui_attr(ST_SELECTED));
+		}
+		attron(tui_attr(ST_BAR));
+		tui_put(LINES - 1, 0, COLS, "Enter: open the event   q: quit   h or ?: keys", true);
+		attroff(tui_attr(ST_BAR));
+		ch = tui_getkey(t);
+		switch (ch) {
+		case KEY_UP:
+		case 'k':
+			sel = sel ? sel - 1 : 0;
+			break;
+		case KEY_DOWN:
+		case 'j':
+			sel = sel + 1 < n ? sel + 1 : sel;
+			break;
+		case KEY_HOME:
+			sel = 0;
+			break;
+		case KEY_END:
+			sel = n - 1;
+			break;
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+		case KEY_RIGHT:
+			if (tui_hists_run(t, ids[sel]) == TUI_QUIT)
+				return TUI_QUIT;
+			break;
+		case 'h':
+		case '?':
+			if (tui_help_run(t) == TUI_QUIT)
+				return TUI_QUIT;
+			break;
+		case 'q':
+		case TUI_ESC:
+		case TUI_CTRL('c'):
+			return TUI_QUIT;
+		default:
+			break;
+		}
+	}
+}
+
+/* -v: how long the first screen and the keys took, after the terminal is given back. */
+static void print_timings(const struct tui *t)
+{
+	char kb[32];
+
+	fprintf(stderr, "%s: tui: first screen %.1f ms after start\n", cli_command(),
+		t->first_screen * 1e3);
+	for (size_t i = 0; i < t->nr_log; i++)
+		fprintf(stderr, "%s: tui: key %s %.2f ms\n", cli_command(),
+			tui_keyname(t->log[i].ch, kb, sizeof(kb)), t->log[i].secs * 1e3);
+	if (t->nr_keys)
+		fprintf(stderr, "%s: tui: %u keys answered, mean %.2f ms, slowest %.2f ms (%s)\n",
+			cli_command(), t->nr_keys, t->key_sum / t->nr_keys * 1e3, t->key_max * 1e3,
+			tui_keyname(t->key_max_ch, kb, sizeof(kb)));
+}
+
+static bool has_samples(const struct rv_ctx *c)
+{
+	for (uint32_t i = 0; i < c->nr_ev; i++)
+		if (c->ev[i].nr_samples)
+			return true;
+	return false;
+}
+
+int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
+{
+	struct report_stdio_opts none = { .children = -1 };
+	struct xpf_error err = { 0 };
+	struct xpp_opts po = { 0 };
+	struct tui t = { .o = o, .r = r, .key_pending = -1 };
+	int ret;
+
+	if (rv_ctx_parse(&t.c, o->view ? o->view : &none, &po) < 0)
+		return CLI_EXIT_USAGE;
+	ret = tui_term_open();
+	if (ret < 0)
+		return ret;
+	splash("Reading %s ...", o->input ? o->input : "the profile");
+	ret = xpp_profile_create(&t.p, r, &po, &err);
+	if (ret == 0)
+		ret = xpp_profile_run(t.p, &err);
+	if (ret < 0) {
+		tui_term_close();
+		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		xpp_profile_free(t.p);
+		return CLI_EXIT_RUNTIME;
+	}
+	rv_ctx_take(&t.c, t.p, r);
+	if (has_samples(&t.c)) {
+		pick_event(&t);
+	} else {
+		tui_term_close();
+		cli_warning("'%s' has no samples", o->input ? o->input : "the input");
+	}
+	tui_term_close();
+	rv_warn_unwind(t.p, t.c.o);
+	if (o->verbose)
+		print_timings(&t);
+	xpp_profile_free(t.p);
+	free(t.log);
+	return CLI_EXIT_OK;
+}

@@ -1,0 +1,346 @@
+#!/usr/bin/env bash
+# xperf report's TUI, driven in tmux: keys sent with send-keys, assertions on what a person
+# sees (capture-pane). Each case has its own tmux session on a private server; the pane runs
+# a plain bash, so after the TUI ends the same pane shows whether the terminal came back
+# clean (tmux's alternate_on flag, `stty -a`).
+. "$(dirname "$0")/lib.sh"
+
+WL=$XPERF_BUILD/workloads
+SOCK=xperf-tui-$$
+tm() { tmux -L "$SOCK" "$@"; }
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$TEST_TMP"' EXIT
+
+why_skip=
+if ! command -v tmux >/dev/null 2>&1; then
+	why_skip="tmux is not installed (scripts/ensure-deps.sh installs it)"
+elif ! xperf version | grep -q '+ncursesw'; then
+	why_skip="this build has no TUI (built without ncursesw)"
+fi
+tui_case() {
+	if [ -n "$why_skip" ]; then skip_case "$1" "$why_skip"; else test_case "$@"; fi
+}
+
+# A session that lives as long as the script: tmux ends its server when the last session
+# ends, and a new session asked for meanwhile would find the server going away.
+[ -z "$why_skip" ] && tm new-session -d -s keeper -x 80 -y 24 "sleep 100000"
+
+# The profiles the cases browse, recorded once.
+SHARES=$TEST_TMP/shares.data
+TWO=$TEST_TMP/two_events.data
+if [ -z "$why_skip" ]; then
+	xperf record -q -g -o "$SHARES" -- "$WL/shares" 1 >/dev/null 2>&1 || :
+	xperf record -q -g -e cpu-clock,task-clock -o "$TWO" -- "$WL/shares" 0.5 >/dev/null 2>&1 || :
+fi
+
+screen() { tm capture-pane -p -t "$1"; }
+
+# wait_screen SESSION REGEX [SECONDS]: until a line of the pane matches REGEX (else fail,
+# showing the screen)
+wait_screen() {
+	local i n=$((${3:-10} * 20))
+	for ((i = 0; i < n; i++)); do
+		screen "$1" | grep -qE -- "$2" && return 0
+		sleep 0.05
+	done
+	echo "the screen never showed /$2/:"
+	screen "$1"
+	return 1
+}
+
+# pane SESSION [COLS LINES]: a new session running a plain bash in the case's directory
+pane() {
+	tm kill-session -t "$1" >/dev/null 2>&1 || :
+	tm -u new-session -d -s "$1" -x "${2:-100}" -y "${3:-30}" -c "$PWD" \
+		"env PS1='$ ' HISTFILE=/dev/null bash --norc --noprofile -i"
+	wait_screen "$1" '^\$' 5
+}
+
+# tui SESSION ARGS...: run xperf-report ARGS in the pane (UTF-8 locale unless the ARGS set
+# one) and wait for its status line; EXIT=N follows when it ends
+tui() {
+	local s=$1
+	shift
+	tm send-keys -t "$s" "LANG=C.UTF-8 $* ; echo EXIT=\$?" Enter
+	wait_screen "$s" "^Press '\\?' for help|^Enter: open the event" 20
+}
+
+keys() {
+	local s=$1
+	shift
+	tm send-keys -t "$s" "$@"
+}
+
+# ended SESSION STATUS: the TUI has ended with STATUS (a regex) and the terminal is clean
+ended() {
+	wait_screen "$1" "^EXIT=($2)\$" 10
+	[ "$(tm display -p -t "$1" '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
+	keys "$1" 'stty -a | tr " ;" "\n\n" | grep -xE -- "-?(echo|icanon)" | LC_ALL=C sort | tr "\n" " "; echo' Enter
+	wait_screen "$1" '^-?echo -?icanon *$' 5
+	screen "$1" | grep -qxE 'echo icanon *' || fail "echo or icanon left off: $(screen "$1" | tail -n 2)"
+}
+
+# the entry lines of a screen (the lines after the column titles, before the status line)
+entries() { screen "$1" | sed -n '3,$p' | sed '$d' | grep -E '^[-+ ] +[0-9]+\.[0-9]+%'; }
+
+# is_entry <LINE: an entry line (fold marker, then a share); chain_lines: the lines before
+# the next entry line
+is_entry() { grep -qE '^[-+ ] +[0-9]+\.[0-9]+%'; }
+chain_lines() { awk '/^[-+ ] +[0-9]+\.[0-9]+%/ { exit } { print }'; }
+
+# status_on_line SESSION N: wait until the pane is N lines high with the status line last
+status_on_line() {
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[ "$(screen "$1" | wc -l)" = "$2" ] && screen "$1" | sed -n "$2p" | grep -q "^Press" &&
+			return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+need() { [ -s "$1" ] || fail "recording $(basename "$1") failed"; }
+
+# The TUI KEYS section of the manual as "KEYS|WHAT" lines, headings as "Heading:"
+doc_keys() {
+	awk '/^\.SH TUI KEYS/ { on = 1; next } /^\.SH/ { on = 0 } !on { next }
+	     /^\.SS/ { sub(/^\.SS +/, ""); print $0 ":"; next }
+	     /^\.TP/ { k = 1; next }
+	     k == 1 { sub(/^\.B +/, ""); key = $0; k = 2; next }
+	     k == 2 { print key "|" $0; k = 0 }' "$TOP/docs/xperf-report.1" | sed 's/\\-/-/g'
+}
+# The h screen (from the line after its title to the status line) in the same form
+help_keys() {
+	sed -n '2,/^q or Esc: back/p' | sed '$d' | grep -v '^ *$' |
+		sed -E 's/^  ([^ ]|[^ ].*[^ ]) {2,}(.*)$/\1|\2/; s/ +$//'
+}
+
+tui_case "default on a terminal: the TUI, hottest function (work_a) on the first entry line" '
+	need "$SHARES"
+	pane t
+	tui t xperf report --no-children -i "$SHARES"
+	screen t | sed -n 1p | grep -q "^Samples: .* of event .cpu-clock." || fail "no title line"
+	screen t | sed -n 3p | grep -q "\[\.\] work_a *$" || fail "line 3: $(screen t | sed -n 3p)"
+	keys t q
+	ended t 0
+'
+
+tui_case "a pipe, --stdio and TERM=dumb get the stdio view" '
+	need "$SHARES"
+	xperf report -i "$SHARES" | grep -q "^# Samples: " || fail "pipe: no stdio report"
+	pane t
+	keys t "TERM=dumb xperf report -i \"$SHARES\" | cat > dumb.txt; xperf report --stdio -i \"$SHARES\" > /dev/null; echo EXIT=\$?" Enter
+	wait_screen t "^EXIT=0" 20
+	keys t "TERM=dumb xperf report --no-children -g none --percent-limit 10 -i \"$SHARES\"; echo DUMB=\$?" Enter
+	wait_screen t "^DUMB=0" 20
+	screen t | grep -q "^# Samples: " || fail "TERM=dumb did not print the stdio view"
+	[ "$(tm display -p -t t "#{alternate_on}")" = 0 ]
+'
+
+tui_case "--tui without a terminal: an error naming why, exit 1" '
+	need "$SHARES"
+	rc=0
+	xperf report --tui -i "$SHARES" >out 2>err || rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc"
+	grep -q "error: --tui: standard output is not a terminal" err
+	rc=0
+	xperf report --tui --stdio -i "$SHARES" >out 2>err || rc=$?
+	[ $rc -eq 1 ] || fail "--tui --stdio: exit $rc"
+'
+
+tui_case "Enter unfolds an entry's call chain and folds it again" '
+	need "$SHARES"
+	pane t
+	tui t xperf report --no-children -i "$SHARES"
+	screen t | sed -n 3p | grep -q "^+ .*work_a" || fail "work_a is not a folded entry"
+	screen t | sed -n 4p | is_entry || fail "line 4 is not an entry before unfolding"
+	keys t Enter
+	wait_screen t "^- .*work_a"
+	# callee order: the chain under work_a goes up through do_round and level8 to main
+	chain=$(screen t | sed -n "4,\$p" | chain_lines)
+	grep -q "do_round" <<<"$chain" || fail "no do_round in the chain: $chain"
+	grep -q "level8" <<<"$chain" || fail "no level8 in the chain: $chain"
+	keys t Enter
+	wait_screen t "^\+ .*work_a"
+	screen t | sed -n 4p | is_entry || fail "the chain is still shown after folding"
+	keys t q
+	ended t 0
+'
+
+tui_case "E unfolds every chain, C folds them, e one entry's whole chain (UTF-8 lines)" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -i "$SHARES"
+	keys t E
+	wait_screen t "└─"
+	# every line, saved with P: no entry left folded, and a chain under several
+	keys t P
+	wait_screen t "saved to xperf.hist.0"
+	! grep -q "^+" xperf.hist.0 || fail "folded entries left: $(grep "^+" xperf.hist.0 | head -n 3)"
+	[ "$(grep -c "^-" xperf.hist.0)" -ge 3 ] || fail "$(grep -c "^-" xperf.hist.0) entries unfolded"
+	keys t C
+	wait_screen t "^\+ "
+	! screen t | grep -q "└─" || fail "C left chains unfolded"
+	keys t Home e
+	wait_screen t "└─"
+	screen t | grep -q "work_a" || fail "e did not unfold down to work_a"
+	keys t q
+	ended t 0
+'
+
+tui_case "ASCII line drawing outside a UTF-8 locale" '
+	need "$SHARES"
+	pane t
+	tm send-keys -t t "LC_ALL=C xperf report -i \"$SHARES\"; echo EXIT=\$?" Enter
+	wait_screen t "^Press"
+	keys t E
+	wait_screen t "^ +\`-"
+	! screen t | grep -q "[└├│]" || fail "UTF-8 lines in the C locale"
+	keys t q
+	ended t 0
+'
+
+tui_case "/ filters the symbols: the one searched for, and only it" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -i "$SHARES"
+	keys t / w o r k _ b Enter
+	wait_screen t "Symbol: work_b"
+	entries t | grep -q "work_b" || fail "work_b not shown"
+	[ "$(entries t | grep -vc "work_b")" = 0 ] || fail "other symbols shown: $(entries t)"
+	keys t Escape
+	wait_screen t "work_a"
+	keys t q
+	ended t 0
+'
+
+tui_case "d zooms into the selected entry's DSO and hides the others; Esc zooms out" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -i "$SHARES"
+	entries t | grep -q "libc\.so" || fail "no libc entry to hide"
+	# the second entry is main, in the shares program
+	keys t Down
+	keys t d
+	wait_screen t "DSO: shares"
+	[ "$(entries t | awk "\$4 != \"shares\"" | wc -l)" = 0 ] || fail "other DSOs shown: $(entries t)"
+	entries t | grep -q "work_a" || fail "work_a hidden"
+	keys t Escape
+	wait_screen t "libc\.so"
+	keys t K
+	wait_screen t "Kernel only"
+	[ "$(entries t | grep -vc "\[k\]")" = 0 ] || fail "user entries with K: $(entries t)"
+	keys t Left t
+	wait_screen t "Command: shares"
+	keys t q
+	ended t 0
+'
+
+tui_case "a resize to 80x24 redraws the whole screen" '
+	need "$SHARES"
+	pane t 132 43
+	tui t xperf report --no-children -i "$SHARES"
+	tm resize-window -t t -x 80 -y 24
+	status_on_line t 24 || fail "no status line on line 24 after the resize: $(screen t | tail -n 2)"
+	[ "$(screen t | wc -l)" = 24 ] || fail "$(screen t | wc -l) lines"
+	screen t | sed -n 1p | grep -q "^Samples: " || fail "no title line"
+	screen t | sed -n 3p | grep -q "work_a" || fail "line 3: $(screen t | sed -n 3p)"
+	# columns, not bytes: a cut name ends with a 3-byte ellipsis
+	w=$(screen t | LC_ALL=C.UTF-8 wc -L)
+	[ "$w" -le 80 ] || fail "a line $w columns wide"
+	tm resize-window -t t -x 120 -y 30
+	status_on_line t 30 || fail "not redrawn at 120x30: $(screen t | tail -n 2)"
+	keys t q
+	ended t 0
+'
+
+tui_case "SIGTERM, SIGINT and a crash signal leave a clean terminal" '
+	need "$SHARES"
+	pane t
+	# a sanitizer build reports the SEGV and exits with its own status: any failure will do
+	for sig in TERM SEGV; do
+		tui t xperf-report -i "$SHARES"
+		pid=$(pgrep -P "$(tm display -p -t t "#{pane_pid}")" -x xperf-report)
+		[ -n "$pid" ] || fail "no xperf-report in the pane"
+		kill -$sig "$pid"
+		if [ $sig = TERM ]; then ended t 143; else ended t "[1-9][0-9]*"; fi
+		keys t clear Enter
+		wait_screen t "^\\\$ *$"
+	done
+	tui t xperf-report -i "$SHARES"
+	keys t C-c
+	# bash drops the rest of a command line killed by SIGINT: ask for the status apart
+	wait_screen t "^\\\$ *$"
+	keys t "echo EXIT=\$?" Enter
+	ended t 130
+'
+
+tui_case "colours, and none with NO_COLOR (the selection still shown, reversed)" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -i "$SHARES"
+	tm capture-pane -p -e -t t >color
+	grep -qE $'"'"'\e\[[0-9;]*(3[1-7]|4[1-7])[;m]'"'"' color || fail "no colours"
+	keys t q
+	ended t 0
+	tui t NO_COLOR=1 xperf report -i "$SHARES"
+	tm capture-pane -p -e -t t >mono
+	! grep -qE $'"'"'\e\[[0-9;]*(3[1-7]|4[1-7])[;m]'"'"' mono || fail "colours with NO_COLOR"
+	grep -qE $'"'"'\e\[[0-9;]*7[;m]'"'"' mono || fail "no reverse video for the selection"
+	keys t q
+	ended t 0
+'
+
+tui_case "several events: a list first, Enter opens one, Esc goes back to the list" '
+	need "$TWO"
+	pane t
+	tui t xperf report -i "$TWO"
+	screen t | grep -q "^Available samples: 2 events" || fail "no event list"
+	screen t | grep -q "cpu-clock" && screen t | grep -q "task-clock" || fail "events not listed"
+	keys t Down Enter
+	wait_screen t "^Samples: .* of event .task-clock."
+	keys t Escape
+	wait_screen t "^Available samples"
+	keys t q
+	ended t 0
+'
+
+tui_case "i shows the header, P saves the lines to xperf.hist.0" '
+	need "$SHARES"
+	pane t
+	tui t xperf report --no-children -i "$SHARES"
+	keys t i
+	wait_screen t "^# hostname"
+	keys t q
+	wait_screen t "^Press"
+	keys t P
+	wait_screen t "lines saved to xperf.hist.0"
+	head -n 1 xperf.hist.0 | grep -q "work_a" || fail "$(head -n 3 xperf.hist.0)"
+	keys t q
+	ended t 0
+'
+
+tui_case "-v prints the time to the first screen and the keys' latency" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -v -i "$SHARES" "2>err"
+	keys t Down Down Enter E C q
+	ended t 0
+	grep -E "tui: first screen [0-9.]+ ms after start" err
+	grep -E "tui: 5 keys answered, mean [0-9.]+ ms, slowest [0-9.]+ ms" err
+'
+
+tui_case "the h screen lists the keys of docs/xperf-report.1, the same words" '
+	need "$SHARES"
+	pane t 120 60
+	tui t xperf report -i "$SHARES"
+	keys t h
+	wait_screen t "^Keys"
+	screen t | help_keys >shown
+	doc_keys >documented
+	[ "$(wc -l <documented)" -gt 20 ] || fail "the manual lists $(wc -l <documented) keys"
+	diff documented shown || fail "the h screen and the manual differ"
+	keys t q q
+	ended t 0
+'
+
+test_done
