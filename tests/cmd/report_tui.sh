@@ -100,6 +100,12 @@ status_on_line() {
 
 need() { [ -s "$1" ] || fail "recording $(basename "$1") failed"; }
 
+# frame_width ROW NAME: columns of the flame-graph frame [NAME...] in ROW (0: absent)
+frame_width() {
+	awk -v n="[$2" '{ i = index($0, n); if (!i) { print 0; exit } print index(substr($0, i), "]") }' <<<"$1"
+}
+frame_pos() { awk -v n="[$2" '{ print index($0, n) }' <<<"$1"; }
+
 # The TUI KEYS section of the manual as "KEYS|WHAT" lines, headings as "Heading:"
 doc_keys() {
 	awk '/^\.SH TUI KEYS/ { on = 1; next } /^\.SH/ { on = 0 } !on { next }
@@ -231,6 +237,38 @@ tui_case "d zooms into the selected entry's DSO and hides the others; Esc zooms 
 	[ "$(entries t | grep -vc "\[k\]")" = 0 ] || fail "user entries with K: $(entries t)"
 	keys t Left t
 	wait_screen t "Command: shares"
+	keys t q
+	ended t 0
+'
+
+tui_case "flame graph: work_a wider than work_b wider than work_c, widest first" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -i "$SHARES"
+	keys t f
+	wait_screen t "^Flame graph"
+	row=$(screen t | grep "\[work_a" | head -n 1)
+	[ -n "$row" ] || fail "no work_a frame: $(screen t)"
+	wa=$(frame_width "$row" work_a) wb=$(frame_width "$row" work_b) wc=$(frame_width "$row" work_c)
+	echo "widths: work_a $wa, work_b $wb, work_c $wc"
+	[ "$wa" -gt "$wb" ] && [ "$wb" -gt "$wc" ] && [ "$wc" -gt 0 ] || fail "widths out of order: $row"
+	[ "$(frame_pos "$row" work_a)" -lt "$(frame_pos "$row" work_b)" ] &&
+		[ "$(frame_pos "$row" work_b)" -lt "$(frame_pos "$row" work_c)" ] || fail "not widest first: $row"
+	# below them their caller, do_round, as wide as the three together
+	screen t | grep -q "\[do_round" || fail "no do_round row"
+	# opened on the selected entry (libc start code): Up climbs the widest callees to work_a
+	for i in $(seq 15); do
+		screen t | tail -n 1 | grep -q "^work_a: " && break
+		keys t Up
+		sleep 0.1
+	done
+	wait_screen t "^work_a: [0-9.]+% "
+	keys t Enter
+	wait_screen t "zoom: work_a"
+	keys t Escape
+	wait_screen t "^Flame graph: [^,]*$"
+	keys t Escape
+	wait_screen t "^Press"
 	keys t q
 	ended t 0
 '

@@ -21,6 +21,26 @@ static int page_lines(void)
 	return n > 1 ? n : 1;
 }
 
+bool tui_same_function(const struct xpp_hist_key *a, const struct xpp_hist_key *b)
+{
+	/* source lines apart: frames of one function differ by line when lines are on */
+	return a->dso == b->dso && a->sym == b->sym && a->inl == b->inl &&
+	       (a->sym >= 0 || a->addr == b->addr);
+}
+
+/* The function a line names: a chain line's frame, or an entry's symbol. */
+static bool row_function(const struct hists *h, const struct hb_row *r, struct xpp_hist_key *k)
+{
+	if (r->node) {
+		const struct hb_chain *ch = &h->chains[r->entry];
+
+		*k = rv_frame_key(&h->t->c, 0, xpp_cg_node(ch->t, r->node)->key);
+		return true;
+	}
+	*k = rv_entry_key(&h->en, r->entry);
+	return k->sym >= 0 || k->addr != 0; /* no symbol column: no function */
+}
+
 /* Widths on screen: Command and Shared Object give way so the symbol keeps some room. */
 static void screen_widths(const struct hists *h, int *w)
 {
@@ -338,6 +358,17 @@ static void save(struct hists *h)
 		snprintf(h->msg, sizeof(h->msg), "%zu lines saved to %s", lines, path);
 }
 
+static enum tui_exit open_flame(struct hists *h)
+{
+	struct xpp_hist_key k;
+	bool fn = h->sel < h->nr_rows && row_function(h, &h->rows[h->sel], &k);
+
+	if (!h->en.ev->cg) {
+		snprintf(h->msg, sizeof(h->msg), "f: no call chains: the file was recorded without -g");
+		return TUI_BACK;
+	}
+	return tui_flame_run(h->t, h->idx, fn ? &k : NULL);
+}
 static void move_sel(struct hists *h, long delta)
 {
 	long s = (long)h->sel + delta;
@@ -418,6 +449,10 @@ static int key(struct hists *h, int ch, bool has_list)
 		break;
 	case 'P':
 		save(h);
+		break;
+	case 'f':
+		if (open_flame(h) == TUI_QUIT)
+			return TUI_QUIT;
 		break;
 	case 'h':
 	case '?':

@@ -118,6 +118,9 @@ static void init_colors(void)
 	init_pair(ST_HOT, COLOR_RED, -1);
 	init_pair(ST_WARM, COLOR_GREEN, -1);
 	init_pair(ST_DIM, COLOR_BLUE, -1);
+	init_pair(ST_FLAME1, COLOR_BLACK, COLOR_RED);
+	init_pair(ST_FLAME2, COLOR_BLACK, COLOR_YELLOW);
+	init_pair(ST_FLAME3, COLOR_BLACK, COLOR_MAGENTA);
 }
 
 int tui_term_open(void)

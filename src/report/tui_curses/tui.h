@@ -19,6 +19,9 @@ enum tui_style {
 	ST_HOT,       /* a share >= 5% */
 	ST_WARM,      /* a share >= 0.5% */
 	ST_DIM,       /* guides, separators */
+	ST_FLAME1,    /* flame-graph frames, three alternating hues */
+	ST_FLAME2,
+	ST_FLAME3,
 	ST_NR
 };
 
@@ -107,11 +110,17 @@ enum tui_exit { TUI_BACK, TUI_QUIT };
 /* The main view of event idx (hists.c). */
 enum tui_exit tui_hists_run(struct tui *t, uint32_t idx);
 
+/* The flame graph of event idx, selecting the frame of function `focus` if given (flame.c). */
+enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_key *focus);
+
 /* A scrolling page of text lines (pager.c): the header, the key list. */
 enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text);
 /* The key list (keys.c), as `h` shows it and the manual lists it. */
 enum tui_exit tui_help_run(struct tui *t);
 /* A one-line prompt on the last line: the text typed, or NULL (Esc). buf holds it. */
 const char *tui_prompt(struct tui *t, const char *label, char *buf, size_t size);
+
+/* Whether two keys name the same function (DSO and symbol, inlined or not, or address). */
+bool tui_same_function(const struct xpp_hist_key *a, const struct xpp_hist_key *b);
 
 #endif

@@ -1,0 +1,323 @@
+/* The TUI's flame graph: one row per stack depth, root at the bottom, each frame as wide as its share. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ncursesw/curses.h>
+
+#include "report/tui_curses/tui.h"
+
+/* A frame drawn on screen: the node of the event's tree and its columns [x0, x1). */
+struct box {
+	uint32_t node, depth;
+	int x0, x1;
+};
+
+#define MAX_ZOOMS 64
+
+struct flame {
+	struct tui *t;
+	uint32_t idx;
+	const xpp_callgraph *cg;
+	const struct xpp_event *ev;
+	uint32_t zooms[MAX_ZOOMS];
+	unsigned int nr_zooms;
+	uint32_t sel;
+	uint32_t vlo;            /* the lowest depth on screen (deep stacks scroll) */
+	struct box *boxes;
+	size_t nr_boxes, cap_boxes;
+	uint32_t maxdepth;
+	int cols;                /* the width the boxes were laid out for */
+};
+
+static uint32_t zoom_of(const struct flame *f)
+{
+	return f->nr_zooms ? f->zooms[f->nr_zooms - 1] : 0;
+}
+
+static const char *node_name(const struct flame *f, uint32_t id, char *buf, size_t size)
+{
+	const struct xpp_cg_node *n = xpp_cg_node(f->cg, id);
+	struct xpp_hist_key k;
+	const char *s;
+
+	if (!id)
+		return "all";
+	if (n->depth == 1) {
+		s = xpp_intern_str(f->t->c.comms, n->key);
+		return s ? s : "[unknown]";
+	}
+	k = rv_frame_key(&f->t->c, 0, n->key);
+	return tui_frame_label(f->t, &k, buf, size);
+}
+
+static int add_box(struct flame *f, uint32_t node, uint32_t depth, int x0, int x1)
+{
+	if (f->nr_boxes == f->cap_boxes) {
+		size_t cap = f->cap_boxes ? 2 * f->cap_boxes : 1024;
+		struct box *b = realloc(f->boxes, cap * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		f->boxes = b;
+		f->cap_boxes = cap;
+	}
+	f->boxes[f->nr_boxes++] = (struct box){ node, depth, x0, x1 };
+	if (depth > f->maxdepth)
+		f->maxdepth = depth;
+	return 0;
+}
+
+static int cmp_period(const void *pa, const void *pb, void *arg)
+{
+	const struct xpp_cg_node *a = xpp_cg_node(arg, *(const uint32_t *)pa);
+	const struct xpp_cg_node *b = xpp_cg_node(arg, *(const uint32_t *)pb);
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
+}
+
+/* The children of id inside [x0, x1), widest first ("left heavy"), and theirs. */
+static int layout_kids(struct flame *f, uint32_t id, int x0, int x1)
+{
+	const struct xpp_cg_node *n = xpp_cg_node(f->cg, id);
+	uint32_t nr = 0, *kids;
+	uint64_t cum = 0;
+	int ret = 0;
+
+	for (uint32_t c = n->first_child; c; c = xpp_cg_node(f->cg, c)->next_sibling)
+		nr++;
+	if (!nr || !n->period)
+		return 0;
+	kids = malloc(nr * sizeof(*kids));
+	if (!kids)
+		return -ENOMEM;
+	nr = 0;
+	for (uint32_t c = n->first_child; c; c = xpp_cg_node(f->cg, c)->next_sibling)
+		kids[nr++] = c;
+	qsort_r(kids, nr, sizeof(*kids), cmp_period, (void *)f->cg);
+	for (uint32_t i = 0; i < nr && !ret; i++) {
+		const struct xpp_cg_node *k = xpp_cg_node(f->cg, kids[i]);
+		int a = x0 + (int)((double)cum * (x1 - x0) / (double)n->period + 0.5), b;
+
+		cum += k->period;
+		b = x0 + (int)((double)cum * (x1 - x0) / (double)n->period + 0.5);
+		if (b <= a)
+			break; /* sorted: the rest are narrower still */
+		ret = add_box(f, kids[i], k->depth, a, b);
+		if (!ret)
+			ret = layout_kids(f, kids[i], a, b);
+	}
+	free(kids);
+	return ret;
+}
+
+/* The zoomed frame and its ancestors full width, everything it calls in proportion. */
+static int layout(struct flame *f)
+{
+	uint32_t z = zoom_of(f), path[1024], n = 0;
+	int ret = 0;
+
+	f->nr_boxes = 0;
+	f->maxdepth = 0;
+	f->cols = COLS;
+	for (uint32_t x = z;; x = xpp_cg_node(f->cg, x)->parent) {
+		if (n < sizeof(path) / sizeof(path[0]))
+			path[n++] = x;
+		if (!x)
+			break;
+	}
+	while (n-- > 0 && !ret)
+		ret = add_box(f, path[n], xpp_cg_node(f->cg, path[n])->depth, 0, COLS);
+	return ret ? ret : layout_kids(f, z, 0, COLS);
+}
+
+static const struct box *box_of(const struct flame *f, uint32_t node)
+{
+	for (size_t i = 0; i < f->nr_boxes; i++)
+		if (f->boxes[i].node == node)
+			return &f->boxes[i];
+	return NULL;
+}
+
+static enum tui_style hue(const char *s)
+{
+	unsigned int h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return (enum tui_style)(ST_FLAME1 + h % 3);
+}
+
+static void draw(struct flame *f)
+{
+	int rows = LINES - 2 > 1 ? LINES - 2 : 1;
+	const struct xpp_cg_node *sn = xpp_cg_node(f->cg, f->sel);
+	double total = (double)f->ev->total_period, zp;
+	char name[256], count[32], ev[64];
+
+	/* the selected depth stays on screen */
+	if (f->maxdepth < (uint32_t)rows)
+		f->vlo = 0;
+	else if (sn->depth < f->vlo)
+		f->vlo = sn->depth;
+	else if (sn->depth >= f->vlo + (uint32_t)rows)
+		f->vlo = sn->depth - (uint32_t)rows + 1;
+	erase();
+	rv_count_str(f->ev->nr_samples, count, sizeof(count));
+	attron(tui_attr(ST_BAR));
+	tui_putf(0, 0, COLS, true, "Flame graph: %s samples of event '%s'%s%s", count,
+		 rv_event_name(xpf_reader_attr(f->t->r, f->idx), ev, sizeof(ev)),
+		 f->nr_zooms ? ", zoom: " : "",
+		 f->nr_zooms ? node_name(f, zoom_of(f), name, sizeof(name)) : "");
+	attroff(tui_attr(ST_BAR));
+	for (size_t i = 0; i < f->nr_boxes; i++) {
+		const struct box *b = &f->boxes[i];
+		int y, w = b->x1 - b->x0, a;
+		const char *s;
+
+		if (b->depth < f->vlo || b->depth >= f->vlo + (uint32_t)rows)
+			continue;
+		y = LINES - 2 - (int)(b->depth - f->vlo);
+		s = node_name(f, b->node, name, sizeof(name));
+		a = tui_attr(b->node == f->sel ? ST_SELECTED : hue(s));
+		if (b->node == f->sel && !tui_term_color())
+			a |= A_BOLD;
+		attron(a);
+		if (w == 1) {
+			tui_put(y, b->x0, 1, "|", true);
+		} else {
+			tui_put(y, b->x0, 1, "[", true);
+			tui_put(y, b->x0 + 1, w - 2, s, true);
+			tui_put(y, b->x1 - 1, 1, "]", true);
+		}
+		attroff(a);
+	}
+	zp = (double)xpp_cg_node(f->cg, zoom_of(f))->period;
+	attron(tui_attr(ST_BAR));
+	tui_putf(LINES - 1, 0, COLS, true, "%s: %.2f%% (%" PRIu64 " samples), self %.2f%%, "
+		 "%.2f%% of the zoom", node_name(f, f->sel, name, sizeof(name)),
+		 total ? 100.0 * (double)sn->period / total : 0, sn->count,
+		 total ? 100.0 * (double)sn->self_period / total : 0,
+		 zp ? 100.0 * (double)sn->period / zp : 0);
+	attroff(tui_attr(ST_BAR));
+}
+
+/* Left/Right: the nearest frame of the same depth on that side. */
+static void move_side(struct flame *f, int dir)
+{
+	const struct box *s = box_of(f, f->sel), *best = NULL;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < f->nr_boxes; i++) {
+		const struct box *b = &f->boxes[i];
+
+		if (b->depth != s->depth)
+			continue;
+		if (dir < 0 && b->x1 <= s->x0 && (!best || b->x1 > best->x1))
+			best = b;
+		if (dir > 0 && b->x0 >= s->x1 && (!best || b->x0 < best->x0))
+			best = b;
+	}
+	if (best)
+		f->sel = best->node;
+}
+
+/* Up: the widest callee drawn (boxes of one parent are laid out widest first). */
+static void move_up(struct flame *f)
+{
+	for (size_t i = 0; i < f->nr_boxes; i++)
+		if (f->boxes[i].node && xpp_cg_node(f->cg, f->boxes[i].node)->parent == f->sel &&
+		    f->boxes[i].depth > xpp_cg_node(f->cg, f->sel)->depth) {
+			f->sel = f->boxes[i].node;
+			return;
+		}
+}
+
+/* The widest node of the tree that is function `focus`, or 0. */
+static uint32_t find_function(const struct flame *f, const struct xpp_hist_key *focus)
+{
+	uint32_t best = 0, nr = xpp_cg_nr_nodes(f->cg);
+
+	for (uint32_t i = 1; i < nr; i++) {
+		const struct xpp_cg_node *n = xpp_cg_node(f->cg, i);
+		struct xpp_hist_key k;
+
+		if (n->depth < 2 || (best && n->period <= xpp_cg_node(f->cg, best)->period))
+			continue;
+		k = rv_frame_key(&f->t->c, 0, n->key);
+		if (tui_same_function(&k, focus))
+			best = i;
+	}
+	return best;
+}
+
+static void push_zoom(struct flame *f, uint32_t node)
+{
+	if (node == zoom_of(f))
+		return;
+	if (f->nr_zooms == MAX_ZOOMS)
+		memmove(f->zooms, f->zooms + 1, (MAX_ZOOMS - 1) * sizeof(f->zooms[0])), f->nr_zooms--;
+	f->zooms[f->nr_zooms++] = node;
+}
+
+enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_key *focus)
+{
+	struct flame f = { .t = t, .idx = idx, .cg = t->c.ev[idx].cg, .ev = &t->c.ev[idx] };
+	enum tui_exit ex = TUI_BACK;
+
+	if (focus)
+		f.sel = find_function(&f, focus);
+	/* a function too narrow to draw: start zoomed into it */
+	if (layout(&f) == 0 && !box_of(&f, f.sel))
+		push_zoom(&f, f.sel);
+	for (;;) {
+		int ch;
+
+		if (layout(&f) < 0)
+			break;
+		/* after a zoom out or a resize: the nearest caller that is drawn */
+		while (f.sel && !box_of(&f, f.sel))
+			f.sel = xpp_cg_node(f.cg, f.sel)->parent;
+		draw(&f);
+		ch = tui_getkey(t);
+		if (ch == 'q')
+			break;
+		switch (ch) {
+		case KEY_LEFT:
+		case KEY_RIGHT:
+			move_side(&f, ch == KEY_LEFT ? -1 : 1);
+			break;
+		case KEY_UP:
+			move_up(&f);
+			break;
+		case KEY_DOWN:
+			if (f.sel)
+				f.sel = xpp_cg_node(f.cg, f.sel)->parent;
+			break;
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+			push_zoom(&f, f.sel);
+			break;
+		case TUI_ESC:
+			if (!f.nr_zooms)
+				goto out;
+			f.nr_zooms--;
+			break;
+		case 'h':
+		case '?':
+			tui_help_run(t);
+			break;
+		default:
+			break;
+		}
+	}
+out:
+	free(f.boxes);
+	return ex;
+}
