@@ -26,9 +26,11 @@ tui_case() {
 
 # The profiles the cases browse, recorded once.
 SHARES=$TEST_TMP/shares.data
+CALLERS=$TEST_TMP/callers.data
 TWO=$TEST_TMP/two_events.data
 if [ -z "$why_skip" ]; then
 	xperf record -q -g -o "$SHARES" -- "$WL/shares" 1 >/dev/null 2>&1 || :
+	xperf record -q -g -o "$CALLERS" -- "$WL/two_callers" 1 >/dev/null 2>&1 || :
 	xperf record -q -g -e cpu-clock,task-clock -o "$TWO" -- "$WL/shares" 0.5 >/dev/null 2>&1 || :
 fi
 
@@ -105,6 +107,9 @@ frame_width() {
 	awk -v n="[$2" '{ i = index($0, n); if (!i) { print 0; exit } print index(substr($0, i), "]") }' <<<"$1"
 }
 frame_pos() { awk -v n="[$2" '{ print index($0, n) }' <<<"$1"; }
+
+# side WHICH <SCREEN: the lines of the caller/callee view under "Callers:" (1) or "Callees:" (2)
+side() { awk -v w="$1" '/^ Callers:/ { s = 1; next } /^ Callees:/ { s = 2; next } s == w'; }
 
 # The TUI KEYS section of the manual as "KEYS|WHAT" lines, headings as "Heading:"
 doc_keys() {
@@ -268,6 +273,36 @@ tui_case "flame graph: work_a wider than work_b wider than work_c, widest first"
 	keys t Escape
 	wait_screen t "^Flame graph: [^,]*$"
 	keys t Escape
+	wait_screen t "^Press"
+	keys t q
+	ended t 0
+'
+
+tui_case "caller/callee view: shared_work's two callers, caller_one first, and its callee" '
+	need "$CALLERS"
+	pane t
+	tui t xperf report -i "$CALLERS"
+	keys t / s h a r e d _ w o r k Enter
+	wait_screen t "Symbol: shared_work"
+	keys t c
+	wait_screen t "^Callers and callees of shared_work"
+	screen t >view
+	callers=$(side 1 <view | grep -v shared_work)
+	callees=$(side 2 <view)
+	grep -q "caller_one" <<<"$callers" || fail "caller_one not among the callers"
+	grep -q "caller_two" <<<"$callers" || fail "caller_two not among the callers"
+	[ "$(grep -n caller_one <<<"$callers" | cut -d: -f1)" -lt "$(grep -n caller_two <<<"$callers" | cut -d: -f1)" ] ||
+		fail "caller_one (2/3 of the calls) is not above caller_two"
+	one=$(grep caller_one <<<"$callers" | awk "{ print \$1 + 0 }")
+	two=$(grep caller_two <<<"$callers" | awk "{ print \$1 + 0 }")
+	awk -v a="$one" -v b="$two" "BEGIN { exit !(a > b && b > 0) }" || fail "shares $one <= $two"
+	grep -q "leaf_work" <<<"$callees" || fail "leaf_work not among the callees"
+	# Enter on a caller shows its own callers and callees
+	keys t Up Up Enter
+	wait_screen t "^Callers and callees of caller_"
+	keys t Escape
+	wait_screen t "^Callers and callees of shared_work"
+	keys t q
 	wait_screen t "^Press"
 	keys t q
 	ended t 0

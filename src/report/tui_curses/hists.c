@@ -358,17 +358,29 @@ static void save(struct hists *h)
 		snprintf(h->msg, sizeof(h->msg), "%zu lines saved to %s", lines, path);
 }
 
-static enum tui_exit open_flame(struct hists *h)
+static enum tui_exit open_view(struct hists *h, int ch)
 {
 	struct xpp_hist_key k;
 	bool fn = h->sel < h->nr_rows && row_function(h, &h->rows[h->sel], &k);
 
-	if (!h->en.ev->cg) {
-		snprintf(h->msg, sizeof(h->msg), "f: no call chains: the file was recorded without -g");
+	if (ch == 'f') {
+		if (!h->en.ev->cg) {
+			snprintf(h->msg, sizeof(h->msg), "f: no call chains: the file was recorded without -g");
+			return TUI_BACK;
+		}
+		return tui_flame_run(h->t, h->idx, fn ? &k : NULL);
+	}
+	if (!h->en.chains) {
+		snprintf(h->msg, sizeof(h->msg), "c: no call chains: the file was recorded without -g");
 		return TUI_BACK;
 	}
-	return tui_flame_run(h->t, h->idx, fn ? &k : NULL);
+	if (!fn) {
+		snprintf(h->msg, sizeof(h->msg), "c: select a line with a function (--sort with sym)");
+		return TUI_BACK;
+	}
+	return tui_callers_run(h->t, &h->en, &k);
 }
+
 static void move_sel(struct hists *h, long delta)
 {
 	long s = (long)h->sel + delta;
@@ -451,7 +463,8 @@ static int key(struct hists *h, int ch, bool has_list)
 		save(h);
 		break;
 	case 'f':
-		if (open_flame(h) == TUI_QUIT)
+	case 'c':
+		if (open_view(h, ch) == TUI_QUIT)
 			return TUI_QUIT;
 		break;
 	case 'h':

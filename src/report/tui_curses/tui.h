@@ -113,6 +113,10 @@ enum tui_exit tui_hists_run(struct tui *t, uint32_t idx);
 /* The flame graph of event idx, selecting the frame of function `focus` if given (flame.c). */
 enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_key *focus);
 
+/* Callers and callees of function `focus` in the entries' paths (callers.c). */
+enum tui_exit tui_callers_run(struct tui *t, const struct rv_entries *en,
+			      const struct xpp_hist_key *focus);
+
 /* A scrolling page of text lines (pager.c): the header, the key list. */
 enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text);
 /* The key list (keys.c), as `h` shows it and the manual lists it. */
