@@ -5,40 +5,12 @@
 set -u
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
 XR=$BUILD/xperf-report
-MIN_SAMPLES=${MIN_SAMPLES:-500000}
-# cpu-clock every 20 us: about 50k samples per second per busy CPU
-PERIOD_NS=20000
-CPU_SECONDS=${CPU_SECONDS:-22}
 
 command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
 [ -x "$XR" ] || { echo "   $XR is not built"; exit 1; }
-mkdir -p "$CACHE"
-BIG=$CACHE/report-big.data
-
-make_file() {
-	local wl=$BUILD/workloads/threads
-	echo "   recording $BIG (about $((CPU_SECONDS / 2 + 2)) s)..."
-	if [ -x "$wl" ]; then
-		set -- "$wl" "$CPU_SECONDS"
-	else
-		# two CPU-bound shells, one per core
-		set -- sh -c "timeout $((CPU_SECONDS / 2)) sh -c 'while :; do :; done' &
-			      timeout $((CPU_SECONDS / 2)) sh -c 'while :; do :; done'; wait"
-	fi
-	perf record -q -z -g -N --no-bpf-event -e cpu-clock -c $PERIOD_NS -o "$BIG.tmp" -- "$@" \
-		>/dev/null 2>"$BENCH_TMP/record.err" && mv "$BIG.tmp" "$BIG"
-}
-
-n=0
-[ -s "$BIG" ] && n=$(samples_of "$BIG")
-if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
-	make_file || { echo "   perf record failed: $(tail -n 3 "$BENCH_TMP/record.err")"; exit 1; }
-	n=$(samples_of "$BIG")
-fi
-echo "   file: $BIG, $(du -k "$BIG" | cut -f1) KiB, ${n:-0} samples (compressed, -g)"
-[ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples"; exit 1; }
+BIG=$(report_big_file) || exit 1
+n=$(samples_of "$BIG")
 
 # The two outputs must agree before their times mean anything.
 "$XR" --stats -i "$BIG" >"$BENCH_TMP/x.out" 2>&1 || { echo "   xperf report failed"; exit 1; }

@@ -51,3 +51,34 @@ report_rss_line() {
 	rp=$(peak_rss perf report "$@")
 	echo "   $what peak RSS: xperf ${rx} KiB, perf ${rp} KiB, ratio $(ratio "$rx" "$rp") (target <= 0.5)"
 }
+
+# report_big_file: the path of the large compressed -g file of the report benches
+# ($BENCH_CACHE or $BUILD/bench-cache, report-big.data: >= MIN_SAMPLES samples, 500k by
+# default), recorded with perf (cpu-clock every 20 us, CPU_SECONDS of CPU on two threads)
+# when it is missing or too small. Says what it does on stderr; fails when it cannot.
+report_big_file() {
+	local cache=${BENCH_CACHE:-$BUILD/bench-cache} min=${MIN_SAMPLES:-500000}
+	local big n=0 wl=$BUILD/workloads/threads cpu=${CPU_SECONDS:-22}
+	big=$cache/report-big.data
+	mkdir -p "$cache"
+	[ -s "$big" ] && n=$(samples_of "$big")
+	if [ "${n:-0}" -lt "$min" ]; then
+		echo "   recording $big (about $((cpu / 2 + 2)) s)..." >&2
+		if [ -x "$wl" ]; then
+			set -- "$wl" "$cpu"
+		else
+			# two CPU-bound shells, one per core
+			set -- sh -c "timeout $((cpu / 2)) sh -c 'while :; do :; done' &
+				      timeout $((cpu / 2)) sh -c 'while :; do :; done'; wait"
+		fi
+		if ! perf record -q -z -g -N --no-bpf-event -e cpu-clock -c 20000 -o "$big.tmp" -- "$@" \
+			>/dev/null 2>"$BENCH_TMP/record.err" || ! mv "$big.tmp" "$big"; then
+			echo "   perf record failed: $(tail -n 3 "$BENCH_TMP/record.err")" >&2
+			return 1
+		fi
+		n=$(samples_of "$big")
+	fi
+	echo "   file: $big, $(du -k "$big" | cut -f1) KiB, ${n:-0} samples (compressed, -g)" >&2
+	[ "${n:-0}" -ge "$min" ] || { echo "   too few samples" >&2; return 1; }
+	echo "$big"
+}
