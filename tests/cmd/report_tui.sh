@@ -308,6 +308,28 @@ tui_case "caller/callee view: shared_work's two callers, caller_one first, and i
 	ended t 0
 '
 
+tui_case "a annotates work_a: the hottest instruction with its share, its source line above" '
+	need "$SHARES"
+	"$XPERF_BUILD/xperf" version | grep -q "+capstone" || skip "this build has no capstone"
+	pane t
+	tui t xperf report --no-children -i "$SHARES"
+	keys t a
+	wait_screen t "^Annotate work_a \(shares\): [0-9]+ samples"
+	screen t >view
+	# the line and share of the instruction with the largest share
+	read -r pct best < <(awk "/^ +[0-9]+\.[0-9]+% / { v = \$1 + 0; if (v > m) { m = v; n = NR } }
+				  END { print n + 0, m + 0 }" view)
+	[ "$pct" -gt 0 ] || fail "no instruction with a share: $(cat view)"
+	awk -v b="$best" "BEGIN { exit !(b >= 20) }" || fail "the hottest share is $best%"
+	line=$(grep -n "shares.c:[0-9]" view | head -n 1 | cut -d: -f1)
+	[ -n "$line" ] || fail "no source line of shares.c"
+	[ "$line" -lt "$pct" ] || fail "the source line ($line) is not above the hottest instruction ($pct)"
+	keys t Escape
+	wait_screen t "^Press"
+	keys t q
+	ended t 0
+'
+
 tui_case "a resize to 80x24 redraws the whole screen" '
 	need "$SHARES"
 	pane t 132 43

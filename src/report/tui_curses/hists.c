@@ -381,6 +381,19 @@ static enum tui_exit open_view(struct hists *h, int ch)
 	return tui_callers_run(h->t, &h->en, &k);
 }
 
+/* a: the selected entry's symbol, or the function of the selected chain line */
+static enum tui_exit annotate(struct hists *h)
+{
+	struct xpp_hist_key k;
+
+	if (h->sel >= h->nr_rows || !row_function(h, &h->rows[h->sel], &k) || k.sym < 0 ||
+	    k.dso == XPP_HIST_NO_DSO) {
+		snprintf(h->msg, sizeof(h->msg), "a: select a line with a symbol to annotate");
+		return TUI_BACK;
+	}
+	return tui_annotate_run(h->t, h->idx, k.dso, k.sym, h->msg, sizeof(h->msg));
+}
+
 static void move_sel(struct hists *h, long delta)
 {
 	long s = (long)h->sel + delta;
@@ -453,7 +466,8 @@ static int key(struct hists *h, int ch, bool has_list)
 		}
 		break;
 	case 'a':
-		snprintf(h->msg, sizeof(h->msg), "annotate: not available in this build");
+		if (annotate(h) == TUI_QUIT)
+			return TUI_QUIT;
 		break;
 	case 'i':
 		if (show_header(h) == TUI_QUIT)

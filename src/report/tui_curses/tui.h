@@ -117,6 +117,13 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 enum tui_exit tui_callers_run(struct tui *t, const struct rv_entries *en,
 			      const struct xpp_hist_key *focus);
 
+/*
+ * Symbol `sym` of DSO `dso` annotated with event idx's samples (annotate.c); when it cannot
+ * be, the reason goes to msg and the view returns at once.
+ */
+enum tui_exit tui_annotate_run(struct tui *t, uint32_t idx, uint32_t dso, int32_t sym,
+			       char *msg, size_t size);
+
 /* A scrolling page of text lines (pager.c): the header, the key list. */
 enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text);
 /* The key list (keys.c), as `h` shows it and the manual lists it. */

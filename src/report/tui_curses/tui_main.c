@@ -9,6 +9,7 @@
 #include <ncursesw/curses.h>
 
 #include "cli/cli.h"
+#include "profile/disasm/annotate.h"
 #include "report/tui_curses/tui.h"
 
 static double now(void)
@@ -45,6 +46,8 @@ const char *tui_keyname(int ch, char *buf, size_t size)
 		return "Esc";
 	if (ch == ' ')
 		return "Space";
+	if (ch == '\t')
+		return "Tab";
 	if (ch > ' ' && ch < 0x7f) {
 		snprintf(buf, size, "%c", ch);
 		return buf;
@@ -129,6 +132,7 @@ static enum tui_exit pick_event(struct tui *t)
 			char name[64], count[32];
 
 			rv_count_str(ev->nr_samples, count, sizeof(count));
+			count[strcspn(count, " ")] = 0; /* perf's blank for no unit */
 			if (i == sel)
 				attron(tui_attr(ST_SELECTED));
 			tui_putf((int)i + 2, 0, COLS, true, " %s samples of event '%s'  (count %llu)",
@@ -213,6 +217,8 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 
 	if (rv_ctx_parse(&t.c, o->view ? o->view : &none, &po) < 0)
 		return CLI_EXIT_USAGE;
+	/* the a key annotates from the samples' own addresses, kept in the one pass */
+	po.keep_addrs = xpp_annotate_supported();
 	ret = tui_term_open();
 	if (ret < 0)
 		return ret;
