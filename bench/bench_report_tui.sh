@@ -12,8 +12,9 @@ set -u
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 XR=$BUILD/xperf-report
-SOCK=xperf-bench-tui-$$
-tm() { tmux -L "$SOCK" "$@"; }
+# a private server whose socket goes away with $BENCH_TMP (tmux leaves it behind)
+SOCK=$BENCH_TMP/tmux.sock
+tm() { tmux -S "$SOCK" "$@"; }
 trap 'tm kill-server >/dev/null 2>&1' EXIT
 
 command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }

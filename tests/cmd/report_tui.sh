@@ -6,8 +6,9 @@
 . "$(dirname "$0")/lib.sh"
 
 WL=$XPERF_BUILD/workloads
-SOCK=xperf-tui-$$
-tm() { tmux -L "$SOCK" "$@"; }
+# a private server whose socket goes away with the test's directory (tmux leaves it behind)
+SOCK=$TEST_TMP/tmux.sock
+tm() { tmux -S "$SOCK" "$@"; }
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$TEST_TMP"' EXIT
 
 why_skip=
