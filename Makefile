@@ -103,6 +103,7 @@ opt_excluded = $(or $(call opt_drop,dw,$(HAVE_LIBDW),$(1)),$(call opt_drop,curse
 select_src = $(foreach f,$(1),$(if $(call opt_excluded,$(f)),,$(f)))
 
 # ---- sources, by folder ---------------------------------------------------------------
+BASE_SRC   := $(wildcard src/base/*.c)
 FORMAT_SRC := $(call select_src,$(wildcard src/format/*.c))
 EVENTS_SRC := $(call select_src,$(wildcard src/events/*.c))
 CLI_SRC    := $(call select_src,$(wildcard src/cli/*.c))
@@ -123,6 +124,7 @@ WORKLOAD_CXX_SRC := $(wildcard tests/workloads/*.cc)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
+BASE_LIB   := $(BUILD)/libxperf-base.a
 FORMAT_LIB := $(BUILD)/libxperf-format.a
 EVENTS_LIB := $(BUILD)/libxperf-events.a
 CLI_LIB    := $(BUILD)/libxperf-cli.a
@@ -158,7 +160,7 @@ WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_
                  $(patsubst tests/workloads/%.cc,$(BUILD)/workloads/%,$(WORKLOAD_CXX_SRC)) \
                  $(BUILD)/workloads/debuglink.debug
 
-LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB)
+LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB) $(BASE_LIB)
 REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) $(CAPSTONE_LIBS)
 
 .PHONY: all check check-unit bench fuzz fuzz-build deps demo install clean distclean FORCE
@@ -176,6 +178,9 @@ $(BUILD)/obj/%.o: %.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+$(BASE_LIB): $(call obj,$(BASE_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 $(FORMAT_LIB): $(call obj,$(FORMAT_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -261,7 +266,7 @@ $(BUILD)/workloads/debuglink: $(BUILD)/obj/tests/workloads/debuglink.full $(BUIL
 # with ASan+UBSan, whatever SANITIZE says), into $(BUILD)/fuzz/.
 FUZZ_FLAGS := -std=gnu11 -g -O1 -D_GNU_SOURCE -DXPERF_VERSION='"$(VERSION)"' -Isrc -I$(BUILD) \
               -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_OBJ   := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FORMAT_SRC))
+FUZZ_OBJ   := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FORMAT_SRC) $(BASE_SRC))
 
 $(BUILD)/fuzz/obj/%.o: %.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)

@@ -97,7 +97,7 @@ struct run {
 /* Annotate one (dso, symbol) of event ev; a failure is reported once per DSO. */
 static int annotate_one(struct run *r, uint32_t ev, const struct sym_total *t)
 {
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpp_annotation *a;
 	int ret;
 
@@ -207,7 +207,7 @@ static int annotate_event(struct run *r, uint32_t ev, const struct xpp_event *e)
 static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 {
 	struct xpp_opts po = { .addrs_only = true };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct run r = { .o = o };
 	const struct xpp_event *ev;
 	uint32_t nr_ev;
@@ -334,7 +334,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
 		OPT_END(),
 	};
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
 	int ret, status;
 

@@ -18,7 +18,7 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xpf_error *err)
+int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xb_error *err)
 {
 	const char *p = list;
 	int *cpu = NULL, nr = 0, alloc = 0, i, j;
@@ -28,7 +28,7 @@ int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xpf_error *err
 	while (isspace((unsigned char)*p))
 		p++;
 	if (!*p)
-		return xpf_error_set(err, -EINVAL, "empty cpu list");
+		return xb_error_set(err, -EINVAL, "empty cpu list");
 	while (*p) {
 		long lo, hi;
 		char *end;
@@ -55,7 +55,7 @@ int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xpf_error *err
 				n = realloc(cpu, (size_t)alloc * sizeof(*n));
 				if (!n) {
 					free(cpu);
-					return xpf_error_set(err, -ENOMEM, "out of memory");
+					return xb_error_set(err, -ENOMEM, "out of memory");
 				}
 				cpu = n;
 			}
@@ -77,10 +77,10 @@ int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xpf_error *err
 	return 0;
 bad:
 	free(cpu);
-	return xpf_error_set(err, -EINVAL, "bad cpu list '%s' (expected e.g. 0-3,5)", list);
+	return xb_error_set(err, -EINVAL, "bad cpu list '%s' (expected e.g. 0-3,5)", list);
 }
 
-int xpe_cpus_online(const xpe_ctx *ctx, struct xpe_cpus *out, struct xpf_error *err)
+int xpe_cpus_online(const xpe_ctx *ctx, struct xpe_cpus *out, struct xb_error *err)
 {
 	char path[XPE_PATH_MAX], buf[4096];
 	int ret;
@@ -88,7 +88,7 @@ int xpe_cpus_online(const xpe_ctx *ctx, struct xpe_cpus *out, struct xpf_error *
 	xpe_pathf(path, sizeof(path), "%s/devices/system/cpu/online", xpe_ctx_sysfs_root(ctx));
 	ret = xpe_read_file(path, buf, sizeof(buf));
 	if (ret)
-		return xpf_error_set(err, ret, "cannot read '%s': %s", path, strerror(-ret));
+		return xb_error_set(err, ret, "cannot read '%s': %s", path, strerror(-ret));
 	return xpe_cpus_parse(buf, out, err);
 }
 
@@ -114,7 +114,7 @@ static int read_cpu_list(const xpe_ctx *ctx, const char *name, char *buf, size_t
 }
 
 int xpe_cpus_check_online(const xpe_ctx *ctx, const struct xpe_cpus *cpus,
-			  struct xpf_error *err)
+			  struct xb_error *err)
 {
 	struct xpe_cpus online = { 0 }, present = { 0 };
 	char on[4096], pr[4096];
@@ -132,10 +132,10 @@ int xpe_cpus_check_online(const xpe_ctx *ctx, const struct xpe_cpus *cpus,
 		if (c < 0 || cpus_has(&online, c))
 			continue;
 		if (present.nr && !cpus_has(&present, c))
-			ret = xpf_error_set(err, -ENODEV, "cpu %d does not exist here (online cpus: %s)",
+			ret = xb_error_set(err, -ENODEV, "cpu %d does not exist here (online cpus: %s)",
 					    c, on);
 		else
-			ret = xpf_error_set(err, -ENODEV, "cpu %d is offline (online cpus: %s)", c,
+			ret = xb_error_set(err, -ENODEV, "cpu %d is offline (online cpus: %s)", c,
 					    on);
 	}
 	xpe_cpus_release(&online);
@@ -179,7 +179,7 @@ static int cmp_pid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int xpe_threads_of_pid(struct xpe_threads *out, pid_t pid, struct xpf_error *err)
+int xpe_threads_of_pid(struct xpe_threads *out, pid_t pid, struct xb_error *err)
 {
 	char path[64];
 	struct dirent *de;
@@ -192,7 +192,7 @@ int xpe_threads_of_pid(struct xpe_threads *out, pid_t pid, struct xpf_error *err
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
 	if (!d)
-		return xpf_error_set(err, errno == ENOENT ? -ESRCH : -errno,
+		return xb_error_set(err, errno == ENOENT ? -ESRCH : -errno,
 				     "cannot list threads of pid %d: %s", (int)pid,
 				     errno == ENOENT ? "no such process" : strerror(errno));
 	while ((de = readdir(d))) {
@@ -202,14 +202,14 @@ int xpe_threads_of_pid(struct xpe_threads *out, pid_t pid, struct xpf_error *err
 		if (!n) {
 			closedir(d);
 			free(tid);
-			return xpf_error_set(err, -ENOMEM, "out of memory");
+			return xb_error_set(err, -ENOMEM, "out of memory");
 		}
 		tid = n;
 		tid[nr++] = (pid_t)atoi(de->d_name);
 	}
 	closedir(d);
 	if (!nr)
-		return xpf_error_set(err, -ESRCH, "pid %d has no threads", (int)pid);
+		return xb_error_set(err, -ESRCH, "pid %d has no threads", (int)pid);
 	qsort(tid, (size_t)nr, sizeof(*tid), cmp_pid);
 	out->nr = nr;
 	out->tid = tid;

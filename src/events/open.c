@@ -264,7 +264,7 @@ static void mark_group_unsupported(xpe_evlist *evl, struct xpe_event *ev, int er
 
 int xpe_evlist_open(xpe_evlist *evl, xpe_ctx *ctx, const struct xpe_cpus *cpus,
 		    const struct xpe_threads *threads, unsigned int flags, int *failed,
-		    struct xpf_error *err)
+		    struct xb_error *err)
 {
 	int nc = cpus->nr, nt = threads->nr, c, t, ret;
 	size_t i;
@@ -272,7 +272,7 @@ int xpe_evlist_open(xpe_evlist *evl, xpe_ctx *ctx, const struct xpe_cpus *cpus,
 
 	(void)ctx;
 	if (nc <= 0 || nt <= 0)
-		return xpf_error_set(err, -EINVAL, "no cpus or threads to open events on");
+		return xb_error_set(err, -EINVAL, "no cpus or threads to open events on");
 	evl->nr_cpus = nc;
 	evl->nr_threads = nt;
 	for (i = 0; i < evl->nr; i++) {
@@ -318,7 +318,7 @@ int xpe_evlist_open(xpe_evlist *evl, xpe_ctx *ctx, const struct xpe_cpus *cpus,
 					*failed = (int)i;
 				ret = fd;
 				xpe_evlist_close(evl);
-				return xpf_error_set(err, ret, "cannot open event '%s': %s", ev->name,
+				return xb_error_set(err, ret, "cannot open event '%s': %s", ev->name,
 						     advice);
 			}
 		}
@@ -327,5 +327,5 @@ next_event:;
 	return 0;
 nomem:
 	xpe_evlist_close(evl);
-	return xpf_error_set(err, -ENOMEM, "out of memory");
+	return xb_error_set(err, -ENOMEM, "out of memory");
 }

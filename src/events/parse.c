@@ -15,7 +15,7 @@ struct parser {
 	xpe_ctx *ctx;
 	const char *str;  /* the whole input, for messages */
 	const char *p;    /* cursor */
-	struct xpf_error *err;
+	struct xb_error *err;
 };
 
 /* ---- modifiers ---------------------------------------------------------------------- */
@@ -133,7 +133,7 @@ static void apply_mods(struct xpe_event *ev, const struct mods *m, bool leader)
 
 static int mods_error(struct parser *ps, const char *s, size_t n)
 {
-	return xpf_error_set(ps->err, -EINVAL,
+	return xb_error_set(ps->err, -EINVAL,
 			     "bad modifier ':%.*s' in '%s' (valid: u k h G H I p pp ppp P S D e W b,"
 			     " each once)", (int)n, s, ps->str);
 }
@@ -166,13 +166,13 @@ static struct xpe_event *new_event(struct parser *ps, enum xpe_kind kind, const 
 	struct xpe_event *ev = xpe_evlist_new_event(ps->evl);
 
 	if (!ev) {
-		xpf_error_set(ps->err, -ENOMEM, "out of memory");
+		xb_error_set(ps->err, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	ev->kind = kind;
 	ev->name = xpe_strndup(name, name_len);
 	if (!ev->name) {
-		xpf_error_set(ps->err, -ENOMEM, "out of memory");
+		xb_error_set(ps->err, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	return ev;
@@ -215,12 +215,12 @@ static int parse_breakpoint(struct parser *ps)
 	errno = 0;
 	addr = strtoull(s, &end, 0);
 	if (end == s || errno)
-		return xpf_error_set(ps->err, -EINVAL, "bad breakpoint address in '%s'", ps->str);
+		return xb_error_set(ps->err, -EINVAL, "bad breakpoint address in '%s'", ps->str);
 	s = end;
 	if (*s == '/') {
 		len = strtoull(s + 1, &end, 0);
 		if (end == s + 1 || (len != 1 && len != 2 && len != 4 && len != 8))
-			return xpf_error_set(ps->err, -EINVAL,
+			return xb_error_set(ps->err, -EINVAL,
 					     "bad breakpoint length in '%s' (1, 2, 4 or 8)", ps->str);
 		s = end;
 	}
@@ -231,13 +231,13 @@ static int parse_breakpoint(struct parser *ps)
 			int bit = *q == 'r' ? HW_BREAKPOINT_R : *q == 'w' ? HW_BREAKPOINT_W :
 					      HW_BREAKPOINT_X;
 			if (bp_type & bit)
-				return xpf_error_set(ps->err, -EINVAL,
+				return xb_error_set(ps->err, -EINVAL,
 						     "bad breakpoint access in '%s'", ps->str);
 			bp_type |= bit;
 			q++;
 		}
 		if (*q && *q != ':' && *q != ',' && *q != '}')
-			return xpf_error_set(ps->err, -EINVAL, "bad breakpoint access in '%s'",
+			return xb_error_set(ps->err, -EINVAL, "bad breakpoint access in '%s'",
 					     ps->str);
 		s = q;
 	}
@@ -248,7 +248,7 @@ static int parse_breakpoint(struct parser *ps)
 		modn = (size_t)(s - mods);
 	}
 	if (*s && *s != ',' && *s != '}')
-		return xpf_error_set(ps->err, -EINVAL, "bad breakpoint '%s'", ps->str);
+		return xb_error_set(ps->err, -EINVAL, "bad breakpoint '%s'", ps->str);
 	if (!bp_type)
 		bp_type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
 	ev = new_event(ps, XPE_KIND_BREAKPOINT, start, (size_t)(s - start));
@@ -273,7 +273,7 @@ static int add_pmu_event(struct parser *ps, struct xpe_pmu *pmu, const char *tok
 		return -ENOMEM;
 	ev->pmu = strdup(pmu->name);
 	if (!ev->pmu)
-		return xpf_error_set(ps->err, -ENOMEM, "out of memory");
+		return xb_error_set(ps->err, -ENOMEM, "out of memory");
 	ev->attr.type = pmu->type;
 	return xpe_pmu_apply_terms(ps->ctx, pmu, ev, terms, ps->err);
 }
@@ -289,9 +289,9 @@ static int parse_pmu(struct parser *ps, size_t name_len)
 
 	close = strchr(terms, '/');
 	if (!close)
-		return xpf_error_set(ps->err, -EINVAL, "missing closing '/' in '%s'", ps->str);
+		return xb_error_set(ps->err, -EINVAL, "missing closing '/' in '%s'", ps->str);
 	if (name_len >= sizeof(pmu_name) || (size_t)(close - terms) >= sizeof(tbuf))
-		return xpf_error_set(ps->err, -EINVAL, "event too long in '%s'", ps->str);
+		return xb_error_set(ps->err, -EINVAL, "event too long in '%s'", ps->str);
 	memcpy(pmu_name, start, name_len);
 	pmu_name[name_len] = '\0';
 	memcpy(tbuf, terms, (size_t)(close - terms));
@@ -304,7 +304,7 @@ static int parse_pmu(struct parser *ps, size_t name_len)
 		s++;
 	modn = (size_t)(s - mods);
 	if (*s && *s != ',' && *s != '}')
-		return xpf_error_set(ps->err, -EINVAL, "unexpected '%c' after '%.*s' in '%s'", *s,
+		return xb_error_set(ps->err, -EINVAL, "unexpected '%c' after '%.*s' in '%s'", *s,
 				     (int)(s - start), start, ps->str);
 	pmu = xpe_pmu_find(ps->ctx, pmu_name);
 	if (!pmu) {
@@ -317,7 +317,7 @@ static int parse_pmu(struct parser *ps, size_t name_len)
 		for (i = 0; i < xpe_ctx_nr_pmus(ps->ctx) && off < sizeof(known); i++)
 			off += snprintf(known + off, sizeof(known) - off, "%s%s", i ? ", " : "",
 					xpe_ctx_pmu(ps->ctx, i)->name);
-		xpf_error_set(ps->err, -ENOENT, "pmu '%s' not found in %s/bus/event_source/devices "
+		xb_error_set(ps->err, -ENOENT, "pmu '%s' not found in %s/bus/event_source/devices "
 			      "(known: %s)", pmu_name, xpe_ctx_sysfs_root(ps->ctx), known);
 		return -ENOENT;
 	}
@@ -374,7 +374,7 @@ static int parse_tracepoint(struct parser *ps, const char *tok, size_t n)
 
 	c2 = memchr(c1 + 1, ':', (size_t)(end - c1 - 1));
 	if ((size_t)(c1 - tok) >= sizeof(sys) || (size_t)((c2 ? c2 : end) - c1 - 1) >= sizeof(name))
-		return xpf_error_set(ps->err, -EINVAL, "tracepoint name too long in '%s'", ps->str);
+		return xb_error_set(ps->err, -EINVAL, "tracepoint name too long in '%s'", ps->str);
 	memcpy(sys, tok, (size_t)(c1 - tok));
 	sys[c1 - tok] = '\0';
 	memcpy(name, c1 + 1, (size_t)((c2 ? c2 : end) - c1 - 1));
@@ -386,12 +386,12 @@ static int parse_tracepoint(struct parser *ps, const char *tok, size_t n)
 	if (!sys[0] || !name[0])
 		return not_found(ps, tok, n);
 	if (!xpe_ctx_tracefs(ps->ctx))
-		return xpf_error_set(ps->err, -ENOENT, "event '%.*s' not found: tracefs is not "
+		return xb_error_set(ps->err, -ENOENT, "event '%.*s' not found: tracefs is not "
 				     "mounted (mount -t tracefs nodev /sys/kernel/tracing)",
 				     (int)n, tok);
 	ret = xpe_tracepoint_for_each(ps->ctx, sys, name, tp_add_one, &t);
 	if (t.ret)
-		return xpf_error_set(ps->err, t.ret, "out of memory");
+		return xb_error_set(ps->err, t.ret, "out of memory");
 	if (ret < 0 || t.n == 0)
 		return not_found(ps, tok, (size_t)((c2 ? c2 : end) - tok));
 	return mods_apply_range(ps, from, t.mods, t.modn, false);
@@ -438,12 +438,12 @@ static int parse_named(struct parser *ps)
 	while (n && isspace((unsigned char)tok[n - 1]))
 		n--;
 	if (!n)
-		return xpf_error_set(ps->err, -EINVAL, "empty event in '%s'", ps->str);
+		return xb_error_set(ps->err, -EINVAL, "empty event in '%s'", ps->str);
 	ps->p = s;
 	colon = memchr(tok, ':', n);
 	name_len = colon ? (size_t)(colon - tok) : n;
 	if (name_len >= sizeof(name))
-		return xpf_error_set(ps->err, -EINVAL, "event name too long in '%s'", ps->str);
+		return xb_error_set(ps->err, -EINVAL, "event name too long in '%s'", ps->str);
 	memcpy(name, tok, name_len);
 	name[name_len] = '\0';
 	if (colon) {
@@ -540,7 +540,7 @@ static int not_found(struct parser *ps, const char *name, size_t n)
 		if (off < (int)sizeof(hint))
 			snprintf(hint + off, sizeof(hint) - off, "?");
 	}
-	xpf_error_set(ps->err, -ENOENT, "event '%s' not found%s", want, hint);
+	xb_error_set(ps->err, -ENOENT, "event '%s' not found%s", want, hint);
 	return -ENOENT;
 }
 
@@ -572,7 +572,7 @@ static int parse_group(struct parser *ps)
 	ps->p++; /* '{' */
 	for (;;) {
 		if (*ps->p == '{')
-			return xpf_error_set(ps->err, -EINVAL, "nested groups in '%s'", ps->str);
+			return xb_error_set(ps->err, -EINVAL, "nested groups in '%s'", ps->str);
 		ret = parse_event(ps);
 		if (ret)
 			return ret;
@@ -582,7 +582,7 @@ static int parse_group(struct parser *ps)
 		}
 		if (*ps->p == '}')
 			break;
-		return xpf_error_set(ps->err, -EINVAL, "missing '}' in '%s'", ps->str);
+		return xb_error_set(ps->err, -EINVAL, "missing '}' in '%s'", ps->str);
 	}
 	ps->p++;
 	for (i = from; i < ps->evl->nr; i++) {
@@ -608,15 +608,15 @@ static int parse_group(struct parser *ps)
 	return 0;
 }
 
-int xpe_evlist_parse(xpe_evlist *evl, xpe_ctx *ctx, const char *str, struct xpf_error *err)
+int xpe_evlist_parse(xpe_evlist *evl, xpe_ctx *ctx, const char *str, struct xb_error *err)
 {
 	struct parser ps = { .evl = evl, .ctx = ctx, .str = str, .p = str, .err = err };
 	size_t before = evl->nr;
 	int ret = 0;
 
-	xpf_error_clear(err);
+	xb_error_clear(err);
 	if (!*str)
-		ret = xpf_error_set(err, -EINVAL, "empty event list");
+		ret = xb_error_set(err, -EINVAL, "empty event list");
 	while (!ret) {
 		ret = *ps.p == '{' ? parse_group(&ps) : parse_event(&ps);
 		if (ret)
@@ -628,13 +628,13 @@ int xpe_evlist_parse(xpe_evlist *evl, xpe_ctx *ctx, const char *str, struct xpf_
 			continue;
 		}
 		if (*ps.p)
-			ret = xpf_error_set(err, -EINVAL, "unexpected '%c' at offset %d of '%s'",
+			ret = xb_error_set(err, -EINVAL, "unexpected '%c' at offset %d of '%s'",
 					    *ps.p, (int)(ps.p - str), str);
 		break;
 	}
 	if (ret) {
 		if (err && !err->msg[0])
-			xpf_error_set(err, ret, "cannot parse '%s'", str);
+			xb_error_set(err, ret, "cannot parse '%s'", str);
 		xpe_evlist_truncate(evl, before);
 	}
 	return ret;

@@ -285,13 +285,13 @@ static __u64 *field_ptr(struct perf_event_attr *attr, int field)
 }
 
 static int set_format(struct xpe_pmu *pmu, const struct xpe_format *f, struct xpe_event *ev,
-		      const char *term, uint64_t val, struct xpf_error *err)
+		      const char *term, uint64_t val, struct xb_error *err)
 {
 	__u64 *fld = field_ptr(&ev->attr, f->field);
 	int bits = __builtin_popcountll(f->mask);
 
 	if (bits < 64 && (val >> bits))
-		return xpf_error_set(err, -EINVAL,
+		return xb_error_set(err, -EINVAL,
 				     "value 0x%" PRIx64 " too big for term '%s' of pmu '%s' "
 				     "(%d bits)", val, term, pmu->name, bits);
 	*fld = (*fld & ~f->mask) | xpe_format_encode(f->mask, val);
@@ -299,11 +299,11 @@ static int set_format(struct xpe_pmu *pmu, const struct xpe_format *f, struct xp
 }
 
 static int apply_terms(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev, const char *s,
-		       int depth, struct xpf_error *err);
+		       int depth, struct xb_error *err);
 
 /* One term "name[=value]"; alias names expand to their own terms (one level deep). */
 static int apply_term(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev, char *term,
-		      int depth, struct xpf_error *err)
+		      int depth, struct xb_error *err)
 {
 	char *eq = strchr(term, '='), *end, vbuf[384];
 	const struct xpe_format *f;
@@ -317,13 +317,13 @@ static int apply_term(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev, c
 			errno = 0;
 			val = strtoull(eq + 1, &end, 0);
 			if (eq[1] == '\0' || *end || errno)
-				return xpf_error_set(err, -EINVAL,
+				return xb_error_set(err, -EINVAL,
 						     "bad value '%s' for term '%s' of pmu '%s'",
 						     eq + 1, term, pmu->name);
 		}
 	}
 	if (!*term)
-		return xpf_error_set(err, -EINVAL, "empty term for pmu '%s'", pmu->name);
+		return xb_error_set(err, -EINVAL, "empty term for pmu '%s'", pmu->name);
 	f = find_format(pmu, term);
 	if (f)
 		return set_format(pmu, f, ev, term, val, err);
@@ -335,7 +335,7 @@ static int apply_term(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev, c
 		char *n = strdup(eq + 1);
 
 		if (!n)
-			return xpf_error_set(err, -ENOMEM, "out of memory");
+			return xb_error_set(err, -ENOMEM, "out of memory");
 		free(ev->name);
 		ev->name = n;
 		return 0;
@@ -378,22 +378,22 @@ static int apply_term(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev, c
 			}
 		}
 		if (best <= 2 || best <= (int)strlen(term) / 3)
-			return xpf_error_set(err, -EINVAL, "event '%s' not found in pmu '%s', did you "
+			return xb_error_set(err, -EINVAL, "event '%s' not found in pmu '%s', did you "
 					     "mean '%s/%s/'?", term, pmu->name, pmu->name,
 					     pmu->aliases[bi].name);
 	}
-	return xpf_error_set(err, -EINVAL, "unknown term '%s' for pmu '%s' (valid terms: %s)",
+	return xb_error_set(err, -EINVAL, "unknown term '%s' for pmu '%s' (valid terms: %s)",
 			     term, pmu->name, vbuf);
 }
 
 static int apply_terms(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev, const char *s,
-		       int depth, struct xpf_error *err)
+		       int depth, struct xb_error *err)
 {
 	char buf[1024], *tok, *save = NULL;
 	int ret;
 
 	if (strlen(s) >= sizeof(buf))
-		return xpf_error_set(err, -EINVAL, "terms for pmu '%s' too long", pmu->name);
+		return xb_error_set(err, -EINVAL, "terms for pmu '%s' too long", pmu->name);
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		while (isspace((unsigned char)*tok))
@@ -406,7 +406,7 @@ static int apply_terms(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev, 
 }
 
 int xpe_pmu_apply_terms(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev,
-			const char *s, struct xpf_error *err)
+			const char *s, struct xb_error *err)
 {
 	return s ? apply_terms(ctx, pmu, ev, s, 0, err) : 0;
 }

@@ -27,7 +27,7 @@ static struct perf_event_mmap_page *meta(const xpe_ring *r)
 	return r->base;
 }
 
-int xpe_ring_mmap(xpe_ring **out, int fd, size_t data_pages, struct xpf_error *err)
+int xpe_ring_mmap(xpe_ring **out, int fd, size_t data_pages, struct xb_error *err)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t pages = 1;
@@ -35,12 +35,12 @@ int xpe_ring_mmap(xpe_ring **out, int fd, size_t data_pages, struct xpf_error *e
 
 	*out = NULL;
 	if (data_pages > ((size_t)1 << 30) / (size_t)page)
-		return xpf_error_set(err, -EINVAL, "ring of %zu pages is too large", data_pages);
+		return xb_error_set(err, -EINVAL, "ring of %zu pages is too large", data_pages);
 	while (pages < data_pages)
 		pages <<= 1;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return xpf_error_set(err, -ENOMEM, "out of memory");
+		return xb_error_set(err, -ENOMEM, "out of memory");
 	r->fd = fd;
 	r->size = pages * (size_t)page;
 	r->map_len = r->size + (size_t)page;
@@ -50,10 +50,10 @@ int xpe_ring_mmap(xpe_ring **out, int fd, size_t data_pages, struct xpf_error *e
 
 		free(r);
 		if (e == EPERM || e == ENOMEM)
-			return xpf_error_set(err, -e, "cannot mmap %zu KB ring buffer: %s (over the "
+			return xb_error_set(err, -e, "cannot mmap %zu KB ring buffer: %s (over the "
 					     "locked-memory limit, see perf_event_mlock_kb)",
 					     (pages * (size_t)page) / 1024, strerror(e));
-		return xpf_error_set(err, -e, "cannot mmap ring buffer: %s", strerror(e));
+		return xb_error_set(err, -e, "cannot mmap ring buffer: %s", strerror(e));
 	}
 	r->data = (unsigned char *)r->base + page;
 	*out = r;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 /*
  * One ring: the metadata page plus 2^n data pages of one event fd (other fds may be
@@ -28,7 +28,7 @@ typedef struct xpe_ring xpe_ring;
  * Returns 0 or the negative errno of mmap (EPERM/ENOMEM: the mlock limit, see
  * perf_event_mlock_kb) with err saying so.
  */
-int xpe_ring_mmap(xpe_ring **out, int fd, size_t data_pages, struct xpf_error *err);
+int xpe_ring_mmap(xpe_ring **out, int fd, size_t data_pages, struct xb_error *err);
 /* Unmap and free; does not close the fd. Accepts NULL. */
 void xpe_ring_unmap(xpe_ring *r);
 

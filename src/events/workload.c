@@ -40,7 +40,7 @@ static __attribute__((noreturn)) void child_run(int go_fd, int err_fd, char *con
 	_exit(e == ENOENT ? 127 : 126);
 }
 
-int xpe_workload_prepare(struct xpe_workload *w, char *const *argv, struct xpf_error *err)
+int xpe_workload_prepare(struct xpe_workload *w, char *const *argv, struct xb_error *err)
 {
 	int go[2], er[2], e;
 	pid_t pid;
@@ -49,12 +49,12 @@ int xpe_workload_prepare(struct xpe_workload *w, char *const *argv, struct xpf_e
 	w->go_fd = w->err_fd = -1;
 	w->file = argv[0];
 	if (pipe2(go, O_CLOEXEC) < 0)
-		return xpf_error_set(err, -errno, "pipe: %s", strerror(errno));
+		return xb_error_set(err, -errno, "pipe: %s", strerror(errno));
 	if (pipe2(er, O_CLOEXEC) < 0) {
 		e = errno;
 		close(go[0]);
 		close(go[1]);
-		return xpf_error_set(err, -e, "pipe: %s", strerror(e));
+		return xb_error_set(err, -e, "pipe: %s", strerror(e));
 	}
 	pid = fork();
 	if (pid < 0) {
@@ -63,7 +63,7 @@ int xpe_workload_prepare(struct xpe_workload *w, char *const *argv, struct xpf_e
 		close(go[1]);
 		close(er[0]);
 		close(er[1]);
-		return xpf_error_set(err, -e, "fork: %s", strerror(e));
+		return xb_error_set(err, -e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
 		close(go[1]);
@@ -78,7 +78,7 @@ int xpe_workload_prepare(struct xpe_workload *w, char *const *argv, struct xpf_e
 	return 0;
 }
 
-int xpe_workload_go(struct xpe_workload *w, struct xpf_error *err)
+int xpe_workload_go(struct xpe_workload *w, struct xb_error *err)
 {
 	char c = 1;
 	int e;
@@ -86,13 +86,13 @@ int xpe_workload_go(struct xpe_workload *w, struct xpf_error *err)
 	if (write(w->go_fd, &c, 1) != 1) {
 		e = errno;
 		close_fd(&w->go_fd);
-		return xpf_error_set(err, -e, "cannot start '%s': %s", w->file, strerror(e));
+		return xb_error_set(err, -e, "cannot start '%s': %s", w->file, strerror(e));
 	}
 	close_fd(&w->go_fd);
 	return 0;
 }
 
-int xpe_workload_exec_wait(struct xpe_workload *w, struct xpf_error *err)
+int xpe_workload_exec_wait(struct xpe_workload *w, struct xb_error *err)
 {
 	int e = 0;
 	ssize_t n;
@@ -107,12 +107,12 @@ int xpe_workload_exec_wait(struct xpe_workload *w, struct xpf_error *err)
 		w->pid = -1;
 		if (!e)
 			e = ENOEXEC;
-		return xpf_error_set(err, -e, "cannot run '%s': %s", w->file, strerror(e));
+		return xb_error_set(err, -e, "cannot run '%s': %s", w->file, strerror(e));
 	}
 	return 0;
 }
 
-int xpe_workload_start(struct xpe_workload *w, struct xpf_error *err)
+int xpe_workload_start(struct xpe_workload *w, struct xb_error *err)
 {
 	int ret = xpe_workload_go(w, err);
 

@@ -30,7 +30,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 typedef struct xpe_ctx xpe_ctx;
 typedef struct xpe_evlist xpe_evlist;
@@ -113,7 +113,7 @@ void xpe_evlist_free(xpe_evlist *evl);
  *   event 'cpu-clok' not found, did you mean 'cpu-clock'?
  *   unknown term 'umsk' for pmu 'cpu' (valid terms: event,umask,edge,inv,cmask,config,...)
  */
-int xpe_evlist_parse(xpe_evlist *evl, xpe_ctx *ctx, const char *str, struct xpf_error *err);
+int xpe_evlist_parse(xpe_evlist *evl, xpe_ctx *ctx, const char *str, struct xb_error *err);
 
 /* Append one event from a ready attr (e.g. stat's defaults); name is copied. */
 struct xpe_event *xpe_evlist_add_attr(xpe_evlist *evl, const struct perf_event_attr *attr,

@@ -64,7 +64,7 @@ struct xpe_pmu *xpe_ctx_pmu(const xpe_ctx *ctx, int i);
  * Sets ev->name when a name= term is present.
  */
 int xpe_pmu_apply_terms(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev,
-			const char *s, struct xpf_error *err);
+			const char *s, struct xb_error *err);
 /* Put value into the bits of mask (lowest value bit into lowest mask bit). */
 uint64_t xpe_format_encode(uint64_t mask, uint64_t value);
 

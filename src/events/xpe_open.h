@@ -24,16 +24,16 @@ struct xpe_threads {
 };
 
 /* Parse "0-3,5,7-8" (sorted, duplicates removed). -EINVAL with err for bad syntax. */
-int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xpf_error *err);
+int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xb_error *err);
 /* Online cpus from <sysfs>/devices/system/cpu/online. */
-int xpe_cpus_online(const xpe_ctx *ctx, struct xpe_cpus *out, struct xpf_error *err);
+int xpe_cpus_online(const xpe_ctx *ctx, struct xpe_cpus *out, struct xb_error *err);
 /*
  * Is every cpu of `cpus` online? -ENODEV with err naming the first that is not ("cpu 999
  * does not exist here (online cpus: 0-1)"), which perf_event_open would only call an
  * unsupported event.
  */
 int xpe_cpus_check_online(const xpe_ctx *ctx, const struct xpe_cpus *cpus,
-			  struct xpf_error *err);
+			  struct xb_error *err);
 /* The one-entry map {-1}. */
 int xpe_cpus_any(struct xpe_cpus *out);
 void xpe_cpus_release(struct xpe_cpus *cpus);
@@ -41,7 +41,7 @@ void xpe_cpus_release(struct xpe_cpus *cpus);
 /* The one-entry map {tid} (tid may be -1 for system-wide). */
 int xpe_threads_one(struct xpe_threads *out, pid_t tid);
 /* Every thread of process pid, from /proc/PID/task. */
-int xpe_threads_of_pid(struct xpe_threads *out, pid_t pid, struct xpf_error *err);
+int xpe_threads_of_pid(struct xpe_threads *out, pid_t pid, struct xb_error *err);
 void xpe_threads_release(struct xpe_threads *threads);
 
 /* ---- opening ------------------------------------------------------------------------ */
@@ -70,7 +70,7 @@ int xpe_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int gr
  */
 int xpe_evlist_open(xpe_evlist *evl, xpe_ctx *ctx, const struct xpe_cpus *cpus,
 		    const struct xpe_threads *threads, unsigned int flags, int *failed,
-		    struct xpf_error *err);
+		    struct xb_error *err);
 /* Close every fd (idempotent; xpe_evlist_free() calls it). */
 void xpe_evlist_close(xpe_evlist *evl);
 /* Number of cpus / threads of the last open (0 before). */

@@ -4,7 +4,7 @@
 
 #include <sys/types.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 /*
  * The life of a workload (record and stat share it):
@@ -33,17 +33,17 @@ struct xpe_workload {
  * blocked in the parent are unblocked in the child. argv must outlive w. Returns 0 or -errno
  * with err set ("pipe: ...", "fork: ...").
  */
-int xpe_workload_prepare(struct xpe_workload *w, char *const *argv, struct xpf_error *err);
+int xpe_workload_prepare(struct xpe_workload *w, char *const *argv, struct xb_error *err);
 /* Let the child exec (returns at once). 0, or -errno with err set ("cannot start '...'"). */
-int xpe_workload_go(struct xpe_workload *w, struct xpf_error *err);
+int xpe_workload_go(struct xpe_workload *w, struct xb_error *err);
 /*
  * After xpe_workload_go(): wait until the child has exec'd; returns 0 once it has, or the
  * negative errno of a failed exec with err set ("cannot run '...': ..."); the child has then
  * exited and is reaped here (w->pid is -1).
  */
-int xpe_workload_exec_wait(struct xpe_workload *w, struct xpf_error *err);
+int xpe_workload_exec_wait(struct xpe_workload *w, struct xb_error *err);
 /* go + exec_wait; a child that cannot be let go is aborted. 0 or -errno with err set. */
-int xpe_workload_start(struct xpe_workload *w, struct xpf_error *err);
+int xpe_workload_start(struct xpe_workload *w, struct xb_error *err);
 /* End (SIGTERM) and reap a child still running; *status as from waitpid (status may be NULL). */
 void xpe_workload_stop(struct xpe_workload *w, int *status);
 /* Close the pipes, kill (SIGKILL) and reap a child that is still there. Safe to repeat. */

@@ -9,24 +9,24 @@ struct xpf_compressor {
 	ZSTD_CStream *cs;
 };
 
-int xpf_compressor_create(struct xpf_compressor **out, int level, struct xpf_error *err)
+int xpf_compressor_create(struct xpf_compressor **out, int level, struct xb_error *err)
 {
 	struct xpf_compressor *c;
 	size_t rc;
 
 	*out = NULL;
 	if (level < 1 || level > ZSTD_maxCLevel())
-		return xpf_error_set(err, -EINVAL, "compression level %d is out of range 1..%d",
+		return xb_error_set(err, -EINVAL, "compression level %d is out of range 1..%d",
 				     level, ZSTD_maxCLevel());
 	c = calloc(1, sizeof(*c));
 	if (!c || !(c->cs = ZSTD_createCStream())) {
 		free(c);
-		return xpf_error_set(err, -ENOMEM, "cannot create a zstd stream: out of memory");
+		return xb_error_set(err, -ENOMEM, "cannot create a zstd stream: out of memory");
 	}
 	rc = ZSTD_initCStream(c->cs, level);
 	if (ZSTD_isError(rc)) {
 		xpf_compressor_free(c);
-		return xpf_error_set(err, -EINVAL, "zstd: %s", ZSTD_getErrorName(rc));
+		return xb_error_set(err, -EINVAL, "zstd: %s", ZSTD_getErrorName(rc));
 	}
 	*out = c;
 	return 0;
@@ -42,7 +42,7 @@ void xpf_compressor_free(struct xpf_compressor *c)
 
 /* One flushed chunk -> one or (never in practice) more COMPRESSED records. */
 static int compress_chunk(struct xpf_compressor *c, const uint8_t *src, size_t len,
-			  struct fbuf *out, struct xpf_error *err)
+			  struct fbuf *out, struct xb_error *err)
 {
 	const size_t room = XPF_COMPRESSED_RECORD_MAX - REC_HDR;
 	ZSTD_inBuffer in = { src, len, 0 };
@@ -55,12 +55,12 @@ static int compress_chunk(struct xpf_compressor *c, const uint8_t *src, size_t l
 
 		fbuf_zero(out, XPF_COMPRESSED_RECORD_MAX);
 		if (out->failed)
-			return xpf_error_set(err, -ENOMEM, "compressing records: out of memory");
+			return xb_error_set(err, -ENOMEM, "compressing records: out of memory");
 		o = (ZSTD_outBuffer){ out->buf + at + REC_HDR, room, 0 };
 		left = ZSTD_compressStream2(c->cs, &o, &in, ZSTD_e_flush);
 		if (ZSTD_isError(left)) {
 			out->len = at;
-			return xpf_error_set(err, -EIO, "zstd: %s", ZSTD_getErrorName(left));
+			return xb_error_set(err, -EIO, "zstd: %s", ZSTD_getErrorName(left));
 		}
 		if (o.pos == 0) {
 			out->len = at;
@@ -75,7 +75,7 @@ static int compress_chunk(struct xpf_compressor *c, const uint8_t *src, size_t l
 }
 
 int xpf_compress_records(struct xpf_compressor *c, const void *src, size_t len, struct fbuf *out,
-			 struct xpf_error *err)
+			 struct xb_error *err)
 {
 	const uint8_t *p = src;
 	int rc;

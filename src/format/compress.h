@@ -17,7 +17,7 @@
 struct xpf_compressor;
 
 /* level 1..22 */
-int xpf_compressor_create(struct xpf_compressor **out, int level, struct xpf_error *err);
+int xpf_compressor_create(struct xpf_compressor **out, int level, struct xb_error *err);
 void xpf_compressor_free(struct xpf_compressor *c);
 
 /*
@@ -26,6 +26,6 @@ void xpf_compressor_free(struct xpf_compressor *c);
  * records; the concatenated decompressed payloads are src.
  */
 int xpf_compress_records(struct xpf_compressor *c, const void *src, size_t len, struct fbuf *out,
-			 struct xpf_error *err);
+			 struct xb_error *err);
 
 #endif

@@ -287,16 +287,16 @@ static struct chunk *next_chunk(struct xpf_pipe *p)
 	return n->nseg ? n : NULL;
 }
 
-static int out_of_step(struct xpf_pipe *p, uint64_t off, const char *name, struct xpf_error *err)
+static int out_of_step(struct xpf_pipe *p, uint64_t off, const char *name, struct xb_error *err)
 {
 	p->fed = false;
-	return xpf_error_set(err, -EIO,
+	return xb_error_set(err, -EIO,
 			     "%s: compressed record at offset 0x%llx: decompression thread out of step",
 			     name, (unsigned long long)off);
 }
 
 int xpf_pipe_next(struct xpf_pipe *p, bool swap, struct perf_event_header **hdr, uint64_t *off,
-		  const char *name, struct xpf_error *err)
+		  const char *name, struct xb_error *err)
 {
 	for (;;) {
 		size_t avail = (size_t)(p->lim - p->head);
@@ -308,7 +308,7 @@ int xpf_pipe_next(struct xpf_pipe *p, bool swap, struct perf_event_header **hdr,
 			if (swap)
 				size = bswap_16(size);
 			if (size < sizeof(struct perf_event_header))
-				return xpf_error_set(err, -EINVAL,
+				return xb_error_set(err, -EINVAL,
 						     "%s: compressed record at offset 0x%llx: decompressed record has size %u",
 						     name, (unsigned long long)origin(p, p->head), size);
 			if (size <= avail) {
@@ -323,12 +323,12 @@ int xpf_pipe_next(struct xpf_pipe *p, bool swap, struct perf_event_header **hdr,
 			uint64_t soff = s->off;
 
 			if (s->err == SEG_ZSTD)
-				return xpf_error_set(err, -EINVAL,
+				return xb_error_set(err, -EINVAL,
 						     "%s: compressed record at offset 0x%llx: zstd: %s",
 						     name, (unsigned long long)soff,
 						     ZSTD_getErrorName(s->zerr));
 			if (s->err)
-				return xpf_error_set(err, -EINVAL,
+				return xb_error_set(err, -EINVAL,
 						     "%s: compressed record at offset 0x%llx: decompression made no progress",
 						     name, (unsigned long long)soff);
 			if (!s->done) {

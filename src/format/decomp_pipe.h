@@ -8,7 +8,7 @@
 #include <linux/perf_event.h>
 #include <zstd.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 struct xpf_pipe;
 
@@ -20,7 +20,7 @@ void xpf_pipe_free(struct xpf_pipe *p);
 /* The semantics of xpf_decomp_feed/next/pending (decompress.h). */
 void xpf_pipe_feed(struct xpf_pipe *p, uint64_t off);
 int xpf_pipe_next(struct xpf_pipe *p, bool swap, struct perf_event_header **hdr, uint64_t *off,
-		  const char *name, struct xpf_error *err);
+		  const char *name, struct xb_error *err);
 size_t xpf_pipe_pending(const struct xpf_pipe *p);
 
 #endif

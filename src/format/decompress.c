@@ -94,7 +94,7 @@ size_t xpf_decomp_pending(const struct xpf_decomp *dc)
 }
 
 
-static int refill(struct xpf_decomp *dc, const char *name, struct xpf_error *err)
+static int refill(struct xpf_decomp *dc, const char *name, struct xb_error *err)
 {
 	size_t tail = dc->len - dc->head;
 	ZSTD_outBuffer out;
@@ -120,7 +120,7 @@ static int refill(struct xpf_decomp *dc, const char *name, struct xpf_error *err
 	if (ZSTD_isError(ret)) {
 		dc->in_pos = dc->in_size;
 		dc->flush = false;
-		return xpf_error_set(err, -EINVAL, "%s: compressed record at offset 0x%llx: zstd: %s",
+		return xb_error_set(err, -EINVAL, "%s: compressed record at offset 0x%llx: zstd: %s",
 				     name, (unsigned long long)dc->in_off, ZSTD_getErrorName(ret));
 	}
 	dc->in_pos = in.pos;
@@ -130,7 +130,7 @@ static int refill(struct xpf_decomp *dc, const char *name, struct xpf_error *err
 }
 
 int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header **hdr,
-		    uint64_t *off, const char *name, struct xpf_error *err)
+		    uint64_t *off, const char *name, struct xb_error *err)
 {
 	if (dc->pipe)
 		return xpf_pipe_next(dc->pipe, swap, hdr, off, name, err);
@@ -149,7 +149,7 @@ int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header *
 				dc->head = dc->len;
 				dc->in_pos = dc->in_size;
 				dc->flush = false;
-				return xpf_error_set(err, -EINVAL,
+				return xb_error_set(err, -EINVAL,
 						     "%s: compressed record at offset 0x%llx: decompressed record has size %u",
 						     name, (unsigned long long)o, size);
 			}
@@ -169,7 +169,7 @@ int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header *
 			return ret;
 		/* no progress with input left would loop for ever */
 		if (dc->len == before_len && dc->in_pos == before_in && dc->in_pos < dc->in_size)
-			return xpf_error_set(err, -EINVAL,
+			return xb_error_set(err, -EINVAL,
 					     "%s: compressed record at offset 0x%llx: decompression made no progress",
 					     name, (unsigned long long)dc->in_off);
 	}

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 struct xpf_decomp;
 
@@ -28,7 +28,7 @@ void xpf_decomp_feed(struct xpf_decomp *dc, const void *data, size_t size, uint6
  * pending); negative errno with err set ("NAME: compressed record at offset 0x..: zstd: ..").
  */
 int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header **hdr,
-		    uint64_t *off, const char *name, struct xpf_error *err);
+		    uint64_t *off, const char *name, struct xb_error *err);
 
 /* Bytes of an unfinished record waiting for the next compressed record. */
 size_t xpf_decomp_pending(const struct xpf_decomp *dc);

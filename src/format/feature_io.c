@@ -14,7 +14,7 @@ static const char *feat_name(unsigned int bit)
 int fcur_fail(struct fcur *c, const char *what)
 {
 	if (!c->rc)
-		c->rc = xpf_error_set(c->err, -EINVAL,
+		c->rc = xb_error_set(c->err, -EINVAL,
 				      "feature %s at offset 0x%llx: %s at offset 0x%llx overruns the %llu-byte payload",
 				      feat_name(c->bit), (unsigned long long)c->file_offset, what,
 				      (unsigned long long)(c->file_offset + c->pos),
@@ -58,7 +58,7 @@ int fcur_count(struct fcur *c, uint64_t count, uint64_t min_elem, const char *wh
 	if (c->rc)
 		return c->rc;
 	if (min_elem && count > fcur_left(c) / min_elem) {
-		c->rc = xpf_error_set(c->err, -EINVAL,
+		c->rc = xb_error_set(c->err, -EINVAL,
 				      "feature %s at offset 0x%llx: %s %llu does not fit in the %llu bytes left",
 				      feat_name(c->bit), (unsigned long long)c->file_offset, what,
 				      (unsigned long long)count, (unsigned long long)fcur_left(c));
@@ -79,7 +79,7 @@ int fcur_string(struct fcur *c, char **out, const char *what)
 		return fcur_fail(c, what);
 	s = malloc((size_t)len + 1);
 	if (!s) {
-		c->rc = xpf_error_set(c->err, -ENOMEM, "feature %s: out of memory", feat_name(c->bit));
+		c->rc = xb_error_set(c->err, -ENOMEM, "feature %s: out of memory", feat_name(c->bit));
 		return c->rc;
 	}
 	memcpy(s, c->p + c->pos, len);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "format/xpf_abi.h"
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 /* perf pads feature strings to this (NAME_ALIGN in header.c). */
 #define XPF_NAME_ALIGN 64
@@ -26,7 +26,7 @@ struct fcur {
 	bool swap;
 	uint64_t file_offset; /* of p[0] */
 	unsigned int bit;
-	struct xpf_error *err;
+	struct xb_error *err;
 	int rc;
 };
 

@@ -9,7 +9,7 @@
 static int nomem(struct fcur *c)
 {
 	if (!c->rc)
-		c->rc = xpf_error_set(c->err, -ENOMEM, "feature %u: out of memory", c->bit);
+		c->rc = xb_error_set(c->err, -ENOMEM, "feature %u: out of memory", c->bit);
 	return c->rc;
 }
 
@@ -127,7 +127,7 @@ int feat_event_desc_decode(struct xpf_features *f, unsigned int bit, struct fcur
 	if (fcur_u32(c, &nr, "event count") || fcur_u32(c, &sz, "attr size"))
 		return c->rc;
 	if (sz < PERF_ATTR_SIZE_VER0 || sz > 4096) {
-		c->rc = xpf_error_set(c->err, -EINVAL,
+		c->rc = xb_error_set(c->err, -EINVAL,
 				      "feature EVENT_DESC at offset 0x%llx: attr size %u is invalid",
 				      (unsigned long long)c->file_offset, sz);
 		return c->rc;

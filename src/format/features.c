@@ -20,7 +20,7 @@ int feat_raw_keep(struct xpf_features *f, unsigned int bit, struct fcur *c)
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		return xpf_error_set(c->err, -ENOMEM, "out of memory");
+		return xb_error_set(c->err, -ENOMEM, "out of memory");
 	memcpy(p, c->p + c->pos, n);
 	c->pos += n;
 	raw_clear(f, bit);
@@ -242,7 +242,7 @@ void xpf_features_free(struct xpf_features *f)
 }
 
 int xpf_feature_decode(struct xpf_features *f, unsigned int bit, const void *payload,
-		       uint64_t size, bool swap, uint64_t file_offset, struct xpf_error *err)
+		       uint64_t size, bool swap, uint64_t file_offset, struct xb_error *err)
 {
 	struct fcur c = {
 		.p = payload, .size = size, .swap = swap, .file_offset = file_offset,
@@ -254,7 +254,7 @@ int xpf_feature_decode(struct xpf_features *f, unsigned int bit, const void *pay
 	if (bit == XPF_FEAT_RESERVED || bit >= XPF_FEAT_LAST_KNOWN)
 		return 0;
 	if (!payload && size)
-		return xpf_error_set(err, -EINVAL, "feature %u: no payload", bit);
+		return xb_error_set(err, -EINVAL, "feature %u: no payload", bit);
 	feat_ops[bit].clear(f, bit);
 	unmark(f, bit);
 	rc = feat_ops[bit].decode(f, bit, &c);
@@ -269,7 +269,7 @@ int xpf_feature_decode(struct xpf_features *f, unsigned int bit, const void *pay
 }
 
 int xpf_feature_encode(const struct xpf_features *f, unsigned int bit, void **out,
-		       uint64_t *out_size, struct xpf_error *err)
+		       uint64_t *out_size, struct xb_error *err)
 {
 	struct fbuf b = { 0 };
 	int rc;
@@ -277,20 +277,20 @@ int xpf_feature_encode(const struct xpf_features *f, unsigned int bit, void **ou
 	*out = NULL;
 	*out_size = 0;
 	if (bit == XPF_FEAT_RESERVED || bit >= XPF_FEAT_LAST_KNOWN || !xpf_features_has(f, bit))
-		return xpf_error_set(err, -ENOENT, "feature %u is not set", bit);
+		return xb_error_set(err, -ENOENT, "feature %u is not set", bit);
 	rc = feat_ops[bit].encode(f, bit, &b);
 	if (rc) {
 		free(b.buf);
-		return xpf_error_set(err, rc, "feature %u: cannot encode", bit);
+		return xb_error_set(err, rc, "feature %u: cannot encode", bit);
 	}
 	if (b.failed) {
 		free(b.buf);
-		return xpf_error_set(err, -ENOMEM, "feature %u: out of memory", bit);
+		return xb_error_set(err, -ENOMEM, "feature %u: out of memory", bit);
 	}
 	if (!b.buf)
 		b.buf = malloc(1); /* an empty payload is still a payload */
 	if (!b.buf)
-		return xpf_error_set(err, -ENOMEM, "feature %u: out of memory", bit);
+		return xb_error_set(err, -ENOMEM, "feature %u: out of memory", bit);
 	*out = b.buf;
 	*out_size = b.len;
 	return 0;
@@ -332,7 +332,7 @@ int xpf_features_set_raw(struct xpf_features *f, unsigned int bit, const void *d
 }
 
 int xpf_features_merge(struct xpf_features *dst, const struct xpf_features *src,
-		       struct xpf_error *err)
+		       struct xb_error *err)
 {
 	/* Through encode + decode: one path to keep correct instead of a deep copy per field. */
 	for (unsigned int bit = 1; bit < XPF_FEAT_LAST_KNOWN; bit++) {
@@ -353,7 +353,7 @@ int xpf_features_merge(struct xpf_features *dst, const struct xpf_features *src,
 }
 
 int xpf_features_copy(struct xpf_features *dst, const struct xpf_features *src,
-		      struct xpf_error *err)
+		      struct xb_error *err)
 {
 	struct xpf_features tmp = { 0 };
 	int rc = xpf_features_merge(&tmp, src, err);

@@ -67,7 +67,7 @@ const struct xpf_attr *xpf_reader_attr_by_id(const xpf_reader *r, uint64_t id)
 }
 
 int xpf_reader_add_attr(struct xpf_reader *r, const void *attr_bytes, uint32_t attr_bytes_size,
-			const void *ids, uint64_t nr_ids, bool swap_ids, struct xpf_error *err)
+			const void *ids, uint64_t nr_ids, bool swap_ids, struct xb_error *err)
 {
 	struct xpf_attr *a;
 	uint64_t *own_ids = NULL;
@@ -79,10 +79,10 @@ int xpf_reader_add_attr(struct xpf_reader *r, const void *attr_bytes, uint32_t a
 		struct xpf_attr **n;
 
 		if (cap > (1u << 20))
-			return xpf_error_set(err, -EINVAL, "%s: more than %u attrs", r->name, 1u << 20);
+			return xb_error_set(err, -EINVAL, "%s: more than %u attrs", r->name, 1u << 20);
 		n = realloc(r->attrs, cap * sizeof(*n));
 		if (!n)
-			return xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
+			return xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
 		r->attrs = n;
 		r->cap_attrs = cap;
 	}
@@ -92,7 +92,7 @@ int xpf_reader_add_attr(struct xpf_reader *r, const void *attr_bytes, uint32_t a
 	if (!a || (nr_ids && !own_ids)) {
 		free(a);
 		free(own_ids);
-		return xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
+		return xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
 	}
 	size = attr_bytes_size < sizeof(a->attr) ? attr_bytes_size : (uint32_t)sizeof(a->attr);
 	memcpy(&a->attr, attr_bytes, size);
@@ -108,7 +108,7 @@ int xpf_reader_add_attr(struct xpf_reader *r, const void *attr_bytes, uint32_t a
 		if (ids_insert(r, own_ids[i], r->nr_attrs)) {
 			/* keep it listed: the map may already point at it */
 			r->nr_attrs++;
-			return xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
+			return xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
 		}
 	r->nr_attrs++;
 	xpf_reader_name_attrs(r);

@@ -77,16 +77,16 @@ void xpf_swap_u64s(void *p, size_t n);
 
 /* reader_attrs.c */
 int xpf_reader_add_attr(struct xpf_reader *r, const void *attr_bytes, uint32_t attr_bytes_size,
-			const void *ids, uint64_t nr_ids, bool swap_ids, struct xpf_error *err);
+			const void *ids, uint64_t nr_ids, bool swap_ids, struct xb_error *err);
 void xpf_reader_free_attrs(struct xpf_reader *r);
 void xpf_reader_name_attrs(struct xpf_reader *r);
 
 /* reader_pipe.c: the stream source */
 /* 1 with *out = bytes [off, off+n), 0 when the input ends first, negative errno on failure */
 int xpf_src_get(struct xpf_reader *r, uint64_t off, uint64_t n, const uint8_t **out,
-		struct xpf_error *err);
+		struct xb_error *err);
 int xpf_stream_slurp(int fd, const char *name, uint8_t **buf, size_t *size, const void *head,
-		     size_t head_len, struct xpf_error *err);
+		     size_t head_len, struct xb_error *err);
 
 
 /* one warning per reader: the first one wins */

@@ -90,7 +90,7 @@ static bool section_ok(const struct xpf_reader *r, uint64_t off, uint64_t size)
 	return off >= XPF_HEADER_SIZE && off <= r->map_size && size <= r->map_size - off;
 }
 
-static int read_attrs(struct xpf_reader *r, struct xpf_error *err)
+static int read_attrs(struct xpf_reader *r, struct xb_error *err)
 {
 	const struct xpf_header_info *hi = &r->hi;
 	uint64_t nr = hi->attrs.size / hi->attr_size, total_ids = 0;
@@ -109,7 +109,7 @@ static int read_attrs(struct xpf_reader *r, struct xpf_error *err)
 		if (!asz)
 			asz = PERF_ATTR_SIZE_VER0; /* ABI0 writers left it 0 */
 		if (asz < PERF_ATTR_SIZE_VER0 || asz > hi->attr_size - sizeof(ids))
-			return xpf_error_set(err, -EINVAL,
+			return xb_error_set(err, -EINVAL,
 					     "%s: attr at offset 0x%llx has size %u, attr_size is %llu",
 					     r->name, (unsigned long long)off, asz,
 					     (unsigned long long)hi->attr_size);
@@ -121,14 +121,14 @@ static int read_attrs(struct xpf_reader *r, struct xpf_error *err)
 			xpf_swap_u64s(&ids, 2);
 		}
 		if (!section_ok(r, ids.offset, ids.size))
-			return xpf_error_set(err, -EINVAL,
+			return xb_error_set(err, -EINVAL,
 					     "%s: ids of attr at offset 0x%llx: section 0x%llx+0x%llx is outside the file",
 					     r->name, (unsigned long long)off,
 					     (unsigned long long)ids.offset, (unsigned long long)ids.size);
 		/* several attrs may point at the same bytes: bound the total, not each */
 		total_ids += ids.size / 8;
 		if (total_ids > r->map_size / 8)
-			return xpf_error_set(err, -EINVAL,
+			return xb_error_set(err, -EINVAL,
 					     "%s: attr at offset 0x%llx: %llu ids in all, more than the file holds",
 					     r->name, (unsigned long long)off, (unsigned long long)total_ids);
 		ret = xpf_reader_add_attr(r, abuf, asz, r->map + ids.offset,
@@ -167,7 +167,7 @@ static const char *feat_name(unsigned int bit)
 	return xpf_feature_name(bit) ? xpf_feature_name(bit) : "?";
 }
 
-static int read_features(struct xpf_reader *r, struct xpf_error *err)
+static int read_features(struct xpf_reader *r, struct xb_error *err)
 {
 	const struct xpf_header_info *hi = &r->hi;
 	const uint64_t ent = sizeof(struct xpf_file_section);
@@ -192,7 +192,7 @@ static int read_features(struct xpf_reader *r, struct xpf_error *err)
 				xpf_swap_u64s(&first, 2);
 		}
 		if (whole && first.offset < payloads)
-			return xpf_error_set(err, -EINVAL,
+			return xb_error_set(err, -EINVAL,
 					     "%s: feature table at offset 0x%llx (%llu entries) is outside the file",
 					     r->name, (unsigned long long)table, (unsigned long long)nr);
 		xpf_reader_warn(r, "%s: file is truncated inside its feature table at offset 0x%llx "
@@ -217,7 +217,7 @@ static int read_features(struct xpf_reader *r, struct xpf_error *err)
 			xpf_swap_u64s(&sec, 2);
 		if (!section_ok(r, sec.offset, sec.size)) {
 			if (!payload_cut(r, &sec, payloads, i < nr ? p : NULL))
-				return xpf_error_set(err, -EINVAL,
+				return xb_error_set(err, -EINVAL,
 						     "%s: feature %s (entry at offset 0x%llx): section 0x%llx+0x%llx is outside the file",
 						     r->name, feat_name(bit), (unsigned long long)entry,
 						     (unsigned long long)sec.offset,
@@ -239,7 +239,7 @@ static int read_features(struct xpf_reader *r, struct xpf_error *err)
 			if (err) {
 				char msg[sizeof(err->msg)];
 				memcpy(msg, err->msg, sizeof(msg));
-				xpf_error_set(err, ret, "%s: %.400s", r->name, msg);
+				xb_error_set(err, ret, "%s: %.400s", r->name, msg);
 			}
 			return ret;
 		}
@@ -249,12 +249,12 @@ static int read_features(struct xpf_reader *r, struct xpf_error *err)
 }
 
 /* Magic and size: the first 16 bytes tell the byte order and pipe or file. */
-static int check_magic(struct xpf_reader *r, const uint8_t *p, uint64_t have, struct xpf_error *err)
+static int check_magic(struct xpf_reader *r, const uint8_t *p, uint64_t have, struct xb_error *err)
 {
 	uint64_t magic, size;
 
 	if (have < XPF_PIPE_HEADER_SIZE)
-		return xpf_error_set(err, -EINVAL, "%s: file too short for a header (%llu bytes)",
+		return xb_error_set(err, -EINVAL, "%s: file too short for a header (%llu bytes)",
 				     r->name, (unsigned long long)have);
 	memcpy(&magic, p, 8);
 	memcpy(&size, p + 8, 8);
@@ -263,10 +263,10 @@ static int check_magic(struct xpf_reader *r, const uint8_t *p, uint64_t have, st
 		size = bswap_64(size);
 	} else if (magic != XPF_MAGIC) {
 		if (!memcmp(p, "PERFFILE", 8))
-			return xpf_error_set(err, -EOPNOTSUPP,
+			return xb_error_set(err, -EOPNOTSUPP,
 					     "%s: version 1 perf.data files (magic PERFFILE) are not supported",
 					     r->name);
-		return xpf_error_set(err, -EINVAL, "%s: bad magic 0x%016llx at offset 0x0", r->name,
+		return xb_error_set(err, -EINVAL, "%s: bad magic 0x%016llx at offset 0x0", r->name,
 				     (unsigned long long)magic);
 	}
 	r->hi.swapped = r->swap;
@@ -276,7 +276,7 @@ static int check_magic(struct xpf_reader *r, const uint8_t *p, uint64_t have, st
 		return 0;
 	}
 	if (size != XPF_HEADER_SIZE)
-		return xpf_error_set(err, -EINVAL,
+		return xb_error_set(err, -EINVAL,
 				     "%s: header at offset 0x0 has size %llu, expected %d (or %d for a pipe)",
 				     r->name, (unsigned long long)size, XPF_HEADER_SIZE,
 				     XPF_PIPE_HEADER_SIZE);
@@ -284,7 +284,7 @@ static int check_magic(struct xpf_reader *r, const uint8_t *p, uint64_t have, st
 }
 
 /* Header, attrs and features of a file image in r->map. Shared by every way of opening. */
-static int parse_image(struct xpf_reader *r, struct xpf_error *err)
+static int parse_image(struct xpf_reader *r, struct xb_error *err)
 {
 	struct xpf_header_info *hi = &r->hi;
 	struct xpf_file_header h;
@@ -303,7 +303,7 @@ static int parse_image(struct xpf_reader *r, struct xpf_error *err)
 		return 0;
 	}
 	if (r->map_size < XPF_HEADER_SIZE)
-		return xpf_error_set(err, -EINVAL, "%s: file too short for a header (%llu bytes)",
+		return xb_error_set(err, -EINVAL, "%s: file too short for a header (%llu bytes)",
 				     r->name, (unsigned long long)r->map_size);
 	memcpy(&h, r->map, sizeof(h));
 	if (r->swap)
@@ -315,21 +315,21 @@ static int parse_image(struct xpf_reader *r, struct xpf_error *err)
 
 	if (h.attr_size < PERF_ATTR_SIZE_VER0 + sizeof(struct xpf_file_section) ||
 	    h.attr_size > ATTR_SIZE_SANE)
-		return xpf_error_set(err, -EINVAL, "%s: header at offset 0x0: bad attr_size %llu",
+		return xb_error_set(err, -EINVAL, "%s: header at offset 0x0: bad attr_size %llu",
 				     r->name, (unsigned long long)h.attr_size);
 	if (!section_ok(r, h.attrs.offset, h.attrs.size))
-		return xpf_error_set(err, -EINVAL,
+		return xb_error_set(err, -EINVAL,
 				     "%s: header at offset 0x0: attr section 0x%llx+0x%llx is outside the file",
 				     r->name, (unsigned long long)h.attrs.offset,
 				     (unsigned long long)h.attrs.size);
 	if (h.data.offset < XPF_HEADER_SIZE || h.data.offset > r->map_size)
-		return xpf_error_set(err, -EINVAL,
+		return xb_error_set(err, -EINVAL,
 				     "%s: header at offset 0x0: data section offset 0x%llx is outside the file",
 				     r->name, (unsigned long long)h.data.offset);
 	r->pos = h.data.offset;
 	/* a size no file can have is corruption, not a recorder that stopped early */
 	if (h.data.size > UINT64_MAX - h.data.offset)
-		return xpf_error_set(err, -EINVAL,
+		return xb_error_set(err, -EINVAL,
 				     "%s: header at offset 0x0: data section 0x%llx+0x%llx wraps around",
 				     r->name, (unsigned long long)h.data.offset,
 				     (unsigned long long)h.data.size);
@@ -358,7 +358,7 @@ static int parse_image(struct xpf_reader *r, struct xpf_error *err)
 	return 0;
 }
 
-static int finish_open(struct xpf_reader *r, xpf_reader **out, struct xpf_error *err)
+static int finish_open(struct xpf_reader *r, xpf_reader **out, struct xb_error *err)
 {
 	int ret = r->stream ? 0 : parse_image(r, err);
 
@@ -371,7 +371,7 @@ static int finish_open(struct xpf_reader *r, xpf_reader **out, struct xpf_error 
 			dsize = r->feat.compressed.mmap_len;
 		r->dc = xpf_decomp_new(dsize);
 		if (!r->dc)
-			ret = xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
+			ret = xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
 	}
 	if (ret) {
 		xpf_reader_close(r);
@@ -382,19 +382,19 @@ static int finish_open(struct xpf_reader *r, xpf_reader **out, struct xpf_error 
 }
 
 int xpf_reader_open_mem(xpf_reader **out, const void *buf, size_t size, const char *name,
-			struct xpf_error *err)
+			struct xb_error *err)
 {
 	struct xpf_reader *r = reader_new(name);
 
 	*out = NULL;
 	if (!r)
-		return xpf_error_set(err, -ENOMEM, "out of memory");
+		return xb_error_set(err, -ENOMEM, "out of memory");
 	r->map = buf;
 	r->map_size = size;
 	return finish_open(r, out, err);
 }
 
-static int open_stream(struct xpf_reader *r, struct xpf_error *err)
+static int open_stream(struct xpf_reader *r, struct xb_error *err)
 {
 	uint8_t head[XPF_PIPE_HEADER_SIZE];
 	const uint8_t *p;
@@ -405,7 +405,7 @@ static int open_stream(struct xpf_reader *r, struct xpf_error *err)
 	if (ret < 0)
 		return ret;
 	if (ret == 0)
-		return xpf_error_set(err, -EINVAL, "%s: input too short for a header (%zu bytes)",
+		return xb_error_set(err, -EINVAL, "%s: input too short for a header (%zu bytes)",
 				     r->name, r->plen);
 	memcpy(head, p, sizeof(head));
 	if ((ret = check_magic(r, head, sizeof(head), err)))
@@ -433,7 +433,7 @@ static int open_stream(struct xpf_reader *r, struct xpf_error *err)
 	return 0;
 }
 
-int xpf_reader_open_fd(xpf_reader **out, int fd, const char *name, struct xpf_error *err)
+int xpf_reader_open_fd(xpf_reader **out, int fd, const char *name, struct xb_error *err)
 {
 	struct xpf_reader *r = reader_new(name);
 	struct stat st;
@@ -442,24 +442,24 @@ int xpf_reader_open_fd(xpf_reader **out, int fd, const char *name, struct xpf_er
 	*out = NULL;
 	if (!r) {
 		close(fd);
-		return xpf_error_set(err, -ENOMEM, "out of memory");
+		return xb_error_set(err, -ENOMEM, "out of memory");
 	}
 	r->fd = fd;
 	if (fstat(fd, &st) < 0) {
-		ret = xpf_error_set(err, -errno, "%s: %s", r->name, strerror(errno));
+		ret = xb_error_set(err, -errno, "%s: %s", r->name, strerror(errno));
 		xpf_reader_close(r);
 		return ret;
 	}
 	if (S_ISREG(st.st_mode)) {
 		if (st.st_size == 0) {
-			ret = xpf_error_set(err, -EINVAL, "%s: file is empty", r->name);
+			ret = xb_error_set(err, -EINVAL, "%s: file is empty", r->name);
 			xpf_reader_close(r);
 			return ret;
 		}
 		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 
 		if (m == MAP_FAILED) {
-			ret = xpf_error_set(err, -errno, "%s: mmap: %s", r->name, strerror(errno));
+			ret = xb_error_set(err, -errno, "%s: mmap: %s", r->name, strerror(errno));
 			xpf_reader_close(r);
 			return ret;
 		}
@@ -477,7 +477,7 @@ int xpf_reader_open_fd(xpf_reader **out, int fd, const char *name, struct xpf_er
 	return finish_open(r, out, err);
 }
 
-int xpf_reader_open(xpf_reader **out, const char *path, struct xpf_error *err)
+int xpf_reader_open(xpf_reader **out, const char *path, struct xb_error *err)
 {
 	int fd;
 
@@ -485,11 +485,11 @@ int xpf_reader_open(xpf_reader **out, const char *path, struct xpf_error *err)
 	if (!strcmp(path, "-")) {
 		fd = dup(STDIN_FILENO);
 		if (fd < 0)
-			return xpf_error_set(err, -errno, "standard input: %s", strerror(errno));
+			return xb_error_set(err, -errno, "standard input: %s", strerror(errno));
 		return xpf_reader_open_fd(out, fd, "-", err);
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return xpf_error_set(err, -errno, "%s: %s", path, strerror(errno));
+		return xb_error_set(err, -errno, "%s: %s", path, strerror(errno));
 	return xpf_reader_open_fd(out, fd, path, err);
 }

@@ -26,15 +26,15 @@ static ssize_t read_some(int fd, void *buf, size_t n)
  * before this call. Dead bytes are dropped only when room runs short, so each byte is
  * moved at most about once.
  */
-static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xpf_error *err)
+static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xb_error *err)
 {
 	size_t start;
 
 	if (off < r->pbase)
-		return xpf_error_set(err, -EINVAL, "%s: internal error: offset 0x%llx already read",
+		return xb_error_set(err, -EINVAL, "%s: internal error: offset 0x%llx already read",
 				     r->name, (unsigned long long)off);
 	if (n > STREAM_BUF_MAX)
-		return xpf_error_set(err, -EINVAL, "%s: record at offset 0x%llx needs %llu bytes",
+		return xb_error_set(err, -EINVAL, "%s: record at offset 0x%llx needs %llu bytes",
 				     r->name, (unsigned long long)off, (unsigned long long)n);
 	if (off >= r->pbase + r->plen) {
 		r->pbase += r->plen;
@@ -48,7 +48,7 @@ static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xp
 		ssize_t got = read_some(r->fd, sink, skip < sizeof(sink) ? (size_t)skip : sizeof(sink));
 
 		if (got < 0)
-			return xpf_error_set(err, -errno, "%s: read: %s", r->name, strerror(errno));
+			return xb_error_set(err, -errno, "%s: read: %s", r->name, strerror(errno));
 		if (got == 0)
 			r->peof = true;
 		r->pbase += (uint64_t)got;
@@ -76,14 +76,14 @@ static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xp
 					cap *= 2;
 				nb = realloc(r->pbuf, cap);
 				if (!nb)
-					return xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
+					return xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
 				r->pbuf = nb;
 				r->pcap = cap;
 			}
 		}
 		got = read_some(r->fd, r->pbuf + r->plen, r->pcap - r->plen);
 		if (got < 0)
-			return xpf_error_set(err, -errno, "%s: read: %s", r->name, strerror(errno));
+			return xb_error_set(err, -errno, "%s: read: %s", r->name, strerror(errno));
 		if (got == 0)
 			r->peof = true;
 		r->plen += (size_t)got;
@@ -92,7 +92,7 @@ static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xp
 }
 
 int xpf_src_get(struct xpf_reader *r, uint64_t off, uint64_t n, const uint8_t **out,
-		struct xpf_error *err)
+		struct xb_error *err)
 {
 	int ret;
 
@@ -110,13 +110,13 @@ int xpf_src_get(struct xpf_reader *r, uint64_t off, uint64_t n, const uint8_t **
 
 /* Read a whole stream into memory (a non-seekable fd holding a non-pipe file). */
 int xpf_stream_slurp(int fd, const char *name, uint8_t **buf, size_t *size, const void *head,
-		     size_t head_len, struct xpf_error *err)
+		     size_t head_len, struct xb_error *err)
 {
 	size_t cap = STREAM_READ_CHUNK, len = head_len;
 	uint8_t *b = malloc(cap);
 
 	if (!b)
-		return xpf_error_set(err, -ENOMEM, "%s: out of memory", name);
+		return xb_error_set(err, -ENOMEM, "%s: out of memory", name);
 	memcpy(b, head, head_len);
 	for (;;) {
 		ssize_t got;
@@ -126,7 +126,7 @@ int xpf_stream_slurp(int fd, const char *name, uint8_t **buf, size_t *size, cons
 
 			if (!nb) {
 				free(b);
-				return xpf_error_set(err, -ENOMEM, "%s: input too large for memory", name);
+				return xb_error_set(err, -ENOMEM, "%s: input too large for memory", name);
 			}
 			b = nb;
 			cap *= 2;
@@ -136,7 +136,7 @@ int xpf_stream_slurp(int fd, const char *name, uint8_t **buf, size_t *size, cons
 			int e = errno;
 
 			free(b);
-			return xpf_error_set(err, -e, "%s: read: %s", name, strerror(e));
+			return xb_error_set(err, -e, "%s: read: %s", name, strerror(e));
 		}
 		if (!got)
 			break;

@@ -38,7 +38,7 @@ static void swap_hdr(struct perf_event_header *h)
 }
 
 static int apply_attr(struct xpf_reader *r, const struct perf_event_header *hdr, uint64_t off,
-		      struct xpf_error *err)
+		      struct xb_error *err)
 {
 	const uint8_t *p = (const uint8_t *)hdr + sizeof(*hdr);
 	uint32_t asz = hdr->size >= 16 ? ((const struct perf_event_attr *)(const void *)p)->size : 0;
@@ -46,7 +46,7 @@ static int apply_attr(struct xpf_reader *r, const struct perf_event_header *hdr,
 	if (!asz)
 		asz = PERF_ATTR_SIZE_VER0;
 	if (asz < PERF_ATTR_SIZE_VER0 || asz > hdr->size - sizeof(*hdr))
-		return xpf_error_set(err, -EINVAL,
+		return xb_error_set(err, -EINVAL,
 				     "%s: attr record at offset 0x%llx: attr size %u does not fit its size %u",
 				     r->name, (unsigned long long)off, asz, hdr->size);
 	return xpf_reader_add_attr(r, p, asz, p + asz, (hdr->size - sizeof(*hdr) - asz) / 8, false,
@@ -54,14 +54,14 @@ static int apply_attr(struct xpf_reader *r, const struct perf_event_header *hdr,
 }
 
 static int apply_feature(struct xpf_reader *r, const struct perf_event_header *hdr, uint64_t off,
-			 struct xpf_error *err)
+			 struct xb_error *err)
 {
 	const uint8_t *p = (const uint8_t *)hdr;
 	uint64_t bit;
 	int ret;
 
 	if (hdr->size < 16)
-		return xpf_error_set(err, -EINVAL, "%s: feature record at offset 0x%llx has size %u",
+		return xb_error_set(err, -EINVAL, "%s: feature record at offset 0x%llx has size %u",
 				     r->name, (unsigned long long)off, hdr->size);
 	memcpy(&bit, p + 8, 8);
 	if (bit == XPF_FEAT_RESERVED || bit >= XPF_FEAT_LAST_KNOWN)
@@ -104,7 +104,7 @@ static int apply_event_update(struct xpf_reader *r, const struct perf_event_head
 
 /* Bring a record into native order, apply what it says about the stream, fill rec. */
 static int emit(struct xpf_reader *r, struct xpf_record *rec, const uint8_t *src, uint64_t off,
-		bool from_compressed, bool writable, struct xpf_error *err)
+		bool from_compressed, bool writable, struct xb_error *err)
 {
 	struct perf_event_header *h = (struct perf_event_header *)(uintptr_t)src;
 	int ret = 0;
@@ -140,7 +140,7 @@ static int emit(struct xpf_reader *r, struct xpf_record *rec, const uint8_t *src
 		break;
 	case XPF_RECORD_EVENT_UPDATE:
 		if (apply_event_update(r, h))
-			ret = xpf_error_set(err, -ENOMEM, "%s: out of memory", r->name);
+			ret = xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
 		break;
 	}
 	if (ret)
@@ -161,7 +161,7 @@ static int finish(struct xpf_reader *r)
 }
 
 /* A record that does not fit: the end of an unfinished file, or damage. */
-static int cut_short(struct xpf_reader *r, uint64_t need, struct xpf_error *err)
+static int cut_short(struct xpf_reader *r, uint64_t need, struct xb_error *err)
 {
 	if (r->end_soft) {
 		xpf_reader_warn(r, "%s: input ends inside the record at offset 0x%llx; "
@@ -170,7 +170,7 @@ static int cut_short(struct xpf_reader *r, uint64_t need, struct xpf_error *err)
 		return finish(r);
 	}
 	r->done = true;
-	return xpf_error_set(err, -EINVAL,
+	return xb_error_set(err, -EINVAL,
 			     "%s: record at offset 0x%llx of size %llu overruns the data section (ends at 0x%llx)",
 			     r->name, (unsigned long long)r->pos, (unsigned long long)need,
 			     (unsigned long long)r->end);
@@ -213,7 +213,7 @@ static void drop_behind(struct xpf_reader *r, uint64_t upto)
 	r->dropped = to;
 }
 
-static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct xpf_error *err)
+static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct xb_error *err)
 {
 	struct perf_event_header h;
 	const uint8_t *p;
@@ -244,7 +244,7 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 			return finish(r);
 		}
 		r->done = true;
-		return xpf_error_set(err, -EINVAL, "%s: record at offset 0x%llx has size %u", r->name,
+		return xb_error_set(err, -EINVAL, "%s: record at offset 0x%llx has size %u", r->name,
 				     (unsigned long long)r->pos, h.size);
 	}
 	if (h.size > r->end - r->pos)
@@ -269,7 +269,7 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 		if (h.type == XPF_RECORD_COMPRESSED2) {
 			if (h.size < 16) {
 				r->done = true;
-				return xpf_error_set(err, -EINVAL,
+				return xb_error_set(err, -EINVAL,
 						     "%s: compressed record at offset 0x%llx has size %u",
 						     r->name, (unsigned long long)off, h.size);
 			}
@@ -279,7 +279,7 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 			data = 16;
 			if (len > h.size - 16u) {
 				r->done = true;
-				return xpf_error_set(err, -EINVAL,
+				return xb_error_set(err, -EINVAL,
 						     "%s: compressed record at offset 0x%llx: data size %llu exceeds its size %u",
 						     r->name, (unsigned long long)off,
 						     (unsigned long long)len, h.size);
@@ -315,7 +315,7 @@ static void maybe_pipe(struct xpf_reader *r)
 	xpf_decomp_start_pipe(r->dc, r->map, r->pos, r->end, r->swap, r->pipe_chunk);
 }
 
-int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xpf_error *err)
+int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xb_error *err)
 {
 	struct perf_event_header *h;
 	uint64_t off;
@@ -336,7 +336,7 @@ int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xpf_error *err
 }
 
 int xpf_reader_decode_sample(const xpf_reader *r, const struct perf_event_header *hdr,
-			     struct xpf_sample *out, struct xpf_error *err)
+			     struct xpf_sample *out, struct xb_error *err)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(r, hdr);
 	int ret;
@@ -349,10 +349,10 @@ int xpf_reader_decode_sample(const xpf_reader *r, const struct perf_event_header
 			xpf_record_id(r->attrs[0]->attr.sample_type, r->attrs[0]->attr.sample_id_all,
 				      hdr, &id);
 		if (hdr == r->last_hdr)
-			return xpf_error_set(err, -ENOENT,
+			return xb_error_set(err, -ENOENT,
 					     "%s: sample at offset 0x%llx has unknown id %llu", r->name,
 					     (unsigned long long)r->last_off, (unsigned long long)id);
-		return xpf_error_set(err, -ENOENT, "%s: sample has unknown id %llu", r->name,
+		return xb_error_set(err, -ENOENT, "%s: sample has unknown id %llu", r->name,
 				     (unsigned long long)id);
 	}
 	ret = xpf_sample_decode(&a->attr, hdr, out, err);
@@ -361,10 +361,10 @@ int xpf_reader_decode_sample(const xpf_reader *r, const struct perf_event_header
 
 		memcpy(msg, err->msg, sizeof(msg));
 		if (hdr == r->last_hdr)
-			xpf_error_set(err, ret, "%s: record at offset 0x%llx: %.400s", r->name,
+			xb_error_set(err, ret, "%s: record at offset 0x%llx: %.400s", r->name,
 				      (unsigned long long)r->last_off, msg);
 		else
-			xpf_error_set(err, ret, "%s: %.400s", r->name, msg);
+			xb_error_set(err, ret, "%s: %.400s", r->name, msg);
 	}
 	return ret;
 }

@@ -14,13 +14,13 @@
 
 struct cursor {
 	const uint8_t *base, *p, *end;
-	struct xpf_error *err;
+	struct xb_error *err;
 	const char *field; /* the field being read, for the overrun message */
 };
 
 static int overrun(struct cursor *c, uint64_t want)
 {
-	return xpf_error_set(c->err, -EINVAL,
+	return xb_error_set(c->err, -EINVAL,
 			     "sample record of size %zu: %s at byte %zu needs %llu bytes, %zu left",
 			     (size_t)(c->end - c->base), c->field, (size_t)(c->p - c->base),
 			     (unsigned long long)want, (size_t)(c->end - c->p));
@@ -66,12 +66,12 @@ static int get_u32_pair(struct cursor *c, uint32_t *a, uint32_t *b)
 	return 0;
 }
 
-static int check_record(const struct perf_event_header *hdr, struct xpf_error *err)
+static int check_record(const struct perf_event_header *hdr, struct xb_error *err)
 {
 	if (hdr->size < sizeof(*hdr))
-		return xpf_error_set(err, -EINVAL, "record has size %u", hdr->size);
+		return xb_error_set(err, -EINVAL, "record has size %u", hdr->size);
 	if ((uintptr_t)hdr & 7)
-		return xpf_error_set(err, -EINVAL, "record is not 8-byte aligned in memory");
+		return xb_error_set(err, -EINVAL, "record is not 8-byte aligned in memory");
 	return 0;
 }
 
@@ -154,7 +154,7 @@ static int decode_tail(struct cursor *c, const struct perf_event_attr *attr, str
 		/* the kernel pads u32 size + data to 8 bytes; anything else would leave every
 		 * later field misaligned */
 		if ((c->p - c->base) & 7)
-			return xpf_error_set(c->err, -EINVAL,
+			return xb_error_set(c->err, -EINVAL,
 					     "sample record: raw data size %u is not padded to 8 bytes",
 					     size);
 		s->raw.size = size;
@@ -190,14 +190,14 @@ static int decode_tail(struct cursor *c, const struct perf_event_attr *attr, str
 			return ret;
 		if (s->user_stack.size) {
 			if (s->user_stack.size & 7)
-				return xpf_error_set(c->err, -EINVAL,
+				return xb_error_set(c->err, -EINVAL,
 						     "sample record: user stack size %llu is not a multiple of 8",
 						     (unsigned long long)s->user_stack.size);
 			if ((ret = get_bytes(c, s->user_stack.size, &s->user_stack.data)) ||
 			    (ret = get_u64(c, &s->user_stack.dyn_size)))
 				return ret;
 			if (s->user_stack.dyn_size > s->user_stack.size)
-				return xpf_error_set(c->err, -EINVAL,
+				return xb_error_set(c->err, -EINVAL,
 						     "sample record: user stack dyn_size %llu exceeds size %llu",
 						     (unsigned long long)s->user_stack.dyn_size,
 						     (unsigned long long)s->user_stack.size);
@@ -250,7 +250,7 @@ static int decode_tail(struct cursor *c, const struct perf_event_attr *attr, str
 }
 
 int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
-		      struct xpf_sample *s, struct xpf_error *err)
+		      struct xpf_sample *s, struct xb_error *err)
 {
 	uint64_t t = attr->sample_type;
 	struct cursor c;
@@ -261,9 +261,9 @@ int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_even
 	if ((ret = check_record(hdr, err)))
 		return ret;
 	if (hdr->type != PERF_RECORD_SAMPLE)
-		return xpf_error_set(err, -EINVAL, "record of type %u is not a sample", hdr->type);
+		return xb_error_set(err, -EINVAL, "record of type %u is not a sample", hdr->type);
 	if (t & ~(uint64_t)KNOWN_SAMPLE_BITS)
-		return xpf_error_set(err, -EOPNOTSUPP, "sample_type 0x%llx has unknown bits",
+		return xb_error_set(err, -EOPNOTSUPP, "sample_type 0x%llx has unknown bits",
 				     (unsigned long long)t);
 	c.base = (const uint8_t *)hdr;
 	c.p = c.base + sizeof(*hdr);
@@ -313,7 +313,7 @@ static unsigned int id_trailer_size(uint64_t t)
 }
 
 int xpf_sample_id_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
-			 struct xpf_sample *s, struct xpf_error *err)
+			 struct xpf_sample *s, struct xb_error *err)
 {
 	uint64_t t = attr->sample_type;
 	unsigned int need = id_trailer_size(t);
@@ -329,7 +329,7 @@ int xpf_sample_id_decode(const struct perf_event_attr *attr, const struct perf_e
 	if ((ret = check_record(hdr, err)))
 		return ret;
 	if (hdr->size < sizeof(*hdr) + need)
-		return xpf_error_set(err, -EINVAL,
+		return xb_error_set(err, -EINVAL,
 				     "record of type %u and size %u is too small for its %u-byte sample_id",
 				     hdr->type, hdr->size, need);
 	/* the trailer sits at the end of the record, in the same order as in a sample */

@@ -62,10 +62,10 @@ struct xpf_writer {
 
 /* ---- low-level output ------------------------------------------------------------------- */
 
-static int io_fail(xpf_writer *w, int code, struct xpf_error *err)
+static int io_fail(xpf_writer *w, int code, struct xb_error *err)
 {
 	w->failed = code;
-	return xpf_error_set(err, code, "writing '%s': %s", w->name, strerror(-code));
+	return xb_error_set(err, code, "writing '%s': %s", w->name, strerror(-code));
 }
 
 /*
@@ -73,7 +73,7 @@ static int io_fail(xpf_writer *w, int code, struct xpf_error *err)
  * appends (positioned false) move the file's end, so only they count in bytes_written.
  */
 static int put_all(xpf_writer *w, const void *buf, size_t n, bool positioned, uint64_t off,
-		   struct xpf_error *err)
+		   struct xb_error *err)
 {
 	const uint8_t *p = buf;
 
@@ -93,24 +93,24 @@ static int put_all(xpf_writer *w, const void *buf, size_t n, bool positioned, ui
 	return 0;
 }
 
-static int write_all(xpf_writer *w, const void *buf, size_t n, struct xpf_error *err)
+static int write_all(xpf_writer *w, const void *buf, size_t n, struct xb_error *err)
 {
 	if (w->failed)
-		return xpf_error_set(err, w->failed, "writing '%s': an earlier write failed: %s",
+		return xb_error_set(err, w->failed, "writing '%s': an earlier write failed: %s",
 				     w->name, strerror(-w->failed));
 	return put_all(w, buf, n, false, 0, err);
 }
 
 static int pwrite_all(xpf_writer *w, const void *buf, size_t n, uint64_t off,
-		      struct xpf_error *err)
+		      struct xb_error *err)
 {
 	return put_all(w, buf, n, true, off, err);
 }
 
-static int hide_features(xpf_writer *w, struct xpf_error *err);
+static int hide_features(xpf_writer *w, struct xb_error *err);
 
 /* Data-section bytes: counted into data_size once on disk. */
-static int write_data(xpf_writer *w, const void *buf, size_t n, struct xpf_error *err)
+static int write_data(xpf_writer *w, const void *buf, size_t n, struct xb_error *err)
 {
 	int rc = hide_features(w, err);
 
@@ -146,7 +146,7 @@ static int set_default_string(xpf_writer *w, unsigned int bit, const char *v)
 }
 
 /* What every file carries even when the caller gave nothing: perf reads these unasked. */
-static int fill_default_features(xpf_writer *w, struct xpf_error *err)
+static int fill_default_features(xpf_writer *w, struct xb_error *err)
 {
 	struct xpf_features *f = &w->feat;
 	struct utsname u;
@@ -191,7 +191,7 @@ static int fill_default_features(xpf_writer *w, struct xpf_error *err)
 		xpf_features_mark(f, XPF_FEAT_COMPRESSED);
 	}
 	if (rc)
-		return xpf_error_set(err, rc, "'%s': cannot fill the default features: %s", w->name,
+		return xb_error_set(err, rc, "'%s': cannot fill the default features: %s", w->name,
 				     strerror(-rc));
 	return 0;
 }
@@ -199,7 +199,7 @@ static int fill_default_features(xpf_writer *w, struct xpf_error *err)
 /* ---- layout ------------------------------------------------------------------------------ */
 
 /* File: ids arrays, then the attr entries {attr, section of its ids}, then the data. */
-static int layout_file(xpf_writer *w, struct xpf_error *err)
+static int layout_file(xpf_writer *w, struct xb_error *err)
 {
 	uint64_t off = XPF_HEADER_SIZE, ids_off;
 	struct fbuf b = { 0 };
@@ -217,7 +217,7 @@ static int layout_file(xpf_writer *w, struct xpf_error *err)
 	}
 	if (b.failed) {
 		free(b.buf);
-		return xpf_error_set(err, -ENOMEM, "'%s': out of memory", w->name);
+		return xb_error_set(err, -ENOMEM, "'%s': out of memory", w->name);
 	}
 	rc = write_all(w, b.buf, b.len, err);
 	free(b.buf);
@@ -246,7 +246,7 @@ static int put_record(struct fbuf *b, uint32_t type, const void *body, size_t n,
  * marker (perf report --header-only stops there), then build-ids as HEADER_BUILD_ID
  * records, as perf 6.1's record synthesizes them. These go out uncompressed.
  */
-static int layout_pipe(xpf_writer *w, struct xpf_error *err)
+static int layout_pipe(xpf_writer *w, struct xb_error *err)
 {
 	struct fbuf b = { 0 };
 	int rc = 0;
@@ -256,7 +256,7 @@ static int layout_pipe(xpf_writer *w, struct xpf_error *err)
 				w->attrs[i].ids, w->attrs[i].nr_ids * sizeof(uint64_t));
 	if (rc) {
 		free(b.buf);
-		return xpf_error_set(err, rc, "'%s': too many ids for one HEADER_ATTR record",
+		return xb_error_set(err, rc, "'%s': too many ids for one HEADER_ATTR record",
 				     w->name);
 	}
 	for (unsigned int bit = 1; bit < XPF_FEAT_LAST_KNOWN; bit++) {
@@ -308,7 +308,7 @@ static int layout_pipe(xpf_writer *w, struct xpf_error *err)
 		}
 	}
 	if (!rc && b.failed)
-		rc = xpf_error_set(err, -ENOMEM, "'%s': out of memory", w->name);
+		rc = xb_error_set(err, -ENOMEM, "'%s': out of memory", w->name);
 	if (!rc)
 		rc = write_all(w, b.buf, b.len, err);
 	free(b.buf);
@@ -317,7 +317,7 @@ static int layout_pipe(xpf_writer *w, struct xpf_error *err)
 	return rc;
 }
 
-static int layout(xpf_writer *w, struct xpf_error *err)
+static int layout(xpf_writer *w, struct xb_error *err)
 {
 	int rc;
 
@@ -326,7 +326,7 @@ static int layout(xpf_writer *w, struct xpf_error *err)
 	if (w->failed)
 		return write_all(w, NULL, 0, err);
 	if (!w->nr_attrs)
-		return xpf_error_set(err, -EINVAL, "'%s': no event was added before the first record",
+		return xb_error_set(err, -EINVAL, "'%s': no event was added before the first record",
 				     w->name);
 	rc = fill_default_features(w, err);
 	if (rc)
@@ -337,7 +337,7 @@ static int layout(xpf_writer *w, struct xpf_error *err)
 /* ---- open / attrs / features ------------------------------------------------------------- */
 
 static int open_common(xpf_writer **out, int fd, bool own_fd, bool pipe, const char *name,
-		       const struct xpf_writer_opts *opts, struct xpf_error *err)
+		       const struct xpf_writer_opts *opts, struct xb_error *err)
 {
 	xpf_writer *w;
 	int rc;
@@ -346,7 +346,7 @@ static int open_common(xpf_writer **out, int fd, bool own_fd, bool pipe, const c
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->name = strdup(name))) {
 		free(w);
-		return xpf_error_set(err, -ENOMEM, "out of memory");
+		return xb_error_set(err, -ENOMEM, "out of memory");
 	}
 	w->fd = fd;
 	w->pipe = pipe;
@@ -379,13 +379,13 @@ static int open_common(xpf_writer **out, int fd, bool own_fd, bool pipe, const c
 }
 
 int xpf_writer_open_fd(xpf_writer **out, int fd, bool pipe, const struct xpf_writer_opts *opts,
-		       struct xpf_error *err)
+		       struct xb_error *err)
 {
 	return open_common(out, fd, true, pipe, pipe ? "-" : "perf.data", opts, err);
 }
 
 int xpf_writer_open(xpf_writer **out, const char *path, const struct xpf_writer_opts *opts,
-		    struct xpf_error *err)
+		    struct xb_error *err)
 {
 	bool pipe = !strcmp(path, "-");
 	int fd, rc;
@@ -396,7 +396,7 @@ int xpf_writer_open(xpf_writer **out, const char *path, const struct xpf_writer_
 		return open_common(out, STDOUT_FILENO, false, true, "-", opts, err);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return xpf_error_set(err, -errno, "cannot create '%s': %s", path, strerror(errno));
+		return xb_error_set(err, -errno, "cannot create '%s': %s", path, strerror(errno));
 	rc = open_common(out, fd, true, false, path, opts, err);
 	if (rc)
 		close(fd);
@@ -404,31 +404,31 @@ int xpf_writer_open(xpf_writer **out, const char *path, const struct xpf_writer_
 }
 
 int xpf_writer_add_attr(xpf_writer *w, const struct perf_event_attr *attr, const uint64_t *ids,
-			uint32_t nr_ids, const char *name, struct xpf_error *err)
+			uint32_t nr_ids, const char *name, struct xb_error *err)
 {
 	struct wattr *v, *a;
 	uint32_t sz = attr->size ? attr->size : sizeof(*attr);
 
 	if (w->laid_out)
-		return xpf_error_set(err, -EBUSY, "'%s': events must be added before the first record",
+		return xb_error_set(err, -EBUSY, "'%s': events must be added before the first record",
 				     w->name);
 	if (sz > XPF_ATTR_SIZE_MAX)
 		sz = XPF_ATTR_SIZE_MAX;
 	if (sz > sizeof(*attr))
 		sz = sizeof(*attr);
 	if (sz < PERF_ATTR_SIZE_VER0)
-		return xpf_error_set(err, -EINVAL, "'%s': attr size %u is too small", w->name, sz);
+		return xb_error_set(err, -EINVAL, "'%s': attr size %u is too small", w->name, sz);
 	if (w->nr_attrs) {
 		const struct perf_event_attr *f = &w->attrs[0].attr;
 
 		if (f->sample_type != attr->sample_type || f->read_format != attr->read_format)
-			return xpf_error_set(err, -EINVAL,
+			return xb_error_set(err, -EINVAL,
 					     "'%s': all events of a file must share sample_type and read_format",
 					     w->name);
 	}
 	v = realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*v));
 	if (!v)
-		return xpf_error_set(err, -ENOMEM, "out of memory");
+		return xb_error_set(err, -ENOMEM, "out of memory");
 	w->attrs = v;
 	a = &v[w->nr_attrs];
 	memset(a, 0, sizeof(*a));
@@ -437,7 +437,7 @@ int xpf_writer_add_attr(xpf_writer *w, const struct perf_event_attr *attr, const
 	if (!a->ids || (name && !a->name)) {
 		free(a->ids);
 		free(a->name);
-		return xpf_error_set(err, -ENOMEM, "out of memory");
+		return xb_error_set(err, -ENOMEM, "out of memory");
 	}
 	if (nr_ids)
 		memcpy(a->ids, ids, nr_ids * sizeof(uint64_t));
@@ -461,10 +461,10 @@ int xpf_writer_add_attr(xpf_writer *w, const struct perf_event_attr *attr, const
 	return 0;
 }
 
-int xpf_writer_set_features(xpf_writer *w, const struct xpf_features *f, struct xpf_error *err)
+int xpf_writer_set_features(xpf_writer *w, const struct xpf_features *f, struct xb_error *err)
 {
 	if (w->pipe && w->laid_out)
-		return xpf_error_set(err, -EBUSY,
+		return xb_error_set(err, -EBUSY,
 				     "'%s': in a pipe, features must be set before the first record",
 				     w->name);
 	if (xpf_features_has(f, XPF_FEAT_SAMPLE_TIME))
@@ -475,7 +475,7 @@ int xpf_writer_set_features(xpf_writer *w, const struct xpf_features *f, struct 
 /* ---- records ----------------------------------------------------------------------------- */
 
 /* Write out what is buffered, compressed or plain. Records stay whole across the call. */
-static int flush(xpf_writer *w, struct xpf_error *err)
+static int flush(xpf_writer *w, struct xb_error *err)
 {
 	int rc;
 
@@ -489,7 +489,7 @@ static int flush(xpf_writer *w, struct xpf_error *err)
 			char msg[sizeof(err->msg)];
 
 			memcpy(msg, err->msg, sizeof(msg));
-			xpf_error_set(err, rc, "'%s': %.400s", w->name, msg);
+			xb_error_set(err, rc, "'%s': %.400s", w->name, msg);
 		}
 		if (!rc)
 			rc = write_data(w, w->out.buf, w->out.len, err);
@@ -518,15 +518,15 @@ static void note_time(xpf_writer *w, const struct perf_event_header *rec)
 	w->have_time = true;
 }
 
-int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct xpf_error *err)
+int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct xb_error *err)
 {
 	int rc;
 
 	if (rec->size < sizeof(*rec))
-		return xpf_error_set(err, -EINVAL, "'%s': record of type %u has size %u", w->name,
+		return xb_error_set(err, -EINVAL, "'%s': record of type %u has size %u", w->name,
 				     rec->type, rec->size);
 	if (w->finished)
-		return xpf_error_set(err, -EBUSY, "'%s': a record after the file was finished",
+		return xb_error_set(err, -EBUSY, "'%s': a record after the file was finished",
 				     w->name);
 	rc = layout(w, err);
 	if (rc)
@@ -537,7 +537,7 @@ int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct 
 	fbuf_put(&w->in, rec, rec->size);
 	if (w->in.failed) {
 		w->in.failed = false;
-		return xpf_error_set(err, -ENOMEM, "'%s': out of memory buffering records", w->name);
+		return xb_error_set(err, -ENOMEM, "'%s': out of memory buffering records", w->name);
 	}
 	w->bytes_in += rec->size;
 	w->samples_in += rec->type == PERF_RECORD_SAMPLE;
@@ -547,7 +547,7 @@ int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct 
 }
 
 static int write_features(xpf_writer *w, uint64_t feat_off, bool provisional, uint64_t *bits,
-			  uint64_t *end, struct fbuf *keep, struct xpf_error *err);
+			  uint64_t *end, struct fbuf *keep, struct xb_error *err);
 static void update_derived_features(xpf_writer *w);
 
 /*
@@ -556,7 +556,7 @@ static void update_derived_features(xpf_writer *w);
  * one needs HEADER_COMPRESSED). Before the next data overwrites those features, the header
  * stops pointing at them (hide_features), so at no moment does it describe garbage.
  */
-static int sync_file(xpf_writer *w, bool final, uint64_t *end, struct xpf_error *err)
+static int sync_file(xpf_writer *w, bool final, uint64_t *end, struct xb_error *err)
 {
 	struct xpf_file_header h;
 	uint64_t bits[XPF_FEAT_BITS / 64] = { 0 };
@@ -590,7 +590,7 @@ static int sync_file(xpf_writer *w, bool final, uint64_t *end, struct xpf_error 
 	return 0;
 }
 
-static int hide_features(xpf_writer *w, struct xpf_error *err)
+static int hide_features(xpf_writer *w, struct xb_error *err)
 {
 	struct xpf_file_header h;
 
@@ -605,7 +605,7 @@ static int hide_features(xpf_writer *w, struct xpf_error *err)
 }
 
 /* Flush, then one user record written as itself, outside any COMPRESSED record (as perf). */
-static int plain_record(xpf_writer *w, uint32_t type, struct xpf_error *err)
+static int plain_record(xpf_writer *w, uint32_t type, struct xb_error *err)
 {
 	struct perf_event_header h = { .type = type, .size = sizeof(h) };
 	int rc = layout(w, err);
@@ -621,12 +621,12 @@ static int plain_record(xpf_writer *w, uint32_t type, struct xpf_error *err)
 	return rc;
 }
 
-int xpf_writer_finished_round(xpf_writer *w, struct xpf_error *err)
+int xpf_writer_finished_round(xpf_writer *w, struct xb_error *err)
 {
 	return plain_record(w, XPF_RECORD_FINISHED_ROUND, err);
 }
 
-int xpf_writer_finished_init(xpf_writer *w, struct xpf_error *err)
+int xpf_writer_finished_init(xpf_writer *w, struct xb_error *err)
 {
 	return plain_record(w, XPF_RECORD_FINISHED_INIT, err);
 }
@@ -657,7 +657,7 @@ uint64_t xpf_writer_samples_written(const xpf_writer *w)
 
 /* The table then the payloads, in one buffer: what sync_file keeps to restore a round. */
 static int write_features(xpf_writer *w, uint64_t feat_off, bool provisional, uint64_t *bits,
-			  uint64_t *end, struct fbuf *keep, struct xpf_error *err)
+			  uint64_t *end, struct fbuf *keep, struct xb_error *err)
 {
 	struct fbuf out = { 0 };
 	void *enc[XPF_FEAT_LAST_KNOWN] = { 0 };
@@ -692,7 +692,7 @@ static int write_features(xpf_writer *w, uint64_t feat_off, bool provisional, ui
 	for (bit = 0; bit < XPF_FEAT_LAST_KNOWN; bit++)
 		free(enc[bit]);
 	if (!rc && out.failed)
-		rc = xpf_error_set(err, -ENOMEM, "'%s': out of memory", w->name);
+		rc = xb_error_set(err, -ENOMEM, "'%s': out of memory", w->name);
 	if (!rc)
 		rc = pwrite_all(w, out.buf, out.len, feat_off, err);
 	if (!rc && keep)
@@ -720,7 +720,7 @@ static void update_derived_features(xpf_writer *w)
 }
 
 /* Cut what an earlier, longer feature section or a failed write left past `end`. */
-static int truncate_to(xpf_writer *w, uint64_t end, struct xpf_error *err)
+static int truncate_to(xpf_writer *w, uint64_t end, struct xb_error *err)
 {
 	struct stat st;
 
@@ -730,7 +730,7 @@ static int truncate_to(xpf_writer *w, uint64_t end, struct xpf_error *err)
 	return 0;
 }
 
-static int finish_file(xpf_writer *w, struct xpf_error *err)
+static int finish_file(xpf_writer *w, struct xb_error *err)
 {
 	uint64_t end = 0;
 	int rc = sync_file(w, true, &end, err);
@@ -750,7 +750,7 @@ static int finish_file(xpf_writer *w, struct xpf_error *err)
  */
 static void restore_last_round(xpf_writer *w)
 {
-	struct xpf_error ignored = { 0 };
+	struct xb_error ignored = { 0 };
 	struct xpf_file_header h;
 	uint64_t feat_off = w->data_offset + w->synced_size, end = 0;
 	uint64_t bits[XPF_FEAT_BITS / 64] = { 0 };
@@ -782,7 +782,7 @@ out:
 	w->failed = saved;
 }
 
-int xpf_writer_finish(xpf_writer *w, struct xpf_error *err)
+int xpf_writer_finish(xpf_writer *w, struct xb_error *err)
 {
 	int rc;
 
@@ -801,7 +801,7 @@ int xpf_writer_finish(xpf_writer *w, struct xpf_error *err)
 	return rc;
 }
 
-int xpf_writer_close(xpf_writer *w, struct xpf_error *err)
+int xpf_writer_close(xpf_writer *w, struct xb_error *err)
 {
 	int rc;
 
@@ -809,7 +809,7 @@ int xpf_writer_close(xpf_writer *w, struct xpf_error *err)
 		return 0;
 	rc = xpf_writer_finish(w, err);
 	if (w->own_fd && close(w->fd) && !rc)
-		rc = xpf_error_set(err, -errno, "closing '%s': %s", w->name, strerror(errno));
+		rc = xb_error_set(err, -errno, "closing '%s': %s", w->name, strerror(errno));
 	w->own_fd = false;
 	xpf_writer_abort(w);
 	return rc;

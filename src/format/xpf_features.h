@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "format/xpf_abi.h"
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 struct xpf_build_id_entry {
 	int32_t pid;          /* -1 for the kernel and shared objects, as perf writes */
@@ -82,14 +82,14 @@ void xpf_features_free(struct xpf_features *f);
  * length is checked against `size`.
  */
 int xpf_feature_decode(struct xpf_features *f, unsigned int bit, const void *payload,
-		       uint64_t size, bool swap, uint64_t file_offset, struct xpf_error *err);
+		       uint64_t size, bool swap, uint64_t file_offset, struct xb_error *err);
 
 /*
  * Encode feature `bit` of f into a newly allocated buffer (*out, *out_size), native byte
  * order, padded as perf pads. -ENOENT if f does not hold that feature.
  */
 int xpf_feature_encode(const struct xpf_features *f, unsigned int bit, void **out,
-		       uint64_t *out_size, struct xpf_error *err);
+		       uint64_t *out_size, struct xb_error *err);
 
 /* Convenience setters for writers: copy the string(s) and mark the bit. */
 int xpf_features_set_string(struct xpf_features *f, unsigned int bit, const char *value);
@@ -108,10 +108,10 @@ int xpf_features_set_raw(struct xpf_features *f, unsigned int bit, const void *d
  * stay. On an error the features before the failing one are already copied.
  */
 int xpf_features_merge(struct xpf_features *dst, const struct xpf_features *src,
-		       struct xpf_error *err);
+		       struct xb_error *err);
 
 /* Deep copy of src into dst (which is overwritten, not freed first). */
 int xpf_features_copy(struct xpf_features *dst, const struct xpf_features *src,
-		      struct xpf_error *err);
+		      struct xb_error *err);
 
 #endif

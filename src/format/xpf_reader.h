@@ -8,7 +8,7 @@
 #include <linux/perf_event.h>
 
 #include "format/xpf_abi.h"
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "format/xpf_features.h"
 #include "format/xpf_sample.h"
 
@@ -61,15 +61,15 @@ struct xpf_record {
  * feature sections (or, for a pipe, everything up to the first data record is read lazily
  * by xpf_reader_next). On success *out owns everything; close it with xpf_reader_close().
  */
-int xpf_reader_open(xpf_reader **out, const char *path, struct xpf_error *err);
+int xpf_reader_open(xpf_reader **out, const char *path, struct xb_error *err);
 
 /* As xpf_reader_open, from a file descriptor that then belongs to the reader. `name` is
  * used in messages. */
-int xpf_reader_open_fd(xpf_reader **out, int fd, const char *name, struct xpf_error *err);
+int xpf_reader_open_fd(xpf_reader **out, int fd, const char *name, struct xb_error *err);
 
 /* Open an in-memory image (fuzzing, tests). The buffer is not copied: it must outlive r. */
 int xpf_reader_open_mem(xpf_reader **out, const void *buf, size_t size, const char *name,
-			struct xpf_error *err);
+			struct xb_error *err);
 
 /* Accepts NULL. */
 void xpf_reader_close(xpf_reader *r);
@@ -98,14 +98,14 @@ const struct xpf_attr *xpf_reader_attr_of(const xpf_reader *r, const struct perf
  * A file whose data size is 0 (recorder killed before finishing) or whose last record is
  * cut short ends normally (0) and sets a warning, see xpf_reader_warning().
  */
-int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xpf_error *err);
+int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xb_error *err);
 
 /*
  * Decode a SAMPLE record with the attr it belongs to. When hdr is the record last returned
  * by xpf_reader_next(), the message names its file offset. -ENOENT if no attr owns its id.
  */
 int xpf_reader_decode_sample(const xpf_reader *r, const struct perf_event_header *hdr,
-			     struct xpf_sample *out, struct xpf_error *err);
+			     struct xpf_sample *out, struct xb_error *err);
 
 /* The one warning about the file (unfinished, truncated tail), or NULL. */
 const char *xpf_reader_warning(const xpf_reader *r);

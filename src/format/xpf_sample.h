@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 /* PERF_SAMPLE_READ values, as laid out by read_format. */
 struct xpf_read_values {
@@ -72,7 +72,7 @@ struct xpf_sample {
  * field that overruns.
  */
 int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
-		      struct xpf_sample *out, struct xpf_error *err);
+		      struct xpf_sample *out, struct xb_error *err);
 
 /*
  * Decode the sample_id trailer of a non-sample record (attr.sample_id_all): fills the
@@ -80,7 +80,7 @@ int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_even
  * sample_id_all or the record type carries none.
  */
 int xpf_sample_id_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
-			 struct xpf_sample *out, struct xpf_error *err);
+			 struct xpf_sample *out, struct xb_error *err);
 
 /*
  * Where a record keeps its event id, so a reader can find the attr of a record when a file

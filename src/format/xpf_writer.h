@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "format/xpf_features.h"
 
 typedef struct xpf_writer xpf_writer;
@@ -22,10 +22,10 @@ struct xpf_writer_opts {
  * On success *out owns the file; finish with xpf_writer_close() or xpf_writer_abort().
  */
 int xpf_writer_open(xpf_writer **out, const char *path, const struct xpf_writer_opts *opts,
-		    struct xpf_error *err);
+		    struct xb_error *err);
 /* As xpf_writer_open on an open fd, which then belongs to the writer. pipe: stream format. */
 int xpf_writer_open_fd(xpf_writer **out, int fd, bool pipe, const struct xpf_writer_opts *opts,
-		       struct xpf_error *err);
+		       struct xb_error *err);
 
 /*
  * Add an event before the first record. The attr is written with size min(attr->size,
@@ -33,17 +33,17 @@ int xpf_writer_open_fd(xpf_writer **out, int fd, bool pipe, const struct xpf_wri
  * EVENT_DESC. All attrs must share sample_type and read_format: -EINVAL otherwise.
  */
 int xpf_writer_add_attr(xpf_writer *w, const struct perf_event_attr *attr, const uint64_t *ids,
-			uint32_t nr_ids, const char *name, struct xpf_error *err);
+			uint32_t nr_ids, const char *name, struct xb_error *err);
 
 /*
  * Features. In file mode they may be set any time before close; in pipe mode, before the
  * first record (they are emitted as HEADER_FEATURE records then). The writer copies f.
  * HOSTNAME, NRCPUS, EVENT_DESC and COMPRESSED are filled in by the writer when missing.
  */
-int xpf_writer_set_features(xpf_writer *w, const struct xpf_features *f, struct xpf_error *err);
+int xpf_writer_set_features(xpf_writer *w, const struct xpf_features *f, struct xb_error *err);
 
 /* Append one record (native byte order, header->size bytes). */
-int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct xpf_error *err);
+int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct xb_error *err);
 
 /*
  * End a round: compress and write what is buffered, then a FINISHED_ROUND record. Call
@@ -55,10 +55,10 @@ int xpf_writer_write(xpf_writer *w, const struct perf_event_header *rec, struct 
  * Pipe mode: perf 6.1 cannot `report --stats` or `-D` a compressed stream (its own
  * neither); callers that want those should pass compress_level 0 for pipes.
  */
-int xpf_writer_finished_round(xpf_writer *w, struct xpf_error *err);
+int xpf_writer_finished_round(xpf_writer *w, struct xb_error *err);
 
 /* Write a FINISHED_INIT record (after the synthesized records). */
-int xpf_writer_finished_init(xpf_writer *w, struct xpf_error *err);
+int xpf_writer_finished_init(xpf_writer *w, struct xb_error *err);
 
 /*
  * For the summary, what the output holds: bytes written (after compression; once finished,
@@ -75,10 +75,10 @@ uint64_t xpf_writer_samples_written(const xpf_writer *w);
  * full disk) the file is then what the last successful round left, features included, so
  * perf reads it too. Later calls return the same status.
  */
-int xpf_writer_finish(xpf_writer *w, struct xpf_error *err);
+int xpf_writer_finish(xpf_writer *w, struct xb_error *err);
 
 /* xpf_writer_finish (unless done), close the file and free w. Accepts NULL. */
-int xpf_writer_close(xpf_writer *w, struct xpf_error *err);
+int xpf_writer_close(xpf_writer *w, struct xb_error *err);
 
 /* Free w without finishing the file (the caller removes it). Accepts NULL. */
 void xpf_writer_abort(xpf_writer *w);

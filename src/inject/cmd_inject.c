@@ -107,7 +107,7 @@ static int add_mmap_build_id(struct inject *in, const struct perf_event_header *
 					 (const uint8_t *)b + 44, n, file);
 }
 
-static int set_features(struct inject *in, struct xpf_error *err)
+static int set_features(struct inject *in, struct xb_error *err)
 {
 	/* the writer fills COMPRESSED itself, from its own level */
 	in->feat.present[XPF_FEAT_COMPRESSED / 64] &= ~(1ULL << (XPF_FEAT_COMPRESSED % 64));
@@ -115,7 +115,7 @@ static int set_features(struct inject *in, struct xpf_error *err)
 }
 
 /* Before the first record goes out: the events (and a pipe stream's features). */
-static int start(struct inject *in, struct xpf_error *err)
+static int start(struct inject *in, struct xb_error *err)
 {
 	uint32_t n = xpf_reader_nr_attrs(in->r);
 	int ret;
@@ -125,7 +125,7 @@ static int start(struct inject *in, struct xpf_error *err)
 		const struct xpf_attr *a = xpf_reader_attr(in->r, i);
 
 		if (!a->attr.sample_id_all && n > 0) {
-			return xpf_error_set(err, -EOPNOTSUPP,
+			return xb_error_set(err, -EOPNOTSUPP,
 					     "event %u of the input has no sample_id_all: such "
 					     "files are not rewritten", i);
 		}
@@ -140,7 +140,7 @@ static int start(struct inject *in, struct xpf_error *err)
 	return set_features(in, err);
 }
 
-static int copy(struct inject *in, struct xpf_error *err)
+static int copy(struct inject *in, struct xb_error *err)
 {
 	bool pipe = xpf_reader_header(in->r)->pipe;
 	struct xpf_record rec;
@@ -155,7 +155,7 @@ static int copy(struct inject *in, struct xpf_error *err)
 		} else if (h->type == XPF_RECORD_HEADER_BUILD_ID) {
 			ret = add_build_id_record(in, h);
 		} else if (h->type == XPF_RECORD_AUXTRACE) {
-			ret = xpf_error_set(err, -EOPNOTSUPP,
+			ret = xb_error_set(err, -EOPNOTSUPP,
 					    "AUX area data (intel_pt, arm_spe...) is not rewritten");
 		} else if (pipe && !in->started && regenerated(h->type)) {
 			ret = 0;
@@ -205,7 +205,7 @@ int main(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct xpf_writer_opts wo = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct inject in = { .o = &o };
 	int ret;
 

@@ -106,7 +106,7 @@ static void list_kinds(struct lister *l, unsigned kinds)
 /* --attr: how each event of the arguments encodes, in perf -vv's layout */
 static int print_attrs(xpe_ctx *ctx, int argc, const char **argv)
 {
-	struct xpf_error err;
+	struct xb_error err;
 	xpe_evlist *evl = xpe_evlist_create();
 	char buf[4096];
 	size_t i;

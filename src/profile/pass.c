@@ -672,7 +672,7 @@ static int sort_addrs(xpp_profile *p)
 	return 0;
 }
 
-int xpp_profile_run(xpp_profile *p, struct xpf_error *err)
+int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 {
 	struct xpf_record rec;
 	int ret;
@@ -694,7 +694,7 @@ int xpp_profile_run(xpp_profile *p, struct xpf_error *err)
 		}
 		if (ret < 0) {
 			if (!err->msg[0])
-				xpf_error_set(err, ret, "cannot process the records: %s",
+				xb_error_set(err, ret, "cannot process the records: %s",
 					      strerror(-ret));
 			return ret;
 		}
@@ -705,7 +705,7 @@ int xpp_profile_run(xpp_profile *p, struct xpf_error *err)
 	if (ret == 0)
 		ret = sort_addrs(p);
 	if (ret < 0)
-		xpf_error_set(err, ret, "cannot process the records: %s", strerror(-ret));
+		xb_error_set(err, ret, "cannot process the records: %s", strerror(-ret));
 	return ret;
 }
 
@@ -725,7 +725,7 @@ static bool may_sample_kernel(xpf_reader *r)
  * DWARF unwinding (an attr sampling the user stack); source lines where asked for. Without
  * libdw only perf's default goes quietly without inline frames.
  */
-static int start_srclines(xpp_profile *p, struct xpf_error *err)
+static int start_srclines(xpp_profile *p, struct xb_error *err)
 {
 	struct xpp_src_opts so = { .debug_root = p->o.debug_root, .no_demangle = p->o.no_demangle };
 	bool dwarf_file = false;
@@ -742,14 +742,14 @@ static int start_srclines(xpp_profile *p, struct xpf_error *err)
 	ret = xpp_srcline_create(&p->src, p->strs, &so, err);
 	if (ret == -EOPNOTSUPP && p->o.inlines < 0 && !p->srclines) {
 		p->inlines = false;
-		xpf_error_clear(err);
+		xb_error_clear(err);
 		return 0;
 	}
 	return ret;
 }
 
 int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *opts,
-		       struct xpf_error *err)
+		       struct xb_error *err)
 {
 	struct xpp_dso_table_opts dopts;
 	xpp_profile *p = calloc(1, sizeof(*p));
@@ -790,7 +790,7 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	return 0;
 nomem:
 	xpp_profile_free(p);
-	xpf_error_set(err, -ENOMEM, "cannot start the profile: %s", strerror(ENOMEM));
+	xb_error_set(err, -ENOMEM, "cannot start the profile: %s", strerror(ENOMEM));
 	return -ENOMEM;
 }
 

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "format/xpf_reader.h"
 #include "profile/session/intern.h"
 #include "profile/symbols/dso.h"
@@ -112,7 +112,7 @@ typedef struct xpp_profile xpp_profile;
  * err set.
  */
 int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *opts,
-		       struct xpf_error *err);
+		       struct xb_error *err);
 /* Free the profile and everything it built; accepts NULL. */
 void xpp_profile_free(xpp_profile *p);
 
@@ -121,7 +121,7 @@ void xpp_profile_free(xpp_profile *p);
  * thread and map model, resolve and aggregate samples. 0, or a negative errno with err set
  * (a damaged file, memory exhaustion).
  */
-int xpp_profile_run(xpp_profile *p, struct xpf_error *err);
+int xpp_profile_run(xpp_profile *p, struct xb_error *err);
 
 /* ---- results, valid until xpp_profile_free() ---- */
 

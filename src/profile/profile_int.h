@@ -51,7 +51,7 @@ struct xpp_profile {
 	uint32_t nr_ev;
 	uint64_t lost_samples;
 	struct xpp_filter comm_filter, dso_filter;
-	struct xpf_error err;
+	struct xb_error err;
 	/* the attr of the previous sample and its index: most files have one or two */
 	const struct xpf_attr *last_attr;
 	uint32_t last_idx;

@@ -108,7 +108,7 @@ static const char *why(int ret)
 }
 
 int xrec_buildid_read_file(const char *path, uint8_t out[XREC_BUILD_ID_MAX],
-			   struct xpf_error *err)
+			   struct xb_error *err)
 {
 	struct stat st;
 	uint8_t *map;
@@ -116,16 +116,16 @@ int xrec_buildid_read_file(const char *path, uint8_t out[XREC_BUILD_ID_MAX],
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return xpf_error_set(err, -errno, "'%s': %s", path, strerror(errno));
+		return xb_error_set(err, -errno, "'%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < EI_NIDENT) {
 		close(fd);
-		return xpf_error_set(err, -ENOEXEC, "'%s': not an ELF file", path);
+		return xb_error_set(err, -ENOEXEC, "'%s': not an ELF file", path);
 	}
 	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	ret = -errno;
 	close(fd);
 	if (map == MAP_FAILED)
-		return xpf_error_set(err, ret, "'%s': %s", path, strerror(-ret));
+		return xb_error_set(err, ret, "'%s': %s", path, strerror(-ret));
 	/* only native-endian ELF: we read the DSOs this machine runs */
 	if (memcmp(map, ELFMAG, SELFMAG) || map[EI_DATA] != (__BYTE_ORDER__ ==
 	    __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB))
@@ -138,11 +138,11 @@ int xrec_buildid_read_file(const char *path, uint8_t out[XREC_BUILD_ID_MAX],
 		ret = -ENOEXEC;
 	munmap(map, st.st_size);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "'%s': %s", path, why(ret));
+		return xb_error_set(err, ret, "'%s': %s", path, why(ret));
 	return ret;
 }
 
-int xrec_buildid_read_kernel(uint8_t out[XREC_BUILD_ID_MAX], struct xpf_error *err)
+int xrec_buildid_read_kernel(uint8_t out[XREC_BUILD_ID_MAX], struct xb_error *err)
 {
 	const char *path = "/sys/kernel/notes";
 	uint8_t buf[4096];
@@ -151,15 +151,15 @@ int xrec_buildid_read_kernel(uint8_t out[XREC_BUILD_ID_MAX], struct xpf_error *e
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return xpf_error_set(err, -errno, "'%s': %s", path, strerror(errno));
+		return xb_error_set(err, -errno, "'%s': %s", path, strerror(errno));
 	n = read(fd, buf, sizeof(buf));
 	ret = -errno;
 	close(fd);
 	if (n < 0)
-		return xpf_error_set(err, ret, "'%s': %s", path, strerror(-ret));
+		return xb_error_set(err, ret, "'%s': %s", path, strerror(-ret));
 	ret = xrec_buildid_from_notes(buf, n, out);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "'%s': %s", path, why(ret));
+		return xb_error_set(err, ret, "'%s': %s", path, why(ret));
 	return ret;
 }
 
@@ -254,7 +254,7 @@ int xrec_buildids_add(xrec_buildids *set, const char *path, bool kernel, const u
 	return 0;
 }
 
-int xrec_buildids_to_features(xrec_buildids *set, struct xpf_features *f, struct xpf_error *err)
+int xrec_buildids_to_features(xrec_buildids *set, struct xpf_features *f, struct xb_error *err)
 {
 	int added = 0;
 
@@ -273,7 +273,7 @@ int xrec_buildids_to_features(xrec_buildids *set, struct xpf_features *f, struct
 		ret = xpf_features_add_build_id(f, -1, e->kernel ? PERF_RECORD_MISC_KERNEL :
 						PERF_RECORD_MISC_USER, e->id, e->size, e->path);
 		if (ret < 0)
-			return xpf_error_set(err, ret, "cannot add the build id of '%s': %s",
+			return xb_error_set(err, ret, "cannot add the build id of '%s': %s",
 					     e->path, strerror(-ret));
 		added++;
 	}

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "format/xpf_features.h"
 
 #define XREC_BUILD_ID_MAX 20
@@ -18,10 +18,10 @@
  * negative errno. err (may be NULL) gets "PATH: why".
  */
 int xrec_buildid_read_file(const char *path, uint8_t out[XREC_BUILD_ID_MAX],
-			   struct xpf_error *err);
+			   struct xb_error *err);
 
 /* The running kernel's build id, from /sys/kernel/notes. Same returns as above. */
-int xrec_buildid_read_kernel(uint8_t out[XREC_BUILD_ID_MAX], struct xpf_error *err);
+int xrec_buildid_read_kernel(uint8_t out[XREC_BUILD_ID_MAX], struct xb_error *err);
 
 /* Parse a raw note area (the content of a note segment/section or /sys/kernel/notes). */
 int xrec_buildid_from_notes(const void *notes, size_t size, uint8_t out[XREC_BUILD_ID_MAX]);
@@ -56,6 +56,6 @@ int xrec_buildids_add(xrec_buildids *set, const char *path, bool kernel, const u
  * skipped silently (perf does the same). Returns the number of entries added or a negative
  * errno.
  */
-int xrec_buildids_to_features(xrec_buildids *set, struct xpf_features *f, struct xpf_error *err);
+int xrec_buildids_to_features(xrec_buildids *set, struct xpf_features *f, struct xb_error *err);
 
 #endif

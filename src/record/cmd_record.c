@@ -321,7 +321,7 @@ static void raise_nofile_limit(void)
 
 static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 {
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	int i;
 
 	if (!opts.nr_events) {
@@ -341,7 +341,7 @@ static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 	return 0;
 }
 
-static void explain_open_failure(const struct xpf_error *err)
+static void explain_open_failure(const struct xb_error *err)
 {
 	cli_error("%s", err->msg);
 	if (err->code == -EPERM || err->code == -ENOMEM) {
@@ -381,7 +381,7 @@ static void drop_output(bool created, bool renamed, const char *old)
 
 /* Tracepoint samples are unreadable to perf without the formats of their raw data. */
 static int add_tracing_data(struct rec_session *s, struct xpf_features *feat,
-			    struct xpf_error *err)
+			    struct xb_error *err)
 {
 	void *blob;
 	size_t size;
@@ -392,13 +392,13 @@ static int add_tracing_data(struct rec_session *s, struct xpf_features *feat,
 	ret = xpf_features_set_raw(feat, XPF_FEAT_TRACING_DATA, blob, size);
 	free(blob);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "tracing data: %s", strerror(-ret));
+		return xb_error_set(err, ret, "tracing data: %s", strerror(-ret));
 	return 0;
 }
 
 /* GROUP_DESC, as perf writes it, so its report and evlist show {a,b} groups. */
 static int add_group_desc(struct rec_session *s, struct xpf_features *feat,
-			  struct xpf_error *err)
+			  struct xb_error *err)
 {
 	size_t n = xpe_evlist_count(s->evl), i;
 	struct xpf_group_desc *g;
@@ -410,14 +410,14 @@ static int add_group_desc(struct rec_session *s, struct xpf_features *feat,
 			continue;
 		g = realloc(feat->groups, (feat->nr_groups + 1) * sizeof(*g));
 		if (!g)
-			return xpf_error_set(err, -ENOMEM, "out of memory");
+			return xb_error_set(err, -ENOMEM, "out of memory");
 		feat->groups = g;
 		g += feat->nr_groups;
 		g->name = strdup("{anon_group}");
 		g->leader_idx = (uint32_t)ev->idx;
 		g->nr_members = (uint32_t)ev->group_size;
 		if (!g->name)
-			return xpf_error_set(err, -ENOMEM, "out of memory");
+			return xb_error_set(err, -ENOMEM, "out of memory");
 		feat->nr_groups++;
 	}
 	if (feat->nr_groups)
@@ -425,7 +425,7 @@ static int add_group_desc(struct rec_session *s, struct xpf_features *feat,
 	return 0;
 }
 
-static int synthesize(struct rec_session *s, const struct rec_target *t, struct xpf_error *err)
+static int synthesize(struct rec_session *s, const struct rec_target *t, struct xb_error *err)
 {
 	struct xrec_synth syn = {
 		.sample_type = xpe_evlist_event(s->evl, 0)->attr.sample_type,
@@ -506,7 +506,7 @@ static void note_fallbacks(xpe_evlist *evl, char **names)
 
 static int record(struct rec_session *s, struct rec_target *t)
 {
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpf_features feat = { 0 };
 	struct xpf_writer_opts wo = { .compress_level = opts.compress_level };
 	bool pipe_out = !strcmp(opts.output, "-"), renamed = false, created = false;

@@ -334,7 +334,7 @@ static int set_cmdline(struct xpf_features *f, int argc, const char *const *argv
 }
 
 int xrec_host_features(struct xpf_features *f, int argc, const char *const *argv,
-		       struct xpf_error *err)
+		       struct xb_error *err)
 {
 	struct utsname uts;
 	int ret = 0;
@@ -361,6 +361,6 @@ int xrec_host_features(struct xpf_features *f, int argc, const char *const *argv
 	if (!ret)
 		ret = set_cpu_topology(f);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "cannot describe the host: %s", strerror(-ret));
+		return xb_error_set(err, ret, "cannot describe the host: %s", strerror(-ret));
 	return 0;
 }

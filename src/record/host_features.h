@@ -2,7 +2,7 @@
 #ifndef XREC_HOST_FEATURES_H
 #define XREC_HOST_FEATURES_H
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "format/xpf_features.h"
 
 /*
@@ -15,7 +15,7 @@
  * Returns 0 or a negative errno (-ENOMEM) with err filled.
  */
 int xrec_host_features(struct xpf_features *f, int argc, const char *const *argv,
-		       struct xpf_error *err);
+		       struct xb_error *err);
 
 /* The VERSION string we write ("xperf 0.1.0"); perf prints it as "# perf version : xperf 0.1.0" */
 const char *xrec_version_string(void);

@@ -11,7 +11,7 @@
 #include "events/xpe.h"
 #include "events/xpe_open.h"
 #include "events/xpe_workload.h"
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "format/xpf_writer.h"
 #include "record/buildid.h"
 
@@ -63,12 +63,12 @@ struct rec_target {
 };
 
 /* Resolve the command in PATH (as execvp would): 0, or -ENOENT/-EACCES with err. */
-int target_check_command(const char *file, struct xpf_error *err);
+int target_check_command(const char *file, struct xb_error *err);
 /* Build cpus/threads (and fork the command, stopped before exec) from opts. */
 int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx *ctx,
-		   struct xpf_error *err);
+		   struct xb_error *err);
 /* Let the child exec; returns 0 or the exec errno (negative) with err set. */
-int target_start(struct rec_target *t, struct xpf_error *err);
+int target_start(struct rec_target *t, struct xb_error *err);
 /* Are any of the attached processes (-p/-t/-u) still alive? */
 bool target_alive(const struct rec_target *t);
 void target_release(struct rec_target *t);
@@ -89,7 +89,7 @@ struct rec_session {
 	xpf_writer *w;
 	struct rec_stats st;
 	int write_err;           /* first writer error (negative errno), 0 when none */
-	struct xpf_error werr;
+	struct xb_error werr;
 	struct xrec_buildids *bids; /* DSOs of MMAP2 records, NULL with --no-buildid */
 	bool stop;               /* set by the loop's caller (signal, child exit) */
 };
@@ -98,9 +98,9 @@ struct rec_session {
 void session_config(struct rec_session *s, const struct rec_opts *o, const struct rec_target *t);
 /* Open events on the target, mmap one ring per cpu, redirect the other fds into it. */
 int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_target *t,
-		 struct xpf_error *err);
+		 struct xb_error *err);
 /* Add every event to the writer. */
-int session_add_attrs(struct rec_session *s, struct xpf_error *err);
+int session_add_attrs(struct rec_session *s, struct xb_error *err);
 /* One pass over every ring: write what is there, end the round. Returns bytes read. */
 size_t session_drain(struct rec_session *s);
 /* Write one record (also the emit callback for synthesized records: ctx is s). */

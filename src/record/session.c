@@ -131,7 +131,7 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 }
 
 int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_target *t,
-		 struct xpf_error *err)
+		 struct xb_error *err)
 {
 	int nthreads = t->threads.nr, c, th, ret, failed = -1;
 	size_t n = xpe_evlist_count(s->evl), i;
@@ -142,7 +142,7 @@ int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_tar
 		return ret;
 	s->rings = calloc((size_t)t->cpus.nr, sizeof(*s->rings));
 	if (!s->rings)
-		return xpf_error_set(err, -ENOMEM, "out of memory");
+		return xb_error_set(err, -ENOMEM, "out of memory");
 	s->nr_rings = t->cpus.nr;
 	for (c = 0; c < t->cpus.nr; c++) {
 		xpe_ring *r = NULL;
@@ -165,7 +165,7 @@ int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_tar
 				}
 				ret = xpe_ring_set_output(r, fd);
 				if (ret < 0)
-					return xpf_error_set(err, ret, "cannot redirect event '%s' "
+					return xb_error_set(err, ret, "cannot redirect event '%s' "
 							     "into the ring of cpu %d: %s",
 							     ev->name, t->cpus.cpu[c], strerror(-ret));
 			}
@@ -174,7 +174,7 @@ int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_tar
 	return 0;
 }
 
-int session_add_attrs(struct rec_session *s, struct xpf_error *err)
+int session_add_attrs(struct rec_session *s, struct xb_error *err)
 {
 	size_t n = xpe_evlist_count(s->evl), i;
 
@@ -185,7 +185,7 @@ int session_add_attrs(struct rec_session *s, struct xpf_error *err)
 		int j, ret;
 
 		if (!ids)
-			return xpf_error_set(err, -ENOMEM, "out of memory");
+			return xb_error_set(err, -ENOMEM, "out of memory");
 		for (j = 0; j < ev->nr_fd; j++)
 			if (ev->fd[j] >= 0 && ev->id[j])
 				ids[nr++] = ev->id[j];

@@ -287,7 +287,7 @@ static int synth_modules(const struct xrec_synth *s)
 	return ret;
 }
 
-int xrec_synth_kernel(const struct xrec_synth *s, struct xpf_error *err)
+int xrec_synth_kernel(const struct xrec_synth *s, struct xb_error *err)
 {
 	char path[PATH_MAX];
 	uint64_t start = 0, end = 0, code_size = iomem_kernel_code_size(s);
@@ -296,7 +296,7 @@ int xrec_synth_kernel(const struct xrec_synth *s, struct xpf_error *err)
 	snprintf(path, sizeof(path), "%s/kallsyms", proc_root(s));
 	ret = kallsyms_text(path, !code_size, &start, &end);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "'%s': %s", path, strerror(-ret));
+		return xb_error_set(err, ret, "'%s': %s", path, strerror(-ret));
 	if (!start)
 		return 0; /* kptr_restrict: perf then has no kernel map either */
 	if (code_size)
@@ -307,7 +307,7 @@ int xrec_synth_kernel(const struct xrec_synth *s, struct xpf_error *err)
 	if (!ret)
 		ret = synth_modules(s);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "cannot write the kernel map: %s", strerror(-ret));
+		return xb_error_set(err, ret, "cannot write the kernel map: %s", strerror(-ret));
 	return 0;
 }
 
@@ -523,20 +523,20 @@ static int synth_process(const struct xrec_synth *s, pid_t pid, pid_t only_tid)
 	return ret;
 }
 
-static int synth_fail(int ret, pid_t pid, struct xpf_error *err)
+static int synth_fail(int ret, pid_t pid, struct xb_error *err)
 {
-	return xpf_error_set(err, ret, "cannot synthesize the maps of process %d: %s", pid,
+	return xb_error_set(err, ret, "cannot synthesize the maps of process %d: %s", pid,
 			     strerror(-ret));
 }
 
-int xrec_synth_process(const struct xrec_synth *s, pid_t pid, struct xpf_error *err)
+int xrec_synth_process(const struct xrec_synth *s, pid_t pid, struct xb_error *err)
 {
 	int ret = synth_process(s, pid, 0);
 
 	return ret < 0 ? synth_fail(ret, pid, err) : 0;
 }
 
-int xrec_synth_thread(const struct xrec_synth *s, pid_t tid, struct xpf_error *err)
+int xrec_synth_thread(const struct xrec_synth *s, pid_t tid, struct xb_error *err)
 {
 	pid_t tgid = read_tgid(s, tid);
 	int ret;
@@ -547,13 +547,13 @@ int xrec_synth_thread(const struct xrec_synth *s, pid_t tid, struct xpf_error *e
 	return ret < 0 ? synth_fail(ret, tgid, err) : 0;
 }
 
-int xrec_synth_all(const struct xrec_synth *s, struct xpf_error *err)
+int xrec_synth_all(const struct xrec_synth *s, struct xb_error *err)
 {
 	pid_t *pids = NULL;
 	int n = list_pids(proc_root(s), &pids), ret = 0;
 
 	if (n < 0)
-		return xpf_error_set(err, n, "'%s': %s", proc_root(s), strerror(-n));
+		return xb_error_set(err, n, "'%s': %s", proc_root(s), strerror(-n));
 	for (int i = 0; !ret && i < n; i++) {
 		ret = synth_process(s, pids[i], 0);
 		if (ret < 0)

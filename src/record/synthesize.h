@@ -7,7 +7,7 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 /*
  * Records are built in native byte order and handed to `emit` one at a time; the buffer
@@ -47,7 +47,7 @@ uint16_t xrec_synth_id_size(uint64_t sample_type);
  * Then one MMAP per loaded module from /proc/modules (filename = the module's path under
  * /lib/modules/`uname -r`/ when found, else "[name]").
  */
-int xrec_synth_kernel(const struct xrec_synth *s, struct xpf_error *err);
+int xrec_synth_kernel(const struct xrec_synth *s, struct xb_error *err);
 
 /*
  * One existing process, for -p, in perf's order: the leader's COMM, MMAP2 for every
@@ -57,13 +57,13 @@ int xrec_synth_kernel(const struct xrec_synth *s, struct xpf_error *err);
  * 6.1 writes no FORK for them: the COMM's pid/tid pair ties a thread to its process.
  * A process that exits meanwhile is not an error (returns 0 having emitted what it could).
  */
-int xrec_synth_process(const struct xrec_synth *s, pid_t pid, struct xpf_error *err);
+int xrec_synth_process(const struct xrec_synth *s, pid_t pid, struct xb_error *err);
 
 /* One thread only, for -t TID: COMM for TID (pid = its tgid), MMAP2 of its process. */
-int xrec_synth_thread(const struct xrec_synth *s, pid_t tid, struct xpf_error *err);
+int xrec_synth_thread(const struct xrec_synth *s, pid_t tid, struct xb_error *err);
 
 /* Every process in /proc, for -a (and -C): xrec_synth_process for each, skipping races. */
-int xrec_synth_all(const struct xrec_synth *s, struct xpf_error *err);
+int xrec_synth_all(const struct xrec_synth *s, struct xb_error *err);
 
 /*
  * Convenience emit function for an xpf_writer: pass the writer as emit_ctx. Write errors

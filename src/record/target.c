@@ -12,7 +12,7 @@
 
 #include "record/record.h"
 
-int target_check_command(const char *file, struct xpf_error *err)
+int target_check_command(const char *file, struct xb_error *err)
 {
 	const char *path, *p;
 	char buf[4096];
@@ -21,7 +21,7 @@ int target_check_command(const char *file, struct xpf_error *err)
 	if (strchr(file, '/')) {
 		if (access(file, X_OK) == 0)
 			return 0;
-		return xpf_error_set(err, -errno, "cannot run '%s': %s", file, strerror(errno));
+		return xb_error_set(err, -errno, "cannot run '%s': %s", file, strerror(errno));
 	}
 	path = getenv("PATH");
 	if (!path)
@@ -42,12 +42,12 @@ int target_check_command(const char *file, struct xpf_error *err)
 			break;
 	}
 	if (denied)
-		return xpf_error_set(err, -EACCES, "cannot run '%s': %s", file, strerror(EACCES));
-	return xpf_error_set(err, -ENOENT, "cannot run '%s': command not found", file);
+		return xb_error_set(err, -EACCES, "cannot run '%s': %s", file, strerror(EACCES));
+	return xb_error_set(err, -ENOENT, "cannot run '%s': command not found", file);
 }
 
 /* Append every thread of pid to t->threads. */
-static int add_pid_threads(struct rec_target *t, pid_t pid, struct xpf_error *err)
+static int add_pid_threads(struct rec_target *t, pid_t pid, struct xb_error *err)
 {
 	struct xpe_threads th;
 	pid_t *n;
@@ -58,7 +58,7 @@ static int add_pid_threads(struct rec_target *t, pid_t pid, struct xpf_error *er
 	n = realloc(t->threads.tid, (size_t)(t->threads.nr + th.nr) * sizeof(*n));
 	if (!n) {
 		xpe_threads_release(&th);
-		return xpf_error_set(err, -ENOMEM, "out of memory");
+		return xb_error_set(err, -ENOMEM, "out of memory");
 	}
 	memcpy(n + t->threads.nr, th.tid, (size_t)th.nr * sizeof(*n));
 	t->threads.tid = n;
@@ -80,7 +80,7 @@ static int add_pid(struct rec_target *t, pid_t pid)
 
 /* "1,2,3" -> callback per number. */
 static int parse_pid_list(const char *list, const char *what, pid_t **out, int *nr,
-			  struct xpf_error *err)
+			  struct xb_error *err)
 {
 	const char *p = list;
 
@@ -94,21 +94,21 @@ static int parse_pid_list(const char *list, const char *what, pid_t **out, int *
 		if (end == p || v <= 0 || v > 0x7fffffff || (*end && *end != ',')) {
 			free(*out);
 			*out = NULL;
-			return xpf_error_set(err, -EINVAL, "invalid %s list '%s'", what, list);
+			return xb_error_set(err, -EINVAL, "invalid %s list '%s'", what, list);
 		}
 		n = realloc(*out, (size_t)(*nr + 1) * sizeof(*n));
 		if (!n)
-			return xpf_error_set(err, -ENOMEM, "out of memory");
+			return xb_error_set(err, -ENOMEM, "out of memory");
 		n[(*nr)++] = (pid_t)v;
 		*out = n;
 		p = *end ? end + 1 : end;
 	}
 	if (!*nr)
-		return xpf_error_set(err, -EINVAL, "invalid %s list '%s'", what, list);
+		return xb_error_set(err, -EINVAL, "invalid %s list '%s'", what, list);
 	return 0;
 }
 
-static int resolve_user(const char *user, uid_t *uid, struct xpf_error *err)
+static int resolve_user(const char *user, uid_t *uid, struct xb_error *err)
 {
 	struct passwd *pw = getpwnam(user);
 	char *end;
@@ -123,17 +123,17 @@ static int resolve_user(const char *user, uid_t *uid, struct xpf_error *err)
 		*uid = (uid_t)v;
 		return 0;
 	}
-	return xpf_error_set(err, -EINVAL, "unknown user '%s'", user);
+	return xb_error_set(err, -EINVAL, "unknown user '%s'", user);
 }
 
-static int add_user_processes(struct rec_target *t, uid_t uid, struct xpf_error *err)
+static int add_user_processes(struct rec_target *t, uid_t uid, struct xb_error *err)
 {
 	DIR *d = opendir("/proc");
 	struct dirent *de;
 	pid_t self = getpid();
 
 	if (!d)
-		return xpf_error_set(err, -errno, "/proc: %s", strerror(errno));
+		return xb_error_set(err, -errno, "/proc: %s", strerror(errno));
 	while ((de = readdir(d))) {
 		char path[64];
 		struct stat sb;
@@ -150,17 +150,17 @@ static int add_user_processes(struct rec_target *t, uid_t uid, struct xpf_error 
 		/* Kernel threads have no mm: perf skips them too (empty cmdline). */
 		if (add_pid_threads(t, pid, NULL) == 0 && add_pid(t, pid) < 0) {
 			closedir(d);
-			return xpf_error_set(err, -ENOMEM, "out of memory");
+			return xb_error_set(err, -ENOMEM, "out of memory");
 		}
 	}
 	closedir(d);
 	if (!t->threads.nr)
-		return xpf_error_set(err, -ESRCH, "user has no running processes");
+		return xb_error_set(err, -ESRCH, "user has no running processes");
 	return 0;
 }
 
 int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx *ctx,
-		   struct xpf_error *err)
+		   struct xb_error *err)
 {
 	int ret, i;
 
@@ -187,7 +187,7 @@ int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx
 				     &nr, err);
 		for (i = 0; ret == 0 && i < nr; i++) {
 			if (kill(list[i], 0) < 0 && errno == ESRCH) {
-				ret = xpf_error_set(err, -ESRCH, "no process with %s %d",
+				ret = xb_error_set(err, -ESRCH, "no process with %s %d",
 						    o->pids ? "pid" : "tid", list[i]);
 				break;
 			}
@@ -229,10 +229,10 @@ int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx
 	}
 	if (ret == 0 && !t->threads.nr)
 		ret = xpe_threads_one(&t->threads, -1);
-	return ret < 0 ? xpf_error_set(err, ret, "%s", strerror(-ret)) : 0;
+	return ret < 0 ? xb_error_set(err, ret, "%s", strerror(-ret)) : 0;
 }
 
-int target_start(struct rec_target *t, struct xpf_error *err)
+int target_start(struct rec_target *t, struct xb_error *err)
 {
 	if (t->wl.pid < 0)
 		return 0;

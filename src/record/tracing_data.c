@@ -95,7 +95,7 @@ fail:
 
 /* Size (in hdr_sz bytes, 4 or 8) then the file; a missing optional file is size 0. */
 static int put_file(struct blob *b, const char *path, int hdr_sz, bool optional,
-		    struct xpf_error *err)
+		    struct xb_error *err)
 {
 	char *data = NULL;
 	size_t n = 0;
@@ -104,12 +104,12 @@ static int put_file(struct blob *b, const char *path, int hdr_sz, bool optional,
 	int ret = slurp(path, &data, &n);
 
 	if (ret < 0 && !(optional && ret == -ENOENT))
-		return xpf_error_set(err, ret, "cannot read '%s': %s", path, strerror(-ret));
+		return xb_error_set(err, ret, "cannot read '%s': %s", path, strerror(-ret));
 	sz64 = n;
 	sz32 = (uint32_t)n;
 	if (hdr_sz == 4 && n > UINT32_MAX) {
 		free(data);
-		return xpf_error_set(err, -EFBIG, "'%s' is too large", path);
+		return xb_error_set(err, -EFBIG, "'%s' is too large", path);
 	}
 	if (hdr_sz == 4)
 		put(b, &sz32, 4);
@@ -141,7 +141,7 @@ static long long read_id(const char *path)
 
 /* The tracefs event of system `sys` whose id is `config`: its name into tp->name. */
 static int find_event(const char *tfs, const char *sys, uint64_t config, struct tp *tp,
-		      struct xpf_error *err)
+		      struct xb_error *err)
 {
 	char dir[4096], path[4096 + 300];
 	struct dirent *de;
@@ -150,7 +150,7 @@ static int find_event(const char *tfs, const char *sys, uint64_t config, struct 
 	snprintf(dir, sizeof(dir), "%s/events/%s", tfs, sys);
 	d = opendir(dir);
 	if (!d)
-		return xpf_error_set(err, -errno, "cannot read '%s': %s", dir, strerror(errno));
+		return xb_error_set(err, -errno, "cannot read '%s': %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(tp->name))
 			continue;
@@ -163,13 +163,13 @@ static int find_event(const char *tfs, const char *sys, uint64_t config, struct 
 		}
 	}
 	closedir(d);
-	return xpf_error_set(err, -ENOENT, "no tracepoint of system '%s' has id %llu", sys,
+	return xb_error_set(err, -ENOENT, "no tracepoint of system '%s' has id %llu", sys,
 			     (unsigned long long)config);
 }
 
 /* The distinct tracepoints of evl, in evlist order. */
 static int collect(xpe_ctx *ctx, xpe_evlist *evl, struct tp **out, size_t *nr,
-		   struct xpf_error *err)
+		   struct xb_error *err)
 {
 	size_t n = xpe_evlist_count(evl), i, j;
 	const char *tfs = xpe_ctx_tracefs(ctx);
@@ -177,7 +177,7 @@ static int collect(xpe_ctx *ctx, xpe_evlist *evl, struct tp **out, size_t *nr,
 
 	*nr = 0;
 	if (!tps)
-		return xpf_error_set(err, -ENOMEM, "out of memory");
+		return xb_error_set(err, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
 		struct xpe_event *ev = xpe_evlist_event(evl, i);
 		const char *colon = strchr(ev->name, ':');
@@ -188,7 +188,7 @@ static int collect(xpe_ctx *ctx, xpe_evlist *evl, struct tp **out, size_t *nr,
 			continue;
 		if (!tfs || !colon || (size_t)(colon - ev->name) >= sizeof(sys)) {
 			free(tps);
-			return xpf_error_set(err, -ENOENT, "cannot find the format of '%s'",
+			return xb_error_set(err, -ENOENT, "cannot find the format of '%s'",
 					     ev->name);
 		}
 		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - ev->name), ev->name);
@@ -209,7 +209,7 @@ static int collect(xpe_ctx *ctx, xpe_evlist *evl, struct tp **out, size_t *nr,
 
 /* Per system (first-seen order): its name, its count, then each event's format. */
 static int put_systems(struct blob *b, const char *tfs, const struct tp *tps, size_t nr,
-		       struct xpf_error *err)
+		       struct xb_error *err)
 {
 	uint32_t nsys = 0, count;
 	char path[4096 + 600];
@@ -245,7 +245,7 @@ static int put_systems(struct blob *b, const char *tfs, const struct tp *tps, si
 }
 
 int xrec_tracing_data(xpe_ctx *ctx, xpe_evlist *evl, void **out, size_t *size,
-		      struct xpf_error *err)
+		      struct xb_error *err)
 {
 	struct blob b = { 0 };
 	struct tp *tps = NULL;
@@ -296,7 +296,7 @@ int xrec_tracing_data(xpe_ctx *ctx, xpe_evlist *evl, void **out, size_t *size,
 	}
 	free(tps);
 	if (ret == 0 && b.failed)
-		ret = xpf_error_set(err, -ENOMEM, "out of memory");
+		ret = xb_error_set(err, -ENOMEM, "out of memory");
 	if (ret < 0) {
 		free(b.p);
 		return ret;

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "events/xpe.h"
-#include "format/xpf_error.h"
+#include "base/error.h"
 
 /*
  * Build the payload perf's util/trace-event-info.c writes and trace-event-read.c reads:
@@ -16,6 +16,6 @@
  * frees it. Returns 0 or a negative errno with err filled.
  */
 int xrec_tracing_data(xpe_ctx *ctx, xpe_evlist *evl, void **out, size_t *size,
-		      struct xpf_error *err);
+		      struct xb_error *err);
 
 #endif

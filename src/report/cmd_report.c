@@ -54,7 +54,7 @@ static int64_t captured_time(const char *path)
 	return ret ? time(NULL) : st.st_mtime;
 }
 
-static int fail(const struct xpf_error *err, int code)
+static int fail(const struct xb_error *err, int code)
 {
 	fflush(stdout);
 	if (err->msg[0])
@@ -85,7 +85,7 @@ static bool is_stream_header(uint32_t type)
 static int run_header_only(xpf_reader *r, const struct report_opts *o)
 {
 	const struct xpf_header_info *h = xpf_reader_header(r);
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpf_record rec;
 	int ret;
 
@@ -105,7 +105,7 @@ static int run_header_only(xpf_reader *r, const struct report_opts *o)
 static int run_pass(xpf_reader *r, const struct report_opts *o)
 {
 	struct report_stats st = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpf_record rec;
 	int ret;
 
@@ -119,7 +119,7 @@ static int run_pass(xpf_reader *r, const struct report_opts *o)
 		}
 		ret = report_stats_add(&st, r, rec.hdr);
 		if (ret < 0) {
-			xpf_error_set(&err, ret, "cannot count records: %s", strerror(-ret));
+			xb_error_set(&err, ret, "cannot count records: %s", strerror(-ret));
 			break;
 		}
 	}
@@ -287,7 +287,7 @@ int main(int argc, const char **argv)
 			 "the keys took (-vv: each key)"),
 		OPT_END(),
 	};
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
 	int ret, status;
 	bool tui;

@@ -287,7 +287,7 @@ void dump_record(const xpf_reader *r, const struct xpf_record *rec, FILE *out)
 	const struct xpf_attr *first = xpf_reader_nr_attrs(r) ? xpf_reader_attr(r, 0) : NULL;
 	struct dump_ctx c = { 0 };
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 	bool have_sample = false;
 	const struct xpf_attr *sattr = NULL;
 

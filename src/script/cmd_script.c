@@ -123,7 +123,7 @@ static int on_side_band(void *ctx, const struct perf_event_header *hdr)
 static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
 {
 	struct xpp_opts po = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct run r = { 0 };
 	xpp_profile *p = NULL;
 	int ret, status = CLI_EXIT_RUNTIME;
@@ -216,7 +216,7 @@ int main(int argc, const char **argv)
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings on stderr"),
 		OPT_END(),
 	};
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
 	int ret, status;
 

@@ -169,7 +169,7 @@ static void describe_target(char *buf, size_t len, int argc, const char **argv)
 
 /* Threads of every pid (or each tid) in a comma list */
 static int target_threads(struct xpe_threads *out, const char *list, bool whole_process,
-			  struct xpf_error *err)
+			  struct xb_error *err)
 {
 	char *copy = strdup(list), *tok, *save = NULL;
 	int ret = 0;
@@ -185,14 +185,14 @@ static int target_threads(struct xpe_threads *out, const char *list, bool whole_
 		pid_t *p;
 
 		if (*end || v <= 0) {
-			ret = xpf_error_set(err, -EINVAL, "invalid %s '%s'",
+			ret = xb_error_set(err, -EINVAL, "invalid %s '%s'",
 					    whole_process ? "pid" : "tid", tok);
 			break;
 		}
 		ret = whole_process ? xpe_threads_of_pid(&one, (pid_t)v, err)
 				    : xpe_threads_one(&one, (pid_t)v);
 		if (!ret && !whole_process && kill((pid_t)v, 0) < 0 && errno == ESRCH)
-			ret = xpf_error_set(err, -ESRCH, "thread %ld: %s", v, strerror(ESRCH));
+			ret = xb_error_set(err, -ESRCH, "thread %ld: %s", v, strerror(ESRCH));
 		if (ret) {
 			xpe_threads_release(&one);
 			break;
@@ -239,7 +239,7 @@ struct run_ctx {
 	int nr_intervals;           /* printed so far (header every 25) */
 };
 
-static int setup_target(struct run_ctx *rc, pid_t child, struct xpf_error *err)
+static int setup_target(struct run_ctx *rc, pid_t child, struct xb_error *err)
 {
 	struct stat_session *s = rc->s;
 	int ret;
@@ -390,7 +390,7 @@ static void print_verbose(struct run_ctx *rc)
 	}
 }
 
-static void report_open_error(struct xpf_error *err, int ret)
+static void report_open_error(struct xb_error *err, int ret)
 {
 	cli_error("%s", err->msg[0] ? err->msg : strerror(-ret));
 }
@@ -400,7 +400,7 @@ static int run_once(struct run_ctx *rc, int run_idx)
 {
 	struct stat_session *s = rc->s;
 	struct xpe_workload w = XPE_WORKLOAD_INIT;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	int ret, failed = -1, status = 0;
 	uint64_t t0, t1;
 	bool enable_on_exec, delay_after_start;
@@ -592,7 +592,7 @@ static FILE *open_output(void)
 
 static int build_events(xpe_ctx **ctx, xpe_evlist *evl)
 {
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	int i, ret;
 
 	if (!opts.nr_events)

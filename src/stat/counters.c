@@ -133,7 +133,7 @@ static int alloc_buckets(struct stat_session *s)
 }
 
 int stat_session_open(struct stat_session *s, bool enable_on_exec, int *failed,
-		      struct xpf_error *err)
+		      struct xb_error *err)
 {
 	int i, ret, tries;
 
@@ -141,7 +141,7 @@ int stat_session_open(struct stat_session *s, bool enable_on_exec, int *failed,
 		set_attr(s, s->evs[i].ev, enable_on_exec);
 	ret = alloc_buckets(s);
 	if (ret)
-		return xpf_error_set(err, ret, "cannot allocate counters: %s", strerror(-ret));
+		return xb_error_set(err, ret, "cannot allocate counters: %s", strerror(-ret));
 	for (tries = 0;; tries++) {
 		struct xpe_event *ev;
 		char msg[256];
@@ -159,7 +159,7 @@ int stat_session_open(struct stat_session *s, bool enable_on_exec, int *failed,
 		ev = *failed >= 0 ? xpe_evlist_event(s->evl, *failed) : NULL;
 		if (!ev || tries >= s->nr_ev || !xpe_event_fallback(ev, -ret, msg, sizeof(msg)))
 			break;
-		xpf_error_clear(err);
+		xb_error_clear(err);
 	}
 	/* a fallback may rename an event and change its privilege filter */
 	for (i = 0; i < s->nr_ev; i++) {

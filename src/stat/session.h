@@ -47,7 +47,7 @@ void stat_session_release(struct stat_session *s);
  * print "<not supported>". On failure returns -errno, err says why and *failed the event.
  */
 int stat_session_open(struct stat_session *s, bool enable_on_exec, int *failed,
-		      struct xpf_error *err);
+		      struct xb_error *err);
 void stat_session_close(struct stat_session *s);
 
 /* Read every fd; sum this period (delta since the last read) into the buckets and scale. */

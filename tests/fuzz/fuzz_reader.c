@@ -32,7 +32,7 @@ static void touch(const void *p, size_t len)
 static void walk_sample(const xpf_reader *r, const struct perf_event_header *hdr)
 {
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 
 	memset(&s, 0, sizeof(s));
 	if (xpf_reader_decode_sample(r, hdr, &s, &err) < 0)
@@ -86,7 +86,7 @@ static void walk_features(const xpf_reader *r)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct xpf_error err;
+	struct xb_error err;
 	struct xpf_record rec;
 	xpf_reader *r = NULL;
 	const char *warning;

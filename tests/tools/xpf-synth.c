@@ -52,7 +52,7 @@ NOINL void synth_caller(void)
 
 struct synth {
 	xpf_writer *w;
-	struct xpf_error err;
+	struct xb_error err;
 	uint64_t sample_type;
 	uint32_t pid;
 	uint64_t ids[2];
@@ -60,7 +60,7 @@ struct synth {
 	unsigned long counts[XPF_RECORD_TYPE_MAX];
 };
 
-static void die(const char *what, const struct xpf_error *err)
+static void die(const char *what, const struct xb_error *err)
 {
 	fprintf(stderr, "xpf-synth: error: %s: %s\n", what, err ? err->msg : strerror(errno));
 	exit(2);

@@ -114,7 +114,7 @@ static void seen_add(struct seen *s, const struct perf_event_header *h, uint64_t
 static void walk(const struct buf *d, long pipe_chunk, int stop, struct seen *s)
 {
 	struct xpf_decomp *dc = xpf_decomp_new(0);
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	uint64_t pos = 0;
 
 	memset(s, 0, sizeof(*s));

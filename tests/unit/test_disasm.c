@@ -29,7 +29,7 @@ static void test_decode_x86_64(void)
 {
 	struct xpp_code c = { .bytes = (uint8_t *)code_bytes, .size = sizeof(code_bytes),
 			      .vaddr = 0x1000, .machine = EM_X86_64, .is64 = true };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpp_raw_insn *r;
 	uint32_t n;
 
@@ -58,7 +58,7 @@ static void test_unknown_machine(void)
 {
 	struct xpp_code c = { .bytes = (uint8_t *)code_bytes, .size = sizeof(code_bytes),
 			      .machine = EM_SPARCV9, .is64 = true };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpp_raw_insn *r;
 	uint32_t n;
 
@@ -71,7 +71,7 @@ static void test_without_capstone(void)
 {
 	struct xpp_code c = { .bytes = (uint8_t *)code_bytes, .size = sizeof(code_bytes),
 			      .machine = EM_X86_64, .is64 = true };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpp_raw_insn *r;
 	uint32_t n;
 
@@ -115,7 +115,7 @@ static void test_kcore(void)
 	} f = { 0 };
 	struct xpp_dso d = { .long_name = (char *)"[kernel.kallsyms]",
 			     .short_name = "[kernel.kallsyms]", .kind = XPP_DSO_KERNEL };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpp_code c;
 
 	REQUIRE(fd >= 0);

@@ -45,7 +45,7 @@ static xpe_ctx *fake_ctx(void)
 /* Parse str into a fresh evlist; NULL (and the error printed into the case) on failure. */
 static xpe_evlist *parse(xpe_ctx *ctx, const char *str)
 {
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpe_evlist *evl = xpe_evlist_create();
 
 	if (xpe_evlist_parse(evl, ctx, str, &err)) {
@@ -243,7 +243,7 @@ static void modifiers(void)
 		}
 	}
 	{
-		struct xpf_error err;
+		struct xb_error err;
 		xpe_evlist *evl = xpe_evlist_create();
 
 		CHECK(xpe_evlist_parse(evl, ctx, "cycles:pppp", &err) == -EINVAL);
@@ -317,7 +317,7 @@ static void pmu_terms(void)
 	xpe_ctx *ctx = fake_ctx();
 	xpe_evlist *evl;
 	const struct xpe_event *e;
-	struct xpf_error err;
+	struct xb_error err;
 
 	REQUIRE(ctx);
 	evl = parse(ctx, "cpu/event=0x3c,cmask=1,inv,edge/");
@@ -476,7 +476,7 @@ static void unknown_event_suggestions(void)
 {
 	xpe_ctx *ctx = fake_ctx();
 	xpe_evlist *evl = xpe_evlist_create();
-	struct xpf_error err;
+	struct xb_error err;
 
 	REQUIRE(ctx && evl);
 	CHECK(xpe_evlist_parse(evl, ctx, "cpu-clok", &err) == -ENOENT);
@@ -558,7 +558,7 @@ static void cycles_fallback(void)
 static void cpu_lists(void)
 {
 	struct xpe_cpus c;
-	struct xpf_error err;
+	struct xb_error err;
 	xpe_ctx *ctx = fake_ctx();
 
 	REQUIRE(ctx);
@@ -596,7 +596,7 @@ static void cpu_lists(void)
 static void cpu_lists_online(void)
 {
 	xpe_ctx *ctx = fake_ctx();
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpe_cpus c;
 
 	REQUIRE(ctx);
@@ -662,7 +662,7 @@ static void real_tracepoint(void)
 	if (evl) {
 		struct xpe_cpus cpus;
 		struct xpe_threads th;
-		struct xpf_error err;
+		struct xb_error err;
 
 		CHECK_EQ_U64(attr0(evl)->type, PERF_TYPE_TRACEPOINT);
 		CHECK_EQ_U64(attr0(evl)->config, strtoull(buf, NULL, 10));
@@ -686,7 +686,7 @@ static void open_group(void)
 	xpe_evlist *evl;
 	struct xpe_cpus cpus;
 	struct xpe_threads th;
-	struct xpf_error err;
+	struct xb_error err;
 	struct { uint64_t nr, v[2]; } rd;
 	volatile unsigned sink = 0;
 

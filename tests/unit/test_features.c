@@ -7,7 +7,7 @@
 
 static int roundtrip(const struct xpf_features *in, unsigned int bit, struct xpf_features *out)
 {
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	void *p;
 	uint64_t n;
 	int rc = xpf_feature_encode(in, bit, &p, &n, &err);
@@ -88,7 +88,7 @@ static void swapped_payloads(void)
 	for (int swap = 0; swap < 2; swap++) {
 		struct xpf_features f = { 0 };
 		uint8_t buf[1024], *p;
-		struct xpf_error err = { 0 };
+		struct xb_error err = { 0 };
 
 		p = buf;
 		put32(&p, 8, swap);
@@ -188,7 +188,7 @@ static void event_desc_roundtrip_and_swap(void)
 		uint8_t *q = p;
 		uint32_t nr, sz;
 		struct xpf_features c = { 0 };
-		struct xpf_error err = { 0 };
+		struct xb_error err = { 0 };
 
 		memcpy(&nr, q, 4);
 		memcpy(&sz, q + 4, 4);
@@ -378,7 +378,7 @@ static void truncated_payloads_fail(void)
 		REQUIRE(xpf_feature_encode(&a, bits[i], &p, &n, NULL) == 0);
 		for (uint64_t cut = 1; cut < n; cut++) {
 			struct xpf_features f = { 0 };
-			struct xpf_error err = { 0 };
+			struct xb_error err = { 0 };
 			int rc = xpf_feature_decode(&f, bits[i], p, cut, false, 0x2000, &err);
 
 			/* strings may decode from a cut inside their padding */
@@ -401,7 +401,7 @@ static void huge_counts_rejected(void)
 {
 	uint8_t buf[64], *p = buf;
 	struct xpf_features f = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 
 	put32(&p, 0xffffffffu, false);
 	CHECK(xpf_feature_decode(&f, XPF_FEAT_CMDLINE, buf, 8, false, 0x40, &err) == -EINVAL);

@@ -249,7 +249,7 @@ struct counts {
 static void read_all(xpf_reader *r, struct counts *c)
 {
 	struct xpf_record rec;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	int i = 0;
 
 	memset(c, 0, sizeof(*c));
@@ -322,7 +322,7 @@ static void check_file(bool be, enum comp comp, size_t chunk)
 	struct layout lo;
 	struct counts c;
 	xpf_reader *r;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 
 	build_file(&m, be, comp, chunk, &lo);
 	if (xpf_reader_open_mem(&r, m.b, m.n, "test.data", &err)) {
@@ -380,7 +380,7 @@ static void test_data_size_zero(void)
 	struct layout lo;
 	struct counts c;
 	xpf_reader *r;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 
 	build_file(&m, false, COMP_NONE, 0, &lo);
 	set64(&m, 48, 0);
@@ -401,7 +401,7 @@ static void test_truncated_tail(void)
 	struct layout lo;
 	struct counts c;
 	xpf_reader *r;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 
 	/* cut in the middle of the last record: every record before it is read */
 	build_file(&m, false, COMP_NONE, 0, &lo);
@@ -430,7 +430,7 @@ static void test_truncated_tail(void)
 static void expect_error(const struct img *m, const char *want)
 {
 	xpf_reader *r;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpf_record rec;
 	int ret = xpf_reader_open_mem(&r, m->b, m->n, "test.data", &err);
 
@@ -570,7 +570,7 @@ static void test_pipe_mem(void)
 {
 	struct img m;
 	xpf_reader *r;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpf_record rec;
 	int nr;
 
@@ -604,7 +604,7 @@ static void test_pipe_fd(void)
 {
 	struct img m;
 	xpf_reader *r;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	int fds[2], nr;
 
 	build_pipe(&m, false, &nr);
@@ -642,7 +642,7 @@ static void test_file_path(void)
 	struct layout lo;
 	struct counts c;
 	xpf_reader *r;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	char path[] = "/tmp/xperf-test-reader-XXXXXX";
 	int fd = mkstemp(path);
 
@@ -677,7 +677,7 @@ static void test_mutations(void)
 
 		for (int iter = 0; iter < 1500; iter++) {
 			xpf_reader *r;
-			struct xpf_error err;
+			struct xb_error err;
 			struct xpf_record rec;
 			struct xpf_sample s;
 			int steps = 0;

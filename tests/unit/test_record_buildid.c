@@ -37,7 +37,7 @@ static void check_file_against_readelf(const char *path)
 {
 	char cmd[512], want[128], got[2 * XREC_BUILD_ID_MAX + 1];
 	uint8_t id[XREC_BUILD_ID_MAX];
-	struct xpf_error err;
+	struct xb_error err;
 	int n;
 
 	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null", path);
@@ -78,7 +78,7 @@ static void test_kernel(void)
 {
 	char want[128], got[2 * XREC_BUILD_ID_MAX + 1];
 	uint8_t id[XREC_BUILD_ID_MAX];
-	struct xpf_error err;
+	struct xb_error err;
 	int n = xrec_buildid_read_kernel(id, &err);
 
 	if (access("/sys/kernel/notes", R_OK)) {
@@ -95,7 +95,7 @@ static void test_kernel(void)
 static void test_not_elf(void)
 {
 	char path[] = "/tmp/xperf-bid-XXXXXX";
-	struct xpf_error err;
+	struct xb_error err;
 	uint8_t id[XREC_BUILD_ID_MAX];
 	int fd = mkstemp(path);
 

@@ -138,7 +138,7 @@ static void test_encode_decode(void)
 	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++) {
 		void *buf = NULL;
 		uint64_t size = 0;
-		struct xpf_error err;
+		struct xb_error err;
 
 		if (xpf_feature_encode(&feats, bits[i], &buf, &size, &err) ||
 		    xpf_feature_decode(&back, bits[i], buf, size, false, 0, &err))
@@ -166,7 +166,7 @@ static void test_squeeze(void)
 int main(void)
 {
 	const char *argv[] = { "xperf-record", "record", "-a" };
-	struct xpf_error err;
+	struct xb_error err;
 
 	if (xrec_host_features(&feats, 3, argv, &err)) {
 		printf("not ok - xrec_host_features: %s\n", err.msg);

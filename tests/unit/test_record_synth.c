@@ -71,7 +71,7 @@ static void check_trailers(const struct collected *c, const struct xrec_synth *s
 
 	for (int i = 0; i < c->n; i++) {
 		struct xpf_sample smp;
-		struct xpf_error err;
+		struct xb_error err;
 		int ret;
 
 		CHECK_EQ_U64(c->rec[i]->size % 8, 0);
@@ -306,7 +306,7 @@ static void test_fake_all_and_errors(void)
 {
 	struct collected c = { 0 };
 	struct xrec_synth s = synth_for(&c, fake_root);
-	struct xpf_error err;
+	struct xb_error err;
 
 	REQUIRE(fake_root[0]);
 	/* /proc/101 is a thread listed at top level in the fake: it has no task dir */

@@ -102,7 +102,7 @@ static void layout(void)
 {
 	xpe_ctx *ctx;
 	xpe_evlist *evl;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	void *blob = NULL;
 	size_t size = 0;
 	struct cur c;

@@ -126,7 +126,7 @@ static void test_mmap_rounds_up_to_power_of_two(void)
 {
 	int fd = open_clock(100000, PERF_SAMPLE_IP);
 	xpe_ring *r = NULL;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 
 	if (fd < 0) {
 		printf("skip - test_mmap_rounds_up_to_power_of_two: perf_event_open failed\n");

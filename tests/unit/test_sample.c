@@ -48,7 +48,7 @@ static void test_fixed_fields(void)
 	struct perf_event_attr a = { .size = sizeof(a) };
 	struct rb b;
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 
 	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
@@ -88,7 +88,7 @@ static void test_read_values(void)
 	struct perf_event_attr a = { .size = sizeof(a) };
 	struct rb b;
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 	uint64_t v, id, lost;
 
 	/* without GROUP: value, times, id, lost */
@@ -131,7 +131,7 @@ static void test_callchain_raw_branch(void)
 	struct perf_event_attr a = { .size = sizeof(a) };
 	struct rb b;
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 	uint8_t raw[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 	uint32_t raw_size = sizeof(raw);
 
@@ -194,7 +194,7 @@ static void test_regs_stack(void)
 	struct perf_event_attr a = { .size = sizeof(a) };
 	struct rb b;
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 	uint64_t stack[2] = { 0x1111, 0x2222 };
 
 	a.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR;
@@ -239,7 +239,7 @@ static void test_tail_fields(void)
 	struct perf_event_attr a = { .size = sizeof(a) };
 	struct rb b;
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 	uint64_t aux[2] = { 0xa1, 0xa2 };
 
 	a.sample_type = PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION |
@@ -288,7 +288,7 @@ static void test_all_bits(void)
 	struct perf_event_attr a = { .size = sizeof(a) };
 	struct rb b;
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 	uint32_t raw_size = 4;
 	uint32_t raw = 0xabcdef01;
 
@@ -345,7 +345,7 @@ static void test_unknown_bits_and_type(void)
 	struct perf_event_attr a = { .size = sizeof(a) };
 	struct rb b;
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 
 	a.sample_type = PERF_SAMPLE_IP | (1ULL << 40);
 	rb_init(&b, PERF_RECORD_SAMPLE);
@@ -362,7 +362,7 @@ static void test_sample_id_trailer(void)
 	struct perf_event_attr a = { .size = sizeof(a) };
 	struct rb b;
 	struct xpf_sample s;
-	struct xpf_error err;
+	struct xb_error err;
 	uint64_t id;
 
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |

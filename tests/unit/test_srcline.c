@@ -76,7 +76,7 @@ static void test_inline_chain(void)
 {
 	struct xpp_src_opts o = { .debug_root = "/nonexistent", .inlines = true };
 	xpp_intern *in = xpp_intern_create();
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpp_src_frames fr;
 	xpp_srcline *s = NULL;
 	char path[4096], want[64];
@@ -121,7 +121,7 @@ static void test_no_dwarf(void)
 {
 	struct xpp_src_opts o = { .debug_root = "/nonexistent", .inlines = true };
 	xpp_intern *in = xpp_intern_create();
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpp_src_frames fr;
 	xpp_srcline *s = NULL;
 
@@ -137,7 +137,7 @@ static void test_no_dwarf(void)
 
 int main(void)
 {
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpp_src_opts o = { 0 };
 	xpp_intern *in = xpp_intern_create();
 	xpp_srcline *s = NULL;

@@ -39,7 +39,7 @@ static void test_pmu_terms_encoding(void)
 {
 	xpe_ctx *ctx = fake_ctx();
 	xpe_evlist *evl = xpe_evlist_create();
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct stat_session s;
 	struct xpe_event *ev;
 
@@ -64,7 +64,7 @@ static void test_units_and_scales(void)
 {
 	xpe_ctx *ctx = fake_ctx();
 	xpe_evlist *evl = xpe_evlist_create();
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct stat_session s;
 
 	REQUIRE(ctx && evl);
@@ -89,7 +89,7 @@ static void test_counting_attrs(void)
 {
 	xpe_evlist *evl = xpe_evlist_create();
 	xpe_ctx *ctx = fake_ctx();
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct stat_session s;
 
 	REQUIRE(ctx && evl);
@@ -114,7 +114,7 @@ static void test_counting_attrs(void)
 static void test_group_with_unsupported_member(void)
 {
 	xpe_evlist *evl = xpe_evlist_create();
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct stat_session s;
 	int failed = -1;
 

@@ -78,7 +78,7 @@ static void test_kallsyms(void)
 	char path[] = "/tmp/xperf-kallsyms.XXXXXX";
 	int fd = mkstemp(path);
 	struct xpp_symtab t = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	const char *text =
 		"ffffffff81000000 T _text\n"
 		"ffffffff81000100 T __pi_thunk\n"
@@ -118,7 +118,7 @@ static void test_elf_against_nm(void)
 	const char *build = getenv("BUILD") ? getenv("BUILD") : "build";
 	char bin[512], cmd[1024], line[1024];
 	struct xpp_symtab t = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	unsigned int checked = 0;
 	FILE *p;
 
@@ -170,7 +170,7 @@ static void test_elf_against_nm(void)
 static void test_dynsym_and_plt(void)
 {
 	struct xpp_symtab t = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	bool plt = false, dyn = false;
 
 	if (access("/bin/ls", R_OK)) {
@@ -195,7 +195,7 @@ static void test_dynsym_and_plt(void)
 static void test_not_elf(void)
 {
 	struct xpp_symtab t = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 
 	CHECK(xpp_elf_syms_load(&t, "/etc/hostname", NULL, &err) == -ENOEXEC);
 	CHECK(strstr(err.msg, "/etc/hostname") != NULL);

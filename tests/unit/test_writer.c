@@ -163,7 +163,7 @@ static void parse_file(const char *path, struct fileview *v)
 	for (unsigned bit = 0; bit < XPF_FEAT_BITS; bit++) {
 		struct xpf_file_section s;
 		uint64_t at = v->h.data.offset + v->h.data.size + n * sizeof(s);
-		struct xpf_error err;
+		struct xb_error err;
 
 		if (!((v->h.adds_features[bit / 64] >> (bit % 64)) & 1))
 			continue;
@@ -200,7 +200,7 @@ static int write_file(xpf_writer *w, unsigned nr, size_t extra, unsigned per_rou
 	struct perf_event_header fr = { .type = XPF_RECORD_FINISHED_ROUND, .size = 8 };
 	uint8_t buf[2048];
 	unsigned seed = 1;
-	struct xpf_error err;
+	struct xb_error err;
 
 	attr_init(&a, PERF_COUNT_SW_CPU_CLOCK);
 	attr_init(&b, PERF_COUNT_SW_TASK_CLOCK);
@@ -476,7 +476,7 @@ static void big_features_at_close(void)
 static void attr_rules(void)
 {
 	struct perf_event_attr a, b;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpf_writer *w;
 	uint8_t buf[128];
 	unsigned seed = 0;
@@ -503,7 +503,7 @@ static void attr_rules(void)
 
 static void no_space(void)
 {
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpf_writer *w = NULL;
 	int rc = xpf_writer_open(&w, "/dev/full", NULL, &err);
 
@@ -524,7 +524,7 @@ static void write_error_keeps_last_round_mode(int level)
 	struct xpf_writer_opts opts = { .compress_level = level };
 	struct perf_event_attr a;
 	struct rlimit old, lim;
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	uint64_t id = 5, kept;
 	uint8_t buf[1024];
 	unsigned seed = 9;
@@ -585,7 +585,7 @@ static void reader_roundtrip_mode(int level, bool pipe, bool killed)
 {
 	struct xpf_writer_opts opts = { .compress_level = level };
 	struct bytes exp = { 0 }, got = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpf_writer *w;
 	xpf_reader *r;
 	struct xpf_record rec;

@@ -352,7 +352,7 @@ static uint32_t trim_nops(const struct xpp_raw_insn *r, uint32_t n)
 
 int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t event,
 			  uint32_t dso, int32_t sym, const struct xpp_annotate_opts *opts,
-			  struct xpf_error *err)
+			  struct xb_error *err)
 {
 	struct xpp_annotate_opts none = { 0 };
 	const struct xpp_dso *d = xpp_dso_table_get(xpp_profile_dsos(p), dso);
@@ -369,9 +369,9 @@ int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t e
 	if (!xpp_disasm_available())
 		return xpp_disasm(&code, &raw, &n, err); /* the stub's message */
 	if (!d || sym < 0 || (uint32_t)sym >= d->syms.nr)
-		return xpf_error_set(err, -EINVAL, "no symbol %d in DSO %u", sym, dso);
+		return xb_error_set(err, -EINVAL, "no symbol %d in DSO %u", sym, dso);
 	if (!p->o.keep_addrs)
-		return xpf_error_set(err, -EINVAL, "the profile was made without keep_addrs: it "
+		return xb_error_set(err, -EINVAL, "the profile was made without keep_addrs: it "
 				     "has no sample addresses to annotate");
 	s = &d->syms.syms[sym];
 	ret = xpp_code_load(&code, d, s->start, s->end, opts->kcore, err);
@@ -419,7 +419,7 @@ int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t e
 	a = NULL;
 	goto out;
 nomem:
-	xpf_error_set(err, -ENOMEM, "cannot annotate: %s", strerror(ENOMEM));
+	xb_error_set(err, -ENOMEM, "cannot annotate: %s", strerror(ENOMEM));
 	ret = -ENOMEM;
 out:
 	xpp_annotation_free(a);

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "profile/profile.h"
 
 /*
@@ -100,7 +100,7 @@ typedef struct xpp_annotation xpp_annotation;
  */
 int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t event,
 			  uint32_t dso, int32_t sym, const struct xpp_annotate_opts *opts,
-			  struct xpf_error *err);
+			  struct xb_error *err);
 /* Accepts NULL. */
 void xpp_annotation_free(xpp_annotation *a);
 

@@ -59,7 +59,7 @@ static void section_of(Elf *elf, uint64_t vaddr, char *out, size_t size)
 
 /* [start, end) as file offsets of an ELF image (a file mapped by libelf, or the vdso). */
 static int from_elf(struct xpp_code *c, Elf *elf, const char *what, uint64_t start, uint64_t end,
-		    struct xpf_error *err)
+		    struct xb_error *err)
 {
 	size_t nph, fsize;
 	const char *raw = elf_rawfile(elf, &fsize);
@@ -67,7 +67,7 @@ static int from_elf(struct xpp_code *c, Elf *elf, const char *what, uint64_t sta
 	bool found = false;
 
 	if (!raw || !gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph))
-		return xpf_error_set(err, -ENOEXEC, "cannot read the code of '%s': not an ELF file",
+		return xb_error_set(err, -ENOEXEC, "cannot read the code of '%s': not an ELF file",
 				     what);
 	c->machine = eh.e_machine;
 	c->is64 = gelf_getclass(elf) == ELFCLASS64;
@@ -90,14 +90,14 @@ static int from_elf(struct xpp_code *c, Elf *elf, const char *what, uint64_t sta
 		}
 	}
 	if (!found || end > fsize || end <= start)
-		return xpf_error_set(err, -ENOENT,
+		return xb_error_set(err, -ENOENT,
 				     "cannot read the code of '%s': offset %#llx is not in a "
 				     "loaded segment of the file (has it changed since the "
 				     "recording?)", what, (unsigned long long)start);
 	c->size = end - start;
 	c->bytes = malloc(c->size);
 	if (!c->bytes)
-		return xpf_error_set(err, -ENOMEM, "cannot read code: %s", strerror(ENOMEM));
+		return xb_error_set(err, -ENOMEM, "cannot read code: %s", strerror(ENOMEM));
 	memcpy(c->bytes, raw + start, c->size);
 	c->vaddr = xpp_code_to_vaddr(c, start);
 	section_of(elf, c->vaddr, c->section, sizeof(c->section));
@@ -105,17 +105,17 @@ static int from_elf(struct xpp_code *c, Elf *elf, const char *what, uint64_t sta
 }
 
 static int from_file(struct xpp_code *c, const char *path, uint64_t start, uint64_t end,
-		     struct xpf_error *err)
+		     struct xb_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
 	Elf *elf;
 
 	if (fd < 0)
-		return xpf_error_set(err, -errno, "cannot read the code of '%s': %s", path,
+		return xb_error_set(err, -errno, "cannot read the code of '%s': %s", path,
 				     strerror(errno));
 	elf = elf_version(EV_CURRENT) == EV_NONE ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
-		ret = xpf_error_set(err, -ENOEXEC, "cannot read the code of '%s': not an ELF file",
+		ret = xb_error_set(err, -ENOEXEC, "cannot read the code of '%s': not an ELF file",
 				    path);
 	else
 		ret = from_elf(c, elf, path, start, end, err);
@@ -127,7 +127,7 @@ static int from_file(struct xpp_code *c, const char *path, uint64_t start, uint6
 	return ret;
 }
 
-static int from_vdso(struct xpp_code *c, uint64_t start, uint64_t end, struct xpf_error *err)
+static int from_vdso(struct xpp_code *c, uint64_t start, uint64_t end, struct xb_error *err)
 {
 	size_t size;
 	const void *img = xpp_vdso_image(&size);
@@ -135,10 +135,10 @@ static int from_vdso(struct xpp_code *c, uint64_t start, uint64_t end, struct xp
 	int ret;
 
 	if (!img || elf_version(EV_CURRENT) == EV_NONE)
-		return xpf_error_set(err, -ENOENT, "the code of [vdso] is not available");
+		return xb_error_set(err, -ENOENT, "the code of [vdso] is not available");
 	elf = elf_memory((char *)img, size);
 	if (!elf)
-		return xpf_error_set(err, -ENOEXEC, "the vdso image is not an ELF file");
+		return xb_error_set(err, -ENOEXEC, "the vdso image is not an ELF file");
 	ret = from_elf(c, elf, "[vdso]", start, end, err);
 	elf_end(elf);
 	return ret;
@@ -165,13 +165,13 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off)
  * is an ELF core file whose PT_LOAD segments map kernel addresses to file offsets.
  */
 static int from_kcore(struct xpp_code *c, const char *path, uint64_t start, uint64_t end,
-		      struct xpf_error *err)
+		      struct xb_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -ENOENT;
 	Elf64_Ehdr eh;
 
 	if (fd < 0)
-		return xpf_error_set(err, -errno,
+		return xb_error_set(err, -errno,
 				     "the kernel's code is not available: cannot read '%s': %s%s",
 				     path, strerror(errno),
 				     errno == EACCES || errno == EPERM ? " (it needs root)" : "");
@@ -179,7 +179,7 @@ static int from_kcore(struct xpp_code *c, const char *path, uint64_t start, uint
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr) ||
 	    eh.e_phnum > 4096) {
 		close(fd);
-		return xpf_error_set(err, -ENOEXEC, "the kernel's code is not available: '%s' "
+		return xb_error_set(err, -ENOEXEC, "the kernel's code is not available: '%s' "
 				     "is not a 64-bit ELF core file", path);
 	}
 	c->machine = eh.e_machine;
@@ -205,7 +205,7 @@ static int from_kcore(struct xpp_code *c, const char *path, uint64_t start, uint
 	close(fd);
 	if (ret < 0) {
 		xpp_code_free(c);
-		return xpf_error_set(err, ret, "the kernel's code at %#llx is not available in "
+		return xb_error_set(err, ret, "the kernel's code at %#llx is not available in "
 				     "'%s': %s", (unsigned long long)start, path,
 				     ret == -ENOENT ? "no segment holds it" : strerror(-ret));
 	}
@@ -215,7 +215,7 @@ static int from_kcore(struct xpp_code *c, const char *path, uint64_t start, uint
 }
 
 int xpp_code_load(struct xpp_code *c, const struct xpp_dso *d, uint64_t start, uint64_t end,
-		  const char *kcore, struct xpf_error *err)
+		  const char *kcore, struct xb_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	switch (d->kind) {
@@ -226,11 +226,11 @@ int xpp_code_load(struct xpp_code *c, const struct xpp_dso *d, uint64_t start, u
 	case XPP_DSO_KERNEL:
 		return from_kcore(c, kcore ? kcore : "/proc/kcore", start, end, err);
 	case XPP_DSO_MODULE:
-		return xpf_error_set(err, -ENOENT, "the code of kernel module %s is not available",
+		return xb_error_set(err, -ENOENT, "the code of kernel module %s is not available",
 				     d->short_name);
 	case XPP_DSO_ANON:
-		return xpf_error_set(err, -ENOENT, "the code of %s is not available: it was "
+		return xb_error_set(err, -ENOENT, "the code of %s is not available: it was "
 				     "anonymous memory of the process", d->short_name);
 	}
-	return xpf_error_set(err, -ENOENT, "the code of %s is not available", d->short_name);
+	return xb_error_set(err, -ENOENT, "the code of %s is not available", d->short_name);
 }

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "profile/session/intern.h"
 #include "profile/symbols/dso.h"
 
@@ -34,7 +34,7 @@ struct xpp_code {
  * with err set.
  */
 int xpp_code_load(struct xpp_code *c, const struct xpp_dso *d, uint64_t start, uint64_t end,
-		  const char *kcore, struct xpf_error *err);
+		  const char *kcore, struct xb_error *err);
 void xpp_code_free(struct xpp_code *c);
 
 /* An address as objdump shows it -> the symbol-table space of the DSO, and back. */
@@ -60,7 +60,7 @@ struct xpp_raw_insn {
  * capstone or for a machine it does not know; -ENOMEM.
  */
 int xpp_disasm(const struct xpp_code *code, struct xpp_raw_insn **out, uint32_t *nr,
-	       struct xpf_error *err);
+	       struct xb_error *err);
 bool xpp_disasm_available(void);
 
 /* ---- lines_dw.c (stub: lines_dw_stub.c): source lines from the DSO's line table ---- */

@@ -90,7 +90,7 @@ static void classify(csh h, const cs_insn *in, const struct xpp_code *c, struct 
 }
 
 int xpp_disasm(const struct xpp_code *c, struct xpp_raw_insn **out, uint32_t *nr,
-	       struct xpf_error *err)
+	       struct xb_error *err)
 {
 	const uint8_t *p = c->bytes;
 	size_t left = c->size, cap = c->size / 3 + 16;
@@ -104,11 +104,11 @@ int xpp_disasm(const struct xpp_code *c, struct xpp_raw_insn **out, uint32_t *nr
 	*out = NULL;
 	*nr = 0;
 	if (!v)
-		return xpf_error_set(err, -ENOMEM, "cannot disassemble: %s", strerror(ENOMEM));
+		return xb_error_set(err, -ENOMEM, "cannot disassemble: %s", strerror(ENOMEM));
 	ret = open_for(c, &h);
 	if (ret < 0) {
 		free(v);
-		return xpf_error_set(err, ret, "cannot disassemble code of ELF machine %u",
+		return xb_error_set(err, ret, "cannot disassemble code of ELF machine %u",
 				     c->machine);
 	}
 	in = cs_malloc(h);
@@ -145,7 +145,7 @@ int xpp_disasm(const struct xpp_code *c, struct xpp_raw_insn **out, uint32_t *nr
 	cs_close(&h);
 	if (ret < 0) {
 		free(v);
-		return xpf_error_set(err, ret, "cannot disassemble: %s", strerror(-ret));
+		return xb_error_set(err, ret, "cannot disassemble: %s", strerror(-ret));
 	}
 	*out = v;
 	*nr = n;

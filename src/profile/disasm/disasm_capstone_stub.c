@@ -9,12 +9,12 @@ bool xpp_disasm_available(void)
 }
 
 int xpp_disasm(const struct xpp_code *code, struct xpp_raw_insn **out, uint32_t *nr,
-	       struct xpf_error *err)
+	       struct xb_error *err)
 {
 	(void)code;
 	*out = NULL;
 	*nr = 0;
-	return xpf_error_set(err, -EOPNOTSUPP,
+	return xb_error_set(err, -EOPNOTSUPP,
 			     "annotate is not supported in this build (xperf was built without "
 			     "capstone: install libcapstone-dev and rebuild)");
 }

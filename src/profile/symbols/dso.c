@@ -57,7 +57,7 @@ xpp_dso_table *xpp_dso_table_create(const struct xpp_dso_table_opts *opts)
 static void *kallsyms_thread(void *arg)
 {
 	xpp_dso_table *t = arg;
-	struct xpf_error err;
+	struct xb_error err;
 
 	xpp_kallsyms_load(&t->kprefetch, t->opts.kallsyms, &err);
 	return NULL;
@@ -242,7 +242,7 @@ int64_t xpp_dso_table_kernel(xpp_dso_table *t)
 
 static void load(xpp_dso_table *t, struct xpp_dso *d)
 {
-	struct xpf_error err;
+	struct xb_error err;
 	const void *img;
 	size_t size;
 

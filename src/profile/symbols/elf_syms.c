@@ -344,7 +344,7 @@ int xpp_elf_dwarf_file(const char *path, const char *debug_root, char *out, size
 }
 
 int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_root,
-		  struct xpf_error *err)
+		  struct xb_error *err)
 {
 	struct elf_file rt = { .fd = -1 }, dbg = { .fd = -1 };
 	char cand[PATH_MAX];
@@ -356,7 +356,7 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 
 	ret = elf_file_open(&rt, path);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "cannot read symbols of '%s': %s", path,
+		return xb_error_set(err, ret, "cannot read symbols of '%s': %s", path,
 				     ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
 	read_loads(rt.elf, &l);
 	src = rt.elf;
@@ -378,13 +378,13 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 	elf_file_close(&dbg);
 	elf_file_close(&rt);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "cannot read symbols of '%s': %s", path,
+		return xb_error_set(err, ret, "cannot read symbols of '%s': %s", path,
 				     strerror(-ret));
 	xpp_symtab_finish(t);
 	return 0;
 }
 
-int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xpf_error *err)
+int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xb_error *err)
 {
 	struct loads l;
 	GElf_Shdr sh;
@@ -393,12 +393,12 @@ int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, 
 	int ret = 0;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
-		return xpf_error_set(err, -ENOEXEC, "libelf is unusable");
+		return xb_error_set(err, -ENOEXEC, "libelf is unusable");
 	elf = elf_memory((char *)image, size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (elf)
 			elf_end(elf);
-		return xpf_error_set(err, -ENOEXEC, "the vdso image is not an ELF file");
+		return xb_error_set(err, -ENOEXEC, "the vdso image is not an ELF file");
 	}
 	read_loads(elf, &l);
 	scn = find_symtab(elf, SHT_SYMTAB, &sh);
@@ -408,7 +408,7 @@ int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, 
 		ret = add_symbols(t, elf, scn, &sh, &l);
 	elf_end(elf);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "cannot read the vdso symbols: %s", strerror(-ret));
+		return xb_error_set(err, ret, "cannot read the vdso symbols: %s", strerror(-ret));
 	xpp_symtab_finish(t);
 	return 0;
 }

@@ -60,7 +60,7 @@ static int hexval(char c)
 	return -1;
 }
 
-int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xpf_error *err)
+int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *err)
 {
 	size_t len;
 	int ret = 0;
@@ -68,7 +68,7 @@ int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xpf_error *
 	bool nonzero = false;
 
 	if (!buf)
-		return xpf_error_set(err, ret, "cannot read '%s': %s", path, strerror(-ret));
+		return xb_error_set(err, ret, "cannot read '%s': %s", path, strerror(-ret));
 	for (p = buf, end = buf + len; p < end;) {
 		char *eol = memchr(p, '\n', (size_t)(end - p)), *name, *q;
 		uint64_t addr = 0;
@@ -102,10 +102,10 @@ next:
 	}
 	free(buf);
 	if (ret < 0)
-		return xpf_error_set(err, ret, "cannot load '%s': %s", path, strerror(-ret));
+		return xb_error_set(err, ret, "cannot load '%s': %s", path, strerror(-ret));
 	if (!nonzero) {
 		xpp_symtab_free(t);
-		return xpf_error_set(err, -EPERM, "'%s' shows no addresses (kptr_restrict)", path);
+		return xb_error_set(err, -EPERM, "'%s' shows no addresses (kptr_restrict)", path);
 	}
 	t->last_alias_wins = true;
 	xpp_symtab_finish(t);

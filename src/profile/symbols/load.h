@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "profile/symbols/symtab.h"
 
 /*
@@ -16,7 +16,7 @@
  * t is finished on success (symtab_finish). 0 or a negative errno with err set.
  */
 int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_root,
-		  struct xpf_error *err);
+		  struct xb_error *err);
 
 /*
  * The file holding the DWARF line tables of the ELF file at `path`, looked for where
@@ -26,7 +26,7 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 int xpp_elf_dwarf_file(const char *path, const char *debug_root, char *out, size_t size);
 
 /* The same for an ELF image in memory (the vdso); no debug files are looked for. */
-int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xpf_error *err);
+int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xb_error *err);
 
 /* The vdso of this process, which is the same kernel's vdso: its image and size, or NULL. */
 const void *xpp_vdso_image(size_t *size);
@@ -35,14 +35,14 @@ const void *xpp_vdso_image(size_t *size);
  * Kernel text symbols (types T, t, W, w; module symbols are skipped) from a kallsyms file
  * such as /proc/kallsyms. -EPERM when every address reads 0 (kptr_restrict).
  */
-int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xpf_error *err);
+int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *err);
 
 /*
  * The symbols a JIT wrote for perf into `path` (/tmp/perf-PID.map): "START SIZE name" lines,
  * hex numbers, absolute addresses, parsed as perf 6.1 parses them. t is finished on success.
  * The number of symbols read, or a negative errno with err set.
  */
-int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xpf_error *err);
+int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xb_error *err);
 
 /*
  * A C++ ("_Z...") or Rust (legacy "_ZN...17h<hash>E", v0 "_R...") name as perf shows it:

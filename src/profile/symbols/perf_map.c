@@ -13,7 +13,7 @@
  * strtoull base 16 (leading blanks and 0x allowed) and followed by exactly one separator,
  * and a line with fewer than two characters left after a number is skipped.
  */
-int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xpf_error *err)
+int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xb_error *err)
 {
 	FILE *f = fopen(path, "re");
 	char *line = NULL;
@@ -22,7 +22,7 @@ int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xpf_error *
 	int ret = 0, nr = 0;
 
 	if (!f)
-		return xpf_error_set(err, -errno, "cannot open '%s': %s", path, strerror(errno));
+		return xb_error_set(err, -errno, "cannot open '%s': %s", path, strerror(errno));
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		size_t line_len, len;
 		uint64_t start, size;
@@ -58,7 +58,7 @@ int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xpf_error *
 	fclose(f);
 	if (ret < 0) {
 		xpp_symtab_free(t);
-		return xpf_error_set(err, ret, "cannot load '%s': %s", path, strerror(-ret));
+		return xb_error_set(err, ret, "cannot load '%s': %s", path, strerror(-ret));
 	}
 	xpp_symtab_finish(t);
 	return nr;

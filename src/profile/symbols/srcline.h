@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "profile/session/intern.h"
 
 /* A line the DWARF does not know (perf, through addr2line, shows "??:0"). */
@@ -44,7 +44,7 @@ typedef struct xpp_srcline xpp_srcline;
  * without libdw.
  */
 int xpp_srcline_create(xpp_srcline **out, xpp_intern *strs, const struct xpp_src_opts *opts,
-		       struct xpf_error *err);
+		       struct xb_error *err);
 /* Accepts NULL. */
 void xpp_srcline_free(xpp_srcline *s);
 

@@ -49,14 +49,14 @@ struct xpp_srcline {
 };
 
 int xpp_srcline_create(xpp_srcline **out, xpp_intern *strs, const struct xpp_src_opts *opts,
-		       struct xpf_error *err)
+		       struct xb_error *err)
 {
 	xpp_srcline *s = calloc(1, sizeof(*s));
 
 	*out = NULL;
 	if (!s || elf_version(EV_CURRENT) == EV_NONE) {
 		free(s);
-		return xpf_error_set(err, -ENOMEM, "cannot start reading source lines: %s",
+		return xb_error_set(err, -ENOMEM, "cannot start reading source lines: %s",
 				     strerror(ENOMEM));
 	}
 	s->o = *opts;

@@ -5,12 +5,12 @@
 #include "profile/symbols/srcline.h"
 
 int xpp_srcline_create(xpp_srcline **out, xpp_intern *strs, const struct xpp_src_opts *opts,
-		       struct xpf_error *err)
+		       struct xb_error *err)
 {
 	(void)strs;
 	(void)opts;
 	*out = NULL;
-	return xpf_error_set(err, -EOPNOTSUPP,
+	return xb_error_set(err, -EOPNOTSUPP,
 			     "source lines and inline frames need libdw: xperf was built without it");
 }
 

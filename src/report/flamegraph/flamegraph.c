@@ -71,7 +71,7 @@ static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
 int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_flame_opts *o)
 {
 	struct xpp_opts po = { .children = 0, .order = -1 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	const struct xpp_event *ev;
 	xpp_profile *p = NULL;
 	uint32_t nr, i;

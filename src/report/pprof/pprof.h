@@ -2,7 +2,7 @@
 #ifndef XREPORT_PPROF_H
 #define XREPORT_PPROF_H
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 #include "profile/profile.h"
 
 /*
@@ -12,7 +12,7 @@
  * inline frames as extra lines, functions, mappings with build ids, duration and period.
  * 0, or a negative errno with err set (-EOPNOTSUPP when built without libprotobuf-c).
  */
-int report_pprof_write(xpp_profile *p, const char *path, struct xpf_error *err);
+int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err);
 
 struct report_stdio_opts;
 /*

@@ -294,17 +294,17 @@ static const char *name_of(const struct xpf_attr *a, char *buf, size_t size)
 	return buf;
 }
 
-static int write_gz(const char *path, const uint8_t *buf, size_t len, struct xpf_error *err)
+static int write_gz(const char *path, const uint8_t *buf, size_t len, struct xb_error *err)
 {
 	gzFile gz = strcmp(path, "-") ? gzopen(path, "wb") : gzdopen(dup(STDOUT_FILENO), "wb");
 	int ok;
 
 	if (!gz)
-		return xpf_error_set(err, -errno ? -errno : -ENOMEM, "cannot create '%s': %s",
+		return xb_error_set(err, -errno ? -errno : -ENOMEM, "cannot create '%s': %s",
 				     path, strerror(errno ? errno : ENOMEM));
 	ok = len == 0 || gzwrite(gz, buf, (unsigned int)len) == (int)len;
 	if (gzclose(gz) != Z_OK || !ok)
-		return xpf_error_set(err, -EIO, "cannot write '%s'", path);
+		return xb_error_set(err, -EIO, "cannot write '%s'", path);
 	return 0;
 }
 
@@ -348,7 +348,7 @@ static void free_all(struct pp *pp, Profile *pr)
 	xpp_intern_free(pp->loc_keys);
 }
 
-int report_pprof_write(xpp_profile *p, const char *path, struct xpf_error *err)
+int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
 {
 	xpf_reader *r = xpp_profile_reader(p);
 	const struct xpf_features *f = xpf_reader_features(r);
@@ -427,7 +427,7 @@ int report_pprof_write(xpp_profile *p, const char *path, struct xpf_error *err)
 	ret = write_gz(path, buf, len, err);
 out:
 	if (ret == -ENOMEM && !err->msg[0])
-		xpf_error_set(err, ret, "cannot build the pprof profile: %s", strerror(ENOMEM));
+		xb_error_set(err, ret, "cannot build the pprof profile: %s", strerror(ENOMEM));
 	free(buf);
 	pr.sample = NULL;
 	free_all(&pp, &pr);

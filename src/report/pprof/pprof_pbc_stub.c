@@ -3,10 +3,10 @@
 
 #include "report/pprof/pprof.h"
 
-int report_pprof_write(xpp_profile *p, const char *path, struct xpf_error *err)
+int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
 {
 	(void)p, (void)path;
-	return xpf_error_set(err, -EOPNOTSUPP, "--pprof is not supported: xperf was built "
+	return xb_error_set(err, -EOPNOTSUPP, "--pprof is not supported: xperf was built "
 			     "without libprotobuf-c and zlib (Debian: libprotobuf-c-dev, "
 			     "protobuf-c-compiler, zlib1g-dev)");
 }

@@ -8,7 +8,7 @@
 int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_opts *o)
 {
 	struct xpp_opts po = { 0 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpp_profile *p = NULL;
 	int ret;
 

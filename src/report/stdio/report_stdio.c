@@ -9,7 +9,7 @@
 int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 {
 	struct report_stdio_opts none = { .children = -1, .inlines = -1 };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct rv_ctx c = { 0 };
 	xpp_profile *p = NULL;
@@ -40,7 +40,7 @@ out:
 
 int report_stdio_run(const char *input_path, const struct report_stdio_opts *opts)
 {
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
 	int ret, status;
 

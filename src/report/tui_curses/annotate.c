@@ -181,7 +181,7 @@ enum tui_exit tui_annotate_run(struct tui *t, uint32_t idx, uint32_t dso, int32_
 {
 	struct xpp_annotate_opts ao = { .debug_root = t->c.o->debug_root };
 	struct annot v = { .t = t };
-	struct xpf_error err = { 0 };
+	struct xb_error err = { 0 };
 	enum tui_exit ex = TUI_BACK;
 	int ret;
 

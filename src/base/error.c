@@ -1,11 +1,11 @@
-/* Filling struct xpf_error. */
+/* Filling struct xb_error. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "format/xpf_error.h"
+#include "base/error.h"
 
-int xpf_error_set(struct xpf_error *err, int code, const char *fmt, ...)
+int xb_error_set(struct xb_error *err, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -18,7 +18,7 @@ int xpf_error_set(struct xpf_error *err, int code, const char *fmt, ...)
 	return code;
 }
 
-void xpf_error_clear(struct xpf_error *err)
+void xb_error_clear(struct xb_error *err)
 {
 	if (!err)
 		return;
