@@ -194,7 +194,7 @@ $(PROFILE_LIB): $(call obj,$(PROFILE_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/xperf: $(call obj,$(DRIVER_SRC)) $(CLI_LIB)
+$(BUILD)/xperf: $(call obj,$(DRIVER_SRC)) $(CLI_LIB) $(BASE_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 $(BUILD)/xperf-record: $(call obj,$(RECORD_SRC)) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(ELF_LIBS) -lm

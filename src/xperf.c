@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/edit_distance.h"
 #include "config.h"
 
 /*
@@ -101,36 +102,6 @@ static char *locate_command(const char *name)
 	return NULL;
 }
 
-/* Edit distance counting an adjacent transposition as one edit ("recrod" -> "record"). */
-static unsigned int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned int d[32][32];
-
-	if (la > 30 || lb > 30)
-		return UINT_MAX;
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned int cost = a[i - 1] != b[j - 1];
-			unsigned int v = d[i - 1][j] + 1;
-
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < v)
-				v = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	}
-	return d[la][lb];
-}
-
 static void unknown_command(const char *name)
 {
 	const char *cand[NR_COMMANDS + NR_BUILTINS];
@@ -143,7 +114,7 @@ static void unknown_command(const char *name)
 	for (size_t i = 0; i < NR_BUILTINS; i++)
 		cand[n++] = builtins[i];
 	for (size_t i = 0; i < n; i++) {
-		unsigned int d = edit_distance(name, cand[i]);
+		unsigned int d = xb_edit_distance(name, cand[i]);
 
 		/* A prefix of a command ("rep") is as good a guess as one typo. */
 		if (*name && !strncmp(cand[i], name, strlen(name)))

@@ -104,7 +104,5 @@ void cli_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define CLI_EXIT_USAGE   1
 #define CLI_EXIT_RUNTIME 2
 
-/* Levenshtein distance, for "did you mean" suggestions. */
-unsigned int cli_edit_distance(const char *a, const char *b);
 
 #endif

@@ -53,26 +53,3 @@ void cli_hint(const char *fmt, ...)
 	vmessage(NULL, fmt, ap);
 	va_end(ap);
 }
-
-unsigned int cli_edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	unsigned int row[lb + 1];
-
-	if (la > 256 || lb > 256)
-		return 1000;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		unsigned int diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			unsigned int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best) best = up + 1;
-			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}

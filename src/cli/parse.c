@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/edit_distance.h"
 #include "cli/cli.h"
 
 static const char *opt_display(const struct cli_option *o, bool is_long, char *buf, size_t len)
@@ -135,7 +136,7 @@ static const char *closest_long(const struct cli_option *opts, const char *name)
 	for (const struct cli_option *o = opts; o->type != CLI_OPT_END; o++) {
 		if (!o->long_name || (o->flags & CLI_HIDDEN))
 			continue;
-		unsigned int d = cli_edit_distance(name, o->long_name);
+		unsigned int d = xb_edit_distance(name, o->long_name);
 		if (d < best_d)
 			best_d = d, best = o->long_name;
 	}

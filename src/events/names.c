@@ -1,4 +1,4 @@
-/* Event names: perf's name for an attr, the -vv attr dump, listing every name, edit distance. */
+/* Event names: perf's name for an attr, the -vv attr dump, listing every name. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -346,34 +346,4 @@ int xpe_ctx_for_each_name(xpe_ctx *ctx, unsigned kinds, xpe_name_cb cb, void *ar
 	}
 #undef EMIT
 	return 0;
-}
-
-int xpe_edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	int *row, d;
-
-	if (la > 1024 || lb > 1024)
-		return (int)(la > lb ? la : lb);
-	row = malloc((lb + 1) * sizeof(*row));
-	if (!row)
-		return (int)(la > lb ? la : lb);
-	for (j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (i = 1; i <= la; i++) {
-		int prev = row[0]; /* row[i-1][j-1] */
-
-		row[0] = (int)i;
-		for (j = 1; j <= lb; j++) {
-			int cur = row[j];
-			int sub = prev + (a[i - 1] != b[j - 1]);
-			int del = row[j] + 1, ins = row[j - 1] + 1;
-
-			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-			prev = cur;
-		}
-	}
-	d = row[lb];
-	free(row);
-	return d;
 }

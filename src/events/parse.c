@@ -8,6 +8,7 @@
 
 #include <linux/hw_breakpoint.h>
 
+#include "base/edit_distance.h"
 #include "events/xpe_evlist_impl.h"
 
 struct parser {
@@ -507,7 +508,7 @@ static int suggest_cb(const struct xpe_name *nm, void *arg)
 
 		if (!cands[i])
 			continue;
-		d = xpe_edit_distance(sg->want, cands[i]);
+		d = (int)xb_edit_distance(sg->want, cands[i]);
 		if (d < sg->best) {
 			sg->best = d;
 			sg->nr = 0;

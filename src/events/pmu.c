@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/edit_distance.h"
 #include "events/xpe_ctx.h"
 
 #define DEVICES "bus/event_source/devices"
@@ -370,7 +371,7 @@ static int apply_term(xpe_ctx *ctx, struct xpe_pmu *pmu, struct xpe_event *ev, c
 		int i, best = 1 << 30, bi = 0;
 
 		for (i = 0; i < pmu->nr_aliases; i++) {
-			int d = xpe_edit_distance(term, pmu->aliases[i].name);
+			int d = (int)xb_edit_distance(term, pmu->aliases[i].name);
 
 			if (d < best) {
 				best = d;

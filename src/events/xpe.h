@@ -160,7 +160,5 @@ struct xpe_name {
 typedef int (*xpe_name_cb)(const struct xpe_name *n, void *arg);
 int xpe_ctx_for_each_name(xpe_ctx *ctx, unsigned kinds, xpe_name_cb cb, void *arg);
 
-/* Levenshtein distance (used for "did you mean"). */
-int xpe_edit_distance(const char *a, const char *b);
 
 #endif

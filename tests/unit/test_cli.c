@@ -121,20 +121,12 @@ static void test_optarg_number(void)
 	CHECK_EQ_U64(lvl, 7);
 }
 
-static void test_edit_distance(void)
-{
-	CHECK_EQ_U64(cli_edit_distance("record", "recrod"), 2);
-	CHECK_EQ_U64(cli_edit_distance("stat", "stat"), 0);
-	CHECK_EQ_U64(cli_edit_distance("", "abc"), 3);
-}
-
 int main(void)
 {
 	RUN(test_short_and_long_forms);
 	RUN(test_stop_at_command);
 	RUN(test_negation_and_prefix);
 	RUN(test_errors);
-	RUN(test_edit_distance);
 	RUN(test_help_no_prefix);
 	RUN(test_optarg_number);
 	UNIT_MAIN_END();
