@@ -5,65 +5,48 @@
 
 #include "format/reader_int.h"
 
-#define EMPTY_SLOT UINT32_MAX
-
-static size_t hash_id(uint64_t id, size_t cap)
+static uint64_t hash_of(const void *ctx, uint32_t v)
 {
-	id ^= id >> 33;
-	id *= 0xff51afd7ed558ccdULL;
-	id ^= id >> 33;
-	return (size_t)id & (cap - 1);
+	return xb_hash_u64(((const struct xpf_reader *)ctx)->ids[v - 1].id);
 }
 
-static int ids_grow(struct xpf_reader *r)
+static bool id_eq(const void *ctx, uint32_t v, const void *id)
 {
-	size_t cap = r->ids_cap ? r->ids_cap * 2 : 64;
-	struct id_slot *slots = malloc(cap * sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < cap; i++)
-		slots[i].attr_idx = EMPTY_SLOT;
-	for (size_t i = 0; i < r->ids_cap; i++) {
-		size_t h;
-
-		if (r->ids[i].attr_idx == EMPTY_SLOT)
-			continue;
-		for (h = hash_id(r->ids[i].id, cap); slots[h].attr_idx != EMPTY_SLOT;)
-			h = (h + 1) & (cap - 1);
-		slots[h] = r->ids[i];
-	}
-	free(r->ids);
-	r->ids = slots;
-	r->ids_cap = cap;
-	return 0;
+	return ((const struct xpf_reader *)ctx)->ids[v - 1].id == *(const uint64_t *)id;
 }
 
 /* The first attr to claim an id keeps it, as perf's hash lookup finds the first. */
 static int ids_insert(struct xpf_reader *r, uint64_t id, uint32_t idx)
 {
-	size_t h;
+	uint32_t *slot;
 
-	if ((r->ids_used + 1) * 2 > r->ids_cap && ids_grow(r))
+	if (r->nr_ids == UINT32_MAX - 1 || xb_slots_reserve(&r->id_index, r->nr_ids + 1, hash_of, r))
 		return -ENOMEM;
-	for (h = hash_id(id, r->ids_cap); r->ids[h].attr_idx != EMPTY_SLOT; h = (h + 1) & (r->ids_cap - 1))
-		if (r->ids[h].id == id)
-			return 0;
-	r->ids[h].id = id;
-	r->ids[h].attr_idx = idx;
-	r->ids_used++;
+	slot = xb_slots_find(&r->id_index, xb_hash_u64(id), id_eq, r, &id);
+	if (*slot)
+		return 0;
+	if (r->nr_ids == r->cap_ids) {
+		uint32_t cap = r->cap_ids ? r->cap_ids * 2 : 64;
+		struct id_entry *n = cap > r->cap_ids ? realloc(r->ids, (size_t)cap * sizeof(*n)) : NULL;
+
+		if (!n)
+			return -ENOMEM;
+		r->ids = n;
+		r->cap_ids = cap;
+	}
+	r->ids[r->nr_ids] = (struct id_entry){ id, idx };
+	*slot = ++r->nr_ids;
 	return 0;
 }
 
 const struct xpf_attr *xpf_reader_attr_by_id(const xpf_reader *r, uint64_t id)
 {
-	if (!r->ids_cap)
+	const uint32_t *slot;
+
+	if (!r->nr_ids)
 		return NULL;
-	for (size_t h = hash_id(id, r->ids_cap); r->ids[h].attr_idx != EMPTY_SLOT;
-	     h = (h + 1) & (r->ids_cap - 1))
-		if (r->ids[h].id == id)
-			return r->attrs[r->ids[h].attr_idx];
-	return NULL;
+	slot = xb_slots_find(&r->id_index, xb_hash_u64(id), id_eq, r, &id);
+	return *slot ? r->attrs[r->ids[*slot - 1].attr_idx] : NULL;
 }
 
 int xpf_reader_add_attr(struct xpf_reader *r, const void *attr_bytes, uint32_t attr_bytes_size,
@@ -123,10 +106,11 @@ void xpf_reader_free_attrs(struct xpf_reader *r)
 	}
 	free(r->attrs);
 	free(r->ids);
+	xb_slots_free(&r->id_index);
 	r->attrs = NULL;
 	r->ids = NULL;
 	r->nr_attrs = r->cap_attrs = 0;
-	r->ids_cap = r->ids_used = 0;
+	r->nr_ids = r->cap_ids = 0;
 }
 
 /*

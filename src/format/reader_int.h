@@ -6,14 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hash.h"
 #include "format/xpf_reader.h"
 
 #include "format/decompress.h"
 
-/* One slot of the id -> attr hash (open addressing). */
-struct id_slot {
+/* One event id and the attr that claimed it first. */
+struct id_entry {
 	uint64_t id;
-	uint32_t attr_idx; /* UINT32_MAX: empty */
+	uint32_t attr_idx;
 };
 
 struct xpf_reader {
@@ -25,8 +26,9 @@ struct xpf_reader {
 	/* attrs; pointers stay valid while the list grows (pipe mode) */
 	struct xpf_attr **attrs;
 	uint32_t nr_attrs, cap_attrs;
-	struct id_slot *ids;
-	size_t ids_cap, ids_used;
+	struct id_entry *ids;
+	uint32_t nr_ids, cap_ids;
+	struct xb_slots id_index;  /* by id: index in ids + 1 */
 
 	/* input: a whole image (mmap'd file, caller's buffer or slurped stream) ... */
 	const uint8_t *map;

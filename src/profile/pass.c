@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "profile/profile_int.h"
 
 static struct xpp_event *event_of(xpp_profile *p, const struct xpf_attr *a)
@@ -105,41 +106,49 @@ static int src_of(xpp_profile *p, const struct xpp_hist_key *k, uint64_t addr, b
 	return xpp_srcline_find(p->src, k->dso, d->long_name, caller && addr ? addr - 1 : addr, fr);
 }
 
+/* A list as the pool holds it: the count, then the ids. */
+static uint64_t list_hash(const uint32_t *ids, uint32_t n)
+{
+	uint64_t h = xb_hash_add(0, n);
+
+	for (uint32_t i = 0; i < n; i++)
+		h = xb_hash_add(h, ids[i]);
+	return h;
+}
+
+static uint64_t list_hash_of(const void *ctx, uint32_t off)
+{
+	const uint32_t *q = ((const struct frame_lists *)ctx)->pool + off;
+
+	return list_hash(q + 1, q[0]);
+}
+
+/* key: the count, then a pointer to the ids */
+struct list_key {
+	uint32_t n;
+	const uint32_t *ids;
+};
+
+static bool list_eq(const void *ctx, uint32_t off, const void *key)
+{
+	const uint32_t *q = ((const struct frame_lists *)ctx)->pool + off;
+	const struct list_key *k = key;
+
+	return q[0] == k->n && !memcmp(q + 1, k->ids, k->n * sizeof(*k->ids));
+}
+
 /* The offset of the interned list ids[0..n), or a negative errno. */
 static int64_t list_intern(struct frame_lists *l, const uint32_t *ids, uint32_t n)
 {
-	uint64_t h = n;
-	uint32_t s;
+	struct list_key key = { n, ids };
+	uint32_t *slot;
 
-	for (uint32_t i = 0; i < n; i++)
-		h = (h ^ ids[i]) * 0x9e3779b97f4a7c15ULL;
-	if ((l->nr + 1) * 2 > l->nslots) {
-		uint32_t ns = l->nslots ? l->nslots * 2 : 1024, *sl = calloc(ns, sizeof(*sl));
-
-		if (!sl)
-			return -ENOMEM;
-		for (uint32_t i = 0; i < l->nslots; i++) {
-			uint32_t o = l->slots[i], k;
-			uint64_t hh = l->pool[o];
-
-			if (!o)
-				continue;
-			for (uint32_t j = 0; j < l->pool[o]; j++)
-				hh = (hh ^ l->pool[o + 1 + j]) * 0x9e3779b97f4a7c15ULL;
-			for (k = (uint32_t)(hh >> 32) & (ns - 1); sl[k]; k = (k + 1) & (ns - 1))
-				;
-			sl[k] = o;
-		}
-		free(l->slots);
-		l->slots = sl;
-		l->nslots = ns;
-	}
-	for (s = (uint32_t)(h >> 32) & (l->nslots - 1); l->slots[s]; s = (s + 1) & (l->nslots - 1)) {
-		const uint32_t *q = l->pool + l->slots[s];
-
-		if (q[0] == n && !memcmp(q + 1, ids, n * sizeof(*ids)))
-			return l->slots[s];
-	}
+	/* at most one list per pool word: the count is a fine bound */
+	if (xb_slots_reserve(&l->index, l->nr + 1, list_hash_of, l))
+		return -ENOMEM;
+	slot = xb_slots_find(&l->index, list_hash(ids, n), list_eq, l, &key);
+	if (*slot)
+		return *slot;
 	if (!l->cap || l->cap - l->nr < n + 1) {
 		uint32_t cap = l->cap ? l->cap : 1024, *pool;
 
@@ -153,11 +162,11 @@ static int64_t list_intern(struct frame_lists *l, const uint32_t *ids, uint32_t 
 		if (!l->nr)
 			l->nr = 1; /* offset 0 means "no list" */
 	}
-	l->slots[s] = l->nr;
+	*slot = l->nr;
 	l->pool[l->nr] = n;
 	memcpy(l->pool + l->nr + 1, ids, n * sizeof(*ids));
 	l->nr += n + 1;
-	return l->slots[s];
+	return *slot;
 }
 
 /*
@@ -171,8 +180,8 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 {
 	uint64_t tag = (uint64_t)th->proc << 17 | (uint64_t)(caller && p->src) << 16 |
 		       (uint64_t)sample_mode << 8 | cpumode;
-	uint64_t h = (ip ^ tag * 0xc2b2ae3d27d4eb4fULL) * 0x9e3779b97f4a7c15ULL;
-	struct frame_slot *slot = &p->fcache[h >> (64 - FRAME_CACHE_BITS)];
+	uint64_t h = xb_hash_add(xb_hash_add(0, tag), ip);
+	struct frame_slot *slot = &p->fcache[xb_hash_bits(h, FRAME_CACHE_BITS)];
 	struct xpp_src_frames fr = { 0 };
 	struct xpp_hist_key k;
 	uint64_t addr = 0;
@@ -815,7 +824,7 @@ void xpp_profile_free(xpp_profile *p)
 	xpp_srcline_free(p->src);
 	xpp_intern_free(p->strs);
 	free(p->lists.pool);
-	free(p->lists.slots);
+	xb_slots_free(&p->lists.index);
 	free(p->ip_at);
 	free(p->vf);
 	xpp_srcline_free(p->src_on_demand);

@@ -2,6 +2,7 @@
 #ifndef XPERF_PROFILE_INT_H
 #define XPERF_PROFILE_INT_H
 
+#include "base/hash.h"
 #include "profile/filter.h"
 #include "profile/profile.h"
 #include "profile/session/machine.h"
@@ -27,8 +28,7 @@ struct frame_slot {
 struct frame_lists {
 	uint32_t *pool;     /* at an offset: the count, then the ids; offset 0 is unused */
 	uint32_t nr, cap;
-	uint32_t *slots;    /* offsets, 0 empty; open addressing */
-	uint32_t nslots;    /* power of two */
+	struct xb_slots index;  /* by content: offsets */
 };
 
 /* One event's samples per (DSO, address) (keep_addrs): counted in h, sorted after the pass. */

@@ -1,9 +1,10 @@
-/* Unit tests of libxperf-base: the error type, edit distance. */
+/* Unit tests of libxperf-base: the error type, edit distance, hashing and the slot table. */
 #include <errno.h>
 #include <string.h>
 
 #include "base/edit_distance.h"
 #include "base/error.h"
+#include "base/hash.h"
 #include "unit.h"
 
 static void error_set_and_clear(void)
@@ -44,9 +45,87 @@ static void edit_distance(void)
 	CHECK_EQ_U64(xb_edit_distance(a, "x"), 299);
 }
 
+/* A table of u64 keys over the slot table, as its users build one. */
+struct keys {
+	uint64_t *v;
+	uint32_t nr;
+	struct xb_slots index;
+	unsigned int rehashes;
+};
+
+static uint64_t keys_hash_of(const void *ctx, uint32_t v)
+{
+	struct keys *k = (struct keys *)ctx;
+
+	k->rehashes++;
+	return xb_hash_u64(k->v[v - 1]);
+}
+
+static bool keys_eq(const void *ctx, uint32_t v, const void *key)
+{
+	return ((const struct keys *)ctx)->v[v - 1] == *(const uint64_t *)key;
+}
+
+/* The index of key, added when new; -1 on allocation failure. */
+static int64_t keys_add(struct keys *k, uint64_t key)
+{
+	uint32_t *slot;
+
+	if (xb_slots_reserve(&k->index, k->nr + 1, keys_hash_of, k))
+		return -1;
+	slot = xb_slots_find(&k->index, xb_hash_u64(key), keys_eq, k, &key);
+	if (*slot)
+		return *slot - 1;
+	k->v[k->nr] = key;
+	*slot = ++k->nr;
+	return k->nr - 1;
+}
+
+static void slots_find_insert_grow(void)
+{
+	enum { N = 5000 };
+	struct keys k = { .v = calloc(N, sizeof(uint64_t)) };
+	uint32_t used = 0;
+
+	REQUIRE(k.v);
+	/* keys that differ only in high bits, or by a stride, still spread */
+	for (uint64_t i = 0; i < N; i++)
+		CHECK_EQ_U64(keys_add(&k, i % 2 ? i << 40 : i * 4096), i);
+	CHECK_EQ_U64(k.nr, N);
+	for (uint64_t i = 0; i < N; i++)
+		CHECK_EQ_U64(keys_add(&k, i % 2 ? i << 40 : i * 4096), i);
+	CHECK_EQ_U64(k.nr, N);
+	/* a power of two, at most half full, and every value in it once */
+	CHECK(k.index.nslots >= 2 * N && !(k.index.nslots & (k.index.nslots - 1)));
+	for (uint32_t i = 0; i < k.index.nslots; i++)
+		used += k.index.slot[i] != 0;
+	CHECK_EQ_U64(used, N);
+	CHECK(k.rehashes > 0);
+	xb_slots_clear(&k.index);
+	k.nr = 0;
+	CHECK_EQ_U64(keys_add(&k, 42), 0);
+	xb_slots_free(&k.index);
+	CHECK_EQ_U64(k.index.nslots, 0);
+	free(k.v);
+}
+
+static void hashes(void)
+{
+	/* the same bytes hash the same however they are passed; order and fields matter */
+	CHECK_EQ_U64(xb_hash_mem("libc.so.6", 9), xb_hash_str("libc.so.6"));
+	CHECK(xb_hash_str("libc.so.6") != xb_hash_str("libc.so.7"));
+	CHECK(xb_hash_add(xb_hash_add(0, 1), 2) != xb_hash_add(xb_hash_add(0, 2), 1));
+	/* the top bits, that index tables, depend on high input bits and on the last byte */
+	CHECK(xb_hash_bits(xb_hash_u64(1ULL << 50), 8) != xb_hash_bits(xb_hash_u64(1ULL << 51), 8));
+	CHECK(xb_hash_bits(xb_hash_str("libc.so.6"), 8) !=
+	      xb_hash_bits(xb_hash_str("libc.so.7"), 8));
+}
+
 int main(void)
 {
 	RUN(error_set_and_clear);
 	RUN(edit_distance);
+	RUN(hashes);
+	RUN(slots_find_insert_grow);
 	UNIT_MAIN_END();
 }

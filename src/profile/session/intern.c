@@ -1,24 +1,36 @@
-/* String interning with an open-addressing hash over offsets into chunked storage. */
+/* String interning: one copy of each string, its id found through the base slot table. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "profile/session/intern.h"
 
 struct xpp_intern {
 	char **strs;           /* id -> string (each its own allocation: stable pointers) */
 	uint32_t nr, cap;
-	uint32_t *slots;       /* id + 1, 0 empty */
-	uint32_t nslots;       /* power of two */
+	struct xb_slots index; /* id + 1 */
 };
 
-static uint64_t hash_mem(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
+struct str_key {
+	const char *s;
+	size_t len;
+};
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h;
+static uint64_t hash_of(const void *ctx, uint32_t v)
+{
+	const xpp_intern *in = ctx;
+
+	return xb_hash_str(in->strs[v - 1]);
+}
+
+static bool eq(const void *ctx, uint32_t v, const void *key)
+{
+	const xpp_intern *in = ctx;
+	const struct str_key *k = key;
+	const char *e = in->strs[v - 1];
+
+	return !strncmp(e, k->s, k->len) && e[k->len] == '\0';
 }
 
 xpp_intern *xpp_intern_create(void)
@@ -33,43 +45,20 @@ void xpp_intern_free(xpp_intern *in)
 	for (uint32_t i = 0; i < in->nr; i++)
 		free(in->strs[i]);
 	free(in->strs);
-	free(in->slots);
+	xb_slots_free(&in->index);
 	free(in);
-}
-
-static int grow(xpp_intern *in)
-{
-	uint32_t n = in->nslots ? in->nslots * 2 : 64;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < in->nr; i++) {
-		uint32_t k = (uint32_t)hash_mem(in->strs[i], strlen(in->strs[i])) & (n - 1);
-
-		while (s[k])
-			k = (k + 1) & (n - 1);
-		s[k] = i + 1;
-	}
-	free(in->slots);
-	in->slots = s;
-	in->nslots = n;
-	return 0;
 }
 
 int64_t xpp_intern_id(xpp_intern *in, const char *s, size_t len)
 {
-	uint32_t k;
+	struct str_key key = { s, len };
+	uint32_t *slot;
 
-	if ((uint64_t)(in->nr + 1) * 2 > in->nslots && grow(in))
+	if (xb_slots_reserve(&in->index, in->nr + 1, hash_of, in))
 		return -ENOMEM;
-	for (k = (uint32_t)hash_mem(s, len) & (in->nslots - 1); in->slots[k];
-	     k = (k + 1) & (in->nslots - 1)) {
-		const char *e = in->strs[in->slots[k] - 1];
-
-		if (!strncmp(e, s, len) && e[len] == '\0')
-			return in->slots[k] - 1;
-	}
+	slot = xb_slots_find(&in->index, xb_hash_mem(s, len), eq, in, &key);
+	if (*slot)
+		return *slot - 1;
 	if (in->nr == in->cap) {
 		uint32_t cap = in->cap ? in->cap * 2 : 64;
 		char **a = realloc(in->strs, cap * sizeof(*a));
@@ -86,7 +75,7 @@ int64_t xpp_intern_id(xpp_intern *in, const char *s, size_t len)
 	memcpy(copy, s, len);
 	copy[len] = '\0';
 	in->strs[in->nr] = copy;
-	in->slots[k] = ++in->nr;
+	*slot = ++in->nr;
 	return in->nr - 1;
 }
 

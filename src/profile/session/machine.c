@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/hash.h"
 #include "profile/session/machine.h"
 
 /* One address space: the maps of one pid (index 0 holds the kernel's), sorted by start. */
@@ -21,56 +22,46 @@ struct xpp_machine {
 	xpp_intern *comms;
 	struct xpp_thread *threads;
 	uint32_t nr_threads, cap_threads;
-	uint32_t *thread_slots, nthread_slots;  /* tid hash: index + 1 */
+	struct xb_slots thread_index;  /* by tid: index + 1 */
 	struct proc *procs;
 	uint32_t nr_procs, cap_procs;
-	uint32_t *proc_slots, nproc_slots;      /* pid hash: index + 1 */
+	struct xb_slots proc_index;    /* by pid: index + 1 */
 };
 
 #define KERNEL_PROC 0
 
-static uint32_t hash32(int32_t v)
+static uint64_t id_hash(int32_t id)
 {
-	return (uint32_t)v * 2654435761u;
+	return xb_hash_u64((uint32_t)id);
 }
 
-/* Index + 1 slot arrays keyed by an int32 read through key(): grow at half load. */
-static uint32_t *slot_find(uint32_t *slots, uint32_t n, int32_t key, const void *base,
-			   size_t stride)
+static uint64_t proc_hash_of(const void *ctx, uint32_t v)
 {
-	uint32_t k = hash32(key) & (n - 1);
-
-	for (; slots[k]; k = (k + 1) & (n - 1))
-		if (*(const int32_t *)((const char *)base + (slots[k] - 1) * stride) == key)
-			break;
-	return &slots[k];
+	return id_hash(((const xpp_machine *)ctx)->procs[v - 1].pid);
 }
 
-static int slots_grow(uint32_t **slots, uint32_t *n, uint32_t nr, const void *base,
-		      size_t stride)
+static bool proc_eq(const void *ctx, uint32_t v, const void *pid)
 {
-	uint32_t nn = *n ? *n * 2 : 256;
-	uint32_t *s = calloc(nn, sizeof(*s));
+	return ((const xpp_machine *)ctx)->procs[v - 1].pid == *(const int32_t *)pid;
+}
 
-	if (!s)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < nr; i++)
-		*slot_find(s, nn, *(const int32_t *)((const char *)base + i * stride), base,
-			   stride) = i + 1;
-	free(*slots);
-	*slots = s;
-	*n = nn;
-	return 0;
+static uint64_t thread_hash_of(const void *ctx, uint32_t v)
+{
+	return id_hash(((const xpp_machine *)ctx)->threads[v - 1].tid);
+}
+
+static bool thread_eq(const void *ctx, uint32_t v, const void *tid)
+{
+	return ((const xpp_machine *)ctx)->threads[v - 1].tid == *(const int32_t *)tid;
 }
 
 static struct proc *proc_find(xpp_machine *m, int32_t pid, bool create)
 {
 	uint32_t *slot;
 
-	if ((uint64_t)(m->nr_procs + 1) * 2 > m->nproc_slots &&
-	    slots_grow(&m->proc_slots, &m->nproc_slots, m->nr_procs, m->procs, sizeof(*m->procs)))
+	if (xb_slots_reserve(&m->proc_index, m->nr_procs + 1, proc_hash_of, m))
 		return NULL;
-	slot = slot_find(m->proc_slots, m->nproc_slots, pid, m->procs, sizeof(*m->procs));
+	slot = xb_slots_find(&m->proc_index, id_hash(pid), proc_eq, m, &pid);
 	if (*slot)
 		return &m->procs[*slot - 1];
 	if (!create)
@@ -124,9 +115,9 @@ void xpp_machine_free(xpp_machine *m)
 	for (uint32_t i = 0; i < m->nr_procs; i++)
 		free(m->procs[i].maps);
 	free(m->procs);
-	free(m->proc_slots);
+	xb_slots_free(&m->proc_index);
 	free(m->threads);
-	free(m->thread_slots);
+	xb_slots_free(&m->thread_index);
 	free(m);
 }
 
@@ -134,12 +125,10 @@ static struct xpp_thread *thread_find(xpp_machine *m, int32_t tid, uint32_t **sl
 {
 	uint32_t *slot;
 
-	if ((uint64_t)(m->nr_threads + 1) * 2 > m->nthread_slots &&
-	    slots_grow(&m->thread_slots, &m->nthread_slots, m->nr_threads, m->threads,
-		       sizeof(*m->threads)))
+	*slot_out = NULL;
+	if (xb_slots_reserve(&m->thread_index, m->nr_threads + 1, thread_hash_of, m))
 		return NULL;
-	slot = slot_find(m->thread_slots, m->nthread_slots, tid, m->threads,
-			 sizeof(*m->threads));
+	slot = xb_slots_find(&m->thread_index, id_hash(tid), thread_eq, m, &tid);
 	*slot_out = slot;
 	return *slot ? &m->threads[*slot - 1] : NULL;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "profile/symbols/dso.h"
 #include "profile/symbols/load.h"
 
@@ -21,8 +22,7 @@ struct xpp_dso_table {
 	struct xpp_dso_table_opts opts;
 	struct xpp_dso *dsos;
 	uint32_t nr, cap;
-	uint32_t *hash;          /* id + 1 per slot, 0 empty; open addressing */
-	uint32_t hash_cap;       /* power of two */
+	struct xb_slots index;   /* by long name: id + 1 */
 	int64_t kernel_id;
 	/* kallsyms read on a second thread while the pass runs (xpp_dso_table_prefetch_kernel) */
 	pthread_t kthread;
@@ -31,13 +31,14 @@ struct xpp_dso_table {
 	struct cache_slot cache[1u << CACHE_BITS];
 };
 
-static uint64_t hash_str(const char *s)
+static uint64_t hash_of(const void *ctx, uint32_t v)
 {
-	uint64_t h = 1469598103934665603ULL;
+	return xb_hash_str(((const xpp_dso_table *)ctx)->dsos[v - 1].long_name);
+}
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
+static bool name_eq(const void *ctx, uint32_t v, const void *name)
+{
+	return !strcmp(((const xpp_dso_table *)ctx)->dsos[v - 1].long_name, name);
 }
 
 xpp_dso_table *xpp_dso_table_create(const struct xpp_dso_table_opts *opts)
@@ -101,7 +102,7 @@ void xpp_dso_table_free(xpp_dso_table *t)
 		xpp_symtab_free(&t->dsos[i].syms);
 	}
 	free(t->dsos);
-	free(t->hash);
+	xb_slots_free(&t->index);
 	free(t);
 }
 
@@ -113,26 +114,6 @@ uint32_t xpp_dso_table_nr(const xpp_dso_table *t)
 struct xpp_dso *xpp_dso_table_get(const xpp_dso_table *t, uint32_t id)
 {
 	return id < t->nr ? &t->dsos[id] : NULL;
-}
-
-static int rehash(xpp_dso_table *t)
-{
-	uint32_t cap = t->hash_cap ? t->hash_cap * 2 : 256;
-	uint32_t *h = calloc(cap, sizeof(*h));
-
-	if (!h)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < t->nr; i++) {
-		uint32_t s = (uint32_t)hash_str(t->dsos[i].long_name) & (cap - 1);
-
-		while (h[s])
-			s = (s + 1) & (cap - 1);
-		h[s] = i + 1;
-	}
-	free(t->hash);
-	t->hash = h;
-	t->hash_cap = cap;
-	return 0;
 }
 
 /*
@@ -169,15 +150,14 @@ static int set_names(struct xpp_dso *d, bool kernel)
 
 int64_t xpp_dso_table_findnew(xpp_dso_table *t, const char *filename, bool kernel)
 {
-	uint64_t h = hash_str(filename);
-	uint32_t s;
+	uint32_t *slot;
 	int ret;
 
-	if (t->hash_cap) {
-		for (s = (uint32_t)h & (t->hash_cap - 1); t->hash[s]; s = (s + 1) & (t->hash_cap - 1))
-			if (!strcmp(t->dsos[t->hash[s] - 1].long_name, filename))
-				return t->hash[s] - 1;
-	}
+	if (xb_slots_reserve(&t->index, t->nr + 1, hash_of, t))
+		return -ENOMEM;
+	slot = xb_slots_find(&t->index, xb_hash_str(filename), name_eq, t, filename);
+	if (*slot)
+		return *slot - 1;
 	if (t->nr == t->cap) {
 		uint32_t cap = t->cap ? t->cap * 2 : 64;
 		struct xpp_dso *d = realloc(t->dsos, cap * sizeof(*d));
@@ -207,11 +187,11 @@ int64_t xpp_dso_table_findnew(xpp_dso_table *t, const char *filename, bool kerne
 			free(d->long_name);
 			d->long_name = s2;
 			/* the same module may appear under its path and its [name] */
-			for (uint32_t i = 0; i < t->nr; i++)
-				if (!strcmp(t->dsos[i].long_name, s2)) {
-					free(s2);
-					return i;
-				}
+			slot = xb_slots_find(&t->index, xb_hash_str(s2), name_eq, t, s2);
+			if (*slot) {
+				free(s2);
+				return *slot - 1;
+			}
 		}
 	}
 	ret = set_names(d, kernel);
@@ -219,17 +199,7 @@ int64_t xpp_dso_table_findnew(xpp_dso_table *t, const char *filename, bool kerne
 		free(d->long_name);
 		return ret;
 	}
-	t->nr++;
-	if ((uint64_t)t->nr * 2 > t->hash_cap) {
-		ret = rehash(t);
-		if (ret < 0)
-			return ret;
-	} else {
-		for (s = (uint32_t)hash_str(d->long_name) & (t->hash_cap - 1); t->hash[s];
-		     s = (s + 1) & (t->hash_cap - 1))
-			;
-		t->hash[s] = t->nr;
-	}
+	*slot = ++t->nr;
 	return t->nr - 1;
 }
 
@@ -275,8 +245,8 @@ static void load(xpp_dso_table *t, struct xpp_dso *d)
 
 int64_t xpp_dso_table_resolve(xpp_dso_table *t, uint32_t id, uint64_t addr)
 {
-	uint64_t h = (addr ^ ((uint64_t)id * 0x9e3779b97f4a7c15ULL)) * 0x9e3779b97f4a7c15ULL;
-	struct cache_slot *c = &t->cache[h >> (64 - CACHE_BITS)];
+	uint64_t h = xb_hash_add(xb_hash_add(0, id), addr);
+	struct cache_slot *c = &t->cache[xb_hash_bits(h, CACHE_BITS)];
 	struct xpp_dso *d;
 	int64_t sym;
 

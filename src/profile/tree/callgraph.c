@@ -1,22 +1,36 @@
-/* The call tree: nodes in one array, found by (parent, key) through open addressing. */
+/* The call tree: nodes in one array, found by (parent, key) through the base slot table. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "profile/tree/callgraph.h"
 
 struct xpp_callgraph {
 	struct xpp_cg_node *n;
 	uint32_t nr, cap;
-	uint32_t *slots;  /* node id per slot, 0 empty (the root is never looked up) */
-	uint32_t nslots;  /* power of two */
+	struct xb_slots index;  /* node id (the root, 0, is never looked up) */
 };
 
-static uint32_t slot_of(uint32_t parent, uint32_t key, uint32_t nslots)
+static uint64_t edge_hash(uint32_t parent, uint32_t key)
 {
-	uint64_t h = ((uint64_t)parent << 32 | key) * 0x9e3779b97f4a7c15ULL;
+	return xb_hash_u64((uint64_t)parent << 32 | key);
+}
 
-	return (uint32_t)(h >> 32) & (nslots - 1);
+static uint64_t hash_of(const void *ctx, uint32_t id)
+{
+	const struct xpp_cg_node *n = &((const xpp_callgraph *)ctx)->n[id];
+
+	return edge_hash(n->parent, n->key);
+}
+
+/* key: the node's parent and key, as two u32 */
+static bool edge_eq(const void *ctx, uint32_t id, const void *key)
+{
+	const struct xpp_cg_node *n = &((const xpp_callgraph *)ctx)->n[id];
+	const uint32_t *k = key;
+
+	return n->parent == k[0] && n->key == k[1];
 }
 
 xpp_callgraph *xpp_cg_create(void)
@@ -27,9 +41,7 @@ xpp_callgraph *xpp_cg_create(void)
 		return NULL;
 	g->cap = 256;
 	g->n = calloc(g->cap, sizeof(*g->n));
-	g->nslots = 1024;
-	g->slots = calloc(g->nslots, sizeof(*g->slots));
-	if (!g->n || !g->slots) {
+	if (!g->n) {
 		xpp_cg_free(g);
 		return NULL;
 	}
@@ -42,50 +54,28 @@ void xpp_cg_free(xpp_callgraph *g)
 	if (!g)
 		return;
 	free(g->n);
-	free(g->slots);
+	xb_slots_free(&g->index);
 	free(g);
 }
 
 void xpp_cg_reset(xpp_callgraph *g)
 {
-	memset(g->slots, 0, g->nslots * sizeof(*g->slots));
+	xb_slots_clear(&g->index);
 	memset(&g->n[0], 0, sizeof(g->n[0]));
 	g->nr = 1;
 }
 
-static int xpp_cg_grow_slots(xpp_callgraph *g)
-{
-	uint32_t n = g->nslots * 2;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s || n < g->nslots)
-		return free(s), -ENOMEM;
-	for (uint32_t i = 1; i < g->nr; i++) {
-		uint32_t k = slot_of(g->n[i].parent, g->n[i].key, n);
-
-		while (s[k])
-			k = (k + 1) & (n - 1);
-		s[k] = i;
-	}
-	free(g->slots);
-	g->slots = s;
-	g->nslots = n;
-	return 0;
-}
-
 int64_t xpp_cg_child(xpp_callgraph *g, uint32_t parent, uint32_t key)
 {
+	const uint32_t edge[2] = { parent, key };
 	struct xpp_cg_node *p;
-	uint32_t s, id;
+	uint32_t *slot, id;
 
-	if ((uint64_t)(g->nr + 1) * 2 > g->nslots && xpp_cg_grow_slots(g))
+	if (xb_slots_reserve(&g->index, g->nr, hash_of, g))
 		return -ENOMEM;
-	for (s = slot_of(parent, key, g->nslots); g->slots[s]; s = (s + 1) & (g->nslots - 1)) {
-		const struct xpp_cg_node *c = &g->n[g->slots[s]];
-
-		if (c->parent == parent && c->key == key)
-			return g->slots[s];
-	}
+	slot = xb_slots_find(&g->index, edge_hash(parent, key), edge_eq, g, edge);
+	if (*slot)
+		return *slot;
 	if (g->nr == g->cap) {
 		uint32_t cap = g->cap * 2;
 		struct xpp_cg_node *n = cap > g->cap ? realloc(g->n, (size_t)cap * sizeof(*n)) : NULL;
@@ -100,7 +90,7 @@ int64_t xpp_cg_child(xpp_callgraph *g, uint32_t parent, uint32_t key)
 	g->n[id] = (struct xpp_cg_node){ .parent = parent, .key = key, .depth = p->depth + 1,
 				     .next_sibling = p->first_child };
 	p->first_child = id;
-	g->slots[s] = id;
+	*slot = id;
 	return id;
 }
 

@@ -1,30 +1,38 @@
-/* The aggregation table: open addressing over a contiguous entry array. */
+/* The aggregation table: a contiguous entry array indexed by the base slot table. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "profile/tree/hist.h"
 
 struct xpp_hist {
 	struct xpp_hist_entry *e;
 	size_t nr, cap;
-	uint32_t *slots;   /* entry index + 1, 0 empty */
-	size_t nslots;     /* power of two */
+	struct xb_slots index;  /* entry index + 1 */
 };
 
 static uint64_t key_hash(const struct xpp_hist_key *k)
 {
-	uint64_t h = k->addr * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = xb_hash_add(0, k->addr);
 
-	h ^= ((uint64_t)k->comm << 32 | k->dso) * 0xc2b2ae3d27d4eb4fULL;
-	h ^= ((uint64_t)(uint32_t)k->sym << 8 | k->level) * 0x165667b19e3779f9ULL;
-	h ^= ((uint64_t)k->inl << 32 | k->srcline) * 0x27d4eb2f165667c5ULL;
-	return h ^ (h >> 29);
+	h = xb_hash_add(h, (uint64_t)k->comm << 32 | k->dso);
+	h = xb_hash_add(h, (uint64_t)(uint32_t)k->sym << 8 | k->level);
+	return xb_hash_add(h, (uint64_t)k->inl << 32 | k->srcline);
 }
 
-static bool key_eq(const struct xpp_hist_key *a, const struct xpp_hist_key *b)
+static uint64_t hash_of(const void *ctx, uint32_t v)
 {
+	const xpp_hist *h = ctx;
+
+	return key_hash(&h->e[v - 1].key);
+}
+
+static bool key_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const struct xpp_hist_key *a = &((const xpp_hist *)ctx)->e[v - 1].key, *b = key;
+
 	return a->addr == b->addr && a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
 	       a->level == b->level && a->inl == b->inl && a->srcline == b->srcline;
 }
@@ -39,28 +47,8 @@ void xpp_hist_free(xpp_hist *h)
 	if (!h)
 		return;
 	free(h->e);
-	free(h->slots);
+	xb_slots_free(&h->index);
 	free(h);
-}
-
-static int grow_slots(xpp_hist *h)
-{
-	size_t n = h->nslots ? h->nslots * 2 : 1024;
-	uint32_t *s = calloc(n, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	for (size_t i = 0; i < h->nr; i++) {
-		size_t k = key_hash(&h->e[i].key) & (n - 1);
-
-		while (s[k])
-			k = (k + 1) & (n - 1);
-		s[k] = (uint32_t)(i + 1);
-	}
-	free(h->slots);
-	h->slots = s;
-	h->nslots = n;
-	return 0;
 }
 
 int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr)
@@ -72,18 +60,17 @@ int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uin
 
 int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr)
 {
-	size_t s;
+	uint32_t *slot;
 
-	if ((h->nr + 1) * 2 > h->nslots && grow_slots(h))
+	if (h->nr >= UINT32_MAX - 1 || xb_slots_reserve(&h->index, (uint32_t)h->nr + 1, hash_of, h))
 		return -ENOMEM;
-	for (s = key_hash(k) & (h->nslots - 1); h->slots[s]; s = (s + 1) & (h->nslots - 1)) {
-		struct xpp_hist_entry *e = &h->e[h->slots[s] - 1];
+	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, k);
+	if (*slot) {
+		struct xpp_hist_entry *e = &h->e[*slot - 1];
 
-		if (key_eq(&e->key, k)) {
-			e->period += period;
-			e->nr_samples += nr;
-			return h->slots[s] - 1;
-		}
+		e->period += period;
+		e->nr_samples += nr;
+		return *slot - 1;
 	}
 	if (h->nr == h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 256;
@@ -97,7 +84,7 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 	h->e[h->nr].key = *k;
 	h->e[h->nr].period = period;
 	h->e[h->nr].nr_samples = nr;
-	h->slots[s] = (uint32_t)++h->nr;
+	*slot = (uint32_t)++h->nr;
 	return (int64_t)h->nr - 1;
 }
 
