@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "events/xpe_internal.h"
 #include "events/xpe_open.h"
 
@@ -21,7 +22,8 @@ static int cmp_int(const void *a, const void *b)
 int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xb_error *err)
 {
 	const char *p = list;
-	int *cpu = NULL, nr = 0, alloc = 0, i, j;
+	int *cpu = NULL, nr = 0, i, j;
+	size_t alloc = 0;
 
 	out->nr = 0;
 	out->cpu = NULL;
@@ -48,16 +50,9 @@ int xpe_cpus_parse(const char *list, struct xpe_cpus *out, struct xb_error *err)
 		if (lo > hi || hi >= MAX_CPU)
 			goto bad;
 		for (; lo <= hi; lo++) {
-			if (nr == alloc) {
-				int *n;
-
-				alloc = alloc ? alloc * 2 : 16;
-				n = realloc(cpu, (size_t)alloc * sizeof(*n));
-				if (!n) {
-					free(cpu);
-					return xb_error_set(err, -ENOMEM, "out of memory");
-				}
-				cpu = n;
+			if (XB_ARRAY_RESERVE(cpu, alloc, (size_t)nr + 1, 16)) {
+				free(cpu);
+				return xb_error_set(err, -ENOMEM, "out of memory");
 			}
 			cpu[nr++] = (int)lo;
 		}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "events/xpe_evlist_impl.h"
 #include "events/xpe_open.h"
 
@@ -39,15 +40,8 @@ struct xpe_event *xpe_evlist_new_event(xpe_evlist *evl)
 {
 	struct xpe_event *ev;
 
-	if (evl->nr == evl->alloc) {
-		size_t n = evl->alloc ? evl->alloc * 2 : 16;
-		struct xpe_event **p = realloc(evl->ev, n * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		evl->ev = p;
-		evl->alloc = n;
-	}
+	if (evl->nr == evl->alloc && XB_ARRAY_RESERVE(evl->ev, evl->alloc, evl->nr + 1, 16))
+		return NULL;
 	ev = calloc(1, sizeof(*ev));
 	if (!ev)
 		return NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <linux/hw_breakpoint.h>
 
+#include "base/array.h"
 #include "events/xpe_internal.h"
 
 /* perf's evsel__hw_names[]: the short names, not the table's first spelling */
@@ -249,23 +250,18 @@ int xpe_attr_snprintf(char *buf, size_t len, const struct perf_event_attr *a)
 
 struct tp_list {
 	char **names;
-	int nr, alloc;
+	int nr;
+	size_t alloc;
 	bool oom;
 };
 
 static int tp_list_cb(const char *sys, const char *name, void *arg)
 {
 	struct tp_list *t = arg;
-	char **p;
 
-	if (t->nr == t->alloc) {
-		t->alloc = t->alloc ? t->alloc * 2 : 256;
-		p = realloc(t->names, (size_t)t->alloc * sizeof(*p));
-		if (!p) {
-			t->oom = true;
-			return 1;
-		}
-		t->names = p;
+	if (XB_ARRAY_RESERVE(t->names, t->alloc, (size_t)t->nr + 1, 256)) {
+		t->oom = true;
+		return 1;
 	}
 	if (asprintf(&t->names[t->nr], "%s:%s", sys, name) < 0) {
 		t->oom = true;

@@ -1,6 +1,7 @@
 /* Bounds-checked reading and growable writing of feature payloads (see feature_io.h). */
 #include <stdio.h>
 
+#include "base/array.h"
 #include "format/feature_io.h"
 
 /* names.c holds the one table of feature names; errors want a word, not NULL */
@@ -92,21 +93,10 @@ int fcur_string(struct fcur *c, char **out, const char *what)
 
 static void fbuf_grow(struct fbuf *b, size_t n)
 {
-	size_t cap;
-	uint8_t *nb;
-
-	if (b->failed || b->len + n <= b->cap)
+	if (b->failed)
 		return;
-	cap = b->cap ? b->cap : 256;
-	while (cap < b->len + n)
-		cap *= 2;
-	nb = realloc(b->buf, cap);
-	if (!nb) {
+	if (n > SIZE_MAX - b->len || XB_ARRAY_RESERVE(b->buf, b->cap, b->len + n, 256))
 		b->failed = true;
-		return;
-	}
-	b->buf = nb;
-	b->cap = cap;
 }
 
 void fbuf_put(struct fbuf *b, const void *data, size_t n)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "format/reader_int.h"
 
 static uint64_t hash_of(const void *ctx, uint32_t v)
@@ -25,15 +26,9 @@ static int ids_insert(struct xpf_reader *r, uint64_t id, uint32_t idx)
 	slot = xb_slots_find(&r->id_index, xb_hash_u64(id), id_eq, r, &id);
 	if (*slot)
 		return 0;
-	if (r->nr_ids == r->cap_ids) {
-		uint32_t cap = r->cap_ids ? r->cap_ids * 2 : 64;
-		struct id_entry *n = cap > r->cap_ids ? realloc(r->ids, (size_t)cap * sizeof(*n)) : NULL;
-
-		if (!n)
-			return -ENOMEM;
-		r->ids = n;
-		r->cap_ids = cap;
-	}
+	if (r->nr_ids == r->cap_ids &&
+	    XB_ARRAY_RESERVE(r->ids, r->cap_ids, (size_t)r->nr_ids + 1, 64))
+		return -ENOMEM;
 	r->ids[r->nr_ids] = (struct id_entry){ id, idx };
 	*slot = ++r->nr_ids;
 	return 0;
@@ -57,18 +52,11 @@ int xpf_reader_add_attr(struct xpf_reader *r, const void *attr_bytes, uint32_t a
 	uint32_t size;
 
 	/* every count here is bounded by the input the caller already checked */
-	if (r->nr_attrs == r->cap_attrs) {
-		uint32_t cap = r->cap_attrs ? r->cap_attrs * 2 : 8;
-		struct xpf_attr **n;
-
-		if (cap > (1u << 20))
-			return xb_error_set(err, -EINVAL, "%s: more than %u attrs", r->name, 1u << 20);
-		n = realloc(r->attrs, cap * sizeof(*n));
-		if (!n)
-			return xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
-		r->attrs = n;
-		r->cap_attrs = cap;
-	}
+	if (r->nr_attrs == (1u << 20))
+		return xb_error_set(err, -EINVAL, "%s: more than %u attrs", r->name, 1u << 20);
+	if (r->nr_attrs == r->cap_attrs &&
+	    XB_ARRAY_RESERVE(r->attrs, r->cap_attrs, (size_t)r->nr_attrs + 1, 8))
+		return xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
 	a = calloc(1, sizeof(*a));
 	if (nr_ids)
 		own_ids = malloc(nr_ids * sizeof(*own_ids));

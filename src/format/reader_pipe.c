@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "format/reader_int.h"
 
 /* A stream record (plus the payload some carry) never needs more than this at once. */
@@ -68,18 +69,11 @@ static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xb
 				r->pbase = off;
 				start = 0;
 			}
-			if (r->pcap - r->plen < STREAM_READ_CHUNK) {
-				size_t cap = r->pcap ? r->pcap : STREAM_READ_CHUNK;
-				uint8_t *nb;
-
-				while (cap < n + STREAM_READ_CHUNK || cap - r->plen < STREAM_READ_CHUNK)
-					cap *= 2;
-				nb = realloc(r->pbuf, cap);
-				if (!nb)
-					return xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
-				r->pbuf = nb;
-				r->pcap = cap;
-			}
+			if (r->pcap - r->plen < STREAM_READ_CHUNK &&
+			    XB_ARRAY_RESERVE(r->pbuf, r->pcap,
+					     (n > r->plen ? n : r->plen) + STREAM_READ_CHUNK,
+					     STREAM_READ_CHUNK))
+				return xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
 		}
 		got = read_some(r->fd, r->pbuf + r->plen, r->pcap - r->plen);
 		if (got < 0)
@@ -121,15 +115,10 @@ int xpf_stream_slurp(int fd, const char *name, uint8_t **buf, size_t *size, cons
 	for (;;) {
 		ssize_t got;
 
-		if (cap - len < STREAM_READ_CHUNK / 2) {
-			uint8_t *nb = cap < STREAM_BUF_MAX ? realloc(b, cap * 2) : NULL;
-
-			if (!nb) {
-				free(b);
-				return xb_error_set(err, -ENOMEM, "%s: input too large for memory", name);
-			}
-			b = nb;
-			cap *= 2;
+		if (cap - len < STREAM_READ_CHUNK / 2 &&
+		    (cap >= STREAM_BUF_MAX || XB_ARRAY_RESERVE(b, cap, cap + 1, cap))) {
+			free(b);
+			return xb_error_set(err, -ENOMEM, "%s: input too large for memory", name);
 		}
 		got = read_some(fd, b + len, cap - len);
 		if (got < 0) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "profile/filter.h"
 
 int xpp_filter_parse(struct xpp_filter *f, const char *s)
@@ -51,19 +52,9 @@ bool xpp_filter_pass(struct xpp_filter *f, uint32_t id, const char *name)
 		return true;
 	if (id == UINT32_MAX)
 		return listed(f, name);
-	if (id >= f->cap) {
-		uint32_t cap = f->cap ? f->cap : 64;
-		uint8_t *v;
-
-		while (cap <= id)
-			cap *= 2;
-		v = realloc(f->verdict, cap);
-		if (!v)
-			return listed(f, name); /* no cache, still the right answer */
-		memset(v + f->cap, 0, cap - f->cap);
-		f->verdict = v;
-		f->cap = cap;
-	}
+	/* without room for a cache entry, still the right answer */
+	if (id >= f->cap && XB_ARRAY_RESERVE0(f->verdict, f->cap, (size_t)id + 1, 64))
+		return listed(f, name);
 	if (!f->verdict[id])
 		f->verdict[id] = listed(f, name) ? 1 : 2;
 	return f->verdict[id] == 1;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "profile/profile_int.h"
 
@@ -149,19 +150,10 @@ static int64_t list_intern(struct frame_lists *l, const uint32_t *ids, uint32_t 
 	slot = xb_slots_find(&l->index, list_hash(ids, n), list_eq, l, &key);
 	if (*slot)
 		return *slot;
-	if (!l->cap || l->cap - l->nr < n + 1) {
-		uint32_t cap = l->cap ? l->cap : 1024, *pool;
-
-		while (cap - (l->nr ? l->nr : 1) < n + 1)
-			cap *= 2;
-		pool = cap > l->cap ? realloc(l->pool, (size_t)cap * sizeof(*pool)) : NULL;
-		if (!pool)
-			return -ENOMEM;
-		l->pool = pool;
-		l->cap = cap;
-		if (!l->nr)
-			l->nr = 1; /* offset 0 means "no list" */
-	}
+	if (!l->nr)
+		l->nr = 1; /* offset 0 means "no list" */
+	if (XB_ARRAY_RESERVE(l->pool, l->cap, (size_t)l->nr + n + 1, 1024))
+		return -ENOMEM;
 	*slot = l->nr;
 	l->pool[l->nr] = n;
 	memcpy(l->pool + l->nr + 1, ids, n * sizeof(*ids));
@@ -254,24 +246,13 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 /* Room in the chain scratch for `need` frames after the comm slot; false on ENOMEM. */
 static bool chain_room(xpp_profile *p, uint64_t need)
 {
-	uint32_t *f;
-	uint64_t cap = p->chain_cap ? p->chain_cap : 256;
+	/* the subscribers' frames grow with the chain, from the same capacity to the same */
+	uint32_t cap = p->chain_cap, vcap = p->chain_cap;
 
-	if (need + 1 <= p->chain_cap)
-		return true;
-	while (cap < need + 1)
-		cap *= 2;
-	if (cap > UINT32_MAX / 8 || !(f = realloc(p->chain, cap * sizeof(*f))))
+	if (need >= UINT32_MAX / 8 || XB_ARRAY_RESERVE(p->chain, cap, need + 1, 256) ||
+	    (p->o.on_sample && XB_ARRAY_RESERVE(p->vf, vcap, need + 1, 256)))
 		return false;
-	p->chain = f;
-	if (p->o.on_sample) {
-		struct xpp_view_frame *vf = realloc(p->vf, cap * sizeof(*vf));
-
-		if (!vf)
-			return false;
-		p->vf = vf;
-	}
-	p->chain_cap = (uint32_t)cap;
+	p->chain_cap = cap;
 	return true;
 }
 
@@ -359,14 +340,8 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 	bool first = true;
 	int ret;
 
-	if (nr + 1 > p->ip_at_cap) {
-		uint64_t cap = nr + 1 < 256 ? 256 : nr + 1;
-
-		if (cap > UINT32_MAX / 8 || !(f = realloc(p->ip_at, cap * sizeof(*f))))
-			return -ENOMEM;
-		p->ip_at = f;
-		p->ip_at_cap = (uint32_t)cap;
-	}
+	if (nr > UINT32_MAX / 8 || XB_ARRAY_RESERVE(p->ip_at, p->ip_at_cap, nr + 1, 256))
+		return -ENOMEM;
 	/* frames innermost first from chain[1]; the comm goes in front at the end */
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t ip = s->callchain.ips[i];

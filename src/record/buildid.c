@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "record/buildid.h"
 
 #define NOTE_ALIGN(x) (((x) + 3) & ~(size_t)3)
@@ -231,15 +232,8 @@ int xrec_buildids_add(xrec_buildids *set, const char *path, bool kernel, const u
 		}
 		return 0;
 	}
-	if (set->n == set->cap) {
-		size_t cap = set->cap ? set->cap * 2 : 32;
-		struct dso_entry *v = realloc(set->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		set->v = v;
-		set->cap = cap;
-	}
+	if (set->n == set->cap && XB_ARRAY_RESERVE(set->v, set->cap, set->n + 1, 32))
+		return -ENOMEM;
 	e = &set->v[set->n];
 	memset(e, 0, sizeof(*e));
 	e->path = strdup(path);

@@ -7,6 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "events/xpe_open.h"
 #include "record/host_features.h"
 
@@ -221,16 +222,9 @@ static void raw_put(struct rawbuf *b, const void *data, size_t n)
 {
 	if (b->err)
 		return;
-	if (b->len + n > b->cap) {
-		size_t cap = (b->len + n) * 2;
-		uint8_t *p = realloc(b->p, cap);
-
-		if (!p) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
+	if (XB_ARRAY_RESERVE(b->p, b->cap, b->len + n, 2 * n)) {
+		b->err = -ENOMEM;
+		return;
 	}
 	memcpy(b->p + b->len, data, n);
 	b->len += n;

@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
+#include "base/array.h"
 #include "format/xpf_writer.h"
 #include "record/buildid.h"
 #include "record/synthesize.h"
@@ -461,7 +462,8 @@ static int list_pids(const char *dir, pid_t **out)
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	pid_t *v = NULL;
-	int n = 0, cap = 0;
+	int n = 0;
+	size_t cap = 0;
 
 	if (!d)
 		return -errno;
@@ -471,15 +473,10 @@ static int list_pids(const char *dir, pid_t **out)
 
 		if (!isdigit((unsigned char)de->d_name[0]) || *end || x <= 0 || x > INT_MAX)
 			continue;
-		if (n == cap) {
-			pid_t *nv = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*v));
-
-			if (!nv) {
-				free(v);
-				closedir(d);
-				return -ENOMEM;
-			}
-			v = nv;
+		if (XB_ARRAY_RESERVE(v, cap, (size_t)n + 1, 64)) {
+			free(v);
+			closedir(d);
+			return -ENOMEM;
 		}
 		v[n++] = (pid_t)x;
 	}

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "record/tracing_data.h"
 
 /* perf's trace-event-info.c: "just guessing this is someone's birthday.. ;)" */
@@ -28,19 +29,9 @@ static void put(struct blob *b, const void *data, size_t n)
 {
 	if (b->failed || !n) /* n == 0: data may be NULL (an absent optional file) */
 		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 65536;
-		uint8_t *p;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p) {
-			b->failed = true;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
+	if (XB_ARRAY_RESERVE(b->p, b->cap, b->len + n, 65536)) {
+		b->failed = true;
+		return;
 	}
 	memcpy(b->p + b->len, data, n);
 	b->len += n;
@@ -62,15 +53,9 @@ static int slurp(const char *path, char **out, size_t *size)
 		return -e;
 	}
 	for (;;) {
-		if (len == cap) {
-			char *p = realloc(buf, cap * 2);
-
-			if (!p) {
-				e = ENOMEM;
-				goto fail;
-			}
-			buf = p;
-			cap *= 2;
+		if (XB_ARRAY_RESERVE(buf, cap, len + 1, cap)) {
+			e = ENOMEM;
+			goto fail;
 		}
 		n = read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "report/report.h"
 
 uint32_t report_attr_index(const xpf_reader *r, const struct xpf_attr *a)
@@ -17,22 +18,13 @@ uint32_t report_attr_index(const xpf_reader *r, const struct xpf_attr *a)
 
 static int grow_attrs(struct report_stats *st, uint32_t need)
 {
-	uint32_t cap = st->cap_attrs ? st->cap_attrs : 4;
-	uint64_t *s, *l;
+	/* two arrays of one length: each grows the same way from the same capacity */
+	uint32_t cap_samples = st->cap_attrs, cap_lost = st->cap_attrs;
 
-	while (cap < need)
-		cap *= 2;
-	s = realloc(st->attr_samples, cap * sizeof(*s));
-	if (!s)
+	if (XB_ARRAY_RESERVE0(st->attr_samples, cap_samples, need, 4) ||
+	    XB_ARRAY_RESERVE0(st->attr_lost, cap_lost, need, 4))
 		return -ENOMEM;
-	st->attr_samples = s;
-	l = realloc(st->attr_lost, cap * sizeof(*l));
-	if (!l)
-		return -ENOMEM;
-	st->attr_lost = l;
-	memset(s + st->cap_attrs, 0, (cap - st->cap_attrs) * sizeof(*s));
-	memset(l + st->cap_attrs, 0, (cap - st->cap_attrs) * sizeof(*l));
-	st->cap_attrs = cap;
+	st->cap_attrs = cap_samples;
 	return 0;
 }
 

@@ -1,7 +1,8 @@
-/* Unit tests of libxperf-base: the error type, edit distance, hashing and the slot table. */
+/* Unit tests of libxperf-base: the error type, edit distance, hashing, the slot table, arrays. */
 #include <errno.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/edit_distance.h"
 #include "base/error.h"
 #include "base/hash.h"
@@ -121,11 +122,59 @@ static void hashes(void)
 	      xb_hash_bits(xb_hash_str("libc.so.7"), 8));
 }
 
+static void array_reserve(void)
+{
+	uint64_t *a = NULL;
+	uint8_t *small = NULL, cap8 = 0;
+	uint32_t cap = 0;
+	size_t zcap = 0;
+	int *z = NULL;
+
+	/* from empty: the first capacity, then doubling, keeping the contents */
+	CHECK_EQ_U64(XB_ARRAY_RESERVE(a, cap, 1, 16), 0);
+	REQUIRE(a);
+	CHECK_EQ_U64(cap, 16);
+	for (uint32_t i = 0; i < 16; i++)
+		a[i] = i * 3;
+	CHECK_EQ_U64(XB_ARRAY_RESERVE(a, cap, 16, 16), 0);
+	CHECK_EQ_U64(cap, 16);
+	CHECK_EQ_U64(XB_ARRAY_RESERVE(a, cap, 17, 16), 0);
+	CHECK_EQ_U64(cap, 32);
+	CHECK_EQ_U64(XB_ARRAY_RESERVE(a, cap, 1000, 16), 0);
+	CHECK_EQ_U64(cap, 1024);
+	CHECK_EQ_U64(a[15], 45);
+	free(a);
+	/* the capacity never passes what its type counts, and asking more fails untouched */
+	CHECK_EQ_U64(XB_ARRAY_RESERVE(small, cap8, 200, 64), 0);
+	CHECK_EQ_U64(cap8, 255);
+	CHECK_EQ_U64(XB_ARRAY_RESERVE(small, cap8, 256, 64), (uint64_t)-ENOMEM);
+	CHECK_EQ_U64(cap8, 255);
+	CHECK(small != NULL);
+	free(small);
+	/* an element count whose byte size overflows fails without allocating */
+	a = NULL;
+	zcap = 0;
+	CHECK_EQ_U64(XB_ARRAY_RESERVE(a, zcap, SIZE_MAX / 4, 1), (uint64_t)-ENOMEM);
+	CHECK(a == NULL && zcap == 0);
+	/* RESERVE0 zeroes what it adds */
+	zcap = 0;
+	CHECK_EQ_U64(XB_ARRAY_RESERVE0(z, zcap, 3, 4), 0);
+	REQUIRE(z);
+	z[0] = z[1] = z[2] = z[3] = 7;
+	CHECK_EQ_U64(XB_ARRAY_RESERVE0(z, zcap, 5, 4), 0);
+	CHECK_EQ_U64(zcap, 8);
+	CHECK_EQ_U64(z[3], 7);
+	for (int i = 4; i < 8; i++)
+		CHECK_EQ_U64(z[i], 0);
+	free(z);
+}
+
 int main(void)
 {
 	RUN(error_set_and_clear);
 	RUN(edit_distance);
 	RUN(hashes);
 	RUN(slots_find_insert_grow);
+	RUN(array_reserve);
 	UNIT_MAIN_END();
 }

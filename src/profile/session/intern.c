@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "profile/session/intern.h"
 
@@ -59,15 +60,8 @@ int64_t xpp_intern_id(xpp_intern *in, const char *s, size_t len)
 	slot = xb_slots_find(&in->index, xb_hash_mem(s, len), eq, in, &key);
 	if (*slot)
 		return *slot - 1;
-	if (in->nr == in->cap) {
-		uint32_t cap = in->cap ? in->cap * 2 : 64;
-		char **a = realloc(in->strs, cap * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		in->strs = a;
-		in->cap = cap;
-	}
+	if (in->nr == in->cap && XB_ARRAY_RESERVE(in->strs, in->cap, (size_t)in->nr + 1, 64))
+		return -ENOMEM;
 	char *copy = malloc(len + 1);
 
 	if (!copy)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "profile/session/machine.h"
 
@@ -66,15 +67,9 @@ static struct proc *proc_find(xpp_machine *m, int32_t pid, bool create)
 		return &m->procs[*slot - 1];
 	if (!create)
 		return NULL;
-	if (m->nr_procs == m->cap_procs) {
-		uint32_t cap = m->cap_procs ? m->cap_procs * 2 : 64;
-		struct proc *p = realloc(m->procs, cap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		m->procs = p;
-		m->cap_procs = cap;
-	}
+	if (m->nr_procs == m->cap_procs &&
+	    XB_ARRAY_RESERVE(m->procs, m->cap_procs, (size_t)m->nr_procs + 1, 64))
+		return NULL;
 	struct proc *p = &m->procs[m->nr_procs];
 
 	memset(p, 0, sizeof(*p));
@@ -148,15 +143,9 @@ static struct xpp_thread *thread_new(xpp_machine *m, uint32_t *slot, int32_t pid
 	p = proc_find(m, pid, true);
 	if (!p)
 		return NULL;
-	if (m->nr_threads == m->cap_threads) {
-		uint32_t cap = m->cap_threads ? m->cap_threads * 2 : 256;
-		struct xpp_thread *t = realloc(m->threads, cap * sizeof(*t));
-
-		if (!t)
-			return NULL;
-		m->threads = t;
-		m->cap_threads = cap;
-	}
+	if (m->nr_threads == m->cap_threads &&
+	    XB_ARRAY_RESERVE(m->threads, m->cap_threads, (size_t)m->nr_threads + 1, 256))
+		return NULL;
 	struct xpp_thread *t = &m->threads[m->nr_threads];
 
 	t->tid = tid;
@@ -209,15 +198,8 @@ static int proc_insert(struct proc *p, const struct xpp_map *nm)
 		}
 	}
 	p->nr = out;
-	if (p->nr + 2 > p->cap) {
-		uint32_t cap = p->cap ? p->cap * 2 : 16;
-		struct xpp_map *a = realloc(p->maps, cap * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		p->maps = a;
-		p->cap = cap;
-	}
+	if (XB_ARRAY_RESERVE(p->maps, p->cap, (size_t)p->nr + 2, 16))
+		return -ENOMEM;
 	for (int k = 0; k < (split ? 2 : 1); k++) {
 		const struct xpp_map *ins = k ? &extra : nm;
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "profile/session/ordered.h"
 
 struct entry {
@@ -59,18 +60,8 @@ static int arena_put(struct arena *a, const void *p, size_t size, size_t *off)
 {
 	size_t need = (size + 7) & ~(size_t)7;
 
-	if (a->len + need > a->cap) {
-		size_t cap = a->cap ? a->cap : 1 << 20;
-		char *b;
-
-		while (cap < a->len + need)
-			cap *= 2;
-		b = realloc(a->buf, cap);
-		if (!b)
-			return -ENOMEM;
-		a->buf = b;
-		a->cap = cap;
-	}
+	if (XB_ARRAY_RESERVE(a->buf, a->cap, a->len + need, 1 << 20))
+		return -ENOMEM;
 	memcpy(a->buf + a->len, p, size);
 	*off = a->len;
 	a->len += need;
@@ -82,15 +73,8 @@ int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_hea
 	struct entry *e;
 	int ret;
 
-	if (q->nr == q->cap) {
-		size_t cap = q->cap ? q->cap * 2 : 4096;
-
-		e = realloc(q->e, cap * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		q->e = e;
-		q->cap = cap;
-	}
+	if (q->nr == q->cap && XB_ARRAY_RESERVE(q->e, q->cap, q->nr + 1, 4096))
+		return -ENOMEM;
 	e = &q->e[q->nr];
 	ret = arena_put(&q->cur, hdr, hdr->size, &e->off);
 	if (ret < 0)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "profile/symbols/dso.h"
 #include "profile/symbols/load.h"
@@ -158,15 +159,8 @@ int64_t xpp_dso_table_findnew(xpp_dso_table *t, const char *filename, bool kerne
 	slot = xb_slots_find(&t->index, xb_hash_str(filename), name_eq, t, filename);
 	if (*slot)
 		return *slot - 1;
-	if (t->nr == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 64;
-		struct xpp_dso *d = realloc(t->dsos, cap * sizeof(*d));
-
-		if (!d)
-			return -ENOMEM;
-		t->dsos = d;
-		t->cap = cap;
-	}
+	if (t->nr == t->cap && XB_ARRAY_RESERVE(t->dsos, t->cap, (size_t)t->nr + 1, 64))
+		return -ENOMEM;
 	struct xpp_dso *d = &t->dsos[t->nr];
 
 	memset(d, 0, sizeof(*d));

@@ -5,12 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "profile/symbols/load.h"
 
 /* The whole file: /proc files have no size, so read until EOF. */
 static char *slurp(const char *path, size_t *len, int *err)
 {
-	size_t cap = 8 << 20, n = 0;
+	size_t cap = 0, n = 0;
 	char *buf = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -19,14 +20,9 @@ static char *slurp(const char *path, size_t *len, int *err)
 		return NULL;
 	}
 	for (;;) {
-		if (!buf || cap - n < 65536) {
-			char *b = realloc(buf, buf ? cap *= 2 : cap);
-
-			if (!b) {
-				*err = -ENOMEM;
-				goto fail;
-			}
-			buf = b;
+		if (XB_ARRAY_RESERVE(buf, cap, n + 65536, 8 << 20)) {
+			*err = -ENOMEM;
+			goto fail;
 		}
 		ssize_t r = read(fd, buf + n, cap - n - 1);
 

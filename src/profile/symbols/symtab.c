@@ -3,32 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "profile/symbols/symtab.h"
 
 int xpp_symtab_add(struct xpp_symtab *t, uint64_t start, uint64_t size, enum xpp_sym_binding binding,
 	       const char *name, size_t name_len)
 {
-	if (t->nr == t->cap) {
-		uint32_t cap = t->cap ? t->cap * 2 : 256;
-		struct xpp_sym *s = realloc(t->syms, cap * sizeof(*s));
-
-		if (!s || cap < t->cap)
-			return -ENOMEM;
-		t->syms = s;
-		t->cap = cap;
-	}
-	if (t->names_len + name_len + 1 > t->names_cap) {
-		size_t cap = t->names_cap ? t->names_cap * 2 : 4096;
-		char *n;
-
-		while (cap < t->names_len + name_len + 1)
-			cap *= 2;
-		n = realloc(t->names, cap);
-		if (!n)
-			return -ENOMEM;
-		t->names = n;
-		t->names_cap = cap;
-	}
+	if (t->nr == t->cap && XB_ARRAY_RESERVE(t->syms, t->cap, (size_t)t->nr + 1, 256))
+		return -ENOMEM;
+	if (XB_ARRAY_RESERVE(t->names, t->names_cap, t->names_len + name_len + 1, 4096))
+		return -ENOMEM;
 	if (t->names_len > UINT32_MAX - name_len - 1)
 		return -E2BIG;
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "profile/tree/callgraph.h"
 
@@ -76,15 +77,8 @@ int64_t xpp_cg_child(xpp_callgraph *g, uint32_t parent, uint32_t key)
 	slot = xb_slots_find(&g->index, edge_hash(parent, key), edge_eq, g, edge);
 	if (*slot)
 		return *slot;
-	if (g->nr == g->cap) {
-		uint32_t cap = g->cap * 2;
-		struct xpp_cg_node *n = cap > g->cap ? realloc(g->n, (size_t)cap * sizeof(*n)) : NULL;
-
-		if (!n)
-			return -ENOMEM;
-		g->n = n;
-		g->cap = cap;
-	}
+	if (g->nr == g->cap && XB_ARRAY_RESERVE(g->n, g->cap, (size_t)g->nr + 1, 256))
+		return -ENOMEM;
 	id = g->nr++;
 	p = &g->n[parent];
 	g->n[id] = (struct xpp_cg_node){ .parent = parent, .key = key, .depth = p->depth + 1,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/hash.h"
 #include "profile/tree/hist.h"
 
@@ -72,15 +73,8 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 		e->nr_samples += nr;
 		return *slot - 1;
 	}
-	if (h->nr == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 256;
-		struct xpp_hist_entry *e = realloc(h->e, cap * sizeof(*e));
-
-		if (!e || cap > UINT32_MAX - 1)
-			return -ENOMEM;
-		h->e = e;
-		h->cap = cap;
-	}
+	if (h->nr == h->cap && XB_ARRAY_RESERVE(h->e, h->cap, h->nr + 1, 256))
+		return -ENOMEM;
 	h->e[h->nr].key = *k;
 	h->e[h->nr].period = period;
 	h->e[h->nr].nr_samples = nr;

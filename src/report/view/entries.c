@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "report/view/rv.h"
 
 static unsigned int key_mask(const struct rv_ctx *c)
@@ -66,24 +67,6 @@ static int collect_paths(struct rv_entries *g)
 	return 0;
 }
 
-static int grow(void **a, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap : 256;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	p = realloc(*a, n * size);
-	if (!p)
-		return -ENOMEM;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
-	*a = p;
-	*cap = n;
-	return 0;
-}
-
 /* Growable per-entry arrays of aggregate(). */
 struct agg {
 	uint32_t *stamp, *slot;
@@ -98,12 +81,12 @@ static int meet(struct rv_entries *g, struct agg *a, uint32_t p, uint32_t i, uin
 	int64_t id = xpp_hist_add_id(g->h, k, 0, 0);
 	size_t n;
 
-	if (id < 0 || grow((void **)&a->stamp, &a->cap, (size_t)id + 1, sizeof(*a->stamp)) ||
-	    grow((void **)&a->slot, &a->cap2, (size_t)id + 1, sizeof(*a->slot)) ||
-	    grow((void **)&g->self, &a->cap3, (size_t)id + 1, sizeof(*g->self)) ||
-	    grow((void **)&g->self_count, &a->cap4, (size_t)id + 1, sizeof(*g->self_count)) ||
-	    grow((void **)&g->level, &a->cap5, (size_t)id + 1, sizeof(*g->level)) ||
-	    grow((void **)&g->pairs, &a->pcap, g->nr_pairs + 1, sizeof(*g->pairs)))
+	if (id < 0 || XB_ARRAY_RESERVE0(a->stamp, a->cap, (size_t)id + 1, 256) ||
+	    XB_ARRAY_RESERVE0(a->slot, a->cap2, (size_t)id + 1, 256) ||
+	    XB_ARRAY_RESERVE0(g->self, a->cap3, (size_t)id + 1, 256) ||
+	    XB_ARRAY_RESERVE0(g->self_count, a->cap4, (size_t)id + 1, 256) ||
+	    XB_ARRAY_RESERVE0(g->level, a->cap5, (size_t)id + 1, 256) ||
+	    XB_ARRAY_RESERVE0(g->pairs, a->pcap, g->nr_pairs + 1, 256))
 		return -ENOMEM;
 	if (!g->level[id])
 		g->level[id] = (uint8_t)rv_frame_key(g->c, 0, f).level;
@@ -379,8 +362,8 @@ static int64_t chain_frame(struct rv_entries *g, uint32_t f)
 		k.srcline = XPP_SRCLINE_FALLBACK; /* "??:0", whatever stood in for the line */
 	if ((!g->chain_keys && !(g->chain_keys = xpp_hist_create())) ||
 	    (id = xpp_hist_add_id(g->chain_keys, &k, 0, 0)) < 0 ||
-	    grow((void **)&g->chain_rep, &g->rep_cap, (size_t)id + 1, sizeof(*g->chain_rep)) ||
-	    grow((void **)&g->frame_rep, &g->frame_cap, (size_t)f + 1, sizeof(*g->frame_rep)))
+	    XB_ARRAY_RESERVE0(g->chain_rep, g->rep_cap, (size_t)id + 1, 256) ||
+	    XB_ARRAY_RESERVE0(g->frame_rep, g->frame_cap, (size_t)f + 1, 256))
 		return -ENOMEM;
 	if (!g->chain_rep[id])
 		g->chain_rep[id] = f + 1;
