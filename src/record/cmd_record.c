@@ -442,9 +442,9 @@ static int synthesize(struct rec_session *s, const struct rec_target *t, struct 
 		return ret;
 	if (opts.system_wide || opts.cpu_list)
 		return xrec_synth_all(&syn, err);
-	for (i = 0; i < t->nr_pids && ret >= 0; i++)
-		ret = opts.tids ? xrec_synth_thread(&syn, t->pids[i], err)
-				: xrec_synth_process(&syn, t->pids[i], err);
+	for (i = 0; i < t->tg.nr_pids && ret >= 0; i++)
+		ret = t->tg.tids_only ? xrec_synth_thread(&syn, t->tg.pids[i], err)
+				      : xrec_synth_process(&syn, t->tg.pids[i], err);
 	return ret;
 }
 
@@ -463,21 +463,6 @@ static void print_verbose(struct rec_session *s)
 }
 
 /* "1,2,3": digits separated by single commas. */
-static bool valid_id_list(const char *s)
-{
-	bool digit = false;
-
-	for (; *s; s++) {
-		if (*s >= '0' && *s <= '9')
-			digit = true;
-		else if (*s == ',' && digit)
-			digit = false;
-		else
-			return false;
-	}
-	return digit;
-}
-
 /* Names before open, to notice perf's cycles -> cpu-clock fallback. */
 static char **save_names(xpe_evlist *evl)
 {
@@ -518,9 +503,10 @@ static int record(struct rec_session *s, struct rec_target *t)
 		cli_error("%s", err.msg);
 		return CLI_EXIT_RUNTIME;
 	}
-	if (target_prepare(t, &opts, s->ctx, &err) < 0) {
+	ret = target_prepare(t, &opts, s->ctx, &err);
+	if (ret < 0) {
 		cli_error("%s", err.msg);
-		return CLI_EXIT_RUNTIME;
+		return ret == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
 	}
 	default_mmap_pages();
 	session_config(s, &opts, t);
@@ -698,14 +684,14 @@ int main(int argc, const char **argv)
 		cli_usage(options, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	if (!!opts.pids + !!opts.tids + !!opts.user > 1) {
-		cli_error("options '-p', '-t' and '-u' exclude each other");
-		return CLI_EXIT_USAGE;
-	}
-	if ((opts.pids && !valid_id_list(opts.pids)) || (opts.tids && !valid_id_list(opts.tids))) {
-		cli_error("invalid %s list '%s' (numbers separated by commas)",
-			  opts.pids ? "pid" : "tid", opts.pids ? opts.pids : opts.tids);
-		return CLI_EXIT_USAGE;
+	{
+		struct xpe_target_opts to = target_opts(&opts);
+		struct xb_error err;
+
+		if (xpe_target_check(&to, &err) < 0) {
+			cli_error("%s", err.msg);
+			return CLI_EXIT_USAGE;
+		}
 	}
 	if (opts.period && opts.user_freq) {
 		cli_error("options '-c' and '-F' exclude each other");

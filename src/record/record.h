@@ -10,6 +10,7 @@
 #include "events/ring.h"
 #include "events/xpe.h"
 #include "events/xpe_open.h"
+#include "events/xpe_target.h"
 #include "events/xpe_workload.h"
 #include "base/error.h"
 #include "format/xpf_writer.h"
@@ -54,23 +55,19 @@ long rec_read_sysctl(const char *path);
 
 struct rec_target {
 	struct xpe_workload wl;  /* the forked command; wl.pid is -1 when none */
-	struct xpe_cpus cpus;
-	struct xpe_threads threads;
-	pid_t *pids;             /* processes to synthesize and watch (-p, -t, -u) */
-	int nr_pids;
-	bool per_cpu_only;       /* -a / -C: threads is {-1} */
+	struct xpe_target tg;    /* cpus and threads; the -p/-t/-u tasks to synthesize and watch */
 	bool cmd_is_target;      /* events follow the command (enabled on its exec) */
 };
 
 /* Resolve the command in PATH (as execvp would): 0, or -ENOENT/-EACCES with err. */
 int target_check_command(const char *file, struct xb_error *err);
+/* The events' target options of the command line. */
+struct xpe_target_opts target_opts(const struct rec_opts *o);
 /* Build cpus/threads (and fork the command, stopped before exec) from opts. */
 int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx *ctx,
 		   struct xb_error *err);
 /* Let the child exec; returns 0 or the exec errno (negative) with err set. */
 int target_start(struct rec_target *t, struct xb_error *err);
-/* Are any of the attached processes (-p/-t/-u) still alive? */
-bool target_alive(const struct rec_target *t);
 void target_release(struct rec_target *t);
 
 /* ---- session.c ----------------------------------------------------------------------- */

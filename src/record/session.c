@@ -67,7 +67,7 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 	/* perf samples tracepoints with their raw data and cpu; every attr shares the type. */
 	if (tracepoints)
 		st |= PERF_SAMPLE_RAW | PERF_SAMPLE_CPU;
-	if (t->per_cpu_only)
+	if (t->tg.per_cpu)
 		st |= PERF_SAMPLE_CPU;
 	if (n > 1)
 		st |= PERF_SAMPLE_IDENTIFIER;
@@ -133,18 +133,18 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_target *t,
 		 struct xb_error *err)
 {
-	int nthreads = t->threads.nr, c, th, ret, failed = -1;
+	int nthreads = t->tg.threads.nr, c, th, ret, failed = -1;
 	size_t n = xpe_evlist_count(s->evl), i;
 
-	ret = xpe_evlist_open(s->evl, s->ctx, &t->cpus, &t->threads, XPE_OPEN_FALLBACK, &failed,
-			      err);
+	ret = xpe_evlist_open(s->evl, s->ctx, &t->tg.cpus, &t->tg.threads, XPE_OPEN_FALLBACK,
+			      &failed, err);
 	if (ret < 0)
 		return ret;
-	s->rings = calloc((size_t)t->cpus.nr, sizeof(*s->rings));
+	s->rings = calloc((size_t)t->tg.cpus.nr, sizeof(*s->rings));
 	if (!s->rings)
 		return xb_error_set(err, -ENOMEM, "out of memory");
-	s->nr_rings = t->cpus.nr;
-	for (c = 0; c < t->cpus.nr; c++) {
+	s->nr_rings = t->tg.cpus.nr;
+	for (c = 0; c < t->tg.cpus.nr; c++) {
 		xpe_ring *r = NULL;
 
 		/* The first open fd of this cpu owns its ring; every other one feeds it. */
@@ -166,8 +166,8 @@ int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_tar
 				ret = xpe_ring_set_output(r, fd);
 				if (ret < 0)
 					return xb_error_set(err, ret, "cannot redirect event '%s' "
-							     "into the ring of cpu %d: %s",
-							     ev->name, t->cpus.cpu[c], strerror(-ret));
+							    "into the ring of cpu %d: %s", ev->name,
+							    t->tg.cpus.cpu[c], strerror(-ret));
 			}
 		}
 	}
@@ -345,8 +345,8 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 		if (reap_child(t, child_status) || *done || s->write_err)
 			break;
 		/* Attached processes (-p/-t/-u) are looked at once a tick: it reads /proc. */
-		if (!had_child && t->nr_pids && now_ms() - looked >= TICK_MS) {
-			if (!target_alive(t))
+		if (!had_child && t->tg.nr_pids && now_ms() - looked >= TICK_MS) {
+			if (!xpe_target_alive(&t->tg))
 				break;
 			looked = now_ms();
 		}

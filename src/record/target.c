@@ -1,9 +1,5 @@
-/* xperf-record targets: the forked command (held before exec), -p, -t, -u, -a and -C. */
-#include <ctype.h>
-#include <dirent.h>
+/* xperf-record targets: the events' -p/-t/-u/-a/-C target, and the command held before exec. */
 #include <errno.h>
-#include <pwd.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,189 +42,39 @@ int target_check_command(const char *file, struct xb_error *err)
 	return xb_error_set(err, -ENOENT, "cannot run '%s': command not found", file);
 }
 
-/* Append every thread of pid to t->threads. */
-static int add_pid_threads(struct rec_target *t, pid_t pid, struct xb_error *err)
+struct xpe_target_opts target_opts(const struct rec_opts *o)
 {
-	struct xpe_threads th;
-	pid_t *n;
-	int ret = xpe_threads_of_pid(&th, pid, err);
-
-	if (ret < 0)
-		return ret;
-	n = realloc(t->threads.tid, (size_t)(t->threads.nr + th.nr) * sizeof(*n));
-	if (!n) {
-		xpe_threads_release(&th);
-		return xb_error_set(err, -ENOMEM, "out of memory");
-	}
-	memcpy(n + t->threads.nr, th.tid, (size_t)th.nr * sizeof(*n));
-	t->threads.tid = n;
-	t->threads.nr += th.nr;
-	xpe_threads_release(&th);
-	return 0;
-}
-
-static int add_pid(struct rec_target *t, pid_t pid)
-{
-	pid_t *n = realloc(t->pids, (size_t)(t->nr_pids + 1) * sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	n[t->nr_pids++] = pid;
-	t->pids = n;
-	return 0;
-}
-
-/* "1,2,3" -> callback per number. */
-static int parse_pid_list(const char *list, const char *what, pid_t **out, int *nr,
-			  struct xb_error *err)
-{
-	const char *p = list;
-
-	*out = NULL;
-	*nr = 0;
-	while (*p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		pid_t *n;
-
-		if (end == p || v <= 0 || v > 0x7fffffff || (*end && *end != ',')) {
-			free(*out);
-			*out = NULL;
-			return xb_error_set(err, -EINVAL, "invalid %s list '%s'", what, list);
-		}
-		n = realloc(*out, (size_t)(*nr + 1) * sizeof(*n));
-		if (!n)
-			return xb_error_set(err, -ENOMEM, "out of memory");
-		n[(*nr)++] = (pid_t)v;
-		*out = n;
-		p = *end ? end + 1 : end;
-	}
-	if (!*nr)
-		return xb_error_set(err, -EINVAL, "invalid %s list '%s'", what, list);
-	return 0;
-}
-
-static int resolve_user(const char *user, uid_t *uid, struct xb_error *err)
-{
-	struct passwd *pw = getpwnam(user);
-	char *end;
-	long v;
-
-	if (pw) {
-		*uid = pw->pw_uid;
-		return 0;
-	}
-	v = strtol(user, &end, 10);
-	if (end != user && !*end && v >= 0) {
-		*uid = (uid_t)v;
-		return 0;
-	}
-	return xb_error_set(err, -EINVAL, "unknown user '%s'", user);
-}
-
-static int add_user_processes(struct rec_target *t, uid_t uid, struct xb_error *err)
-{
-	DIR *d = opendir("/proc");
-	struct dirent *de;
-	pid_t self = getpid();
-
-	if (!d)
-		return xb_error_set(err, -errno, "/proc: %s", strerror(errno));
-	while ((de = readdir(d))) {
-		char path[64];
-		struct stat sb;
-		pid_t pid;
-
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		pid = (pid_t)atoi(de->d_name);
-		if (pid == self)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d", pid);
-		if (stat(path, &sb) < 0 || sb.st_uid != uid)
-			continue;
-		/* Kernel threads have no mm: perf skips them too (empty cmdline). */
-		if (add_pid_threads(t, pid, NULL) == 0 && add_pid(t, pid) < 0) {
-			closedir(d);
-			return xb_error_set(err, -ENOMEM, "out of memory");
-		}
-	}
-	closedir(d);
-	if (!t->threads.nr)
-		return xb_error_set(err, -ESRCH, "user has no running processes");
-	return 0;
+	return (struct xpe_target_opts){
+		.pids = o->pids, .tids = o->tids, .user = o->user, .cpu_list = o->cpu_list,
+		.system_wide = o->system_wide,
+		/* one ring per cpu: task events open on every cpu */
+		.task_on_every_cpu = true,
+	};
 }
 
 int target_prepare(struct rec_target *t, const struct rec_opts *o, const xpe_ctx *ctx,
 		   struct xb_error *err)
 {
-	int ret, i;
+	struct xpe_target_opts to = target_opts(o);
+	int ret;
 
-	memset(t, 0, sizeof(*t));
 	t->wl = (struct xpe_workload)XPE_WORKLOAD_INIT;
-
-	if (o->cpu_list) {
-		ret = xpe_cpus_parse(o->cpu_list, &t->cpus, err);
-		if (!ret)
-			ret = xpe_cpus_check_online(ctx, &t->cpus, err);
-	} else
-		ret = xpe_cpus_online(ctx, &t->cpus, err);
+	t->cmd_is_target = false;
+	ret = xpe_target_prepare(&t->tg, &to, ctx, err);
 	if (ret < 0)
 		return ret;
-
-	if (o->system_wide || o->cpu_list) {
-		t->per_cpu_only = true;
-		ret = xpe_threads_one(&t->threads, -1);
-	} else if (o->pids || o->tids) {
-		pid_t *list;
-		int nr;
-
-		ret = parse_pid_list(o->pids ? o->pids : o->tids, o->pids ? "pid" : "tid", &list,
-				     &nr, err);
-		for (i = 0; ret == 0 && i < nr; i++) {
-			if (kill(list[i], 0) < 0 && errno == ESRCH) {
-				ret = xb_error_set(err, -ESRCH, "no process with %s %d",
-						    o->pids ? "pid" : "tid", list[i]);
-				break;
-			}
-			if (o->pids)
-				ret = add_pid_threads(t, list[i], err);
-			if (ret == 0)
-				ret = add_pid(t, list[i]);
-		}
-		if (ret == 0 && o->tids) {
-			t->threads.tid = malloc((size_t)nr * sizeof(pid_t));
-			if (!t->threads.tid)
-				ret = -ENOMEM;
-			else
-				memcpy(t->threads.tid, list, (size_t)nr * sizeof(pid_t));
-			t->threads.nr = nr;
-		}
-		free(list);
-	} else if (o->user) {
-		uid_t uid = 0;
-
-		ret = resolve_user(o->user, &uid, err);
-		if (ret == 0)
-			ret = add_user_processes(t, uid, err);
-	} else {
-		ret = 0;
-	}
-	if (ret < 0)
-		return ret;
-
 	if (o->argc > 0) {
 		/* What we printed so far comes out before anything the command prints */
 		fflush(NULL);
 		ret = xpe_workload_prepare(&t->wl, (char *const *)o->argv, err);
 		if (ret < 0)
 			return ret;
-		t->cmd_is_target = !t->per_cpu_only && !o->pids && !o->tids && !o->user;
+		t->cmd_is_target = !t->tg.per_cpu && !o->pids && !o->tids && !o->user;
 		if (t->cmd_is_target)
-			ret = xpe_threads_one(&t->threads, t->wl.pid);
+			ret = xpe_target_add_task(&t->tg, t->wl.pid);
 	}
-	if (ret == 0 && !t->threads.nr)
-		ret = xpe_threads_one(&t->threads, -1);
+	if (ret == 0 && !t->tg.threads.nr)
+		ret = xpe_target_add_task(&t->tg, -1);
 	return ret < 0 ? xb_error_set(err, ret, "%s", strerror(-ret)) : 0;
 }
 
@@ -239,35 +85,9 @@ int target_start(struct rec_target *t, struct xb_error *err)
 	return xpe_workload_start(&t->wl, err);
 }
 
-bool target_alive(const struct rec_target *t)
-{
-	int i;
-
-	for (i = 0; i < t->nr_pids; i++) {
-		char path[64];
-
-		/* A zombie still answers kill(0): look at /proc instead. */
-		snprintf(path, sizeof(path), "/proc/%d/stat", t->pids[i]);
-		FILE *f = fopen(path, "r");
-		char state = 0;
-
-		if (!f)
-			continue;
-		if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1)
-			state = 'R';
-		fclose(f);
-		if (state != 'Z' && state != 'X')
-			return true;
-	}
-	return false;
-}
-
 void target_release(struct rec_target *t)
 {
 	/* A child still here was never let go (or its start failed): it goes */
 	xpe_workload_abort(&t->wl);
-	xpe_cpus_release(&t->cpus);
-	xpe_threads_release(&t->threads);
-	free(t->pids);
-	t->pids = NULL;
+	xpe_target_release(&t->tg);
 }

@@ -167,59 +167,11 @@ static void describe_target(char *buf, size_t len, int argc, const char **argv)
 	}
 }
 
-/* Threads of every pid (or each tid) in a comma list */
-static int target_threads(struct xpe_threads *out, const char *list, bool whole_process,
-			  struct xb_error *err)
+static struct xpe_target_opts target_opts(void)
 {
-	char *copy = strdup(list), *tok, *save = NULL;
-	int ret = 0;
-
-	out->nr = 0;
-	out->tid = NULL;
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		struct xpe_threads one = { 0, NULL };
-		char *end;
-		long v = strtol(tok, &end, 10);
-		pid_t *p;
-
-		if (*end || v <= 0) {
-			ret = xb_error_set(err, -EINVAL, "invalid %s '%s'",
-					    whole_process ? "pid" : "tid", tok);
-			break;
-		}
-		ret = whole_process ? xpe_threads_of_pid(&one, (pid_t)v, err)
-				    : xpe_threads_one(&one, (pid_t)v);
-		if (!ret && !whole_process && kill((pid_t)v, 0) < 0 && errno == ESRCH)
-			ret = xb_error_set(err, -ESRCH, "thread %ld: %s", v, strerror(ESRCH));
-		if (ret) {
-			xpe_threads_release(&one);
-			break;
-		}
-		p = realloc(out->tid, (out->nr + one.nr) * sizeof(*p));
-		if (!p) {
-			xpe_threads_release(&one);
-			ret = -ENOMEM;
-			break;
-		}
-		memcpy(p + out->nr, one.tid, one.nr * sizeof(*p));
-		out->tid = p;
-		out->nr += one.nr;
-		xpe_threads_release(&one);
-	}
-	free(copy);
-	return ret;
-}
-
-static bool target_alive(const struct xpe_threads *t)
-{
-	int i;
-
-	for (i = 0; i < t->nr; i++)
-		if (t->tid[i] > 0 && (kill(t->tid[i], 0) == 0 || errno == EPERM))
-			return true;
-	return false;
+	return (struct xpe_target_opts){ .pids = opts.pid, .tids = opts.tid,
+					 .cpu_list = opts.cpu_list,
+					 .system_wide = opts.system_wide };
 }
 
 /* Everything one run needs */
@@ -241,26 +193,15 @@ struct run_ctx {
 
 static int setup_target(struct run_ctx *rc, pid_t child, struct xb_error *err)
 {
+	struct xpe_target_opts to = target_opts();
 	struct stat_session *s = rc->s;
 	int ret;
 
-	xpe_cpus_release(&s->cpus);
-	xpe_threads_release(&s->threads);
-	if (opts.system_wide || opts.cpu_list) {
-		ret = opts.cpu_list ? xpe_cpus_parse(opts.cpu_list, &s->cpus, err)
-				    : xpe_cpus_online(s->ctx, &s->cpus, err);
-		if (!ret)
-			ret = xpe_threads_one(&s->threads, -1);
-		return ret;
-	}
-	ret = xpe_cpus_any(&s->cpus);
-	if (ret)
-		return ret;
-	if (opts.pid)
-		return target_threads(&s->threads, opts.pid, true, err);
-	if (opts.tid)
-		return target_threads(&s->threads, opts.tid, false, err);
-	return xpe_threads_one(&s->threads, child);
+	xpe_target_release(&s->target);
+	ret = xpe_target_prepare(&s->target, &to, s->ctx, err);
+	if (!ret && !s->target.per_cpu && !s->target.nr_pids)
+		ret = xpe_target_add_task(&s->target, child);
+	return ret;
 }
 
 static void print_interval(struct run_ctx *rc, uint64_t ts_ns)
@@ -339,7 +280,7 @@ static void wait_run(struct run_ctx *rc, struct xpe_workload *w, uint64_t t0, in
 				rc->stopped = true;
 				timed_out = 0;
 			}
-		} else if (done || ((opts.pid || opts.tid) && !target_alive(&rc->s->threads))) {
+		} else if (done || ((opts.pid || opts.tid) && !xpe_target_alive(&rc->s->target))) {
 			break;
 		}
 		if (!opts.interval_ms) {
@@ -418,7 +359,7 @@ static int run_once(struct run_ctx *rc, int run_idx)
 	if (ret) {
 		xpe_workload_abort(&w);
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
-		return opts.pid || opts.tid || opts.cpu_list ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
+		return ret == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
 	}
 	/* A forked command counts from its exec on; everything else from our ioctl */
 	enable_on_exec = rc->forks && !opts.system_wide && !opts.cpu_list && !opts.pid &&
@@ -531,13 +472,14 @@ static int check_options(int argc)
 		cli_error("--append needs -o/--output");
 		return -1;
 	}
-	if ((opts.pid || opts.tid) && (opts.system_wide || opts.cpu_list)) {
-		cli_error("-p/-t cannot be combined with -a/-C");
-		return -1;
-	}
-	if (opts.pid && opts.tid) {
-		cli_error("-p and -t cannot be used together");
-		return -1;
+	{
+		struct xpe_target_opts to = target_opts();
+		struct xb_error err;
+
+		if (xpe_target_check(&to, &err) < 0) {
+			cli_error("%s", err.msg);
+			return -1;
+		}
 	}
 	if (opts.per_thread && (opts.system_wide || opts.cpu_list)) {
 		cli_error("--per-thread with -a/-C is not supported");

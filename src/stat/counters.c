@@ -67,8 +67,7 @@ void stat_session_release(struct stat_session *s)
 		evsel_free_arrays(&s->evs[i]);
 	free(s->evs);
 	free(s->comm);
-	xpe_cpus_release(&s->cpus);
-	xpe_threads_release(&s->threads);
+	xpe_target_release(&s->target);
 	s->evs = NULL;
 	s->comm = NULL;
 }
@@ -90,11 +89,11 @@ static void set_attr(struct stat_session *s, struct xpe_event *ev, bool enable_o
 
 static int alloc_buckets(struct stat_session *s)
 {
-	int nfd = s->cpus.nr * s->threads.nr, i, nb;
+	int nfd = s->target.cpus.nr * s->target.threads.nr, i, nb;
 
 	switch (s->aggr) {
-	case STAT_AGGR_NONE: nb = s->cpus.nr; break;
-	case STAT_AGGR_THREAD: nb = s->threads.nr; break;
+	case STAT_AGGR_NONE: nb = s->target.cpus.nr; break;
+	case STAT_AGGR_THREAD: nb = s->target.threads.nr; break;
 	default: nb = 1; break;
 	}
 	/* Buckets persist across runs (-r) so the accumulators do; size only grows */
@@ -147,7 +146,7 @@ int stat_session_open(struct stat_session *s, bool enable_on_exec, int *failed,
 		char msg[256];
 
 		*failed = -1;
-		ret = xpe_evlist_open(s->evl, s->ctx, &s->cpus, &s->threads,
+		ret = xpe_evlist_open(s->evl, s->ctx, &s->target.cpus, &s->target.threads,
 				      XPE_OPEN_SKIP_UNSUPPORTED | XPE_OPEN_NO_IDS, failed, err);
 		if (ret != -EACCES && ret != -EPERM)
 			break;
@@ -186,14 +185,14 @@ static int bucket_of(const struct stat_session *s, int cpu_idx, int thread_idx)
 
 void stat_session_read(struct stat_session *s)
 {
-	int i, c, t, b, nt = s->threads.nr;
+	int i, c, t, b, nt = s->target.threads.nr;
 
 	for (i = 0; i < s->nr_ev; i++) {
 		struct stat_evsel *e = &s->evs[i];
 		struct xpe_event *ev = e->ev;
 
 		memset(e->bucket, 0, s->nr_bucket * sizeof(*e->bucket));
-		for (c = 0; c < s->cpus.nr; c++) {
+		for (c = 0; c < s->target.cpus.nr; c++) {
 			for (t = 0; t < nt; t++) {
 				int k = c * nt + t;
 				uint64_t buf[3];
@@ -235,7 +234,7 @@ bool stat_session_idle(struct stat_session *s)
 
 		if (ev->unsupported || !ev->fd)
 			continue;
-		for (k = 0; k < ev->nr_fd && k < s->cpus.nr * s->threads.nr; k++) {
+		for (k = 0; k < ev->nr_fd && k < s->target.cpus.nr * s->target.threads.nr; k++) {
 			uint64_t buf[3];
 
 			if (ev->fd[k] < 0 || read(ev->fd[k], buf, sizeof(buf)) != (ssize_t)sizeof(buf))
@@ -269,18 +268,18 @@ void stat_session_accumulate(struct stat_session *s, bool reset)
 
 void stat_session_read_comms(struct stat_session *s)
 {
-	int t;
-	void *p = realloc(s->comm, (s->threads.nr ? s->threads.nr : 1) * sizeof(*s->comm));
+	int t, nt = s->target.threads.nr;
+	void *p = realloc(s->comm, (nt ? nt : 1) * sizeof(*s->comm));
 
 	if (!p)
 		return;
 	s->comm = p;
-	for (t = 0; t < s->threads.nr; t++) {
+	for (t = 0; t < s->target.threads.nr; t++) {
 		char path[64];
 		int fd;
 		ssize_t n = 0;
 
-		snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->threads.tid[t]);
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->target.threads.tid[t]);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd >= 0) {
 			n = read(fd, s->comm[t], sizeof(s->comm[t]) - 1);

@@ -56,10 +56,10 @@ static void fill_line(const struct stat_session *s, const struct stat_period *p,
 	l->ts_ns = p->ts_ns;
 	l->aggr = s->aggr;
 	if (s->aggr == STAT_AGGR_NONE)
-		l->cpu = b < s->cpus.nr ? s->cpus.cpu[b] : b;
+		l->cpu = b < s->target.cpus.nr ? s->target.cpus.cpu[b] : b;
 	if (s->aggr == STAT_AGGR_THREAD) {
-		l->tid = b < s->threads.nr ? s->threads.tid[b] : -1;
-		l->comm = s->comm && b < s->threads.nr ? s->comm[b] : "";
+		l->tid = b < s->target.threads.nr ? s->target.threads.tid[b] : -1;
+		l->comm = s->comm && b < s->target.threads.nr ? s->comm[b] : "";
 	}
 	l->name = e->name;
 	l->unit = e->unit;

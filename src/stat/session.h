@@ -4,6 +4,7 @@
 
 #include "events/xpe.h"
 #include "events/xpe_open.h"
+#include "events/xpe_target.h"
 #include "stat/stat.h"
 
 /* One event as stat sees it; buckets are rows of output (see stat.h). */
@@ -30,9 +31,7 @@ struct stat_session {
 	enum stat_aggr aggr;
 	bool scale;              /* --no-scale clears */
 	bool inherit;
-	/* The target of the current run */
-	struct xpe_cpus cpus;
-	struct xpe_threads threads;
+	struct xpe_target target; /* of the current run */
 	int nr_bucket;
 	char (*comm)[32];        /* per thread, for --per-thread */
 };
@@ -42,7 +41,7 @@ int stat_session_init(struct stat_session *s, xpe_ctx *ctx, xpe_evlist *evl, enu
 void stat_session_release(struct stat_session *s);
 
 /*
- * Set the attrs and open every event on s->cpus x s->threads (filled by the caller).
+ * Set the attrs and open every event on the cpus x threads of s->target (filled by the caller).
  * enable_on_exec: the target is a child about to exec. Unsupported events are kept and
  * print "<not supported>". On failure returns -errno, err says why and *failed the event.
  */
@@ -56,7 +55,7 @@ void stat_session_read(struct stat_session *s);
 bool stat_session_idle(struct stat_session *s);
 /* Add this period's scaled counts to the accumulators; reset clears them first. */
 void stat_session_accumulate(struct stat_session *s, bool reset);
-/* Read the comm of every thread in s->threads (for --per-thread rows). */
+/* Read the comm of every thread of s->target (for --per-thread rows). */
 void stat_session_read_comms(struct stat_session *s);
 
 #endif

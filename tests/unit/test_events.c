@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <linux/hw_breakpoint.h>
 
 #include "unit.h"
 #include "events/xpe.h"
 #include "events/xpe_open.h"
+#include "events/xpe_target.h"
 #include "events/xpe_internal.h" /* xpe_format_encode */
 
 /* tests/fake-sysfs, found from the cwd (tests/run.sh runs at the top) or from the binary */
@@ -810,6 +812,88 @@ static void list_names(void)
 	xpe_ctx_free(ctx);
 }
 
+static void target_options(void)
+{
+	struct xpe_target_opts o = { .pids = "12,3" };
+	struct xpe_target t;
+	struct xb_error err;
+	pid_t self = getpid();
+	char list[32];
+
+	CHECK_EQ_U64(xpe_target_check(&o, &err), 0);
+	o = (struct xpe_target_opts){ .system_wide = true, .cpu_list = "0" };
+	CHECK_EQ_U64(xpe_target_check(&o, &err), 0);
+	o = (struct xpe_target_opts){ .tids = "1", .user = "root" };
+	CHECK(xpe_target_check(&o, &err) == -EINVAL);
+	CHECK_STR(err.msg, "options '-t' and '-u' exclude each other");
+	o = (struct xpe_target_opts){ .pids = "1", .cpu_list = "0" };
+	CHECK(xpe_target_check(&o, &err) == -EINVAL);
+	CHECK_STR(err.msg, "options '-p' and '-C' exclude each other");
+	const char *bad[] = { "", ",", "1,", ",1", "1,,2", "-1", "1 2", "0x10" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = (struct xpe_target_opts){ .pids = bad[i] };
+		CHECK(xpe_target_check(&o, &err) == -EINVAL);
+	}
+	CHECK_STR(err.msg, "invalid pid list '0x10' (numbers separated by commas)");
+
+	/* ourselves, as a process (every thread) and as a thread; alive until we are not */
+	snprintf(list, sizeof(list), "%d", (int)self);
+	o = (struct xpe_target_opts){ .pids = list };
+	REQUIRE(xpe_target_prepare(&t, &o, NULL, &err) == 0);
+	CHECK_EQ_U64(t.nr_pids, 1);
+	CHECK_EQ_U64(t.pids[0], self);
+	CHECK(t.threads.nr >= 1 && !t.tids_only && !t.per_cpu);
+	CHECK_EQ_U64(t.cpus.nr, 1);
+	CHECK_EQ_U64(t.cpus.cpu[0], (uint64_t)-1);
+	CHECK(xpe_target_alive(&t));
+	xpe_target_release(&t);
+	o = (struct xpe_target_opts){ .tids = list };
+	REQUIRE(xpe_target_prepare(&t, &o, NULL, &err) == 0);
+	CHECK(t.tids_only && t.threads.nr == 1 && t.threads.tid[0] == self);
+	CHECK(xpe_target_alive(&t));
+	xpe_target_release(&t);
+	/* a child that exited and is not reaped yet is a zombie: no target, not alive */
+	pid_t child = fork();
+
+	REQUIRE(child >= 0);
+	if (!child)
+		_exit(0);
+	snprintf(list, sizeof(list), "%d", (int)child);
+	for (int i = 0; i < 500; i++) {
+		char path[64], buf[256], *p;
+		FILE *f;
+		size_t n;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)child);
+		f = fopen(path, "r");
+		n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		if (f)
+			fclose(f);
+		buf[n] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'Z')
+			break;
+		usleep(10000);
+	}
+	o = (struct xpe_target_opts){ .pids = list };
+	CHECK(xpe_target_prepare(&t, &o, NULL, &err) == -ESRCH);
+	char want[64];
+
+	snprintf(want, sizeof(want), "process %d has exited", (int)child);
+	CHECK_STR(err.msg, want);
+	xpe_target_release(&t);
+	t = (struct xpe_target){ .pids = &child, .nr_pids = 1 };
+	CHECK(!xpe_target_alive(&t));
+	waitpid(child, NULL, 0);
+	/* reaped: gone */
+	o = (struct xpe_target_opts){ .pids = list };
+	CHECK(xpe_target_prepare(&t, &o, NULL, &err) == -ESRCH);
+	snprintf(want, sizeof(want), "no process with pid %d", (int)child);
+	CHECK_STR(err.msg, want);
+	xpe_target_release(&t);
+}
+
 int main(void)
 {
 	find_fake_root();
@@ -828,6 +912,7 @@ int main(void)
 	RUN(cycles_fallback);
 	RUN(cpu_lists);
 	RUN(cpu_lists_online);
+	RUN(target_options);
 	if (access("/sys/bus/event_source/devices/msr/type", R_OK) == 0)
 		RUN(real_msr);
 	else

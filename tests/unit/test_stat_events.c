@@ -121,8 +121,8 @@ static void test_group_with_unsupported_member(void)
 	REQUIRE(evl);
 	REQUIRE(xpe_evlist_parse(evl, NULL, "{task-clock,cycles},page-faults", &err) == 0);
 	REQUIRE(stat_session_init(&s, NULL, evl, STAT_AGGR_GLOBAL) == 0);
-	REQUIRE(xpe_cpus_any(&s.cpus) == 0);
-	REQUIRE(xpe_threads_one(&s.threads, getpid()) == 0);
+	REQUIRE(xpe_cpus_any(&s.target.cpus) == 0);
+	REQUIRE(xpe_threads_one(&s.target.threads, getpid()) == 0);
 	REQUIRE(stat_session_open(&s, false, &failed, &err) == 0);
 	if (s.evs[1].ev->unsupported) {
 		/* no PMU here: the kernel path itself */
