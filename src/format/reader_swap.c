@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "format/reader_int.h"
+#include "format/xpf_sample.h"
 
 /*
  * All helpers take a byte offset and the record size and do nothing past the end, so a
@@ -115,14 +116,6 @@ void xpf_swap_attr(void *attr, uint32_t size)
 	if (size >= 48)
 		for (size_t i = 40; i < 48; i++)
 			p[i] = revbyte(p[i]);
-}
-
-/* Bytes of the sample_id trailer for this sample_type. */
-static size_t id_trailer(uint64_t t)
-{
-	return 8 * (size_t)(!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) +
-			    !!(t & PERF_SAMPLE_ID) + !!(t & PERF_SAMPLE_STREAM_ID) +
-			    !!(t & PERF_SAMPLE_CPU) + !!(t & PERF_SAMPLE_IDENTIFIER));
 }
 
 /* A u32 pair swapped as one u64 has its halves exchanged: put them back. */
@@ -350,7 +343,7 @@ void xpf_swap_record(struct perf_event_header *hdr, const struct perf_event_attr
 		sw64_from(p, all_from, size);
 	if (attr && attr->sample_id_all) {
 		uint64_t t = attr->sample_type;
-		size_t trailer = id_trailer(t);
+		size_t trailer = xpf_sample_id_size(t);
 
 		if (trailer > size - 8)
 			return;

@@ -304,19 +304,53 @@ int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_even
 	return decode_tail(&c, attr, s);
 }
 
-/* Bytes of the sample_id trailer for this sample_type. */
-static unsigned int id_trailer_size(uint64_t t)
+unsigned int xpf_sample_id_size(uint64_t t)
 {
 	return 8 * (!!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID) +
 		    !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
 		    !!(t & PERF_SAMPLE_IDENTIFIER));
 }
 
+int xpf_sample_time_offset(uint64_t t)
+{
+	if (!(t & PERF_SAMPLE_TIME))
+		return -1;
+	/* IDENTIFIER, IP and TID come first */
+	return (int)sizeof(struct perf_event_header) +
+	       8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+		    !!(t & PERF_SAMPLE_TID));
+}
+
+bool xpf_record_time(uint64_t t, bool sample_id_all, const struct perf_event_header *hdr,
+		     uint64_t *time)
+{
+	size_t pos;
+
+	if (!(t & PERF_SAMPLE_TIME) || hdr->size < sizeof(*hdr))
+		return false;
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		pos = (size_t)xpf_sample_time_offset(t);
+	} else {
+		/* in the trailer TIME follows TID only: ID, STREAM_ID, CPU, IDENTIFIER come after */
+		size_t after = xpf_sample_id_size(t & (PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+						       PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER));
+
+		if (!sample_id_all || hdr->type >= XPF_RECORD_HEADER_ATTR ||
+		    hdr->size < sizeof(*hdr) + after + 8)
+			return false;
+		pos = hdr->size - after - 8;
+	}
+	if (pos + 8 > hdr->size)
+		return false;
+	memcpy(time, (const char *)hdr + pos, 8);
+	return true;
+}
+
 int xpf_sample_id_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
 			 struct xpf_sample *s, struct xb_error *err)
 {
 	uint64_t t = attr->sample_type;
-	unsigned int need = id_trailer_size(t);
+	unsigned int need = xpf_sample_id_size(t);
 	struct cursor c;
 	int ret;
 

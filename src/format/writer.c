@@ -7,6 +7,7 @@
 
 #include "format/compress.h"
 #include "format/feature_io.h"
+#include "format/xpf_sample.h"
 #include "format/xpf_writer.h"
 
 #define FLUSH_AT (4u << 20)  /* buffered bytes that force a flush between rounds */
@@ -451,13 +452,8 @@ int xpf_writer_add_attr(xpf_writer *w, const struct perf_event_attr *attr, const
 	for (uint32_t i = 0; i < w->nr_attrs; i++)
 		w->attrs[i].attr.size = w->attr_sz;
 
-	if (attr->sample_type & PERF_SAMPLE_TIME) {
-		uint64_t t = attr->sample_type;
-
-		w->time_pos = (int)sizeof(struct perf_event_header) +
-			8 * (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
-			     !!(t & PERF_SAMPLE_TID));
-	}
+	if (attr->sample_type & PERF_SAMPLE_TIME)
+		w->time_pos = xpf_sample_time_offset(attr->sample_type);
 	return 0;
 }
 

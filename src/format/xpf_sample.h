@@ -82,6 +82,20 @@ int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_even
 int xpf_sample_id_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
 			 struct xpf_sample *out, struct xb_error *err);
 
+/* Bytes of the sample_id trailer that sample_id_all appends to a non-sample record. */
+unsigned int xpf_sample_id_size(uint64_t sample_type);
+
+/* Byte offset (from the record header) of TIME in a PERF_RECORD_SAMPLE; -1 without TIME. */
+int xpf_sample_time_offset(uint64_t sample_type);
+
+/*
+ * The one place that knows where TIME sits in a record: a sample's TIME field, or the
+ * sample_id trailer's of another kernel record (sample_id_all). false when the record
+ * carries none (no TIME in sample_type, no trailer, a user record, too short).
+ */
+bool xpf_record_time(uint64_t sample_type, bool sample_id_all, const struct perf_event_header *hdr,
+		     uint64_t *time);
+
 /*
  * Where a record keeps its event id, so a reader can find the attr of a record when a file
  * has several: returns the id through *id, or -ENOENT when the sample_type carries no id.

@@ -7,6 +7,7 @@
 
 #include "base/array.h"
 #include "base/hash.h"
+#include "format/xpf_sample.h"
 #include "profile/profile_int.h"
 
 static struct xpp_event *event_of(xpp_profile *p, const struct xpf_attr *a)
@@ -671,7 +672,7 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 		} else if (hdr->type >= PERF_RECORD_MAX) {
 			continue; /* perf's own records: the reader applies what matters */
 		} else if ((a0 = xpf_reader_attr(p->r, 0)) &&
-			   record_time(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &t)) {
+			   xpf_record_time(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &t)) {
 			ret = xpp_ordered_queue(p->q, t, hdr);
 		} else {
 			ret = deliver(p, hdr);

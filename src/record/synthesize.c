@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 
 #include "base/array.h"
+#include "format/xpf_sample.h"
 #include "format/xpf_writer.h"
 #include "record/buildid.h"
 #include "record/synthesize.h"
@@ -64,19 +65,6 @@ static const char *proc_root(const struct xrec_synth *s)
 	return s->proc ? s->proc : "/proc";
 }
 
-uint16_t xrec_synth_id_size(uint64_t t)
-{
-	uint16_t n = 0;
-
-	n += (t & PERF_SAMPLE_TID) ? 8 : 0;
-	n += (t & PERF_SAMPLE_TIME) ? 8 : 0;
-	n += (t & PERF_SAMPLE_ID) ? 8 : 0;
-	n += (t & PERF_SAMPLE_STREAM_ID) ? 8 : 0;
-	n += (t & PERF_SAMPLE_CPU) ? 8 : 0;
-	n += (t & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
-	return n;
-}
-
 /*
  * Append the sample_id trailer at offset `off` and emit. perf leaves synthesized trailers
  * zero (time 0 sorts them first; id 0 means "the first event" to perf report); only the
@@ -90,7 +78,7 @@ static int emit_with_trailer(const struct xrec_synth *s, struct rec_buf *b, uint
 
 	off = (off + 7) & ~(size_t)7;
 	if (s->sample_id_all) {
-		if (off + xrec_synth_id_size(t) > sizeof(b->bytes))
+		if (off + xpf_sample_id_size(t) > sizeof(b->bytes))
 			return -ENAMETOOLONG;
 		p = (uint64_t *)(b->bytes + off);
 		if (t & PERF_SAMPLE_TID)

@@ -36,9 +36,6 @@ struct xrec_synth {
 	void *emit_ctx;
 };
 
-/* Size in bytes of the sample_id_all trailer for sample_type. */
-uint16_t xrec_synth_id_size(uint64_t sample_type);
-
 /*
  * The kernel map, as perf synthesizes it for every target: one MMAP record, pid -1,
  * misc KERNEL, filename "[kernel.kallsyms]_text", start = the _text address from

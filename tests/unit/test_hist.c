@@ -199,28 +199,6 @@ static void test_ordered_rounds(void)
 	xpp_ordered_free(q);
 }
 
-static void test_record_time(void)
-{
-	uint64_t buf[8] = { 0 }, t = 0;
-	struct perf_event_header *h = (struct perf_event_header *)buf;
-
-	/* SAMPLE with IDENTIFIER|IP|TID|TIME: time is the fourth u64 of the body */
-	h->type = PERF_RECORD_SAMPLE;
-	h->size = 8 * 5;
-	buf[4] = 777;
-	CHECK(record_time(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			  PERF_SAMPLE_TIME, true, h, &t));
-	CHECK_EQ_U64(t, 777);
-	/* COMM with a TID|TIME|ID trailer: time second to last */
-	h->type = PERF_RECORD_COMM;
-	h->size = 8 * 6;
-	buf[4] = 888;
-	CHECK(record_time(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID, true, h, &t));
-	CHECK_EQ_U64(t, 888);
-	CHECK(!record_time(PERF_SAMPLE_TID | PERF_SAMPLE_TIME, false, h, &t));
-	CHECK(!record_time(PERF_SAMPLE_TID, true, h, &t));
-}
-
 int main(void)
 {
 	RUN(test_sums);
@@ -228,6 +206,5 @@ int main(void)
 	RUN(test_collapse);
 	RUN(test_intern);
 	RUN(test_ordered_rounds);
-	RUN(test_record_time);
 	UNIT_MAIN_END();
 }

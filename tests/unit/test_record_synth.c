@@ -154,14 +154,6 @@ static void rm_fake_proc(void)
 
 /* ---- cases ------------------------------------------------------------------------------- */
 
-static void test_id_size(void)
-{
-	CHECK_EQ_U64(xrec_synth_id_size(0), 0);
-	CHECK_EQ_U64(xrec_synth_id_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-					PERF_SAMPLE_PERIOD), 16);
-	CHECK_EQ_U64(xrec_synth_id_size(ALL_ID_BITS), 48);
-}
-
 static void test_fake_kernel(void)
 {
 	struct collected c = { 0 };
@@ -472,7 +464,6 @@ static void test_self_data(void)
 int main(void)
 {
 	make_fake_proc();
-	RUN(test_id_size);
 	RUN(test_fake_kernel);
 	RUN(test_fake_process);
 	RUN(test_fake_all_and_errors);

@@ -357,6 +357,48 @@ static void test_unknown_bits_and_type(void)
 	CHECK(xpf_sample_decode(&a, rb_done(&b), &s, &err) == -EINVAL);
 }
 
+/* Where TIME and the trailer sit: the one answer for the reader, writer, record and report. */
+static void test_record_time(void)
+{
+	uint64_t buf[8] = { 0 }, t = 0;
+	struct perf_event_header *h = (struct perf_event_header *)buf;
+
+	CHECK_EQ_U64(xpf_sample_id_size(0), 0);
+	CHECK_EQ_U64(xpf_sample_id_size(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+					PERF_SAMPLE_PERIOD), 16);
+	CHECK_EQ_U64(xpf_sample_id_size(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+					PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+					PERF_SAMPLE_IDENTIFIER), 48);
+	CHECK_EQ_U64(xpf_sample_time_offset(PERF_SAMPLE_IP | PERF_SAMPLE_TID), (uint64_t)-1);
+	CHECK_EQ_U64(xpf_sample_time_offset(PERF_SAMPLE_TIME | PERF_SAMPLE_ID), 8);
+	CHECK_EQ_U64(xpf_sample_time_offset(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+					    PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU),
+		     32);
+	/* SAMPLE with IDENTIFIER|IP|TID|TIME: time is the fourth u64 of the body */
+	h->type = PERF_RECORD_SAMPLE;
+	h->size = 8 * 5;
+	buf[4] = 777;
+	CHECK(xpf_record_time(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			      PERF_SAMPLE_TIME, true, h, &t));
+	CHECK_EQ_U64(t, 777);
+	/* too short for its TIME */
+	h->size = 8 * 4;
+	CHECK(!xpf_record_time(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			       PERF_SAMPLE_TIME, true, h, &t));
+	/* COMM with a TID|TIME|ID|CPU trailer: time third from the end */
+	h->type = PERF_RECORD_COMM;
+	h->size = 8 * 6;
+	buf[3] = 888;
+	CHECK(xpf_record_time(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU,
+			      true, h, &t));
+	CHECK_EQ_U64(t, 888);
+	CHECK(!xpf_record_time(PERF_SAMPLE_TID | PERF_SAMPLE_TIME, false, h, &t));
+	CHECK(!xpf_record_time(PERF_SAMPLE_TID, true, h, &t));
+	/* user records (FINISHED_ROUND, ...) carry no trailer */
+	h->type = XPF_RECORD_FINISHED_ROUND;
+	CHECK(!xpf_record_time(PERF_SAMPLE_TID | PERF_SAMPLE_TIME, true, h, &t));
+}
+
 static void test_sample_id_trailer(void)
 {
 	struct perf_event_attr a = { .size = sizeof(a) };
@@ -439,6 +481,7 @@ int main(void)
 	RUN(test_all_bits);
 	RUN(test_unknown_bits_and_type);
 	RUN(test_sample_id_trailer);
+	RUN(test_record_time);
 	RUN(test_names);
 	UNIT_MAIN_END();
 }

@@ -220,27 +220,3 @@ int xpp_ordered_flush_all(xpp_ordered *q)
 {
 	return flush_upto(q, UINT64_MAX);
 }
-
-bool record_time(uint64_t st, bool sample_id_all, const struct perf_event_header *hdr,
-		 uint64_t *time)
-{
-	size_t pos;
-
-	if (!(st & PERF_SAMPLE_TIME))
-		return false;
-	if (hdr->type == PERF_RECORD_SAMPLE) {
-		pos = 8 + 8 * (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
-			       !!(st & PERF_SAMPLE_TID));
-	} else {
-		size_t after = !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
-			       !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER);
-
-		if (!sample_id_all || hdr->type >= 64 || hdr->size < 8 + 8 * (after + 1))
-			return false;
-		pos = hdr->size - 8 * (after + 1);
-	}
-	if (pos + 8 > hdr->size)
-		return false;
-	memcpy(time, (const char *)hdr + pos, 8);
-	return true;
-}

@@ -26,11 +26,4 @@ int xpp_ordered_round(xpp_ordered *q);
 /* End of input: deliver everything. */
 int xpp_ordered_flush_all(xpp_ordered *q);
 
-/*
- * The time of a record from its sample fields (SAMPLE) or its sample_id trailer (other
- * kernel records with sample_id_all), for attrs of sample_type st. false if it has none.
- */
-bool record_time(uint64_t st, bool sample_id_all, const struct perf_event_header *hdr,
-		 uint64_t *time);
-
 #endif
