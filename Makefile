@@ -104,6 +104,7 @@ select_src = $(foreach f,$(1),$(if $(call opt_excluded,$(f)),,$(f)))
 
 # ---- sources, by folder ---------------------------------------------------------------
 BASE_SRC   := $(wildcard src/base/*.c)
+XELF_SRC   := $(wildcard src/elf/*.c)
 FORMAT_SRC := $(call select_src,$(wildcard src/format/*.c))
 EVENTS_SRC := $(call select_src,$(wildcard src/events/*.c))
 CLI_SRC    := $(call select_src,$(wildcard src/cli/*.c))
@@ -125,6 +126,7 @@ WORKLOAD_CXX_SRC := $(wildcard tests/workloads/*.cc)
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 BASE_LIB   := $(BUILD)/libxperf-base.a
+XELF_LIB   := $(BUILD)/libxperf-elf.a
 FORMAT_LIB := $(BUILD)/libxperf-format.a
 EVENTS_LIB := $(BUILD)/libxperf-events.a
 CLI_LIB    := $(BUILD)/libxperf-cli.a
@@ -160,7 +162,7 @@ WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_
                  $(patsubst tests/workloads/%.cc,$(BUILD)/workloads/%,$(WORKLOAD_CXX_SRC)) \
                  $(BUILD)/workloads/debuglink.debug
 
-LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB) $(BASE_LIB)
+LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB) $(XELF_LIB) $(BASE_LIB)
 REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) $(CAPSTONE_LIBS)
 
 .PHONY: all check check-unit bench fuzz fuzz-build deps demo install clean distclean FORCE
@@ -179,6 +181,9 @@ $(BUILD)/obj/%.o: %.c | $(CONFIG_H)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BASE_LIB): $(call obj,$(BASE_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(XELF_LIB): $(call obj,$(XELF_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 $(FORMAT_LIB): $(call obj,$(FORMAT_SRC))

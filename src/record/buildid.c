@@ -1,180 +1,11 @@
-/* GNU build ids from ELF notes (files and /sys/kernel/notes), and the set of DSOs for BUILD_ID. */
-#include <elf.h>
+/* The set of DSOs a recording touched, with their build-ids, for the BUILD_ID feature. */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/array.h"
+#include "elf/build_id.h"
 #include "record/buildid.h"
-
-#define NOTE_ALIGN(x) (((x) + 3) & ~(size_t)3)
-
-int xrec_buildid_from_notes(const void *notes, size_t size, uint8_t out[XREC_BUILD_ID_MAX])
-{
-	const uint8_t *p = notes;
-	size_t off = 0;
-
-	while (off + sizeof(Elf64_Nhdr) <= size) {
-		Elf64_Nhdr nh;
-		size_t name_off, desc_off, next;
-
-		/* Elf32_Nhdr and Elf64_Nhdr are the same three u32 */
-		memcpy(&nh, p + off, sizeof(nh));
-		name_off = off + sizeof(nh);
-		desc_off = name_off + NOTE_ALIGN(nh.n_namesz);
-		next = desc_off + NOTE_ALIGN(nh.n_descsz);
-		if (nh.n_namesz > size || nh.n_descsz > size || desc_off > size ||
-		    desc_off + nh.n_descsz > size)
-			return -EINVAL;
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    !memcmp(p + name_off, "GNU", 4) && nh.n_descsz > 0) {
-			size_t n = nh.n_descsz < XREC_BUILD_ID_MAX ? nh.n_descsz : XREC_BUILD_ID_MAX;
-
-			memcpy(out, p + desc_off, n);
-			return (int)n;
-		}
-		if (next <= off)
-			break;
-		off = next;
-	}
-	return -ENOENT;
-}
-
-/* Search one range [off, off+size) of the mapped file for the note. */
-static int notes_at(const uint8_t *map, size_t map_size, uint64_t off, uint64_t size,
-		    uint8_t out[XREC_BUILD_ID_MAX])
-{
-	if (off > map_size || size > map_size - off)
-		return -EINVAL;
-	return xrec_buildid_from_notes(map + off, size, out);
-}
-
-/* Elf64 and Elf32 differ only in the widths of the fields we read: one macro, two bodies. */
-#define SCAN_ELF(EHDR, PHDR, SHDR)							\
-	do {										\
-		const EHDR *eh = (const EHDR *)map;					\
-		int r = -ENOENT;							\
-		if (size < sizeof(*eh))							\
-			return -ENOEXEC;						\
-		if (eh->e_phoff && eh->e_phentsize == sizeof(PHDR) &&			\
-		    eh->e_phoff <= size &&						\
-		    (uint64_t)eh->e_phnum * sizeof(PHDR) <= size - eh->e_phoff) {	\
-			for (unsigned i = 0; i < eh->e_phnum; i++) {			\
-				const PHDR *ph = (const PHDR *)(map + eh->e_phoff) + i;	\
-				if (ph->p_type != PT_NOTE)				\
-					continue;					\
-				r = notes_at(map, size, ph->p_offset, ph->p_filesz, out); \
-				if (r > 0)						\
-					return r;					\
-			}								\
-		}									\
-		if (eh->e_shoff && eh->e_shentsize == sizeof(SHDR) &&			\
-		    eh->e_shoff <= size &&						\
-		    (uint64_t)eh->e_shnum * sizeof(SHDR) <= size - eh->e_shoff) {	\
-			for (unsigned i = 0; i < eh->e_shnum; i++) {			\
-				const SHDR *sh = (const SHDR *)(map + eh->e_shoff) + i;	\
-				if (sh->sh_type != SHT_NOTE)				\
-					continue;					\
-				r = notes_at(map, size, sh->sh_offset, sh->sh_size, out); \
-				if (r > 0)						\
-					return r;					\
-			}								\
-		}									\
-		return -ENOENT;								\
-	} while (0)
-
-static int scan_elf64(const uint8_t *map, size_t size, uint8_t out[XREC_BUILD_ID_MAX])
-{
-	SCAN_ELF(Elf64_Ehdr, Elf64_Phdr, Elf64_Shdr);
-}
-
-static int scan_elf32(const uint8_t *map, size_t size, uint8_t out[XREC_BUILD_ID_MAX])
-{
-	SCAN_ELF(Elf32_Ehdr, Elf32_Phdr, Elf32_Shdr);
-}
-
-static const char *why(int ret)
-{
-	switch (ret) {
-	case -ENOENT: return "no build id note";
-	case -ENOEXEC: return "not an ELF file";
-	case -EINVAL: return "malformed note";
-	default: return strerror(-ret);
-	}
-}
-
-int xrec_buildid_read_file(const char *path, uint8_t out[XREC_BUILD_ID_MAX],
-			   struct xb_error *err)
-{
-	struct stat st;
-	uint8_t *map;
-	int fd, ret;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return xb_error_set(err, -errno, "'%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < EI_NIDENT) {
-		close(fd);
-		return xb_error_set(err, -ENOEXEC, "'%s': not an ELF file", path);
-	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	ret = -errno;
-	close(fd);
-	if (map == MAP_FAILED)
-		return xb_error_set(err, ret, "'%s': %s", path, strerror(-ret));
-	/* only native-endian ELF: we read the DSOs this machine runs */
-	if (memcmp(map, ELFMAG, SELFMAG) || map[EI_DATA] != (__BYTE_ORDER__ ==
-	    __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB))
-		ret = -ENOEXEC;
-	else if (map[EI_CLASS] == ELFCLASS64)
-		ret = scan_elf64(map, st.st_size, out);
-	else if (map[EI_CLASS] == ELFCLASS32)
-		ret = scan_elf32(map, st.st_size, out);
-	else
-		ret = -ENOEXEC;
-	munmap(map, st.st_size);
-	if (ret < 0)
-		return xb_error_set(err, ret, "'%s': %s", path, why(ret));
-	return ret;
-}
-
-int xrec_buildid_read_kernel(uint8_t out[XREC_BUILD_ID_MAX], struct xb_error *err)
-{
-	const char *path = "/sys/kernel/notes";
-	uint8_t buf[4096];
-	ssize_t n;
-	int fd, ret;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return xb_error_set(err, -errno, "'%s': %s", path, strerror(errno));
-	n = read(fd, buf, sizeof(buf));
-	ret = -errno;
-	close(fd);
-	if (n < 0)
-		return xb_error_set(err, ret, "'%s': %s", path, strerror(-ret));
-	ret = xrec_buildid_from_notes(buf, n, out);
-	if (ret < 0)
-		return xb_error_set(err, ret, "'%s': %s", path, why(ret));
-	return ret;
-}
-
-char *xrec_buildid_hex(const uint8_t *id, size_t size, char *buf)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	for (size_t i = 0; i < size; i++) {
-		buf[2 * i] = hex[id[i] >> 4];
-		buf[2 * i + 1] = hex[id[i] & 15];
-	}
-	buf[2 * size] = '\0';
-	return buf;
-}
 
 /* ---- the set of DSOs ----------------------------------------------------------------- */
 
@@ -258,8 +89,8 @@ int xrec_buildids_to_features(xrec_buildids *set, struct xpf_features *f, struct
 
 		if (!e->size) {
 			ret = !strcmp(e->path, "[kernel.kallsyms]") ?
-			      xrec_buildid_read_kernel(e->id, NULL) :
-			      xrec_buildid_read_file(e->path, e->id, NULL);
+			      xelf_build_id_read_kernel(e->id, XREC_BUILD_ID_MAX, NULL) :
+			      xelf_build_id_read_file(e->path, e->id, XREC_BUILD_ID_MAX, NULL);
 			if (ret <= 0)
 				continue;
 			e->size = (uint8_t)ret;

@@ -1,4 +1,4 @@
-/* GNU build ids from ELF files and the kernel, collected into the BUILD_ID feature. */
+/* The DSOs of a recording and their GNU build-ids (read by libxperf-elf), for BUILD_ID. */
 #ifndef XREC_BUILDID_H
 #define XREC_BUILDID_H
 
@@ -9,25 +9,8 @@
 #include "base/error.h"
 #include "format/xpf_features.h"
 
+/* perf keeps 20 bytes of an id */
 #define XREC_BUILD_ID_MAX 20
-
-/*
- * Read the NT_GNU_BUILD_ID note of an ELF file (PT_NOTE segments, else SHT_NOTE sections).
- * Returns the id length (1..20; longer ids are truncated to 20, as perf does) with the bytes
- * in out, -ENOENT when the file has no such note, -ENOEXEC when it is not ELF, or another
- * negative errno. err (may be NULL) gets "PATH: why".
- */
-int xrec_buildid_read_file(const char *path, uint8_t out[XREC_BUILD_ID_MAX],
-			   struct xb_error *err);
-
-/* The running kernel's build id, from /sys/kernel/notes. Same returns as above. */
-int xrec_buildid_read_kernel(uint8_t out[XREC_BUILD_ID_MAX], struct xb_error *err);
-
-/* Parse a raw note area (the content of a note segment/section or /sys/kernel/notes). */
-int xrec_buildid_from_notes(const void *notes, size_t size, uint8_t out[XREC_BUILD_ID_MAX]);
-
-/* Format as lower-case hex into buf (at least 2*size+1 bytes). Returns buf. */
-char *xrec_buildid_hex(const uint8_t *id, size_t size, char *buf);
 
 /*
  * The set of DSOs a recording touched, each once, for the BUILD_ID feature. The record

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 
 #include "base/array.h"
+#include "elf/build_id.h"
 #include "format/xpf_sample.h"
 #include "format/xpf_writer.h"
 #include "record/buildid.h"
@@ -388,7 +389,7 @@ struct last_id {
 static int build_id_of(struct last_id *last, const char *path, uint8_t *id)
 {
 	if (strcmp(last->path, path)) {
-		last->n = xrec_buildid_read_file(path, last->id, NULL);
+		last->n = xelf_build_id_read_file(path, last->id, sizeof(last->id), NULL);
 		snprintf(last->path, sizeof(last->path), "%s", path);
 	}
 	if (last->n > 0)

@@ -372,7 +372,7 @@ static void test_self(void)
 
 	REQUIRE(n > 0);
 	exe[n] = '\0';
-	want_size = xrec_buildid_read_file(exe, want, NULL);
+	want_size = xelf_build_id_read_file(exe, want, sizeof(want), NULL);
 	REQUIRE(pthread_create(&th, NULL, named_thread, NULL) == 0);
 	pthread_setname_np(th, "synth-named");
 	s.build_ids = true;
@@ -436,7 +436,7 @@ static void test_self_data(void)
 	fclose(f);
 	if (!libc[0])
 		return; /* a static build: nothing to look at */
-	want_size = xrec_buildid_read_file(libc, want, NULL);
+	want_size = xelf_build_id_read_file(libc, want, sizeof(want), NULL);
 	s.build_ids = true;
 	s.data_mmaps = true;
 	REQUIRE(xrec_synth_process(&s, getpid(), NULL) == 0);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "unit.h"
+#include "elf/build_id.h"
 #include "profile/symbols/symtab.h"
 #include "profile/symbols/load.h"
 
@@ -192,6 +193,47 @@ static void test_dynsym_and_plt(void)
 	xpp_symtab_free(&t);
 }
 
+static bool has_symbol(const struct xpp_symtab *t, const char *name)
+{
+	for (uint32_t i = 0; i < t->nr; i++)
+		if (!strcmp(xpp_symtab_name(t, i), name))
+			return true;
+	return false;
+}
+
+/*
+ * A stripped file finds its symbols in DEBUG_ROOT/.build-id/xx/rest.debug, named by its
+ * build-id (read by libxperf-elf from the file libelf has open).
+ */
+static void test_build_id_debug_file(void)
+{
+	char dir[] = "/tmp/xperf-debug-XXXXXX", bin[512], cmd[4096], hex[2 * 64 + 1], dbg[1024];
+	struct xpp_symtab t = { 0 };
+	struct xb_error err = { 0 };
+	uint8_t id[64];
+	int n;
+
+	snprintf(bin, sizeof(bin), "%s", unit_build_path("workloads/shares"));
+	REQUIRE(mkdtemp(dir));
+	n = xelf_build_id_read_file(bin, id, sizeof(id), &err);
+	REQUIRE(n > 1);
+	xelf_build_id_hex(id, (size_t)n, hex);
+	snprintf(dbg, sizeof(dbg), "%s/.build-id/%.2s/%s.debug", dir, hex, hex + 2);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/.build-id/%.2s' && cp '%s' '%s' && "
+		 "strip --strip-all -o '%s/stripped' '%s'", dir, hex, bin, dbg, dir, bin);
+	REQUIRE(system(cmd) == 0);
+	snprintf(bin, sizeof(bin), "%s/stripped", dir);
+	CHECK(xpp_elf_syms_load(&t, bin, "/nonexistent", &err) == 0);
+	CHECK(!has_symbol(&t, "work_a"));
+	xpp_symtab_free(&t);
+	memset(&t, 0, sizeof(t));
+	CHECK(xpp_elf_syms_load(&t, bin, dir, &err) == 0);
+	CHECK(has_symbol(&t, "work_a"));
+	xpp_symtab_free(&t);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
 static void test_not_elf(void)
 {
 	struct xpp_symtab t = { 0 };
@@ -247,6 +289,10 @@ int main(void)
 	RUN(test_kallsyms);
 	RUN(test_elf_against_nm);
 	RUN(test_dynsym_and_plt);
+	if (access(unit_build_path("workloads/shares"), R_OK) == 0)
+		RUN(test_build_id_debug_file);
+	else
+		SKIP(test_build_id_debug_file, "the workload 'shares' is not built");
 	RUN(test_not_elf);
 	RUN(test_demangle);
 	UNIT_MAIN_END();

@@ -38,4 +38,10 @@ extern const char *unit_case_name;
 
 #define UNIT_MAIN_END() return unit_failed_cases ? 1 : 0
 
+/*
+ * A path in the build tree this program belongs to ("workloads/shares" ->
+ * BUILD/workloads/shares), wherever it runs from. Static storage: copy it to keep it.
+ */
+const char *unit_build_path(const char *rel);
+
 #endif

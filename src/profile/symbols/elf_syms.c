@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf/build_id.h"
 #include "profile/symbols/load.h"
 
 #define MAX_LOADS 16
@@ -111,35 +112,18 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *sh)
 	return NULL;
 }
 
-/* The GNU build-id as lower-case hex into hex (>= 41 bytes); false when there is none. */
-static bool read_build_id(Elf *elf, char *hex, size_t hex_size)
+/* The GNU build-id of an open file as lower-case hex (whole: it names the debug file). */
+static bool read_build_id(Elf *elf, char hex[2 * 64 + 1])
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	uint8_t id[64];
+	size_t size;
+	const char *image = elf_rawfile(elf, &size);
+	int n = image ? xelf_build_id_from_image(image, size, id, sizeof(id)) : -ENOEXEC;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, name_off, desc_off;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d)
-			continue;
-		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-			    memcmp((char *)d->d_buf + name_off, "GNU", 4) || !nh.n_descsz ||
-			    nh.n_descsz * 2 + 1 > hex_size)
-				continue;
-			const unsigned char *b = (const unsigned char *)d->d_buf + desc_off;
-
-			for (size_t i = 0; i < nh.n_descsz; i++)
-				sprintf(hex + 2 * i, "%02x", b[i]);
-			return true;
-		}
-	}
-	return false;
+	if (n <= 0)
+		return false;
+	xelf_build_id_hex(id, (size_t)n, hex);
+	return true;
 }
 
 /* Whether a section name marks code, for unsized NOTYPE labels (perf: "text" in the name). */
@@ -274,7 +258,7 @@ static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
 	size_t dlen;
 	int i;
 
-	if (read_build_id(runtime, hex, sizeof(hex)) && strlen(hex) > 2) {
+	if (read_build_id(runtime, hex) && strlen(hex) > 2) {
 		snprintf(cand, PATH_MAX, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
 		if (!elf_file_open(f, cand)) {
 			if (debug_file_has(f, dwarf))

@@ -1,8 +1,12 @@
-/* Unit tests of src/record/buildid.c: ELF notes against readelf, the kernel's against perf. */
+/* Unit tests of build-ids: libxperf-elf's reader against readelf and perf, record's DSO set. */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
+#include "elf/build_id.h"
 #include "unit.h"
 
 /* The record objects are not in a library the unit tests link: compile this one in. */
@@ -42,7 +46,7 @@ static void check_file_against_readelf(const char *path)
 
 	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null", path);
 	hex_from(cmd, "Build ID: ", want, sizeof(want));
-	n = xrec_buildid_read_file(path, id, &err);
+	n = xelf_build_id_read_file(path, id, sizeof(id), &err);
 	if (!want[0]) {
 		CHECK_EQ_U64(n, (uint64_t)-ENOENT);
 		return;
@@ -51,7 +55,7 @@ static void check_file_against_readelf(const char *path)
 		UNIT_FAIL("%s: %s", path, err.msg);
 		return;
 	}
-	CHECK_STR(xrec_buildid_hex(id, n, got), want);
+	CHECK_STR(xelf_build_id_hex(id, n, got), want);
 }
 
 static void test_ls_matches_readelf(void)
@@ -79,7 +83,7 @@ static void test_kernel(void)
 	char want[128], got[2 * XREC_BUILD_ID_MAX + 1];
 	uint8_t id[XREC_BUILD_ID_MAX];
 	struct xb_error err;
-	int n = xrec_buildid_read_kernel(id, &err);
+	int n = xelf_build_id_read_kernel(id, sizeof(id), &err);
 
 	if (access("/sys/kernel/notes", R_OK)) {
 		CHECK(n < 0);
@@ -89,7 +93,7 @@ static void test_kernel(void)
 	/* perf is the oracle when present */
 	hex_from("perf buildid-list -k 2>/dev/null", "", want, sizeof(want));
 	if (want[0])
-		CHECK_STR(xrec_buildid_hex(id, n, got), want);
+		CHECK_STR(xelf_build_id_hex(id, n, got), want);
 }
 
 static void test_not_elf(void)
@@ -102,11 +106,12 @@ static void test_not_elf(void)
 	REQUIRE(fd >= 0);
 	CHECK(write(fd, "#!/bin/sh\necho hello\n", 21) == 21);
 	close(fd);
-	CHECK_EQ_U64(xrec_buildid_read_file(path, id, &err), (uint64_t)-ENOEXEC);
+	CHECK_EQ_U64(xelf_build_id_read_file(path, id, sizeof(id), &err), (uint64_t)-ENOEXEC);
 	CHECK(strstr(err.msg, path) != NULL);
 	unlink(path);
-	CHECK_EQ_U64(xrec_buildid_read_file("/nonexistent/x", id, &err), (uint64_t)-ENOENT);
-	CHECK_EQ_U64(xrec_buildid_read_file("/tmp", id, &err), (uint64_t)-ENOEXEC);
+	CHECK_EQ_U64(xelf_build_id_read_file("/nonexistent/x", id, sizeof(id), &err),
+		     (uint64_t)-ENOENT);
+	CHECK_EQ_U64(xelf_build_id_read_file("/tmp", id, sizeof(id), &err), (uint64_t)-ENOEXEC);
 }
 
 /* Note areas built by hand: skip other notes, reject overruns. */
@@ -124,22 +129,48 @@ static void test_notes_parsing(void)
 	w[8] = 4, w[9] = 8, w[10] = NT_GNU_BUILD_ID;
 	memcpy(&w[11], "GNU", 4);
 	memcpy(&w[12], "\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
-	CHECK_EQ_U64(xrec_buildid_from_notes(buf, 14 * 4, id), 8);
-	CHECK_STR(xrec_buildid_hex(id, 8, hex), "0123456789abcdef");
+	CHECK_EQ_U64(xelf_build_id_from_notes(buf, 14 * 4, id, sizeof(id)), 8);
+	CHECK_STR(xelf_build_id_hex(id, 8, hex), "0123456789abcdef");
 	/* truncated in the middle of the build id desc */
-	CHECK_EQ_U64(xrec_buildid_from_notes(buf, 13 * 4, id), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(xelf_build_id_from_notes(buf, 13 * 4, id, sizeof(id)), (uint64_t)-EINVAL);
 	/* only the first note */
-	CHECK_EQ_U64(xrec_buildid_from_notes(buf, 8 * 4, id), (uint64_t)-ENOENT);
+	CHECK_EQ_U64(xelf_build_id_from_notes(buf, 8 * 4, id, sizeof(id)), (uint64_t)-ENOENT);
 	/* a huge namesz must not wrap */
 	w[0] = 0xfffffff0u;
-	CHECK_EQ_U64(xrec_buildid_from_notes(buf, 14 * 4, id), (uint64_t)-EINVAL);
+	CHECK_EQ_U64(xelf_build_id_from_notes(buf, 14 * 4, id, sizeof(id)), (uint64_t)-EINVAL);
 	/* an id longer than 20 bytes is cut to 20, as perf does */
 	memset(buf, 0, sizeof(buf));
 	w[0] = 4, w[1] = 32, w[2] = NT_GNU_BUILD_ID;
 	memcpy(&w[3], "GNU", 4);
 	memset(&w[4], 0xaa, 32);
-	CHECK_EQ_U64(xrec_buildid_from_notes(buf, 12 * 4, id), 20);
-	CHECK_EQ_U64(xrec_buildid_from_notes(buf, 0, id), (uint64_t)-ENOENT);
+	CHECK_EQ_U64(xelf_build_id_from_notes(buf, 12 * 4, id, sizeof(id)), 20);
+	CHECK_EQ_U64(xelf_build_id_from_notes(buf, 0, id, sizeof(id)), (uint64_t)-ENOENT);
+	/* ... and kept whole when the caller has room (a debug file is named by all of it) */
+	uint8_t whole[64];
+
+	CHECK_EQ_U64(xelf_build_id_from_notes(buf, 12 * 4, whole, sizeof(whole)), 32);
+	CHECK_EQ_U64(whole[31], 0xaa);
+}
+
+/* An image in memory (as libelf's elf_rawfile() gives it) reads as the file does. */
+static void test_image_matches_file(void)
+{
+	uint8_t a[64], b[64];
+	struct stat st;
+	int fd = open("/bin/ls", O_RDONLY), na, nb;
+	void *map;
+
+	REQUIRE(fd >= 0 && fstat(fd, &st) == 0);
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	REQUIRE(map != MAP_FAILED);
+	na = xelf_build_id_from_image(map, st.st_size, a, sizeof(a));
+	nb = xelf_build_id_read_file("/bin/ls", b, sizeof(b), NULL);
+	CHECK(na > 0);
+	CHECK_EQ_U64(na, nb);
+	CHECK(na > 0 && !memcmp(a, b, na));
+	CHECK_EQ_U64(xelf_build_id_from_image(map, 10, a, sizeof(a)), (uint64_t)-ENOEXEC);
+	munmap(map, st.st_size);
 }
 
 static void test_set_to_features(void)
@@ -148,7 +179,7 @@ static void test_set_to_features(void)
 	struct xpf_features f = { 0 };
 	uint8_t given[20];
 	uint8_t ls[XREC_BUILD_ID_MAX];
-	int ls_size = xrec_buildid_read_file("/bin/ls", ls, NULL);
+	int ls_size = xelf_build_id_read_file("/bin/ls", ls, sizeof(ls), NULL);
 	int n;
 
 	REQUIRE(set);
@@ -194,6 +225,7 @@ int main(void)
 	RUN(test_kernel);
 	RUN(test_not_elf);
 	RUN(test_notes_parsing);
+	RUN(test_image_matches_file);
 	RUN(test_set_to_features);
 	UNIT_MAIN_END();
 }
