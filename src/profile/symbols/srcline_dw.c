@@ -11,6 +11,8 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
+#include "base/array.h"
+#include "base/hash.h"
 #include "profile/symbols/load.h"
 #include "profile/symbols/srcline.h"
 
@@ -32,7 +34,7 @@ struct dso_dw {
 /* One cached answer: (dso, offset) -> the arrays of struct xpp_src_frames. */
 struct answer {
 	uint64_t offset;
-	uint32_t dso1;        /* dso + 1; 0: an empty slot */
+	uint32_t dso;
 	uint32_t nr_inline;
 	const uint32_t *arr;  /* names[nr_inline], then lines[nr_inline + 1] */
 };
@@ -42,8 +44,9 @@ struct xpp_srcline {
 	xpp_intern *strs;
 	struct dso_dw *dsos;
 	uint32_t nr_dsos;
-	struct answer *tab;   /* open addressing */
-	uint32_t nslots, nr;  /* nslots: a power of two */
+	struct answer *ans;
+	uint32_t nr, cap;
+	struct xb_slots index; /* by (dso, offset): answer index + 1 */
 	uint32_t **chunks;
 	uint32_t nr_chunks, used; /* words used in the last chunk */
 };
@@ -86,7 +89,8 @@ void xpp_srcline_free(xpp_srcline *s)
 		free(s->chunks[i]);
 	free(s->chunks);
 	free(s->dsos);
-	free(s->tab);
+	free(s->ans);
+	xb_slots_free(&s->index);
 	free(s);
 }
 
@@ -145,16 +149,12 @@ static void dso_open(xpp_srcline *s, struct dso_dw *d, const char *path)
 static struct dso_dw *dso_get(xpp_srcline *s, uint32_t dso, const char *path)
 {
 	if (dso >= s->nr_dsos) {
-		uint32_t nr = dso + 16;
-		struct dso_dw *n = realloc(s->dsos, nr * sizeof(*n));
+		uint32_t old = s->nr_dsos;
 
-		if (!n)
+		if (XB_ARRAY_RESERVE0(s->dsos, s->nr_dsos, (size_t)dso + 1, 16))
 			return NULL;
-		memset(n + s->nr_dsos, 0, (nr - s->nr_dsos) * sizeof(*n));
-		for (uint32_t i = s->nr_dsos; i < nr; i++)
-			n[i].fd = -1;
-		s->dsos = n;
-		s->nr_dsos = nr;
+		for (uint32_t i = old; i < s->nr_dsos; i++)
+			s->dsos[i].fd = -1;
 	}
 	if (s->dsos[dso].state == DSO_UNTRIED)
 		dso_open(s, &s->dsos[dso], path);
@@ -179,34 +179,24 @@ static uint32_t *alloc_words(xpp_srcline *s, uint32_t n)
 	return s->chunks[s->nr_chunks - 1] + s->used - n;
 }
 
-static uint32_t slot_of(const xpp_srcline *s, uint32_t dso, uint64_t offset)
+static uint64_t answer_hash(uint32_t dso, uint64_t offset)
 {
-	uint64_t h = (offset ^ ((uint64_t)dso * 0xc2b2ae3d27d4eb4fULL)) * 0x9e3779b97f4a7c15ULL;
-
-	return (uint32_t)(h >> 32) & (s->nslots - 1);
+	return xb_hash_add(xb_hash_add(0, dso), offset);
 }
 
-static int grow_table(xpp_srcline *s)
+static uint64_t answer_hash_of(const void *ctx, uint32_t v)
 {
-	uint32_t n = s->nslots ? s->nslots * 2 : 4096;
-	struct answer *t = calloc(n, sizeof(*t)), *old = s->tab;
-	uint32_t old_n = s->nslots;
+	const struct answer *a = &((const xpp_srcline *)ctx)->ans[v - 1];
 
-	if (!t)
-		return -ENOMEM;
-	s->tab = t;
-	s->nslots = n;
-	for (uint32_t i = 0; i < old_n; i++) {
-		uint32_t k;
+	return answer_hash(a->dso, a->offset);
+}
 
-		if (!old[i].dso1)
-			continue;
-		for (k = slot_of(s, old[i].dso1 - 1, old[i].offset); t[k].dso1; k = (k + 1) & (n - 1))
-			;
-		t[k] = old[i];
-	}
-	free(old);
-	return 0;
+/* key: the dso and offset of an answer */
+static bool answer_eq(const void *ctx, uint32_t v, const void *key)
+{
+	const struct answer *a = &((const xpp_srcline *)ctx)->ans[v - 1], *k = key;
+
+	return a->dso == k->dso && a->offset == k->offset;
 }
 
 /* "file:line" as perf prints it (the file's basename), interned; XPP_SRC_UNKNOWN for none. */
@@ -336,7 +326,8 @@ nomem:
 int xpp_srcline_find(xpp_srcline *s, uint32_t dso, const char *path, uint64_t offset,
 		     struct xpp_src_frames *out)
 {
-	uint32_t names[XPP_SRC_MAX_INLINE], lines[XPP_SRC_MAX_INLINE + 1], *arr, k;
+	uint32_t names[XPP_SRC_MAX_INLINE], lines[XPP_SRC_MAX_INLINE + 1], *arr, *slot;
+	struct answer key = { .offset = offset, .dso = dso };
 	struct dso_dw *d = dso_get(s, dso, path);
 	int n;
 
@@ -346,32 +337,29 @@ int xpp_srcline_find(xpp_srcline *s, uint32_t dso, const char *path, uint64_t of
 	if (d->state != DSO_OPEN)
 		return 0;
 	out->has_lines = true;
-	if (s->nslots) {
-		for (k = slot_of(s, dso, offset); s->tab[k].dso1; k = (k + 1) & (s->nslots - 1)) {
-			const struct answer *a = &s->tab[k];
+	if (xb_slots_reserve(&s->index, s->nr + 1, answer_hash_of, s))
+		return -ENOMEM;
+	slot = xb_slots_find(&s->index, answer_hash(dso, offset), answer_eq, s, &key);
+	if (*slot) {
+		const struct answer *a = &s->ans[*slot - 1];
 
-			if (a->dso1 == dso + 1 && a->offset == offset) {
-				out->nr_inline = a->nr_inline;
-				out->names = a->arr;
-				out->lines = a->arr + a->nr_inline;
-				return 0;
-			}
-		}
+		out->nr_inline = a->nr_inline;
+		out->names = a->arr;
+		out->lines = a->arr + a->nr_inline;
+		return 0;
 	}
 	n = resolve(s, d, to_vaddr(d, offset), names, lines);
 	if (n < 0)
 		return n;
-	if ((s->nr + 1) * 2 > s->nslots && grow_table(s))
+	if (s->nr == s->cap && XB_ARRAY_RESERVE(s->ans, s->cap, (size_t)s->nr + 1, 4096))
 		return -ENOMEM;
 	arr = alloc_words(s, 2 * (uint32_t)n + 1);
 	if (!arr)
 		return -ENOMEM;
 	memcpy(arr, names, n * sizeof(*arr));
 	memcpy(arr + n, lines, (n + 1) * sizeof(*arr));
-	for (k = slot_of(s, dso, offset); s->tab[k].dso1; k = (k + 1) & (s->nslots - 1))
-		;
-	s->tab[k] = (struct answer){ offset, dso + 1, (uint32_t)n, arr };
-	s->nr++;
+	s->ans[s->nr] = (struct answer){ offset, dso, (uint32_t)n, arr };
+	*slot = ++s->nr;
 	out->nr_inline = (uint32_t)n;
 	out->names = arr;
 	out->lines = arr + n;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
+#include "base/hash.h"
 #include "profile/unwind/unwind.h"
 
 /* A module we reported: where its file was mapped, to see whether that still holds. */
@@ -184,16 +186,8 @@ static void proc_check(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc)
 /* A file that cannot be opened (gone, not ELF) stays so: each sample would try again. */
 static void mark_bad(xpp_unwinder *u, uint32_t dso)
 {
-	if (dso >= u->nr_bad_dso) {
-		uint32_t nr = dso + 64;
-		uint8_t *a = realloc(u->bad_dso, nr);
-
-		if (!a)
-			return;
-		memset(a + u->nr_bad_dso, 0, nr - u->nr_bad_dso);
-		u->bad_dso = a;
-		u->nr_bad_dso = nr;
-	}
+	if (XB_ARRAY_RESERVE0(u->bad_dso, u->nr_bad_dso, (size_t)dso + 1, 64))
+		return;
 	u->bad_dso[dso] = 1;
 }
 
@@ -215,15 +209,9 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	if (!d || d->kind != XPP_DSO_USER || d->long_name[0] != '/' ||
 	    (mp->dso < u->nr_bad_dso && u->bad_dso[mp->dso]))
 		return NULL;
-	if (pr->nr_mods == pr->cap_mods) {
-		uint32_t cap = pr->cap_mods ? pr->cap_mods * 2 : 8;
-		struct reported *a = realloc(pr->mods, cap * sizeof(*a));
-
-		if (!a)
-			return NULL;
-		pr->mods = a;
-		pr->cap_mods = cap;
-	}
+	if (pr->nr_mods == pr->cap_mods &&
+	    XB_ARRAY_RESERVE(pr->mods, pr->cap_mods, (size_t)pr->nr_mods + 1, 8))
+		return NULL;
 	mod = dwfl_report_elf(pr->dwfl, d->short_name, d->long_name, -1, mp->start - mp->pgoff,
 			      false);
 	if (mod)
@@ -289,8 +277,8 @@ static bool rule_from_cfi(Dwarf_CFI *cfi, Dwarf_Addr pc, struct rule *r)
 
 static const struct rule *rule_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc, uint64_t pc)
 {
-	uint64_t h = (pc ^ (uint64_t)proc * 0xc2b2ae3d27d4eb4fULL) * 0x9e3779b97f4a7c15ULL;
-	struct rule *r = &u->rules[h >> (64 - RULE_CACHE_BITS)];
+	uint64_t h = xb_hash_add(xb_hash_add(0, proc), pc);
+	struct rule *r = &u->rules[xb_hash_bits(h, RULE_CACHE_BITS)];
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
 
@@ -403,16 +391,8 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 
 static struct uw_proc *proc_state(xpp_unwinder *u, uint32_t proc)
 {
-	if (proc >= u->nr_procs) {
-		uint32_t nr = proc + 1 > u->nr_procs * 2 ? proc + 1 : u->nr_procs * 2;
-		struct uw_proc *a = realloc(u->procs, nr * sizeof(*a));
-
-		if (!a)
-			return NULL;
-		memset(a + u->nr_procs, 0, (nr - u->nr_procs) * sizeof(*a));
-		u->procs = a;
-		u->nr_procs = nr;
-	}
+	if (proc >= u->nr_procs && XB_ARRAY_RESERVE0(u->procs, u->nr_procs, (size_t)proc + 1, 16))
+		return NULL;
 	return &u->procs[proc];
 }
 
