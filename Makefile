@@ -131,6 +131,9 @@ FORMAT_LIB := $(BUILD)/libxperf-format.a
 EVENTS_LIB := $(BUILD)/libxperf-events.a
 CLI_LIB    := $(BUILD)/libxperf-cli.a
 PROFILE_LIB := $(BUILD)/libxperf-profile.a
+# A command's files but its main, for the unit tests to link (the commands link objects).
+RECORD_OBJS := $(BUILD)/libxperf-record-objs.a
+STAT_OBJS  := $(BUILD)/libxperf-stat-objs.a
 CONFIG_H   := $(BUILD)/config.h
 
 COMMANDS   := $(BUILD)/xperf
@@ -198,6 +201,12 @@ $(CLI_LIB): $(call obj,$(CLI_SRC))
 $(PROFILE_LIB): $(call obj,$(PROFILE_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+$(RECORD_OBJS): $(call obj,$(filter-out src/record/cmd_record.c,$(RECORD_SRC)))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+$(STAT_OBJS): $(call obj,$(filter-out src/stat/cmd_stat.c,$(STAT_SRC)))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/xperf: $(call obj,$(DRIVER_SRC)) $(CLI_LIB) $(BASE_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
@@ -231,7 +240,9 @@ $(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 $(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
+# Unit tests link the libraries and the commands' archives, never their .c files.
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(RECORD_OBJS) $(STAT_OBJS) \
+		  $(PROFILE_LIB) $(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(LIBS_ALL)

@@ -48,7 +48,7 @@ static char *cpuinfo_value(const char *key)
 }
 
 /* perf squeezes runs of blanks in the model name into one space and trims the ends. */
-static void squeeze_spaces(char *s)
+void xrec_squeeze_spaces(char *s)
 {
 	char *w = s;
 	int space = 1; /* drops leading blanks */
@@ -79,7 +79,7 @@ static int set_cpudesc(struct xpf_features *f)
 
 		if (!v)
 			continue;
-		squeeze_spaces(v);
+		xrec_squeeze_spaces(v);
 		ret = xpf_features_set_string(f, XPF_FEAT_CPUDESC, v);
 		free(v);
 		break;

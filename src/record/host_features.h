@@ -17,6 +17,9 @@
 int xrec_host_features(struct xpf_features *f, int argc, const char *const *argv,
 		       struct xb_error *err);
 
+/* Blanks as perf leaves them in the cpu model name: runs squeezed to one space, ends trimmed. */
+void xrec_squeeze_spaces(char *s);
+
 /* The VERSION string we write ("xperf 0.1.0"); perf prints it as "# perf version : xperf 0.1.0" */
 const char *xrec_version_string(void);
 

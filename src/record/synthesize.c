@@ -29,38 +29,6 @@ struct rec_buf {
 	};
 };
 
-/* PERF_RECORD_MMAP2 body; the 24 bytes after pgoff hold maj/min/ino/ino_generation, or a
- * build id when misc has PERF_RECORD_MISC_MMAP_BUILD_ID. */
-struct mmap2_body {
-	uint32_t pid, tid;
-	uint64_t start, len, pgoff;
-	union {
-		struct {
-			uint32_t maj, min;
-			uint64_t ino, ino_generation;
-		};
-		struct {
-			uint8_t build_id_size;
-			uint8_t reserved_1;
-			uint16_t reserved_2;
-			uint8_t build_id[20];
-		};
-	};
-	uint32_t prot, flags;
-	char filename[];
-};
-
-struct mmap_body {
-	uint32_t pid, tid;
-	uint64_t start, len, pgoff;
-	char filename[];
-};
-
-struct comm_body {
-	uint32_t pid, tid;
-	char comm[];
-};
-
 static const char *proc_root(const struct xrec_synth *s)
 {
 	return s->proc ? s->proc : "/proc";
@@ -118,7 +86,7 @@ static size_t put_name(struct rec_buf *b, size_t off, const char *name)
 static int emit_comm(const struct xrec_synth *s, pid_t pid, pid_t tid, const char *comm)
 {
 	struct rec_buf b;
-	struct comm_body *c = (struct comm_body *)(b.bytes + sizeof(b.hdr));
+	struct xrec_comm_body *c = (struct xrec_comm_body *)(b.bytes + sizeof(b.hdr));
 	size_t off;
 
 	c->pid = pid;
@@ -237,7 +205,7 @@ static int emit_kernel_mmap(const struct xrec_synth *s, uint64_t start, uint64_t
 			    uint64_t pgoff, const char *name)
 {
 	struct rec_buf b;
-	struct mmap_body *m = (struct mmap_body *)(b.bytes + sizeof(b.hdr));
+	struct xrec_mmap_body *m = (struct xrec_mmap_body *)(b.bytes + sizeof(b.hdr));
 	size_t off;
 
 	m->pid = (uint32_t)-1;
@@ -340,7 +308,7 @@ static pid_t read_tgid(const struct xrec_synth *s, pid_t tid)
 }
 
 /* Parse one /proc/PID/maps line; 0 when the mapping is to be synthesized. */
-static int parse_map_line(const struct xrec_synth *s, char *line, struct mmap2_body *m,
+static int parse_map_line(const struct xrec_synth *s, char *line, struct xrec_mmap2_body *m,
 			  char **name)
 {
 	unsigned long long start, end, pgoff, ino;
@@ -410,7 +378,7 @@ static int synth_maps(const struct xrec_synth *s, pid_t pid)
 		return 0; /* gone, or a kernel thread */
 	while (!ret && fgets(line, sizeof(line), f)) {
 		struct rec_buf b;
-		struct mmap2_body *m = (struct mmap2_body *)(b.bytes + sizeof(b.hdr));
+		struct xrec_mmap2_body *m = (struct xrec_mmap2_body *)(b.bytes + sizeof(b.hdr));
 		uint16_t misc = PERF_RECORD_MISC_USER;
 		char *name;
 		size_t off;

@@ -22,6 +22,40 @@
  */
 typedef int (*xrec_emit_fn)(void *ctx, const struct perf_event_header *rec);
 
+/* The bodies of the records synthesized (after the header), as the kernel lays them out. */
+/* PERF_RECORD_MMAP2 body; the 24 bytes after pgoff hold maj/min/ino/ino_generation, or a
+ * build id when misc has PERF_RECORD_MISC_MMAP_BUILD_ID. */
+struct xrec_mmap2_body {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	union {
+		struct {
+			uint32_t maj, min;
+			uint64_t ino, ino_generation;
+		};
+		struct {
+			uint8_t build_id_size;
+			uint8_t reserved_1;
+			uint16_t reserved_2;
+			uint8_t build_id[20];
+		};
+	};
+	uint32_t prot, flags;
+	char filename[];
+};
+
+struct xrec_mmap_body {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	char filename[];
+};
+
+struct xrec_comm_body {
+	uint32_t pid, tid;
+	char comm[];
+};
+
+
 struct xrec_synth {
 	uint64_t sample_type;   /* the file's attr.sample_type (all attrs share it) */
 	bool sample_id_all;     /* append the trailer; xperf always sets it */

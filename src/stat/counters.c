@@ -72,7 +72,7 @@ void stat_session_release(struct stat_session *s)
 	s->comm = NULL;
 }
 
-static void set_attr(struct stat_session *s, struct xpe_event *ev, bool enable_on_exec)
+void stat_session_set_attr(struct stat_session *s, struct xpe_event *ev, bool enable_on_exec)
 {
 	struct perf_event_attr *a = &ev->attr;
 	bool leader = ev->leader == ev->idx;
@@ -137,7 +137,7 @@ int stat_session_open(struct stat_session *s, bool enable_on_exec, int *failed,
 	int i, ret, tries;
 
 	for (i = 0; i < s->nr_ev; i++)
-		set_attr(s, s->evs[i].ev, enable_on_exec);
+		stat_session_set_attr(s, s->evs[i].ev, enable_on_exec);
 	ret = alloc_buckets(s);
 	if (ret)
 		return xb_error_set(err, ret, "cannot allocate counters: %s", strerror(-ret));

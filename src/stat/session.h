@@ -41,6 +41,13 @@ int stat_session_init(struct stat_session *s, xpe_ctx *ctx, xpe_evlist *evl, enu
 void stat_session_release(struct stat_session *s);
 
 /*
+ * The counting attr of one event: times enabled and running read back, no sampling,
+ * inherit as the session says; a group leader starts disabled (enabled on exec when
+ * enable_on_exec), its members follow it. stat_session_open() sets every event so.
+ */
+void stat_session_set_attr(struct stat_session *s, struct xpe_event *ev, bool enable_on_exec);
+
+/*
  * Set the attrs and open every event on the cpus x threads of s->target (filled by the caller).
  * enable_on_exec: the target is a child about to exec. Unsupported events are kept and
  * print "<not supported>". On failure returns -errno, err says why and *failed the event.

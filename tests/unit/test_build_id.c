@@ -9,8 +9,7 @@
 #include "elf/build_id.h"
 #include "unit.h"
 
-/* The record objects are not in a library the unit tests link: compile this one in. */
-#include "record/buildid.c"
+#include "record/buildid.h"
 
 /* First hex build id in the output of a shell command, "" if none. */
 static void hex_from(const char *cmd, const char *marker, char *out, size_t outsz)

@@ -5,8 +5,7 @@
 
 #include "unit.h"
 
-/* The record objects are not in a library the unit tests link: compile this one in. */
-#include "record/host_features.c"
+#include "record/host_features.h"
 
 static char perf_header[16384];
 
@@ -159,7 +158,7 @@ static void test_squeeze(void)
 {
 	char s[] = "  Intel(R)  Xeon(R)\tCPU   E5 @ 2.20GHz  ";
 
-	squeeze_spaces(s);
+	xrec_squeeze_spaces(s);
 	CHECK_STR(s, "Intel(R) Xeon(R) CPU E5 @ 2.20GHz");
 }
 

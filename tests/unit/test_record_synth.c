@@ -6,12 +6,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elf/build_id.h"
 #include "format/xpf_sample.h"
 #include "unit.h"
 
-/* The record objects are not in a library the unit tests link: compile them in. */
-#include "record/buildid.c"
-#include "record/synthesize.c"
+#include "record/buildid.h"
+#include "record/synthesize.h"
 
 
 /* ---- collecting emitted records -------------------------------------------------------- */
@@ -158,14 +158,14 @@ static void test_fake_kernel(void)
 {
 	struct collected c = { 0 };
 	struct xrec_synth s = synth_for(&c, fake_root);
-	struct mmap_body *m;
+	struct xrec_mmap_body *m;
 
 	REQUIRE(fake_root[0]);
 	REQUIRE(xrec_synth_kernel(&s, NULL) == 0);
 	REQUIRE(c.n == 2);
 	CHECK_EQ_U64(c.rec[0]->type, PERF_RECORD_MMAP);
 	CHECK_EQ_U64(c.rec[0]->misc, PERF_RECORD_MISC_KERNEL);
-	m = (struct mmap_body *)(c.rec[0] + 1);
+	m = (struct xrec_mmap_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(m->pid, (uint32_t)-1);
 	CHECK_EQ_U64(m->start, 0xffffffff81000000ULL);
 	CHECK_EQ_U64(m->len, 0x1000000);
@@ -173,7 +173,7 @@ static void test_fake_kernel(void)
 	CHECK_STR(m->filename, "[kernel.kallsyms]_text");
 	/* perf's size: 40 fixed + 24 name + trailer */
 	CHECK_EQ_U64(c.rec[0]->size, 8 + 32 + 24 + 48);
-	m = (struct mmap_body *)(c.rec[1] + 1);
+	m = (struct xrec_mmap_body *)(c.rec[1] + 1);
 	CHECK_EQ_U64(m->start, 0xffffffffc0000000ULL);
 	CHECK_EQ_U64(m->len, 16384);
 	/* not under /lib/modules (or named differently there): perf's "[name]" */
@@ -187,7 +187,7 @@ static void test_fake_kernel(void)
 			  "  01800000-01ffffff : Kernel rodata\n");
 	REQUIRE(xrec_synth_kernel(&s, NULL) == 0);
 	REQUIRE(c.n >= 1);
-	m = (struct mmap_body *)(c.rec[0] + 1);
+	m = (struct xrec_mmap_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(m->start, 0xffffffff81000000ULL);
 	CHECK_EQ_U64(m->len, 0x800000);
 	collected_free(&c);
@@ -195,7 +195,7 @@ static void test_fake_kernel(void)
 	put_file("iomem", "00000000-00000000 : Kernel code\n");
 	REQUIRE(xrec_synth_kernel(&s, NULL) == 0);
 	REQUIRE(c.n >= 1);
-	m = (struct mmap_body *)(c.rec[0] + 1);
+	m = (struct xrec_mmap_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(m->len, 0x1000000);
 	collected_free(&c);
 }
@@ -204,20 +204,20 @@ static void test_fake_process(void)
 {
 	struct collected c = { 0 };
 	struct xrec_synth s = synth_for(&c, fake_root);
-	struct comm_body *cm;
-	struct mmap2_body *m;
+	struct xrec_comm_body *cm;
+	struct xrec_mmap2_body *m;
 
 	REQUIRE(fake_root[0]);
 	REQUIRE(xrec_synth_process(&s, 100, NULL) == 0);
 	/* COMM app, MMAP2 app text, //anon, jit, vsyscall, COMM worker */
 	REQUIRE(c.n == 6);
 	CHECK_EQ_U64(c.rec[0]->type, PERF_RECORD_COMM);
-	cm = (struct comm_body *)(c.rec[0] + 1);
+	cm = (struct xrec_comm_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(cm->pid, 100);
 	CHECK_EQ_U64(cm->tid, 100);
 	CHECK_STR(cm->comm, "app");
 
-	m = (struct mmap2_body *)(c.rec[1] + 1);
+	m = (struct xrec_mmap2_body *)(c.rec[1] + 1);
 	CHECK_EQ_U64(c.rec[1]->type, PERF_RECORD_MMAP2);
 	CHECK_EQ_U64(c.rec[1]->misc, PERF_RECORD_MISC_USER);
 	CHECK_EQ_U64(m->pid, 100);
@@ -233,19 +233,19 @@ static void test_fake_process(void)
 	/* same size as perf's: 72 fixed + 16 for "/usr/bin/app" + trailer */
 	CHECK_EQ_U64(c.rec[1]->size, 8 + 64 + 16 + 48);
 
-	m = (struct mmap2_body *)(c.rec[2] + 1);
+	m = (struct xrec_mmap2_body *)(c.rec[2] + 1);
 	CHECK_STR(m->filename, "//anon");
 	CHECK_EQ_U64(m->prot, PROT_READ | PROT_WRITE | PROT_EXEC);
-	m = (struct mmap2_body *)(c.rec[3] + 1);
+	m = (struct xrec_mmap2_body *)(c.rec[3] + 1);
 	CHECK_STR(m->filename, "/dev/shm/jit code");
 	CHECK_EQ_U64(m->flags, MAP_SHARED);
 	CHECK_EQ_U64(m->maj, 8);
 	CHECK_EQ_U64(m->min, 1);
-	m = (struct mmap2_body *)(c.rec[4] + 1);
+	m = (struct xrec_mmap2_body *)(c.rec[4] + 1);
 	CHECK_STR(m->filename, "[vsyscall]");
 	CHECK_EQ_U64(m->prot, PROT_EXEC);
 
-	cm = (struct comm_body *)(c.rec[5] + 1);
+	cm = (struct xrec_comm_body *)(c.rec[5] + 1);
 	CHECK_EQ_U64(c.rec[5]->type, PERF_RECORD_COMM);
 	CHECK_EQ_U64(cm->pid, 100);
 	CHECK_EQ_U64(cm->tid, 101);
@@ -256,7 +256,7 @@ static void test_fake_process(void)
 	/* -t of the non-leader: its COMM then the process maps, no other thread */
 	REQUIRE(xrec_synth_thread(&s, 101, NULL) == 0);
 	REQUIRE(c.n == 5);
-	cm = (struct comm_body *)(c.rec[0] + 1);
+	cm = (struct xrec_comm_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(cm->pid, 100);
 	CHECK_EQ_U64(cm->tid, 101);
 	collected_free(&c);
@@ -271,23 +271,23 @@ static void test_fake_process(void)
 	 * vsyscall, COMM */
 	REQUIRE(c.n == 10);
 	CHECK_EQ_U64(c.rec[1]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
-	m = (struct mmap2_body *)(c.rec[1] + 1);
+	m = (struct xrec_mmap2_body *)(c.rec[1] + 1);
 	CHECK_STR(m->filename, "/usr/bin/app");
 	CHECK_EQ_U64(m->prot, PROT_READ);
 	CHECK_EQ_U64(c.rec[2]->misc, PERF_RECORD_MISC_USER);
 	CHECK_EQ_U64(c.rec[3]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
-	m = (struct mmap2_body *)(c.rec[4] + 1);
+	m = (struct xrec_mmap2_body *)(c.rec[4] + 1);
 	CHECK_STR(m->filename, "[heap]");
 	CHECK_EQ_U64(m->prot, PROT_READ | PROT_WRITE);
 	CHECK_EQ_U64(c.rec[4]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
-	m = (struct mmap2_body *)(c.rec[5] + 1);
+	m = (struct xrec_mmap2_body *)(c.rec[5] + 1);
 	CHECK_STR(m->filename, "//anon");
 	CHECK_EQ_U64(c.rec[5]->misc, PERF_RECORD_MISC_USER);
-	m = (struct mmap2_body *)(c.rec[6] + 1);
+	m = (struct xrec_mmap2_body *)(c.rec[6] + 1);
 	CHECK_STR(m->filename, "//anon");
 	CHECK_EQ_U64(m->start, 0x7f0000020000ULL);
 	CHECK_EQ_U64(c.rec[6]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
-	m = (struct mmap2_body *)(c.rec[7] + 1);
+	m = (struct xrec_mmap2_body *)(c.rec[7] + 1);
 	CHECK_STR(m->filename, "/dev/shm/jit code");
 	CHECK_EQ_U64(c.rec[9]->type, PERF_RECORD_COMM);
 	check_trailers(&c, &s);
@@ -322,22 +322,48 @@ static void test_fake_all_and_errors(void)
 	collected_free(&c);
 }
 
+/* _text (else _stext) and _etext of /proc/kallsyms, read here as perf reads them: 0 if hidden */
+static void kernel_text(uint64_t *text, uint64_t *etext)
+{
+	char line[512], name[256];
+	unsigned long long a;
+	uint64_t stext = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char type;
+
+	*text = *etext = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_text"))
+			*text = a;
+		else if (!strcmp(name, "_stext"))
+			stext = a;
+		else if (!strcmp(name, "_etext"))
+			*etext = a;
+	}
+	if (f)
+		fclose(f);
+	if (!*text)
+		*text = stext;
+}
+
 /* The real kernel map: start must be /proc/kallsyms' _text (when addresses are visible). */
 static void test_real_kernel(void)
 {
 	struct collected c = { 0 };
 	struct xrec_synth s = synth_for(&c, NULL);
 	uint64_t text = 0, etext = 0;
-	struct mmap_body *m;
+	struct xrec_mmap_body *m;
 
-	kallsyms_text("/proc/kallsyms", true, &text, &etext);
+	kernel_text(&text, &etext);
 	REQUIRE(xrec_synth_kernel(&s, NULL) == 0);
 	if (!text) {
 		CHECK_EQ_U64(c.n, 0);
 		return;
 	}
 	REQUIRE(c.n >= 1);
-	m = (struct mmap_body *)(c.rec[0] + 1);
+	m = (struct xrec_mmap_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(m->start, text);
 	/* perf's length: up to _etext (whether we found it in iomem or kallsyms) */
 	if (etext)
@@ -381,13 +407,13 @@ static void test_self(void)
 	pthread_join(th, NULL);
 	for (int i = 0; i < c.n; i++) {
 		if (c.rec[i]->type == PERF_RECORD_COMM) {
-			struct comm_body *cm = (struct comm_body *)(c.rec[i] + 1);
+			struct xrec_comm_body *cm = (struct xrec_comm_body *)(c.rec[i] + 1);
 
 			CHECK_EQ_U64(cm->pid, getpid());
 			if (!strcmp(cm->comm, "synth-named") && cm->tid != (uint32_t)getpid())
 				found_thread = 1;
 		} else if (c.rec[i]->type == PERF_RECORD_MMAP2) {
-			struct mmap2_body *m = (struct mmap2_body *)(c.rec[i] + 1);
+			struct xrec_mmap2_body *m = (struct xrec_mmap2_body *)(c.rec[i] + 1);
 
 			if (strstr(m->filename, "libc"))
 				found_libc = 1;
@@ -441,7 +467,7 @@ static void test_self_data(void)
 	s.data_mmaps = true;
 	REQUIRE(xrec_synth_process(&s, getpid(), NULL) == 0);
 	for (int i = 0; i < c.n; i++) {
-		struct mmap2_body *m = (struct mmap2_body *)(c.rec[i] + 1);
+		struct xrec_mmap2_body *m = (struct xrec_mmap2_body *)(c.rec[i] + 1);
 
 		if (c.rec[i]->type != PERF_RECORD_MMAP2 || strcmp(m->filename, libc))
 			continue;

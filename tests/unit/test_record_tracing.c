@@ -5,8 +5,7 @@
 
 #include "unit.h"
 
-/* The record objects are not in a library the unit tests link: compile this one in. */
-#include "record/tracing_data.c"
+#include "record/tracing_data.h"
 
 static char root[256];
 

@@ -5,11 +5,8 @@
 #include <linux/perf_event.h>
 
 #include "unit.h"
-/* The stat objects are not in a library: compile the pure files into the test. */
-#include "stat/stat_math.c"
-#include "stat/stat_fmt.c"
-#include "stat/metrics.c"
-#include "stat/output.c"
+#include "stat/print.h"
+#include "stat/stat.h"
 
 static void test_scale_not_multiplexed(void)
 {

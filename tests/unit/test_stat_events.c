@@ -1,4 +1,5 @@
 /* Unit tests of xperf-stat's event set-up against the fake sysfs tree: PMU terms, units, scales. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +8,8 @@
 #include "unit.h"
 #include "events/xpe.h"
 #include "events/xpe_open.h"
-#include "stat/stat_math.c"
-#include "stat/metrics.c"
-#include "stat/counters.c"
+#include "stat/session.h"
+#include "stat/stat.h"
 
 /* tests/fake-sysfs from the cwd (tests/run.sh runs at the top), else beside BUILD/tests/ */
 static xpe_ctx *fake_ctx(void)
@@ -95,8 +95,8 @@ static void test_counting_attrs(void)
 	REQUIRE(ctx && evl);
 	REQUIRE(xpe_evlist_parse(evl, ctx, "{task-clock,page-faults}", &err) == 0);
 	REQUIRE(stat_session_init(&s, ctx, evl, STAT_AGGR_GLOBAL) == 0);
-	set_attr(&s, s.evs[0].ev, true);
-	set_attr(&s, s.evs[1].ev, true);
+	stat_session_set_attr(&s, s.evs[0].ev, true);
+	stat_session_set_attr(&s, s.evs[1].ev, true);
 	CHECK(s.evs[0].ev->attr.disabled && s.evs[0].ev->attr.enable_on_exec);
 	CHECK(!s.evs[1].ev->attr.disabled && !s.evs[1].ev->attr.enable_on_exec);
 	CHECK(s.evs[0].ev->attr.inherit);
