@@ -1,6 +1,7 @@
 # xperf build. Works without ./configure (defaults below assume Debian's packages and detect
 # the optional ones by their headers); ./configure writes config.mak with what it found.
-# Sources are picked up by folder, so adding a .c file needs no edit here.
+# Sources are picked up by folder, so adding a .c file needs no edit here, unless it uses an
+# optional library (see "optional libraries" below).
 #
 #   make                 build everything into build/
 #   make SANITIZE=1      ASan+UBSan build into build-san/
@@ -13,18 +14,12 @@
 #   make install PREFIX=/usr/local [DESTDIR=...]   binaries and man pages
 #
 # Required: libelf, libzstd and libiberty (binutils' demangler, a static library, as perf uses
-# it). Optional libraries (libdw, ncursesw, capstone) and stubs. HAVE_LIBDW, HAVE_CURSES and
-# HAVE_CAPSTONE are 1 or 0 (from config.mak, the command line, or header detection); the
-# build writes them to $(BUILD)/config.h (`#include "config.h"`: HAVE_LIBELF, HAVE_LIBDW,
-# HAVE_ZSTD, HAVE_CURSES, HAVE_CAPSTONE, XPERF_VERSION). Source selection by name, anywhere
-# under src/:
-#   *_dw.c,       or any file in a folder named *_dw/        built only when HAVE_LIBDW=1
-#   *_dw_stub.c,  or any file in a folder named *_dw_stub/   built only when HAVE_LIBDW=0
-#   the same with _curses (ncursesw) and _capstone.
-# The same with _pbc (libprotobuf-c and zlib: HAVE_PBC, the pprof export).
-# e.g. src/report/tui_curses/*.c is the TUI, src/report/tui_curses_stub/*.c its stub whose
-# entry points return -EOPNOTSUPP; src/report/annotate_capstone.c and
-# annotate_capstone_stub.c. Stub and real file export the same functions.
+# it). Optional libraries (libdw, ncursesw, capstone, and libprotobuf-c with zlib for the
+# pprof export): HAVE_LIBDW, HAVE_CURSES, HAVE_CAPSTONE and HAVE_PBC are 1 or 0 (from
+# config.mak, the command line, or header detection); the build writes them to
+# $(BUILD)/config.h (`#include "config.h"`: HAVE_LIBELF, HAVE_LIBDW, HAVE_ZSTD, HAVE_CURSES,
+# HAVE_CAPSTONE, HAVE_PBC, XPERF_VERSION). The files that use an optional library are listed
+# by hand below ("optional libraries"), each with its stub.
 
 -include config.mak
 
@@ -95,12 +90,33 @@ ALL_CFLAGS := -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -DXPERF_VE
               -Isrc -I$(BUILD) $(LIB_CFLAGS) -MMD -MP
 ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS) -pthread
 
-# ---- source selection for optional libraries (see the top of this file) -------------------
-opt_uses = $(or $(filter %_$(1).c,$(2)),$(findstring _$(1)/,$(2)))
-opt_stub = $(or $(filter %_$(1)_stub.c,$(2)),$(findstring _$(1)_stub/,$(2)))
-opt_drop = $(if $(filter 1,$(2)),$(call opt_stub,$(1),$(3)),$(call opt_uses,$(1),$(3)))
-opt_excluded = $(or $(call opt_drop,dw,$(HAVE_LIBDW),$(1)),$(call opt_drop,curses,$(HAVE_CURSES),$(1)),$(call opt_drop,capstone,$(HAVE_CAPSTONE),$(1)),$(call opt_drop,pbc,$(HAVE_PBC),$(1)))
-select_src = $(foreach f,$(1),$(if $(call opt_excluded,$(f)),,$(f)))
+# ---- optional libraries: the files that use each, listed by hand -------------------------
+# Every file that includes an optional library's headers is in X_FILES, and its stub (the
+# same functions, returning -EOPNOTSUPP, behind the same header) in X_STUBS: with HAVE_X=1
+# the files are built and the stubs are not, with HAVE_X=0 the other way round. Name them
+# foo_dw.c / foo_dw_stub.c (_curses, _capstone, _pbc), or a folder foo_curses/ and its
+# foo_curses_stub/. tests/cmd/build.sh checks that these lists name every such file and that
+# each file has its stub; CI builds with every library off.
+LIBDW_FILES    := src/profile/symbols/srcline_dw.c src/profile/unwind/unwind_dw.c \
+                  src/profile/disasm/lines_dw.c
+LIBDW_STUBS    := src/profile/symbols/srcline_dw_stub.c src/profile/unwind/unwind_dw_stub.c \
+                  src/profile/disasm/lines_dw_stub.c
+# the TUI is a folder: all of it, or its stub folder
+CURSES_FILES   := $(wildcard src/report/tui_curses/*.c)
+CURSES_STUBS   := src/report/tui_curses_stub/tui_stub.c
+CAPSTONE_FILES := src/profile/disasm/disasm_capstone.c
+CAPSTONE_STUBS := src/profile/disasm/disasm_capstone_stub.c
+PBC_FILES      := src/report/pprof/pprof_pbc.c
+PBC_STUBS      := src/report/pprof/pprof_pbc_stub.c
+
+OPTIONAL_OFF := $(if $(filter 1,$(HAVE_LIBDW)),$(LIBDW_STUBS),$(LIBDW_FILES)) \
+                $(if $(filter 1,$(HAVE_CURSES)),$(CURSES_STUBS),$(CURSES_FILES)) \
+                $(if $(filter 1,$(HAVE_CAPSTONE)),$(CAPSTONE_STUBS),$(CAPSTONE_FILES)) \
+                $(if $(filter 1,$(HAVE_PBC)),$(PBC_STUBS),$(PBC_FILES))
+OPTIONAL_ALL := $(LIBDW_FILES) $(LIBDW_STUBS) $(CURSES_FILES) $(CURSES_STUBS) $(CAPSTONE_FILES) \
+                $(CAPSTONE_STUBS) $(PBC_FILES) $(PBC_STUBS)
+$(foreach f,$(OPTIONAL_ALL),$(if $(wildcard $(f)),,$(error $(f), listed for an optional library, is missing)))
+select_src = $(filter-out $(OPTIONAL_OFF),$(1))
 
 # ---- sources, by folder ---------------------------------------------------------------
 BASE_SRC   := $(wildcard src/base/*.c)
@@ -116,6 +132,10 @@ LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
 SCRIPT_SRC := $(call select_src,$(wildcard src/script/*.c))
 INJECT_SRC := $(call select_src,$(wildcard src/inject/*.c))
 ANNOTATE_SRC := $(call select_src,$(wildcard src/annotate/*.c))
+# every source a build compiles (tests/cmd/build.sh reads it with `make print-ALL_SRC`)
+ALL_SRC     = $(sort $(BASE_SRC) $(XELF_SRC) $(FORMAT_SRC) $(EVENTS_SRC) $(CLI_SRC) $(RECORD_SRC) \
+              $(STAT_SRC) $(PROFILE_SRC) $(REPORT_SRC) $(LIST_SRC) $(SCRIPT_SRC) $(INJECT_SRC) \
+              $(ANNOTATE_SRC) $(DRIVER_SRC))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
@@ -176,7 +196,7 @@ all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS)
 $(CONFIG_H): FORCE
 	@mkdir -p $(dir $@)
 	@sh scripts/gen-config-h.sh "$(VERSION)" "$(HAVE_LIBELF)" "$(HAVE_LIBDW)" "$(HAVE_ZSTD)" \
-		"$(HAVE_CURSES)" "$(HAVE_CAPSTONE)" >$@.tmp
+		"$(HAVE_CURSES)" "$(HAVE_CAPSTONE)" "$(HAVE_PBC)" >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(BUILD)/obj/%.o: %.c | $(CONFIG_H)
@@ -228,8 +248,8 @@ $(BUILD)/gen/profile.pb-c.c $(BUILD)/gen/profile.pb-c.h &: src/report/pprof/prof
 $(PBC_OBJ): $(BUILD)/gen/profile.pb-c.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 $(CFLAGS) $(SAN_FLAGS) -I$(BUILD)/gen -c -o $@ $<
-$(call obj,$(filter %_pbc.c,$(REPORT_SRC))): $(BUILD)/gen/profile.pb-c.h
-$(call obj,$(filter %_pbc.c,$(REPORT_SRC))): ALL_CFLAGS += -I$(BUILD)/gen
+$(call obj,$(PBC_FILES)): $(BUILD)/gen/profile.pb-c.h
+$(call obj,$(PBC_FILES)): ALL_CFLAGS += -I$(BUILD)/gen
 endif
 $(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(PBC_LIBS) -lm

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Print config.h for the build: gen-config-h.sh VERSION HAVE_LIBELF HAVE_LIBDW HAVE_ZSTD HAVE_CURSES HAVE_CAPSTONE
+# Print config.h for the build:
+#   gen-config-h.sh VERSION HAVE_LIBELF HAVE_LIBDW HAVE_ZSTD HAVE_CURSES HAVE_CAPSTONE HAVE_PBC
 # Used by the Makefile (build/config.h) and by ./configure (config.h), so both agree.
 b() { if [ "$1" = 1 ]; then echo 1; else echo 0; fi; }
 cat <<EOT
@@ -14,5 +15,6 @@ cat <<EOT
 #define HAVE_ZSTD $(b "$4")
 #define HAVE_CURSES $(b "$5")
 #define HAVE_CAPSTONE $(b "$6")
+#define HAVE_PBC $(b "$7")
 #endif
 EOT

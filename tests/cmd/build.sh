@@ -95,29 +95,62 @@ test_case "configure rejects an unknown option" '
 	[ $rc -eq 1 ] || fail "exit $rc"; grep -q "unknown option" err
 '
 
-# Stub selection: fake sources in a scratch tree, asked through `make print-VAR`.
-stub_tree() {
-	build_files
-	mkdir -p tree/src/report/tui_curses tree/src/report/tui_curses_stub
-	touch tree/src/report/main.c tree/src/report/tui_curses/screen.c \
-		tree/src/report/tui_curses_stub/screen.c tree/src/report/annotate_capstone.c \
-		tree/src/report/annotate_capstone_stub.c tree/src/report/inline_dw.c \
-		tree/src/report/inline_dw_stub.c
-}
-test_case "with every library, the real files are built and the stubs are not" '
-	stub_tree
-	make -s -C tree HAVE_CURSES=1 HAVE_CAPSTONE=1 HAVE_LIBDW=1 print-REPORT_SRC | tr " " "\n" | sort >got
-	printf "%s\n" src/report/annotate_capstone.c src/report/inline_dw.c src/report/main.c \
-		src/report/tui_curses/screen.c | sort >want
-	diff want got
+# Optional libraries: the Makefile's lists (LIBDW_FILES/LIBDW_STUBS, CURSES_..., CAPSTONE_...),
+# read through `make print-VAR` on the real tree.
+mk() { make -s -C "$TOP" "$@"; }
+# has LIST WORD: WORD is one of the words of LIST
+has() { case " $(echo $1) " in *" $2 "*) return 0 ;; esac; return 1; }
+export -f mk has
+
+test_case "optional libraries: every file using one is listed, each with its stub" '
+	for lib in "LIBDW:elfutils/|dwarf\.h" "CURSES:n?curses(w/|\.h)|curses\.h" "CAPSTONE:capstone" \
+		   "PBC:zlib\.h|protobuf-c|profile\.pb-c\.h"; do
+		v=${lib%%:*} re=${lib#*:}
+		files=$(mk print-${v}_FILES) stubs=$(mk print-${v}_STUBS)
+		users=$(cd "$TOP" && grep -rlE "^#include [<\"]($re)" src || :)
+		for f in $users; do
+			has "$files" $f || fail "$f includes a $v header but is not in ${v}_FILES"
+		done
+		# each file has its stub: foo_stub.c beside it, or one in the stub folder of its folder
+		for f in $files; do
+			has "$stubs" ${f%.c}_stub.c && continue
+			for st in $stubs; do [ "$(dirname $st)" = "$(dirname $f)_stub" ] && continue 2; done
+			fail "$f has no ${f%.c}_stub.c nor $(dirname $f)_stub/ in ${v}_STUBS"
+		done
+		for f in $stubs; do
+			! grep -qE "^#include [<\"]($re)" "$TOP/$f" || fail "the stub $f includes the library"
+		done
+	done
 '
-test_case "without the optional libraries, the stubs are built instead" '
-	stub_tree
-	make -s -C tree HAVE_CURSES=0 HAVE_CAPSTONE=0 HAVE_LIBDW=0 print-REPORT_SRC | tr " " "\n" | sort >got
-	printf "%s\n" src/report/annotate_capstone_stub.c src/report/inline_dw_stub.c src/report/main.c \
-		src/report/tui_curses_stub/screen.c | sort >want
-	diff want got
-	[ -z "$(make -s -C tree HAVE_CURSES=0 print-CURSES_LIBS)" ] || fail "still links ncursesw"
+
+test_case "a library on builds its files and not their stubs, off the other way round" '
+	on=$(mk HAVE_LIBDW=1 HAVE_CURSES=1 HAVE_CAPSTONE=1 HAVE_PBC=1 print-ALL_SRC)
+	off=$(mk HAVE_LIBDW=0 HAVE_CURSES=0 HAVE_CAPSTONE=0 HAVE_PBC=0 print-ALL_SRC)
+	files= stubs=
+	for v in LIBDW CURSES CAPSTONE PBC; do
+		files="$files $(mk print-${v}_FILES)" stubs="$stubs $(mk print-${v}_STUBS)"
+	done
+	[ -n "$(echo $files)" ] || fail "no optional file at all: nothing to check"
+	for f in $files; do
+		has "$on" $f || fail "$f not built with its library"
+		! has "$off" $f || fail "$f built without its library"
+	done
+	for f in $stubs; do
+		! has "$on" $f || fail "stub $f built with the library"
+		has "$off" $f || fail "stub $f not built without the library"
+	done
+	# everything else is built either way
+	for f in $on; do has "$files" $f || has "$off" $f || fail "$f only with the libraries"; done
+	for f in $off; do has "$stubs" $f || has "$on" $f || fail "$f only without them"; done
+	[ -z "$(mk HAVE_CURSES=0 print-CURSES_LIBS)" ] || fail "still links ncursesw"
+	[ -z "$(mk HAVE_LIBDW=0 print-DW_LIBS)" ] || fail "still links libdw"
+	[ -z "$(mk HAVE_PBC=0 print-PBC_LIBS)" ] || fail "still links protobuf-c"
+'
+
+test_case "a listed file that does not exist stops the build, naming it" '
+	rc=0; mk LIBDW_FILES=src/profile/nope_dw.c print-ALL_SRC >out 2>&1 || rc=$?
+	[ $rc -ne 0 ] || fail "make went on"
+	grep -q "src/profile/nope_dw.c, listed for an optional library, is missing" out
 '
 
 test_case "build/config.h follows the make variables" '
@@ -204,7 +237,9 @@ test_case "ensure-deps goes on one by one when one package cannot be installed" 
 
 test_case "make install puts the commands and man pages under PREFIX" '
 	[ -x "$XPERF_BUILD/xperf" ] || fail "build first"
-	make -s -C "$TOP" BUILD="$XPERF_BUILD" SANITIZE="${SANITIZE:-0}" install PREFIX="$PWD/inst" >log 2>&1 || { tail log; fail "make install"; }
+	# the build under test as it was configured: make must not rebuild it another way
+	have=$(sed -n "s/^#define \(HAVE_[A-Z]*\) \([01]\)$/\1=\2/p" "$XPERF_BUILD/config.h")
+	make -s -C "$TOP" BUILD="$XPERF_BUILD" SANITIZE="${SANITIZE:-0}" $have install PREFIX="$PWD/inst" >log 2>&1 || { tail log; fail "make install"; }
 	[ -x inst/bin/xperf ]
 	for f in "$XPERF_BUILD"/xperf-*; do
 		[ -x "inst/bin/$(basename "$f")" ] || fail "$(basename "$f") not installed"
