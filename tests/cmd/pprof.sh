@@ -12,6 +12,8 @@ go_case() {
 		skip_case "$1" "go is absent (Debian golang-go): no pprof client to read the file"
 	elif ! "$XR" --help 2>&1 | grep -q -- --pprof; then
 		skip_case "$1" "xperf-report has no --pprof"
+	elif ! grep -qx "#define HAVE_PBC 1" "$XPERF_BUILD/config.h"; then
+		skip_case "$1" "xperf was built without libprotobuf-c and zlib (HAVE_PBC=0)"
 	else
 		test_case "$@"
 	fi

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "config.h"
 #include "report/pprof/pprof.h"
 #include "report/stdio/report_stdio.h"
 
@@ -20,7 +21,7 @@ int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_
 	po.inlines = o->inlines;
 	po.children = 0;     /* the tree of whole stacks is all pprof needs */
 	po.order = 0;        /* long stacks keep their innermost frames */
-	po.srclines = true;  /* locations carry lines */
+	po.srclines = HAVE_LIBDW;  /* locations carry lines, where libdw can read them */
 	ret = xpp_profile_create(&p, r, &po, &err);
 	if (ret == 0)
 		ret = xpp_profile_run(p, &err);
