@@ -350,7 +350,7 @@ print-%:
 	@echo $($*)
 
 clean:
-	rm -rf build build-san build-nocap
+	rm -rf build build-san build-nocap build-nolibs
 distclean: clean
 	rm -f config.mak config.h
 
