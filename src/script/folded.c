@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "profile/symbols/dso.h"
 #include "script/script.h"
 
@@ -29,17 +30,8 @@ struct str {
 
 static int str_add(struct str *s, const char *t, size_t len)
 {
-	if (s->n + len + 1 > s->cap) {
-		size_t cap = s->cap ? s->cap : 256;
-		char *b;
-
-		while (cap < s->n + len + 1)
-			cap *= 2;
-		if (!(b = realloc(s->b, cap)))
-			return -ENOMEM;
-		s->b = b;
-		s->cap = cap;
-	}
+	if (XB_ARRAY_RESERVE(s->b, s->cap, s->n + len + 1, 256))
+		return -ENOMEM;
 	memcpy(s->b + s->n, t, len);
 	s->n += len;
 	s->b[s->n] = 0;
@@ -79,15 +71,9 @@ static int tree_lines(xpp_profile *p, const xpp_callgraph *cg, struct lines *ls)
 
 		if (!n->self_count)
 			continue;
-		if (n->depth > cap) {
-			uint32_t *np = realloc(path, n->depth * 2 * sizeof(*np));
-
-			if (!np) {
-				ret = -ENOMEM;
-				break;
-			}
-			path = np;
-			cap = n->depth * 2;
+		if (XB_ARRAY_RESERVE(path, cap, n->depth, 64)) {
+			ret = -ENOMEM;
+			break;
 		}
 		for (uint32_t at = id; at; at = xpp_cg_node(cg, at)->parent)
 			path[depth++] = xpp_cg_node(cg, at)->key;
@@ -106,16 +92,9 @@ static int tree_lines(xpp_profile *p, const xpp_callgraph *cg, struct lines *ls)
 		}
 		if (ret)
 			break;
-		if (ls->nr == ls->cap) {
-			size_t ncap = ls->cap ? ls->cap * 2 : 1024;
-			struct line *v = realloc(ls->v, ncap * sizeof(*v));
-
-			if (!v) {
-				ret = -ENOMEM;
-				break;
-			}
-			ls->v = v;
-			ls->cap = ncap;
+		if (XB_ARRAY_RESERVE(ls->v, ls->cap, ls->nr + 1, 1024)) {
+			ret = -ENOMEM;
+			break;
 		}
 		if (!(ls->v[ls->nr].s = strdup(s.b))) {
 			ret = -ENOMEM;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/array.h"
 #include "profile.pb-c.h"
 #include "profile/symbols/dso.h"
 #include "report/pprof/pprof.h"
@@ -29,15 +30,8 @@ static int vec_push(struct vec *a, void *x)
 {
 	if (!x)
 		return -ENOMEM;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64;
-		void **v = realloc(a->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		a->v = v;
-		a->cap = cap;
-	}
+	if (XB_ARRAY_RESERVE(a->v, a->cap, a->n + 1, 64))
+		return -ENOMEM;
 	a->v[a->n++] = x;
 	return 0;
 }
@@ -82,15 +76,10 @@ static int64_t mapping_of(struct pp *pp, uint32_t dso, uint64_t addr)
 	char hex[41] = "";
 	Mapping *m;
 
-	if (dso >= pp->nr_dsos) {
-		uint32_t n = xpp_dso_table_nr(t), *v = realloc(pp->map_of_dso, n * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		memset(v + pp->nr_dsos, 0, (n - pp->nr_dsos) * sizeof(*v));
-		pp->map_of_dso = v;
-		pp->nr_dsos = n;
-	}
+	/* by DSO id, 0 where no mapping is made yet */
+	if (dso >= pp->nr_dsos &&
+	    XB_ARRAY_RESERVE0(pp->map_of_dso, pp->nr_dsos, xpp_dso_table_nr(t), 64))
+		return -ENOMEM;
 	if (pp->map_of_dso[dso]) {
 		m = pp->mappings.v[pp->map_of_dso[dso] - 1];
 		if (addr >= m->memory_limit)
@@ -220,14 +209,8 @@ static int tree_samples(struct pp *pp, const xpp_callgraph *cg, uint32_t ev)
 
 		if (!n->self_count)
 			continue;
-		if (n->depth > cap) {
-			uint32_t *np = realloc(path, n->depth * 2 * sizeof(*np));
-
-			if (!np)
-				return free(path), -ENOMEM;
-			path = np;
-			cap = n->depth * 2;
-		}
+		if (XB_ARRAY_RESERVE(path, cap, n->depth, 64))
+			return free(path), -ENOMEM;
 		for (uint32_t at = id; at; at = xpp_cg_node(cg, at)->parent)
 			path[depth++] = xpp_cg_node(cg, at)->key;
 		comm = path[--depth];
