@@ -228,6 +228,13 @@ $(STAT_OBJS): $(call obj,$(filter-out src/stat/cmd_stat.c,$(STAT_SRC)))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# The driver tells "not implemented yet" (no sources in this tree) from "not built", and its
+# version lists an optional library only when files use it (the lists above).
+BUILT_COMMANDS := $(patsubst $(BUILD)/xperf-%,%,$(filter $(BUILD)/xperf-%,$(COMMANDS)))
+$(call obj,$(DRIVER_SRC)): ALL_CFLAGS += -DXPERF_COMMANDS='" $(BUILT_COMMANDS) "' \
+	-DXPERF_USES_LIBDW=$(if $(LIBDW_FILES),1,0) -DXPERF_USES_CURSES=$(if $(CURSES_FILES),1,0) \
+	-DXPERF_USES_CAPSTONE=$(if $(CAPSTONE_FILES),1,0) -DXPERF_USES_PBC=$(if $(PBC_FILES),1,0)
+$(call obj,$(DRIVER_SRC)): Makefile
 $(BUILD)/xperf: $(call obj,$(DRIVER_SRC)) $(CLI_LIB) $(BASE_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
 $(BUILD)/xperf-record: $(call obj,$(RECORD_SRC)) $(LIBS_ALL)

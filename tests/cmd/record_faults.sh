@@ -305,7 +305,7 @@ test_case "a disk that fills while the recording starts: no file left behind" '
 '
 
 test_case "EACCES/EPERM: perf_event_paranoid explained with the command that changes it" '
-	can_be_nobody || { echo "needs root, setpriv and user nobody"; exit 0; }
+	can_be_nobody || skip "needs root, setpriv and user nobody"
 	mkdir -m 777 d && cd d
 	set +e
 	$NOBODY xperf-record -a -- sleep 0.1 2>err; rc=$?
@@ -319,7 +319,7 @@ test_case "EACCES/EPERM: perf_event_paranoid explained with the command that cha
 '
 
 test_case "the mlock limit: explained with perf_event_mlock_kb" '
-	can_be_nobody || { echo "needs root, setpriv and user nobody"; exit 0; }
+	can_be_nobody || skip "needs root, setpriv and user nobody"
 	mkdir -m 777 d && cd d
 	set +e
 	$NOBODY xperf-record -e cpu-clock:u -m 65536 -- true 2>err; rc=$?
@@ -332,7 +332,7 @@ test_case "the mlock limit: explained with perf_event_mlock_kb" '
 '
 
 test_case "a non-root user records its own command with the default buffer" '
-	can_be_nobody || { echo "needs root, setpriv and user nobody"; exit 0; }
+	can_be_nobody || skip "needs root, setpriv and user nobody"
 	mkdir -m 777 d && cd d
 	# A copy nobody can run: the tree may sit under a 0700 home (a CI clone in /root).
 	cp "$WL/spin" . && chmod 755 spin

@@ -107,7 +107,7 @@ perf_case "-C records only the cpus asked for" '
 
 perf_case "-u USER records the processes of that user" '
 	[ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 ||
-		{ echo "needs root, setpriv and user nobody"; exit 0; }
+		skip "needs root, setpriv and user nobody"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups $WL/spin 3 & pid=$!
 	sleep 0.2
 	xperf-record -q -u nobody -- sleep 0.5

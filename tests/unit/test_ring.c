@@ -47,9 +47,7 @@ static void test_wrapping_records_are_whole(void)
 	uint64_t read_bytes = 0;
 
 	if (fd < 0) {
-		printf("skip - test_wrapping_records_are_whole: perf_event_open: %s\n",
-		       strerror(-fd));
-		return;
+		UNIT_SKIP("perf_event_open: %s", strerror(-fd));
 	}
 	REQUIRE(xpe_ring_mmap(&r, fd, 1, NULL) == 0);
 	CHECK_EQ_U64(xpe_ring_size(r), (uint64_t)sysconf(_SC_PAGESIZE));
@@ -92,8 +90,7 @@ static void test_set_output_redirects(void)
 	const struct perf_event_header *h;
 
 	if (a < 0 || b < 0) {
-		printf("skip - test_set_output_redirects: perf_event_open failed\n");
-		return;
+		UNIT_SKIP("perf_event_open failed");
 	}
 	REQUIRE(xpe_ring_mmap(&r, a, 4, NULL) == 0);
 	REQUIRE(xpe_ring_set_output(r, b) == 0);
@@ -129,8 +126,7 @@ static void test_mmap_rounds_up_to_power_of_two(void)
 	struct xb_error err = { 0 };
 
 	if (fd < 0) {
-		printf("skip - test_mmap_rounds_up_to_power_of_two: perf_event_open failed\n");
-		return;
+		UNIT_SKIP("perf_event_open failed");
 	}
 	REQUIRE(xpe_ring_mmap(&r, fd, 3, &err) == 0);
 	CHECK_EQ_U64(xpe_ring_size(r), 4 * (uint64_t)sysconf(_SC_PAGESIZE));

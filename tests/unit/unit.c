@@ -3,6 +3,7 @@
 
 int unit_failed_cases;
 int unit_case_failed;
+int unit_case_skipped;
 const char *unit_case_name;
 
 #include <unistd.h>

@@ -16,6 +16,7 @@
  */
 extern int unit_failed_cases;
 extern int unit_case_failed;
+extern int unit_case_skipped;
 extern const char *unit_case_name;
 
 #define UNIT_FAIL(...) do { \
@@ -32,9 +33,14 @@ extern const char *unit_case_name;
 #define REQUIRE(cond) do { if (!(cond)) { UNIT_FAIL("required: %s", #cond); return; } } while (0)
 
 /* Run one case: void fn(void). */
-#define RUN(fn) do { unit_case_name = #fn; unit_case_failed = 0; fn(); \
-	if (!unit_case_failed) printf("ok - %s\n", #fn); else unit_failed_cases++; fflush(stdout); } while (0)
+#define RUN(fn) do { unit_case_name = #fn; unit_case_failed = 0; unit_case_skipped = 0; fn(); \
+	if (unit_case_failed) unit_failed_cases++; \
+	else if (!unit_case_skipped) printf("ok - %s\n", #fn); \
+	fflush(stdout); } while (0)
 #define SKIP(fn, why) do { printf("skip - %s: %s\n", #fn, why); } while (0)
+/* End the current case as skipped, printf-style why: its precondition is missing. No ok. */
+#define UNIT_SKIP(...) do { printf("skip - %s: ", unit_case_name); printf(__VA_ARGS__); \
+	printf("\n"); unit_case_skipped = 1; return; } while (0)
 
 #define UNIT_MAIN_END() return unit_failed_cases ? 1 : 0
 
