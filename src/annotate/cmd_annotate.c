@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "annotate/annotate_stdio.h"
 #include "cli/cli.h"
 #include "profile/disasm/annotate.h"
@@ -155,14 +156,9 @@ static int collect(struct run *r, uint32_t ev, bool kernel, struct sym_total **o
 				v[n - 1].period += h[i].period;
 				continue;
 			}
-			if (n == cap) {
-				struct sym_total *g = realloc(v, (cap = cap ? cap * 2 : 64) * sizeof(*v));
-
-				if (!g) {
-					free(v);
-					return -ENOMEM;
-				}
-				v = g;
+			if (XB_ARRAY_RESERVE(v, cap, n + 1, 64)) {
+				free(v);
+				return -ENOMEM;
 			}
 			v[n++] = (struct sym_total){ dso, (int32_t)sym, h[i].period, d->short_name,
 						     d->syms.syms[sym].start };

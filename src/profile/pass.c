@@ -479,15 +479,8 @@ static int add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr, u
 {
 	struct xpp_hist_key k = { .addr = addr, .dso = dso };
 
-	if (idx >= p->nr_addrs) {
-		struct addr_hist *a = realloc(p->addrs, (idx + 1) * sizeof(*a));
-
-		if (!a)
-			return -ENOMEM;
-		memset(a + p->nr_addrs, 0, (idx + 1 - p->nr_addrs) * sizeof(*a));
-		p->addrs = a;
-		p->nr_addrs = idx + 1;
-	}
+	if (idx >= p->nr_addrs && XB_ARRAY_RESERVE0(p->addrs, p->nr_addrs, (size_t)idx + 1, 4))
+		return -ENOMEM;
 	struct addr_hist *a = &p->addrs[idx];
 	int64_t e;
 

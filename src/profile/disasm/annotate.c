@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "profile/disasm/annotate.h"
 #include "profile/disasm/disasm.h"
 #include "profile/profile_int.h"
@@ -276,17 +277,8 @@ static int lines_of(const xpp_profile *cp, uint32_t dso, const struct xpp_dso *d
 		p->ann_cache = c;
 		p->ann_cache_free = cache_free;
 	}
-	if (dso >= c->nr) {
-		uint32_t nr = xpp_dso_table_nr(p->dsos);
-		struct cached_lines *v = realloc(c->dsos, (nr > dso ? nr : dso + 1) * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		nr = nr > dso ? nr : dso + 1;
-		memset(v + c->nr, 0, (nr - c->nr) * sizeof(*v));
-		c->dsos = v;
-		c->nr = nr;
-	}
+	if (dso >= c->nr && XB_ARRAY_RESERVE0(c->dsos, c->nr, (size_t)dso + 1, 64))
+		return -ENOMEM;
 	if (!c->dsos[dso].tried) {
 		ret = xpp_lines_open(&c->dsos[dso].l, d->long_name, debug_root);
 		if (ret == -ENOMEM)
@@ -455,13 +447,8 @@ static void load_source(struct src_file *f, const char *path)
 	for (char *line = f->buf; line < f->buf + len;) {
 		char *nl = memchr(line, '\n', (size_t)(f->buf + len - line));
 
-		if (f->nr == cap) {
-			char **g = realloc(f->lines, (cap = cap ? cap * 2 : 256) * sizeof(*g));
-
-			if (!g)
-				break;
-			f->lines = g;
-		}
+		if (XB_ARRAY_RESERVE(f->lines, cap, (size_t)f->nr + 1, 256))
+			break;
 		f->lines[f->nr++] = line;
 		if (!nl)
 			break;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "profile/disasm/annotate.h"
 #include "profile/disasm/disasm.h"
 
@@ -115,13 +116,8 @@ int xpp_disasm(const struct xpp_code *c, struct xpp_raw_insn **out, uint32_t *nr
 	while (in && left) {
 		struct xpp_raw_insn *r;
 
-		if (n == cap) {
-			struct xpp_raw_insn *g = realloc(v, (cap *= 2) * sizeof(*v));
-
-			if (!g)
-				break;
-			v = g;
-		}
+		if (XB_ARRAY_RESERVE(v, cap, n + 1, cap))
+			break;
 		r = &v[n++];
 		memset(r, 0, sizeof(*r));
 		r->addr = addr;

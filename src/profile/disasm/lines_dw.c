@@ -12,6 +12,7 @@
 #include <elfutils/libdwelf.h>
 #include <libiberty/demangle.h>
 
+#include "base/array.h"
 #include "profile/disasm/disasm.h"
 #include "profile/symbols/load.h"
 
@@ -93,14 +94,8 @@ static void build_ranges(struct xpp_lines *l)
 
 		if (dwarf_offdie(l->dw, off + hsize, &cu)) {
 			while ((r = dwarf_ranges(&cu, r, &base, &lo, &hi)) > 0) {
-				if (l->nr_ranges == cap) {
-					struct cu_range *v = realloc(l->ranges, (cap = cap ? cap * 2 : 256) *
-								     sizeof(*v));
-
-					if (!v)
-						return;
-					l->ranges = v;
-				}
+				if (XB_ARRAY_RESERVE(l->ranges, cap, (size_t)l->nr_ranges + 1, 256))
+					return;
 				l->ranges[l->nr_ranges++] = (struct cu_range){ lo, hi, off + hsize };
 			}
 		}
@@ -210,14 +205,9 @@ static void fn_add(struct fn_map *m, Dwarf_Die *die, uint32_t depth, xpp_intern 
 		return;
 	}
 	while ((r = dwarf_ranges(die, r, &base, &lo, &hi)) > 0) {
-		if (m->nr == m->cap) {
-			struct fn_range *v = realloc(m->v, (m->cap = m->cap ? m->cap * 2 : 64) * sizeof(*v));
-
-			if (!v) {
-				m->err = -ENOMEM;
-				return;
-			}
-			m->v = v;
+		if (XB_ARRAY_RESERVE(m->v, m->cap, m->nr + 1, 64)) {
+			m->err = -ENOMEM;
+			return;
 		}
 		m->v[m->nr++] = (struct fn_range){ lo, hi, depth, (uint32_t)id };
 	}

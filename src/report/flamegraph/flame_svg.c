@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "report/flamegraph/flame_int.h"
 
 #define WIDTH 1200
@@ -133,19 +134,10 @@ static void put_label(FILE *out, const char *name, double w)
 	put_escaped(out, buf);
 }
 
-static uint64_t hash_name(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h ^ (h >> 31);
-}
-
 /* flamegraph.pl's palettes: warm for user code, aqua for the kernel, greys for the rest. */
 static void colour(const struct flame *f, uint32_t id, const char *name, int rgb[3])
 {
-	uint64_t h = hash_name(name);
+	uint64_t h = xb_hash_str(name) >> 40; /* the top bits are the well mixed ones */
 	double v1 = (double)(h & 0xff) / 255, v2 = (double)(h >> 8 & 0xff) / 255,
 	       v3 = (double)(h >> 16 & 0xff) / 255;
 

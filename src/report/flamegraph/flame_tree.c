@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "report/flamegraph/flame_int.h"
 
 void flame_free(struct flame *f)
@@ -21,31 +22,15 @@ void flame_free(struct flame *f)
 /* Node `id` of the flame tree exists in the per-node arrays. */
 static int reserve(struct flame *f, uint32_t id)
 {
-	uint32_t cap = f->cap;
+	/* four arrays of one length: each grows the same way from the same capacity */
+	uint32_t cp = f->cap, cc = f->cap, ck = f->cap, cd = f->cap;
 
-	if (id < cap)
-		return 0;
-	while (cap <= id)
-		cap = cap ? cap * 2 : 1024;
-	uint64_t *p = realloc(f->period, cap * sizeof(*p));
-	if (p)
-		f->period = p;
-	uint64_t *c = realloc(f->count, cap * sizeof(*c));
-	if (c)
-		f->count = c;
-	uint8_t *k = realloc(f->kind, cap * sizeof(*k));
-	if (k)
-		f->kind = k;
-	const char **d = realloc(f->dso, cap * sizeof(*d));
-	if (d)
-		f->dso = d;
-	if (!p || !c || !k || !d)
+	if (XB_ARRAY_RESERVE0(f->period, cp, (size_t)id + 1, 1024) ||
+	    XB_ARRAY_RESERVE0(f->count, cc, (size_t)id + 1, 1024) ||
+	    XB_ARRAY_RESERVE0(f->kind, ck, (size_t)id + 1, 1024) ||
+	    XB_ARRAY_RESERVE0(f->dso, cd, (size_t)id + 1, 1024))
 		return -ENOMEM;
-	memset(f->period + f->cap, 0, (cap - f->cap) * sizeof(*p));
-	memset(f->count + f->cap, 0, (cap - f->cap) * sizeof(*c));
-	memset(f->kind + f->cap, 0, (cap - f->cap) * sizeof(*k));
-	memset(f->dso + f->cap, 0, (cap - f->cap) * sizeof(*d));
-	f->cap = cap;
+	f->cap = cp;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include <ncursesw/curses.h>
 
+#include "base/array.h"
 #include "report/tui_curses/tui.h"
 
 #define MAX_HISTORY 32
@@ -51,19 +52,8 @@ static int charge(xpp_hist *h, uint32_t **stamp, size_t *cap, const struct xpp_h
 
 	if (id < 0)
 		return (int)id;
-	if ((size_t)id >= *cap) {
-		size_t c = *cap ? *cap : 64;
-		uint32_t *s;
-
-		while (c <= (size_t)id)
-			c *= 2;
-		s = realloc(*stamp, c * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		memset(s + *cap, 0, (c - *cap) * sizeof(*s));
-		*stamp = s;
-		*cap = c;
-	}
+	if (XB_ARRAY_RESERVE0(*stamp, *cap, (size_t)id + 1, 64))
+		return -ENOMEM;
 	if ((*stamp)[id] == path + 1)
 		return 0;
 	(*stamp)[id] = path + 1;

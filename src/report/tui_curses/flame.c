@@ -7,6 +7,7 @@
 
 #include <ncursesw/curses.h>
 
+#include "base/array.h"
 #include "report/tui_curses/tui.h"
 
 /* A frame drawn on screen: the node of the event's tree and its columns [x0, x1). */
@@ -55,15 +56,9 @@ static const char *node_name(const struct flame *f, uint32_t id, char *buf, size
 
 static int add_box(struct flame *f, uint32_t node, uint32_t depth, int x0, int x1)
 {
-	if (f->nr_boxes == f->cap_boxes) {
-		size_t cap = f->cap_boxes ? 2 * f->cap_boxes : 1024;
-		struct box *b = realloc(f->boxes, cap * sizeof(*b));
-
-		if (!b)
-			return -ENOMEM;
-		f->boxes = b;
-		f->cap_boxes = cap;
-	}
+	if (f->nr_boxes == f->cap_boxes &&
+	    XB_ARRAY_RESERVE(f->boxes, f->cap_boxes, f->nr_boxes + 1, 1024))
+		return -ENOMEM;
 	f->boxes[f->nr_boxes++] = (struct box){ node, depth, x0, x1 };
 	if (depth > f->maxdepth)
 		f->maxdepth = depth;

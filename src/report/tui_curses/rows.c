@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "report/tui_curses/hists.h"
 
 int hb_init(struct hists *h, struct tui *t, uint32_t idx)
@@ -159,15 +160,8 @@ bool hb_entry_visible(const struct hists *h, uint32_t e)
 
 static int push_row(struct hists *h, const struct hb_row *r)
 {
-	if (h->nr_rows == h->cap_rows) {
-		size_t cap = h->cap_rows ? 2 * h->cap_rows : 256;
-		struct hb_row *n = realloc(h->rows, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		h->rows = n;
-		h->cap_rows = cap;
-	}
+	if (h->nr_rows == h->cap_rows && XB_ARRAY_RESERVE(h->rows, h->cap_rows, h->nr_rows + 1, 256))
+		return -ENOMEM;
 	h->rows[h->nr_rows++] = *r;
 	return 0;
 }

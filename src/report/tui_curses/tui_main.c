@@ -8,6 +8,7 @@
 
 #include <ncursesw/curses.h>
 
+#include "base/array.h"
 #include "cli/cli.h"
 #include "profile/disasm/annotate.h"
 #include "report/tui_curses/tui.h"
@@ -77,16 +78,8 @@ int tui_getkey(struct tui *t)
 		}
 		/* -vv: every key, printed at the end (stderr is the terminal until then) */
 		if (t->o->verbose > 1) {
-			if (t->nr_log == t->cap_log) {
-				size_t cap = t->cap_log ? 2 * t->cap_log : 64;
-				struct tui_key_time *l = realloc(t->log, cap * sizeof(*l));
-
-				if (l) {
-					t->log = l;
-					t->cap_log = cap;
-				}
-			}
-			if (t->nr_log < t->cap_log)
+			/* a key the log has no room for goes unlogged */
+			if (!XB_ARRAY_RESERVE(t->log, t->cap_log, t->nr_log + 1, 64))
 				t->log[t->nr_log++] = (struct tui_key_time){ t->key_pending, d };
 		}
 	}
