@@ -24,7 +24,12 @@ fi
 
 # need FILE: skip the case when the recording could not be made
 need() { [ -s "$F/$1" ] || skip "recording $1 failed: $(tail -n 1 "$F/rec.err")"; }
-export -f need
+# needs_capstone: skip a case that disassembles in a build without capstone
+needs_capstone() {
+	grep -qx "#define HAVE_CAPSTONE 1" "$XPERF_BUILD/config.h" ||
+		skip "this build has no capstone (HAVE_CAPSTONE=0): annotate says it is not supported"
+}
+export -f need needs_capstone
 
 # pcts FILE: "address percent" of every instruction line of an annotate --stdio output
 pcts() { awk '/^ +[0-9]+\.[0-9]+ : +[0-9a-f]+:/ { a = $3; sub(/:$/, "", a); print a, $1 }' "$1"; }
@@ -54,17 +59,20 @@ export -f same_pcts
 
 perf_case "work_a: per-instruction shares and the hottest instruction as perf's (-g file)" '
 	need shares.data
+	needs_capstone
 	same_pcts work_a "$F/shares.data"
 '
 
 perf_case "cmp_int: shares spread over many instructions equal perf's" '
 	need sort.data
+	needs_capstone
 	same_pcts cmp_int "$F/sort.data"
 	[ "$(awk "\$2 > 0" x.pct | wc -l)" -ge 3 ] || skip "too few instructions with samples to compare"
 '
 
 perf_case "msort_with_tmp in libc (debug info from the build-id file) as perf's" '
 	need sort.data
+	needs_capstone
 	sym=$(perf_run report --stdio --no-children -q -i "$F/sort.data" --dsos libc.so.6 --sort sym \
 	      2>/dev/null | awk "/%/ { print \$NF; exit }")
 	[ -n "$sym" ] || skip "no libc symbol with samples"
@@ -73,11 +81,13 @@ perf_case "msort_with_tmp in libc (debug info from the build-id file) as perf's"
 
 perf_case "xperf record's file: the same shares as perf annotate reads in it" '
 	need xsort.data
+	needs_capstone
 	same_pcts cmp_int "$F/xsort.data"
 '
 
 perf_case "perf's layout line for line: header, objdump lines, numbers, source" '
 	need sort.data
+	needs_capstone
 	for opt in "" --no-source -l -n --show-total-period "--percent-type local-hits"; do
 		perf_run annotate --stdio $opt -s cmp_int -i "$F/sort.data" >perf.out 2>/dev/null
 		"$A" --stdio $opt -s cmp_int -i "$F/sort.data" >xperf.out
@@ -89,6 +99,7 @@ perf_case "perf's layout line for line: header, objdump lines, numbers, source" 
 
 test_case "a source line above its instructions (the workloads are built with -g)" '
 	need xsort.data
+	needs_capstone
 	"$A" --stdio cmp_int -i "$F/xsort.data" >out
 	# the line of the definition, then (perhaps after other source lines) the first instruction
 	n_src=$(grep -n "^ *: [0-9]\+ .*int cmp_int(const void \*a" out | head -n 1 | cut -d: -f1)
@@ -100,6 +111,7 @@ test_case "a source line above its instructions (the workloads are built with -g
 
 perf_case "without SYMBOL: the user-space symbols in perf's order, each with its sample count" '
 	need shares.data
+	needs_capstone
 	perf_run annotate --stdio -i "$F/shares.data" >perf.out 2>/dev/null
 	"$A" --stdio -i "$F/shares.data" >xperf.out 2>xperf.err
 	grep "Source code & Disassembly of" perf.out | grep -v "\[kernel" >p.heads
@@ -110,6 +122,7 @@ perf_case "without SYMBOL: the user-space symbols in perf's order, each with its
 
 test_case "an unknown symbol: one error line, exit 2" '
 	need xsort.data
+	needs_capstone
 	rc=0; "$A" --stdio no_such_function -i "$F/xsort.data" >out 2>err || rc=$?
 	[ $rc -eq 2 ] || fail "exit $rc"
 	[ "$(wc -l <err)" -eq 1 ] || fail "stderr: $(cat err)"
@@ -129,6 +142,7 @@ test_case "options perf has and we do not: a clear usage error" '
 
 test_case "a pipe stream on stdin" '
 	need xsort.data
+	needs_capstone
 	"$XPERF_BUILD/xperf-record" -q -o - -- "$WL/shares" 0.3 2>/dev/null |
 		"$A" --stdio -i - work_b >out
 	grep -q "Source code & Disassembly of shares" out
