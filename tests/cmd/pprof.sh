@@ -53,7 +53,7 @@ go_case "go tool pprof -traces: the same stacks as xperf script --folded" '
 	awk "
 		/^-+\\+-+$/ { if (s != \"\") print s, c; s = \"\"; n = 0; next }
 		/^ +comm: / { comm = \$2; next }
-		/^ +[0-9]+ +/ && s == \"\" { c = \$1; f[n = 1] = \$2; s = \"x\"; next }
+		/^ +[0-9]+ +/ && s == \"\" { c = \$1; f[n = 1] = \$2; s = \"x\" }
 		s != \"\" && NF == 1 { f[++n] = \$1 }
 		/^ *$/ { }
 		{ if (s != \"\") { t = comm; for (i = n; i >= 1; i--) t = t \";\" f[i]; s = t } }
