@@ -23,43 +23,6 @@ static const char *const usage[] = {
 	NULL,
 };
 
-/* The input when -i is not given, as xperf report picks it. */
-static const char *default_input(bool quiet)
-{
-	struct stat st;
-
-	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-		return "-";
-	if (!access("xperf.data", F_OK) || access("perf.data", F_OK))
-		return "xperf.data";
-	if (!quiet)
-		fprintf(stderr, "%s: reading 'perf.data' ('xperf.data' does not exist)\n",
-			cli_command());
-	return "perf.data";
-}
-
-static const char *event_name(const struct xpf_attr *a, char *buf, size_t size)
-{
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-	};
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses", "branches",
-		"branch-misses", "bus-cycles",
-	};
-
-	if (a && a->name && a->name[0])
-		return a->name;
-	if (a && a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
-		return sw[a->attr.config];
-	if (a && a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
-		return hw[a->attr.config];
-	snprintf(buf, size, "%u:0x%llx", a ? a->attr.type : 0,
-		 a ? (unsigned long long)a->attr.config : 0ULL);
-	return buf;
-}
-
 /* A symbol with samples: what the listing of an event is made of. */
 struct sym_total {
 	uint32_t dso;
@@ -184,7 +147,7 @@ static int annotate_event(struct run *r, uint32_t ev, const struct xpp_event *e)
 	size_t n = 0;
 	int ret;
 
-	r->print.event = event_name(a, buf, sizeof(buf));
+	r->print.event = xpf_attr_event_name(a, buf, sizeof(buf));
 	ret = collect(r, ev, !r->o->symbol, &t, &n);
 	if (ret == 0 && !n && r->o->symbol) {
 		free(t);
@@ -369,7 +332,7 @@ int main(int argc, const char **argv)
 		return CLI_EXIT_RUNTIME;
 	}
 	if (!o.input)
-		o.input = default_input(o.quiet);
+		o.input = cli_default_input(o.quiet);
 
 	ret = xpf_reader_open(&r, o.input, &err);
 	if (ret < 0) {

@@ -99,6 +99,13 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The data file of a reading command (report, script, annotate) when -i is not given: a
+ * pipe on stdin (as perf does), else xperf.data, else perf.data, so a directory where only
+ * perf recorded still works; that last choice is said on stderr unless quiet.
+ */
+const char *cli_default_input(bool quiet);
+
 /* Exit statuses, DESIGN.md 1.4 */
 #define CLI_EXIT_OK      0
 #define CLI_EXIT_USAGE   1

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 
@@ -52,4 +54,18 @@ void cli_hint(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(NULL, fmt, ap);
 	va_end(ap);
+}
+
+const char *cli_default_input(bool quiet)
+{
+	struct stat st;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	if (!access("xperf.data", F_OK) || access("perf.data", F_OK))
+		return "xperf.data";
+	if (!quiet)
+		fprintf(stderr, "%s: reading 'perf.data' ('xperf.data' does not exist)\n",
+			cli_command());
+	return "perf.data";
 }

@@ -1,7 +1,9 @@
-/* Names of record types and feature bits, spelled as perf prints them (--stats, -D, --header). */
+/* Names of record types, feature bits and events, spelled as perf prints them. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "format/xpf_abi.h"
+#include "format/xpf_reader.h"
 
 static const char *const record_names[XPF_RECORD_TYPE_MAX] = {
 	[PERF_RECORD_MMAP] = "MMAP",
@@ -96,4 +98,27 @@ const char *xpf_feature_name(unsigned int feat)
 	if (feat >= XPF_FEAT_LAST_KNOWN)
 		return NULL;
 	return feature_names[feat];
+}
+
+const char *xpf_attr_event_name(const struct xpf_attr *a, char *buf, size_t size)
+{
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	};
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles",
+	};
+
+	if (!a)
+		return "";
+	if (a->name && a->name[0])
+		return a->name;
+	if (a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
+		return sw[a->attr.config];
+	if (a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
+		return hw[a->attr.config];
+	snprintf(buf, size, "%u:0x%llx", a->attr.type, (unsigned long long)a->attr.config);
+	return buf;
 }

@@ -22,6 +22,12 @@ struct xpf_attr {
 	const char *name;            /* from EVENT_DESC (or HEADER_EVENT_UPDATE); may be NULL */
 };
 
+/*
+ * The name views print for an event: the file's own (EVENT_DESC), else perf's for a generic
+ * software or hardware event, else "TYPE:0xCONFIG" in buf. "" for NULL. Returns a or buf.
+ */
+const char *xpf_attr_event_name(const struct xpf_attr *a, char *buf, size_t size);
+
 /* What the file header said, after byte-order detection. */
 struct xpf_header_info {
 	bool pipe;                   /* a pipe stream (header size 16) */

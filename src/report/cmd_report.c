@@ -27,24 +27,6 @@ static const char *const usage[] = {
 	NULL,
 };
 
-/*
- * The input when -i is not given: a pipe on stdin (as perf does), else xperf.data, else
- * perf.data, so a directory where only perf recorded still works. NULL when none exists.
- */
-static const char *default_input(bool quiet)
-{
-	struct stat st;
-
-	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-		return "-";
-	if (!access("xperf.data", F_OK) || access("perf.data", F_OK))
-		return "xperf.data";
-	if (!quiet)
-		fprintf(stderr, "%s: reading 'perf.data' ('xperf.data' does not exist)\n",
-			cli_command());
-	return "perf.data";
-}
-
 /* When the data was captured, as perf says it: the mtime of the file (or of stdin). */
 static int64_t captured_time(const char *path)
 {
@@ -314,7 +296,7 @@ int main(int argc, const char **argv)
 	o.view.quiet = o.quiet;
 	o.view.no_demangle = !o.demangle;
 	if (!o.input)
-		o.input = default_input(o.quiet);
+		o.input = cli_default_input(o.quiet);
 
 	ret = xpf_reader_open(&r, o.input, &err);
 	if (ret < 0)

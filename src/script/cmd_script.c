@@ -34,21 +34,6 @@ static int parse_fields(const struct cli_option *opt, const char *arg, bool unse
 	return script_fields_parse(&g_opts->f, arg);
 }
 
-/* As xperf report: a pipe on stdin, else xperf.data, else perf.data. */
-static const char *default_input(bool quiet)
-{
-	struct stat st;
-
-	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-		return "-";
-	if (!access("xperf.data", F_OK) || access("perf.data", F_OK))
-		return "xperf.data";
-	if (!quiet)
-		fprintf(stderr, "%s: reading 'perf.data' ('xperf.data' does not exist)\n",
-			cli_command());
-	return "perf.data";
-}
-
 /*
  * What must wait for the attrs (a pipe brings them in its stream): the field checks, the
  * event names and their width, the tracepoint printer. Once, before the first line.
@@ -65,7 +50,7 @@ static int script_start(struct script *sc)
 	if (!sc->ev_names)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
-		const char *name = script_event_name(xpf_reader_attr(sc->r, i), buf, sizeof(buf));
+		const char *name = xpf_attr_event_name(xpf_reader_attr(sc->r, i), buf, sizeof(buf));
 		int len = (int)strlen(name);
 
 		if (!(sc->ev_names[i] = strdup(name)))
@@ -232,7 +217,7 @@ int main(int argc, const char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (!o.input)
-		o.input = default_input(o.quiet);
+		o.input = cli_default_input(o.quiet);
 	ret = xpf_reader_open(&r, o.input, &err);
 	if (ret < 0) {
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));

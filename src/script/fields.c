@@ -181,7 +181,7 @@ static int check_stype(struct script_fields *f, int t, const struct xpf_attr *a,
 		return 0;
 	if (f->user_fields[t] & field) {
 		cli_error("samples for '%s' event do not have %s attribute set: cannot print "
-			  "the '%s' field", script_event_name(a, buf, sizeof(buf)), what,
+			  "the '%s' field", xpf_attr_event_name(a, buf, sizeof(buf)), what,
 			  what);
 		return -1;
 	}

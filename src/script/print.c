@@ -6,27 +6,6 @@
 #include "profile/symbols/dso.h"
 #include "script/script.h"
 
-const char *script_event_name(const struct xpf_attr *a, char *buf, size_t size)
-{
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-	};
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses", "branches",
-		"branch-misses", "bus-cycles",
-	};
-
-	if (a->name && a->name[0])
-		return a->name;
-	if (a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
-		return sw[a->attr.config];
-	if (a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
-		return hw[a->attr.config];
-	snprintf(buf, size, "%u:0x%llx", a->attr.type, (unsigned long long)a->attr.config);
-	return buf;
-}
-
 /* perf_sample__fprintf_start: comm, pid/tid, cpu, time */
 static void print_start(struct script *sc, unsigned int fl, const char *comm,
 			const struct xpf_sample *s, bool chain)

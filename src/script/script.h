@@ -61,7 +61,6 @@ struct script {
 	struct tp_printer *tp;
 };
 
-const char *script_event_name(const struct xpf_attr *a, char *buf, size_t size);
 int script_on_sample(void *ctx, const struct xpp_sample_view *v);
 int script_on_side_band(void *ctx, const struct perf_event_header *hdr);
 

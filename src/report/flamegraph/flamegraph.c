@@ -8,27 +8,6 @@
 #include "report/flamegraph/flame_int.h"
 #include "report/flamegraph/flamegraph.h"
 
-static const char *event_name(const struct xpf_attr *a, char *buf, size_t size)
-{
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-	};
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses", "branches",
-		"branch-misses", "bus-cycles",
-	};
-
-	if (a->name && a->name[0])
-		return a->name;
-	if (a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
-		return sw[a->attr.config];
-	if (a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
-		return hw[a->attr.config];
-	snprintf(buf, size, "%u:0x%llx", a->attr.type, (unsigned long long)a->attr.config);
-	return buf;
-}
-
 static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
 {
 	uint32_t nr;
@@ -45,8 +24,9 @@ static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
 		cli_error("cannot build the flame graph: %s", strerror(-ret));
 		return CLI_EXIT_RUNTIME;
 	}
-	snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples%s", event_name(a, name, sizeof(name)),
-		 f.count[0], xpp_profile_callchains(p) ? "" : " (no call chains: command, function)");
+	snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples%s",
+		 xpf_attr_event_name(a, name, sizeof(name)), f.count[0],
+		 xpp_profile_callchains(p) ? "" : " (no call chains: command, function)");
 	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!out) {
 		cli_error("cannot write '%s': %s", path, strerror(errno));

@@ -113,7 +113,7 @@ static void draw(struct annot *v)
 	attron(tui_attr(ST_BAR));
 	tui_putf(0, 0, COLS, true, "Annotate %s (%s): %" PRIu64 " samples of event '%s'%s",
 		 v->info->sym_name, v->info->dso_name, v->info->nr_samples,
-		 rv_event_name(xpf_reader_attr(v->t->r, v->info->event), ev, sizeof(ev)),
+		 xpf_attr_event_name(xpf_reader_attr(v->t->r, v->info->event), ev, sizeof(ev)),
 		 v->info->has_lines ? "" : ", no source lines");
 	attroff(tui_attr(ST_BAR));
 	for (int i = 0; i < page && v->top + (size_t)i < v->nr_lines; i++) {

@@ -165,7 +165,7 @@ static void draw(struct flame *f)
 	rv_count_str(f->ev->nr_samples, count, sizeof(count));
 	attron(tui_attr(ST_BAR));
 	tui_putf(0, 0, COLS, true, "Flame graph: %s samples of event '%s'%s%s", count,
-		 rv_event_name(xpf_reader_attr(f->t->r, f->idx), ev, sizeof(ev)),
+		 xpf_attr_event_name(xpf_reader_attr(f->t->r, f->idx), ev, sizeof(ev)),
 		 f->nr_zooms ? ", zoom: " : "",
 		 f->nr_zooms ? node_name(f, zoom_of(f), name, sizeof(name)) : "");
 	attroff(tui_attr(ST_BAR));

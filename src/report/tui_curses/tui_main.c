@@ -129,8 +129,8 @@ static enum tui_exit pick_event(struct tui *t)
 			if (i == sel)
 				attron(tui_attr(ST_SELECTED));
 			tui_putf((int)i + 2, 0, COLS, true, " %s samples of event '%s'  (count %llu)",
-				 count,
-				 rv_event_name(xpf_reader_attr(t->r, ids[i]), name, sizeof(name)),
+				 count, xpf_attr_event_name(xpf_reader_attr(t->r, ids[i]), name,
+							    sizeof(name)),
 				 (unsigned long long)ev->total_period);
 			if (i == sel)
 				attroff(tui_attr(ST_SELECTED));

@@ -55,8 +55,6 @@ void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r);
 /* One warning for the samples whose DWARF user stack could not be unwound (not with -q). */
 void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o);
 
-/* The name perf shows for an attr ("cpu-clock", "cycles", "4:0x1c2"), in buf if needed. */
-const char *rv_event_name(const struct xpf_attr *a, char *buf, size_t size);
 /* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " (a blank where the unit would be) */
 void rv_count_str(uint64_t v, char *buf, size_t size);
 

@@ -153,29 +153,6 @@ void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o)
 			    (unsigned long long)st.failed, (unsigned long long)st.samples);
 }
 
-const char *rv_event_name(const struct xpf_attr *a, char *buf, size_t size)
-{
-	static const char *const sw[] = {
-		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
-		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
-	};
-	static const char *const hw[] = {
-		"cycles", "instructions", "cache-references", "cache-misses", "branches",
-		"branch-misses", "bus-cycles",
-	};
-
-	if (!a)
-		return "";
-	if (a->name && a->name[0])
-		return a->name;
-	if (a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
-		return sw[a->attr.config];
-	if (a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
-		return hw[a->attr.config];
-	snprintf(buf, size, "%u:0x%llx", a->attr.type, (unsigned long long)a->attr.config);
-	return buf;
-}
-
 void rv_count_str(uint64_t v, char *buf, size_t size)
 {
 	char unit = ' ';
