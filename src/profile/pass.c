@@ -502,7 +502,21 @@ static int add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr, u
 	return 0;
 }
 
-static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
+/*
+ * A sample that cannot be decoded is counted, never dropped in silence (DESIGN 1.3): the
+ * view says how many and where the first one (in file order) is, and why.
+ */
+static void undecodable(xpp_profile *p, uint64_t pos, const char *why)
+{
+	struct xpp_undecodable *u = &p->undecodable;
+
+	if (!u->nr++ || pos < u->first_offset) {
+		u->first_offset = pos;
+		snprintf(u->reason, sizeof(u->reason), "%.*s", (int)sizeof(u->reason) - 1, why);
+	}
+}
+
+static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint64_t pos)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(p->r, hdr);
 	struct xpp_event *e;
@@ -517,13 +531,25 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 	bool tree, mapped = false;
 	int ret;
 
-	if (!a)
-		return 0; /* perf drops samples of unknown events too */
+	if (!a) {
+		const struct xpf_attr *a0 = xpf_reader_attr(p->r, 0);
+		uint64_t id = 0;
+		char why[64];
+
+		if (a0)
+			xpf_record_id(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &id);
+		snprintf(why, sizeof(why), "id %llu matches no event", (unsigned long long)id);
+		undecodable(p, pos, why);
+		return 0;
+	}
 	if (!p->callchains)
 		callchains_seen(p, a, true);
 	ret = xpf_sample_decode(&a->attr, hdr, &s, &p->err);
-	if (ret < 0)
-		return 0; /* a malformed sample is skipped, as perf does */
+	if (ret < 0) {
+		undecodable(p, pos, p->err.msg);
+		p->err.msg[0] = 0;
+		return 0;
+	}
 	e = event_of(p, a);
 	if (!e)
 		return -ENOMEM;
@@ -596,13 +622,13 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 	return xpp_hist_add(e->h, &k, period, 1);
 }
 
-static int deliver(void *ctx, const struct perf_event_header *hdr)
+static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 {
 	xpp_profile *p = ctx;
 	int ret;
 
 	if (hdr->type == PERF_RECORD_SAMPLE)
-		return add_sample(p, hdr);
+		return add_sample(p, hdr, pos);
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16) {
 		uint64_t lost;
 
@@ -666,9 +692,9 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 			continue; /* perf's own records: the reader applies what matters */
 		} else if ((a0 = xpf_reader_attr(p->r, 0)) &&
 			   xpf_record_time(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &t)) {
-			ret = xpp_ordered_queue(p->q, t, hdr);
+			ret = xpp_ordered_queue(p->q, t, hdr, rec.file_offset);
 		} else {
-			ret = deliver(p, hdr);
+			ret = deliver(p, hdr, rec.file_offset);
 		}
 		if (ret < 0) {
 			if (!err->msg[0])

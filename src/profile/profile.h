@@ -135,6 +135,19 @@ const struct xpp_event *xpp_profile_events(const xpp_profile *p, uint32_t *nr);
 uint64_t xpp_profile_lost_samples(const xpp_profile *p);
 
 /*
+ * SAMPLE records that could not be decoded (an id that matches no attr, a sample_type with
+ * unknown bits, a size that disagrees with the attr): counted in no event. `first_offset`
+ * is the file offset of the first of them in file order (for a record unpacked from a
+ * COMPRESSED record, that record's offset), `reason` why it could not be decoded.
+ */
+struct xpp_undecodable {
+	uint64_t nr;
+	uint64_t first_offset;
+	char reason[200];
+};
+const struct xpp_undecodable *xpp_profile_undecodable(const xpp_profile *p);
+
+/*
  * DWARF call graphs (samples with user registers and a stack copy): how many samples asked
  * for unwinding, how many of those kept only their own frame because their stack could not
  * be unwound (no registers or stack copy, the file of their ip missing), and how many

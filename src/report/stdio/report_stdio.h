@@ -35,7 +35,9 @@ int report_stdio_run(const char *input_path, const struct report_stdio_opts *opt
 
 /*
  * The same on a reader the caller opened (and still owns and closes), positioned before
- * the first data record. The reader's warning (truncated file) is left to the caller.
+ * the first data record. The reader's warning (truncated file) is left to the caller when
+ * the status is CLI_EXIT_OK. CLI_EXIT_RUNTIME after a printed report: more than half of
+ * the samples could not be decoded (both warnings were printed).
  */
 int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts);
 

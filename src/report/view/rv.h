@@ -54,6 +54,13 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r);
 /* One warning for the samples whose DWARF user stack could not be unwound (not with -q). */
 void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o);
+/*
+ * One warning for the samples that could not be decoded (DESIGN 1.3), after c's report.
+ * They are in no event's count: the headers say what was shown. CLI_EXIT_RUNTIME when they
+ * are more than half of the samples (the line is then printed even with -q, and the
+ * reader's own warning after it), else CLI_EXIT_OK.
+ */
+int rv_warn_undecodable(const xpp_profile *p, const struct rv_ctx *c);
 
 /* The name perf shows for an attr ("cpu-clock", "cycles", "4:0x1c2"), in buf if needed. */
 const char *rv_event_name(const struct xpf_attr *a, char *buf, size_t size);

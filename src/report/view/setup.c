@@ -153,6 +153,44 @@ void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o)
 			    (unsigned long long)st.failed, (unsigned long long)st.samples);
 }
 
+/* n with thousands separators, as the summary warnings print counts: "2,421" */
+static const char *grouped(uint64_t n, char *buf, size_t size)
+{
+	char tmp[32];
+	int len = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)n), o = 0;
+
+	for (int i = 0; i < len && (size_t)o + 2 < size; i++) {
+		if (i && (len - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+int rv_warn_undecodable(const xpp_profile *p, const struct rv_ctx *c)
+{
+	const struct xpp_undecodable *u = xpp_profile_undecodable(p);
+	uint64_t shown = 0;
+	char buf[32];
+	bool fatal;
+
+	if (!u->nr)
+		return CLI_EXIT_OK;
+	for (uint32_t i = 0; i < c->nr_ev; i++)
+		shown += c->ev[i].nr_samples;
+	fatal = u->nr > shown;
+	if (!c->o->quiet || fatal) {
+		fflush(stdout);
+		cli_warning("%s sample%s could not be decoded (first at offset %#llx: %s)",
+			    grouped(u->nr, buf, sizeof(buf)), u->nr == 1 ? "" : "s",
+			    (unsigned long long)u->first_offset, u->reason);
+	}
+	if (fatal && xpf_reader_warning(c->r) && !c->o->quiet)
+		cli_warning("%s", xpf_reader_warning(c->r));
+	return fatal ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+}
+
 const char *rv_event_name(const struct xpf_attr *a, char *buf, size_t size)
 {
 	static const char *const sw[] = {
