@@ -165,7 +165,9 @@ static int64_t list_intern(struct frame_lists *l, const uint32_t *ids, uint32_t 
 /*
  * The frames of ip in cpumode into out[] (room for 1 + XPP_SRC_MAX_INLINE): the functions
  * inlined at ip, innermost first (with inline frames), then the interned host frame
- * (dso, symbol) or (dso, address) or the raw ip. Their number, or a negative errno.
+ * (dso, symbol), else (dso, ip) or the unmapped ip. perf keys a callchain entry without a
+ * symbol by its raw ip (the callchain cursor's), where the sample's own entry has the
+ * address in its map (see self_frame()). Their number, or a negative errno.
  * `caller`: ip is a return address (source lines and inline frames are those of the call).
  */
 static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumode,
@@ -207,8 +209,7 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 			return ret;
 		if (p->srclines && !fr.has_lines && (line = fallback_key(p, &k, addr)) >= 0)
 			k.srcline = (uint32_t)line;
-		if (k.sym >= 0)
-			k.addr = 0;
+		k.addr = k.sym >= 0 ? 0 : ip;
 	} else {
 		/* perf leaves an unmapped entry the level of its sample */
 		k.addr = ip;
@@ -404,16 +405,38 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 	return 0;
 }
 
-/* Add the resolved chain (n frames, innermost first) to the event's tree as comm, then
- * frames outermost first. */
-static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_thread *th,
-			 uint32_t n, uint64_t period)
+/*
+ * Whether frame f stands for the sample's own entry k: the same function (or address) at
+ * the same level; its inline frames and source lines are the view's to weigh.
+ */
+static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key *k)
 {
-	uint32_t *f = p->chain + 1;
-	int64_t id;
+	size_t n;
+	const struct xpp_hist_key *fk = &xpp_hist_entries(p->frames, &n)[f].key;
 
-	if (!e->cg && !(e->cg = xpp_cg_create()))
+	return fk->dso == k->dso && fk->sym == k->sym && fk->addr == k->addr &&
+	       fk->level == k->level;
+}
+
+/*
+ * Add the resolved chain (n frames, innermost first) to the event's tree as comm, then
+ * frames outermost first. perf charges the sample's self time to its own entry `self` (the
+ * flat hist's key), not to the chain's innermost frame: when they differ (a chain cut at
+ * max_stack in caller order, an unresolved ip keyed by address), the sample goes to the
+ * event's `own` too (see struct xpp_event).
+ */
+static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_thread *th,
+			 uint32_t n, uint64_t period, const struct xpp_hist_key *self)
+{
+	uint32_t *f;
+	bool own;
+	struct xpp_hist_key ok, k0 = *self;
+	int64_t id, leaf;
+
+	if ((!e->cg && !(e->cg = xpp_cg_create())) || !chain_room(p, n))
 		return -ENOMEM;
+	f = p->chain + 1; /* a chain that gave no frame may have left no scratch */
+	own = !n || !is_self(p, f[0], self);
 	/* reverse to outermost first, the comm before them */
 	for (uint32_t i = 0; i < n / 2; i++) {
 		uint32_t t = f[i];
@@ -422,8 +445,16 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 		f[n - 1 - i] = t;
 	}
 	f[-1] = th->comm;
-	id = xpp_cg_add_path(e->cg, f - 1, n + 1, period, 1);
-	return id < 0 ? (int)id : 0;
+	leaf = xpp_cg_add_path(e->cg, f - 1, n + 1, period, 1);
+	if (leaf < 0 || !own)
+		return leaf < 0 ? (int)leaf : 0;
+	k0.comm = 0;
+	id = xpp_hist_add_id(p->frames, &k0, 0, 0);
+	if (id < 0 || (!e->own && !(e->own = xpp_hist_create())))
+		return id < 0 ? (int)id : -ENOMEM;
+	xpp_hist_key_init(&ok);
+	ok.addr = XPP_OWN_KEY(leaf, id);
+	return xpp_hist_add(e->own, &ok, period, 1);
 }
 
 /*
@@ -615,7 +646,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 			return ret;
 	}
 	if (tree) {
-		ret = add_callchain(p, e, th, n, period);
+		ret = add_callchain(p, e, th, n, period, &k);
 		if (ret < 0)
 			return ret;
 	}
@@ -805,6 +836,7 @@ void xpp_profile_free(xpp_profile *p)
 	for (uint32_t i = 0; i < p->nr_ev; i++) {
 		xpp_hist_free(p->ev[i].h);
 		xpp_cg_free(p->ev[i].cg);
+		xpp_hist_free(p->ev[i].own);
 	}
 	if (p->ann_cache_free)
 		p->ann_cache_free(p->ann_cache);

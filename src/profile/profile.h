@@ -88,11 +88,23 @@ struct xpp_opts {
  * One event's aggregation. Totals count every sample, filtered or not (perf's absolute
  * percentages). `h` holds one entry per (comm, dso, symbol) of the sample's own ip; `cg`
  * (NULL without call chains) holds, below the root, the comm id, then frame ids outermost
- * caller first (see xpp_profile_frame_key()).
+ * caller first (see xpp_profile_frame_key()). A frame without a symbol is keyed by its
+ * raw ip, as perf keys callchain entries, where the sample's own entry (h's key) has the
+ * address in its DSO.
+ * `own` (NULL when there are none) holds the samples whose own entry is not their path's
+ * innermost frame (such an unresolved ip; a chain cut at max_stack in caller order), by
+ * (the path's last node, the own entry's frame id) in key.addr (XPP_OWN_KEY; the other key
+ * fields as xpp_hist_key_init() sets them). The tree counts them at that node all the same;
+ * views that show perf's self entries move their self time to the own entry.
  */
+#define XPP_OWN_KEY(node, frame) ((uint64_t)(node) << 32 | (uint32_t)(frame))
+#define XPP_OWN_NODE(addr) ((uint32_t)((addr) >> 32))
+#define XPP_OWN_FRAME(addr) ((uint32_t)(addr))
+
 struct xpp_event {
 	xpp_hist *h;
 	xpp_callgraph *cg;
+	xpp_hist *own;
 	uint64_t nr_samples, total_period;
 };
 

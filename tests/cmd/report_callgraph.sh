@@ -128,6 +128,29 @@ perf_case "graph (the default print mode): the same lines as perf for the main e
 	done
 '
 
+perf_case "stripped program: chain entries by raw address, self entries by file offset, as perf" '
+	command -v strip >/dev/null || skip "strip (binutils) is absent"
+	cp "$WL/shares" stripped && strip stripped
+	prec -g -o s.data -- ./stripped 0.3
+	perf_run report --stdio --children -g none -i s.data >perf.out 2>/dev/null
+	"$R" --stdio --children -g none -i s.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	same_children perf.out xperf.out
+	# the hot code of the stripped program is two entries: its self time under the address
+	# in the file, its callers time under the address in the process (PIE: far above)
+	sig() { awk "\$4 == \"stripped\" && \$NF ~ /^0x/ { a = \$NF; sub(/^0x0*/, \"\", a); print \$2, length(a) }" xperf.out; }
+	self=$(sig | awk "\$1 != \"0.00%\" && \$2 <= 6" | head -n 1)
+	chain=$(sig | awk "\$1 == \"0.00%\" && \$2 >= 9" | head -n 1)
+	[ -n "$self" ] && [ -n "$chain" ] || fail "want both a file-offset self row and a raw-address chain row"
+	same_folded s.data --children -g folded,0,caller,count
+	same_folded s.data --no-children -g folded,0,callee,count
+	perf_run report --stdio --no-children -i s.data >perf.out 2>/dev/null
+	"$R" --stdio --no-children -i s.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	# graph lines name raw addresses on both sides
+	diff <(grep -oE -- "--0x[0-9a-f]+|^ +0x[0-9a-f]+" perf.out | sort -u) \
+	     <(grep -oE -- "--0x[0-9a-f]+|^ +0x[0-9a-f]+" xperf.out | sort -u) >d ||
+		fail "graph addresses differ: $(head -n 6 d)"
+'
+
 if [ -x "$XPERF_BUILD/xperf-record" ]; then
 	perf_case "xperf-record -g file: Children/Self and folded stacks as perf reads them" '
 		"$XPERF_BUILD/xperf-record" -g -o x.data -- "$WL/shares" 0.5 >/dev/null 2>rec.err ||

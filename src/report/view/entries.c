@@ -28,42 +28,101 @@ static struct xpp_hist_key collapse(const struct rv_ctx *c, uint32_t comm, uint3
 	return k;
 }
 
-/* The paths of the event tree (nodes with samples of their own), frames into one pool. */
+/* The event's samples whose own entry is apart from their path (struct xpp_event's own). */
+struct own {
+	uint32_t node, frame;
+	uint64_t period, count;
+};
+
+static int cmp_own(const void *pa, const void *pb)
+{
+	const struct own *a = pa, *b = pb;
+
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	return a->frame < b->frame ? -1 : a->frame > b->frame;
+}
+
+/* ev->own by node, in *out (n of them); 0 or -ENOMEM */
+static int own_by_node(const struct xpp_event *ev, struct own **out, size_t *n)
+{
+	const struct xpp_hist_entry *e = ev->own ? xpp_hist_entries(ev->own, n) : NULL;
+
+	if (!e)
+		*n = 0;
+	*out = malloc((*n + 1) * sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < *n; i++)
+		(*out)[i] = (struct own){ XPP_OWN_NODE(e[i].key.addr), XPP_OWN_FRAME(e[i].key.addr),
+					  e[i].period, e[i].nr_samples };
+	qsort(*out, *n, sizeof(**out), cmp_own);
+	return 0;
+}
+
+/*
+ * The paths of the event tree (nodes with samples of their own), frames into one pool:
+ * a node's samples whose own entry is apart make a path each with that own entry (a
+ * comm's too: their chain was empty), the rest one with the node's frame as their own.
+ */
 static int collect_paths(struct rv_entries *g)
 {
 	const xpp_callgraph *cg = g->ev->cg;
 	uint32_t nr = xpp_cg_nr_nodes(cg);
-	size_t pool = 0, at = 0;
+	size_t pool = 0, at = 0, nown, j = 0;
+	struct own *own;
 
+	if (own_by_node(g->ev, &own, &nown))
+		return -ENOMEM;
 	for (uint32_t i = 1; i < nr; i++)
-		if (xpp_cg_node(cg, i)->self_count && xpp_cg_node(cg, i)->depth >= 2) {
+		if (xpp_cg_node(cg, i)->self_count) {
 			g->nr_paths++;
 			pool += xpp_cg_node(cg, i)->depth - 1;
 		}
-	g->paths = calloc(g->nr_paths + 1, sizeof(*g->paths));
+	for (size_t i = 0; i < nown; i++)
+		pool += xpp_cg_node(cg, own[i].node)->depth - 1;
+	g->paths = calloc(g->nr_paths + nown + 1, sizeof(*g->paths));
 	g->frames = malloc((pool + 1) * sizeof(*g->frames));
 	if (!g->paths || !g->frames)
-		return -ENOMEM;
+		return free(own), -ENOMEM;
 	g->nr_paths = 0;
 	g->maxdepth = 1;
 	for (uint32_t i = 1; i < nr; i++) {
 		const struct xpp_cg_node *n = xpp_cg_node(cg, i);
-		struct rv_path *p;
+		uint64_t period = n->self_period, count = n->self_count;
+		size_t j0 = j;
 
-		if (!n->self_count || n->depth < 2)
+		for (; j < nown && own[j].node == i; j++)
+			period -= own[j].period, count -= own[j].count;
+		if (!n->self_count)
 			continue;
-		p = &g->paths[g->nr_paths++];
-		p->off = (uint32_t)at;
-		p->len = n->depth - 1;
-		p->period = n->self_period;
-		p->count = n->self_count;
-		at += p->len;
-		if (p->len > g->maxdepth)
-			g->maxdepth = p->len;
-		for (uint32_t j = p->len; j-- > 0; n = xpp_cg_node(cg, n->parent))
-			g->frames[p->off + j] = n->key;
-		p->comm = n->key;
+		for (size_t o = j0; o <= j; o++) {
+			struct rv_path *p = &g->paths[g->nr_paths];
+			const struct xpp_cg_node *x = n;
+
+			if (o < j) {
+				p->own_self = true;
+				p->self = own[o].frame;
+				p->period = own[o].period;
+				p->count = own[o].count;
+			} else if (count && n->depth >= 2) {
+				p->period = period;
+				p->count = count;
+			} else {
+				continue;
+			}
+			g->nr_paths++;
+			p->off = (uint32_t)at;
+			p->len = n->depth - 1;
+			at += p->len;
+			if (p->len > g->maxdepth)
+				g->maxdepth = p->len;
+			for (uint32_t k = p->len; k-- > 0; x = xpp_cg_node(cg, x->parent))
+				g->frames[p->off + k] = x->key;
+			p->comm = x->key;
+		}
 	}
+	free(own);
 	return 0;
 }
 
@@ -73,7 +132,10 @@ struct agg {
 	size_t cap, cap2, cap3, cap4, cap5, pcap;
 };
 
-/* Path p meets entry k at frame i (f): one pair per (entry, path); `leaf`: the sample's own. */
+/*
+ * Path p meets entry k at frame i (f): one pair per (entry, path); `leaf`: the sample's own
+ * (i == len: its own entry apart from the frames, which moves no pair's last frame).
+ */
 static int meet(struct rv_entries *g, struct agg *a, uint32_t p, uint32_t i, uint32_t f,
 		const struct xpp_hist_key *k, bool leaf)
 {
@@ -98,7 +160,7 @@ static int meet(struct rv_entries *g, struct agg *a, uint32_t p, uint32_t i, uin
 		g->pairs[g->nr_pairs++] = (struct rv_pair){ (uint32_t)id, p, i, i, false };
 		e->period += pa->period;
 		e->nr_samples += pa->count;
-	} else {
+	} else if (i < pa->len) {
 		g->pairs[a->slot[id]].last = i;
 	}
 	if (leaf) {
@@ -113,7 +175,9 @@ static int meet(struct rv_entries *g, struct agg *a, uint32_t p, uint32_t i, uin
  * Children and self per entry; every (entry, path) meeting as a pair. A sample's own entry
  * is its ip's host frame, under the functions inlined there (perf charges self time to the
  * symbol); with source lines it has the line of the ip itself, the innermost frame's, where
- * its frame as a caller of the inlined code has the line of the call.
+ * its frame as a caller of the inlined code has the line of the call. A path whose own
+ * entry is apart (own_self) charges it there, as perf adds its sample's entry first, with
+ * the whole chain, and does not count it again where the chain meets it.
  */
 static int aggregate(struct rv_entries *g)
 {
@@ -128,9 +192,10 @@ static int aggregate(struct rv_entries *g)
 	for (uint32_t p = 0; p < g->nr_paths; p++) {
 		const struct rv_path *pa = &g->paths[p];
 		const uint32_t *f = g->frames + pa->off;
-		uint32_t self_i = pa->len - 1;
+		uint32_t self_i = pa->own_self ? UINT32_MAX : pa->len - 1;
 
-		while (inlines && self_i > 0 && rv_frame_key(g->c, 0, f[self_i]).inl)
+		while (inlines && !pa->own_self && self_i > 0 &&
+		       rv_frame_key(g->c, 0, f[self_i]).inl)
 			self_i--;
 		for (uint32_t i = 0; i < pa->len; i++) {
 			struct xpp_hist_key k = collapse(g->c, pa->comm, f[i], mask), sk;
@@ -146,6 +211,12 @@ static int aggregate(struct rv_entries *g)
 				}
 			}
 			if (meet(g, &a, p, i, f[i], &k, i == self_i))
+				goto out;
+		}
+		if (pa->own_self) {
+			struct xpp_hist_key k = collapse(g->c, pa->comm, pa->self, mask);
+
+			if (meet(g, &a, p, pa->len, pa->self, &k, true))
 				goto out;
 		}
 	}
@@ -214,6 +285,12 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		if (sa != sb)
 			return sa > sb ? -1 : 1;
 	}
+	/* and, with graphs, addresses without a symbol in one DSO highest first (perf's
+	 * _sort__addr_cmp orders its collapsed entries so; -g none keeps them lowest first) */
+	if (g->c->cg.mode != CG_NONE && e[a].key.comm == e[b].key.comm &&
+	    e[a].key.dso == e[b].key.dso && e[a].key.dso != XPP_HIST_NO_DSO &&
+	    e[a].key.sym < 0 && e[b].key.sym < 0 && e[a].key.addr != e[b].key.addr)
+		return e[a].key.addr > e[b].key.addr ? -1 : 1;
 	return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
 }
 

@@ -103,9 +103,14 @@ const char *rv_frame_name(const struct rv_ctx *c, uint32_t f, char *buf, size_t 
 
 /* ---- an event's entries (entries.c) ---- */
 
-/* One distinct call path of the event tree: frames outermost first, and its samples. */
+/*
+ * One distinct call path of the event tree: frames outermost first, and its samples. Their
+ * own entry is the innermost host frame, or `self` when own_self (see struct xpp_event's
+ * own).
+ */
 struct rv_path {
-	uint32_t off, len, comm;
+	uint32_t off, len, comm, self;
+	bool own_self;
 	uint64_t period, count;
 };
 
