@@ -325,16 +325,17 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
  * Context markers switch the mode of the entries after them, as perf reads them; an
  * unknown marker drops the chain (perf resets its cursor). The chain is cut to max_stack
  * ips (with their inline frames) from the end perf starts at (the outermost in caller
- * order). The first entry of each context is where that context was interrupted; the
- * others are return addresses. A DWARF sample's user frames follow the callchain's
- * (kernel) part, each part cut on its own, as perf joins them; one whose stack could not
- * be unwound keeps its own ip.
+ * order; none with perf's --max-stack 0). The first entry of each context is where that
+ * context was interrupted; the others are return addresses. A DWARF sample's user frames
+ * follow the callchain's (kernel) part, each part cut on its own, as perf joins them; one
+ * whose stack could not be unwound keeps its own ip.
  */
 static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const struct xpf_sample *s,
 			 uint16_t sample_mode, uint32_t *out_n, uint32_t *out_view)
 {
 	uint64_t nr = (s->type & PERF_SAMPLE_CALLCHAIN) ? s->callchain.nr : 0;
-	uint32_t max_stack = p->o.max_stack ? p->o.max_stack : MAX_STACK;
+	uint32_t max_stack = !p->o.max_stack ? MAX_STACK :
+			     p->o.max_stack == XPP_MAX_STACK_NONE ? 0 : p->o.max_stack;
 	uint32_t per_ip = 1 + (p->inlines ? XPP_SRC_MAX_INLINE : 0);
 	uint16_t mode = PERF_RECORD_MISC_USER;
 	bool dwarf = xpp_unwind_wanted(s->type);
@@ -374,7 +375,9 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 	}
 	f = p->chain + 1;
 	if (nips > max_stack) {
-		if (p->order == 0) {
+		if (!max_stack) {
+			n = 0;
+		} else if (p->order == 0) {
 			n = p->ip_at[max_stack];
 		} else {
 			/* the outermost kept: move them to the front, the unwound frames follow */
@@ -386,14 +389,14 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 				memmove(p->vf, p->vf + from, n * sizeof(*p->vf));
 		}
 	}
-	if (dwarf) {
+	if (dwarf && max_stack) {
 		int u = unwind_frames(p, th, s, sample_mode, max_stack, &n);
 
 		if (u < 0)
 			return u;
 	}
 	*out_view = n;
-	if (!n && (!nr || dwarf)) {
+	if (!n && (!nr || dwarf) && max_stack) {
 		if (!chain_room(p, per_ip))
 			return -ENOMEM;
 		ret = frames_of(p, th, sample_mode, sample_mode, s->ip, false, p->chain + 1);

@@ -60,7 +60,8 @@ struct xpp_opts {
 				   unless --children needs them */
 	int order;              /* 1 caller first, 0 callee first, -1 perf's default (caller
 				   with children, else callee): which end --max-stack keeps */
-	uint32_t max_stack;     /* frames kept per chain; 0: perf's default, 127 */
+	uint32_t max_stack;     /* frames kept per chain; 0: perf's default, 127;
+				   XPP_MAX_STACK_NONE: none (perf's --max-stack 0) */
 	int inlines;            /* 1 --inline: call chains show the functions inlined at each
 				   address (a frame each, above its host), 0 --no-inline, -1
 				   perf's default: only in files recorded with --call-graph dwarf */
@@ -83,6 +84,8 @@ struct xpp_opts {
 				   hist or tree is built (h stays empty), the kernel's symbols
 				   are not read ahead; a view resolves what it needs after */
 };
+
+#define XPP_MAX_STACK_NONE UINT32_MAX
 
 /*
  * One event's aggregation. Totals count every sample, filtered or not (perf's absolute

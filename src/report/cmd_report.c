@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "report/flamegraph/flamegraph.h"
 #include "report/report.h"
+#include "profile/profile.h"
 #include "report/pprof/pprof.h"
 #include "report/report_tui.h"
 #include "report/stdio/report_stdio.h"
@@ -189,6 +190,26 @@ static double monotonic_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* --max-stack N as perf: frames kept per chain, 0 none (values past any chain are capped) */
+static int set_max_stack(const struct cli_option *opt, const char *arg, bool unset)
+{
+	char *end;
+	unsigned long long v;
+
+	if (unset) {
+		*(uint32_t *)opt->value = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-') {
+		cli_error("invalid --max-stack '%s': want a number of frames", arg);
+		return -1;
+	}
+	*(uint32_t *)opt->value = !v ? XPP_MAX_STACK_NONE : v > 65535 ? 65535 : (uint32_t)v;
+	return 0;
+}
+
 static int run_stdio(xpf_reader *r, const struct report_opts *o)
 {
 	int status = report_stdio_run_reader(r, &o->view);
@@ -275,6 +296,10 @@ int main(int argc, const char **argv)
 				   "inlined into, from DWARF (default: for files recorded with "
 				   "--call-graph dwarf, as perf; --no-inline: never)",
 				   set_children),
+		OPT_CALLBACK(0, "max-stack", &o.view.max_stack, "N",
+			     "call graphs keep N frames of each chain, counted from the end the "
+			     "order starts at (default 127, as perf); the sample's own entry keeps "
+			     "its self time", set_max_stack),
 		OPT_STRING(0, "kallsyms", &o.view.kallsyms, "FILE",
 			   "kernel symbols from FILE (default: /proc/kallsyms)"),
 		OPT_BOOL(0, "demangle", &o.demangle,

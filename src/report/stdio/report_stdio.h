@@ -23,6 +23,8 @@ struct report_stdio_opts {
 				      [,function|srcline][,percent|count|period]"; NULL: graph */
 	int inlines;               /* 1 --inline, 0 --no-inline, -1: perf's default (inline
 				      frames in files recorded with --call-graph dwarf) */
+	uint32_t max_stack;        /* frames kept per chain, as struct xpp_opts: 0 perf's
+				      default, XPP_MAX_STACK_NONE none */
 };
 
 /*

@@ -114,6 +114,7 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 	po->no_chains = c->cg.mode == CG_NONE;
 	po->order = c->cg.order;
 	po->inlines = o->inlines;
+	po->max_stack = o->max_stack;
 	for (unsigned int i = 0; i < c->nr_cols; i++)
 		po->srclines |= c->cols[i] == XPP_HIST_KEY_SRCLINE;
 	po->srclines |= c->cg.srcline;
