@@ -101,11 +101,16 @@ static int src_of(xpp_profile *p, const struct xpp_hist_key *k, uint64_t addr, b
 {
 	const struct xpp_dso *d =
 		k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(p->dsos, k->dso);
+	const char *file;
 
 	memset(fr, 0, sizeof(*fr));
 	if (!p->src || !d || d->kind != XPP_DSO_USER)
 		return 0;
-	return xpp_srcline_find(p->src, k->dso, d->long_name, caller && addr ? addr - 1 : addr, fr);
+	/* the recorded file's lines, never those of a file with another build-id */
+	file = xpp_dso_table_file(p->dsos, k->dso);
+	if (!file)
+		return 0;
+	return xpp_srcline_find(p->src, k->dso, file, caller && addr ? addr - 1 : addr, fr);
 }
 
 /* A list as the pool holds it: the count, then the ids. */
@@ -805,7 +810,12 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	dopts.kallsyms = opts->kallsyms;
 	dopts.debug_root = opts->debug_root;
 	dopts.no_demangle = opts->no_demangle;
+	dopts.symfs = opts->symfs;
+	dopts.buildid_dir = opts->buildid_dir;
 	p->dsos = xpp_dso_table_create(&dopts);
+	if (p->dsos && xpf_features_has(xpf_reader_features(r), XPF_FEAT_BUILD_ID))
+		xpp_dso_table_set_recorded(p->dsos, xpf_reader_features(r)->build_ids,
+					   xpf_reader_features(r)->nr_build_ids);
 	p->comms = xpp_intern_create();
 	p->m = p->dsos && p->comms ? xpp_machine_create(p->dsos, p->comms) : NULL;
 	if (p->dsos && !opts->addrs_only && may_sample_kernel(r))

@@ -53,8 +53,10 @@ struct xpp_opts {
 	const char *comms;      /* comma-separated: only samples of these commands; NULL all */
 	const char *dsos;       /* comma-separated: only samples in these DSOs (short names) */
 	const char *kallsyms;   /* kernel symbols; NULL: /proc/kallsyms */
-	const char *debug_root; /* debug files; NULL: /usr/lib/debug */
+	const char *debug_root; /* debug files; NULL: /usr/lib/debug (under symfs) */
 	bool no_demangle;       /* symbol names as the files have them */
+	const char *symfs;      /* perf's --symfs: look for files under this directory */
+	const char *buildid_dir;/* perf's build-id cache (~/.debug); NULL: none */
 	int children;           /* 1 --children, 0 --no-children, -1 perf's default */
 	bool no_chains;         /* the view shows no call graph (-g none): build no trees
 				   unless --children needs them */

@@ -190,6 +190,18 @@ static double monotonic_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug; NULL without a home */
+static const char *buildid_dir(char *buf, size_t size)
+{
+	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+
+	if (env && *env)
+		return env;
+	if (!home || !*home || (size_t)snprintf(buf, size, "%s/.debug", home) >= size)
+		return NULL;
+	return buf;
+}
+
 /* --max-stack N as perf: frames kept per chain, 0 none (values past any chain are capped) */
 static int set_max_stack(const struct cli_option *opt, const char *arg, bool unset)
 {
@@ -305,6 +317,9 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "demangle", &o.demangle,
 			 "show C++ and Rust symbol names demangled, without parameters, as perf "
 			 "does (the default; --no-demangle: as the files have them)"),
+		OPT_STRING(0, "symfs", &o.view.symfs, "DIR",
+			   "look for the recorded files under DIR (as perf): DIR/usr/bin/prog for "
+			   "/usr/bin/prog, debug files under DIR/usr/lib/debug"),
 		OPT_GROUP("Messages"),
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
 		OPT_INCR('v', "verbose", &o.verbose,
@@ -314,6 +329,7 @@ int main(int argc, const char **argv)
 	};
 	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
+	char cache[4096];
 	int ret, status;
 	bool tui;
 
@@ -338,6 +354,7 @@ int main(int argc, const char **argv)
 		o.stdio = true;
 	o.view.quiet = o.quiet;
 	o.view.no_demangle = !o.demangle;
+	o.view.buildid_dir = buildid_dir(cache, sizeof(cache));
 	if (!o.input)
 		o.input = default_input(o.quiet);
 

@@ -17,6 +17,8 @@ struct report_stdio_opts {
 	const char *kallsyms;      /* kernel symbols; NULL: /proc/kallsyms */
 	const char *debug_root;    /* debug files; NULL: /usr/lib/debug */
 	bool no_demangle;          /* --no-demangle: symbol names as the files have them */
+	const char *symfs;         /* --symfs: files are looked for under this directory */
+	const char *buildid_dir;   /* perf's build-id cache (~/.debug); NULL: none */
 	int children;              /* 1 --children, 0 --no-children, -1 (0 too): perf's default,
 				      children when the file has callchains */
 	const char *call_graph;    /* -g: "graph|folded|none[,THRESHOLD][,caller|callee]

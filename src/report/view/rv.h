@@ -55,6 +55,11 @@ void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r);
 /* One warning for the samples whose DWARF user stack could not be unwound (not with -q). */
 void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o);
 /*
+ * One warning naming the DSOs whose file (or kernel) is not the one recorded and was not
+ * found elsewhere: their samples show addresses, not another file's symbols (not with -q).
+ */
+void rv_warn_build_ids(const xpp_profile *p, const struct report_stdio_opts *o);
+/*
  * One warning for the samples that could not be decoded (DESIGN 1.3), after c's report.
  * They are in no event's count: the headers say what was shown. CLI_EXIT_RUNTIME when they
  * are more than half of the samples (the line is then printed even with -q, and the
