@@ -749,6 +749,10 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 		ret = sort_addrs(p);
 	if (ret < 0)
 		xb_error_set(err, ret, "cannot process the records: %s", strerror(-ret));
+	/* the trees are complete: their lookup tables go before the views make theirs */
+	for (uint32_t i = 0; !ret && i < p->nr_ev; i++)
+		if (p->ev[i].cg)
+			xpp_cg_freeze(p->ev[i].cg);
 	return ret;
 }
 
