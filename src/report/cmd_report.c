@@ -1,5 +1,6 @@
 /* xperf-report: options, input selection and the one pass over the file for each mode. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,13 @@ int main(int argc, const char **argv)
 	int ret, status;
 	bool tui;
 
+	/*
+	 * Big tables (the call trees of a million distinct paths) grow by doubling: with a fixed
+	 * mmap threshold they stay mapped, so realloc moves pages (mremap) instead of copying
+	 * them beside the old block, and free gives them back. glibc's dynamic threshold would
+	 * put them on the heap after the first big free, and the peak would hold both copies.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	cli_set_command("xperf report");
 	argc = cli_parse(argc, argv, opts, usage, 0);
 	if (argc < 0)
