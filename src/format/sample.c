@@ -263,8 +263,8 @@ int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_even
 	if (hdr->type != PERF_RECORD_SAMPLE)
 		return xb_error_set(err, -EINVAL, "record of type %u is not a sample", hdr->type);
 	if (t & ~(uint64_t)KNOWN_SAMPLE_BITS)
-		return xb_error_set(err, -EOPNOTSUPP, "sample_type 0x%llx has unknown bits",
-				     (unsigned long long)t);
+		return xb_error_set(err, -EOPNOTSUPP, "unknown sample_type bits 0x%llx",
+				    (unsigned long long)(t & ~(uint64_t)KNOWN_SAMPLE_BITS));
 	c.base = (const uint8_t *)hdr;
 	c.p = c.base + sizeof(*hdr);
 	c.end = c.base + hdr->size;
@@ -301,7 +301,18 @@ int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_even
 	c.field = "period";
 	if (t & PERF_SAMPLE_PERIOD && (ret = get_u64(&c, &s->period)))
 		return ret;
-	return decode_tail(&c, attr, s);
+	if ((ret = decode_tail(&c, attr, s)))
+		return ret;
+	/*
+	 * The kernel sizes a sample to exactly its fields: bytes left over mean the record
+	 * and its attr disagree (a damaged size or sample_type), and every field read may be
+	 * another's. perf reads past such a gap; we say so instead.
+	 */
+	if (c.p != c.end)
+		return xb_error_set(err, -EINVAL,
+				    "sample record of size %u, but its sample_type needs %zu bytes",
+				    hdr->size, (size_t)(c.p - c.base));
+	return 0;
 }
 
 unsigned int xpf_sample_id_size(uint64_t t)

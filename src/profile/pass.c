@@ -101,11 +101,16 @@ static int src_of(xpp_profile *p, const struct xpp_hist_key *k, uint64_t addr, b
 {
 	const struct xpp_dso *d =
 		k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(p->dsos, k->dso);
+	const char *file;
 
 	memset(fr, 0, sizeof(*fr));
 	if (!p->src || !d || d->kind != XPP_DSO_USER)
 		return 0;
-	return xpp_srcline_find(p->src, k->dso, d->long_name, caller && addr ? addr - 1 : addr, fr);
+	/* the recorded file's lines, never those of a file with another build-id */
+	file = xpp_dso_table_file(p->dsos, k->dso);
+	if (!file)
+		return 0;
+	return xpp_srcline_find(p->src, k->dso, file, caller && addr ? addr - 1 : addr, fr);
 }
 
 /* A list as the pool holds it: the count, then the ids. */
@@ -165,7 +170,9 @@ static int64_t list_intern(struct frame_lists *l, const uint32_t *ids, uint32_t 
 /*
  * The frames of ip in cpumode into out[] (room for 1 + XPP_SRC_MAX_INLINE): the functions
  * inlined at ip, innermost first (with inline frames), then the interned host frame
- * (dso, symbol) or (dso, address) or the raw ip. Their number, or a negative errno.
+ * (dso, symbol), else (dso, ip) or the unmapped ip. perf keys a callchain entry without a
+ * symbol by its raw ip (the callchain cursor's), where the sample's own entry has the
+ * address in its map (see self_frame()). Their number, or a negative errno.
  * `caller`: ip is a return address (source lines and inline frames are those of the call).
  */
 static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumode,
@@ -207,8 +214,7 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 			return ret;
 		if (p->srclines && !fr.has_lines && (line = fallback_key(p, &k, addr)) >= 0)
 			k.srcline = (uint32_t)line;
-		if (k.sym >= 0)
-			k.addr = 0;
+		k.addr = k.sym >= 0 ? 0 : ip;
 	} else {
 		/* perf leaves an unmapped entry the level of its sample */
 		k.addr = ip;
@@ -324,16 +330,17 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
  * Context markers switch the mode of the entries after them, as perf reads them; an
  * unknown marker drops the chain (perf resets its cursor). The chain is cut to max_stack
  * ips (with their inline frames) from the end perf starts at (the outermost in caller
- * order). The first entry of each context is where that context was interrupted; the
- * others are return addresses. A DWARF sample's user frames follow the callchain's
- * (kernel) part, each part cut on its own, as perf joins them; one whose stack could not
- * be unwound keeps its own ip.
+ * order; none with perf's --max-stack 0). The first entry of each context is where that
+ * context was interrupted; the others are return addresses. A DWARF sample's user frames
+ * follow the callchain's (kernel) part, each part cut on its own, as perf joins them; one
+ * whose stack could not be unwound keeps its own ip.
  */
 static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const struct xpf_sample *s,
 			 uint16_t sample_mode, uint32_t *out_n, uint32_t *out_view)
 {
 	uint64_t nr = (s->type & PERF_SAMPLE_CALLCHAIN) ? s->callchain.nr : 0;
-	uint32_t max_stack = p->o.max_stack ? p->o.max_stack : MAX_STACK;
+	uint32_t max_stack = !p->o.max_stack ? MAX_STACK :
+			     p->o.max_stack == XPP_MAX_STACK_NONE ? 0 : p->o.max_stack;
 	uint32_t per_ip = 1 + (p->inlines ? XPP_SRC_MAX_INLINE : 0);
 	uint16_t mode = PERF_RECORD_MISC_USER;
 	bool dwarf = xpp_unwind_wanted(s->type);
@@ -373,7 +380,9 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 	}
 	f = p->chain + 1;
 	if (nips > max_stack) {
-		if (p->order == 0) {
+		if (!max_stack) {
+			n = 0;
+		} else if (p->order == 0) {
 			n = p->ip_at[max_stack];
 		} else {
 			/* the outermost kept: move them to the front, the unwound frames follow */
@@ -385,14 +394,14 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 				memmove(p->vf, p->vf + from, n * sizeof(*p->vf));
 		}
 	}
-	if (dwarf) {
+	if (dwarf && max_stack) {
 		int u = unwind_frames(p, th, s, sample_mode, max_stack, &n);
 
 		if (u < 0)
 			return u;
 	}
 	*out_view = n;
-	if (!n && (!nr || dwarf)) {
+	if (!n && (!nr || dwarf) && max_stack) {
 		if (!chain_room(p, per_ip))
 			return -ENOMEM;
 		ret = frames_of(p, th, sample_mode, sample_mode, s->ip, false, p->chain + 1);
@@ -404,16 +413,38 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 	return 0;
 }
 
-/* Add the resolved chain (n frames, innermost first) to the event's tree as comm, then
- * frames outermost first. */
-static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_thread *th,
-			 uint32_t n, uint64_t period)
+/*
+ * Whether frame f stands for the sample's own entry k: the same function (or address) at
+ * the same level; its inline frames and source lines are the view's to weigh.
+ */
+static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key *k)
 {
-	uint32_t *f = p->chain + 1;
-	int64_t id;
+	size_t n;
+	const struct xpp_hist_key *fk = &xpp_hist_entries(p->frames, &n)[f].key;
 
-	if (!e->cg && !(e->cg = xpp_cg_create()))
+	return fk->dso == k->dso && fk->sym == k->sym && fk->addr == k->addr &&
+	       fk->level == k->level;
+}
+
+/*
+ * Add the resolved chain (n frames, innermost first) to the event's tree as comm, then
+ * frames outermost first. perf charges the sample's self time to its own entry `self` (the
+ * flat hist's key), not to the chain's innermost frame: when they differ (a chain cut at
+ * max_stack in caller order, an unresolved ip keyed by address), the sample goes to the
+ * event's `own` too (see struct xpp_event).
+ */
+static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_thread *th,
+			 uint32_t n, uint64_t period, const struct xpp_hist_key *self)
+{
+	uint32_t *f;
+	bool own;
+	struct xpp_hist_key ok, k0 = *self;
+	int64_t id, leaf;
+
+	if ((!e->cg && !(e->cg = xpp_cg_create())) || !chain_room(p, n))
 		return -ENOMEM;
+	f = p->chain + 1; /* a chain that gave no frame may have left no scratch */
+	own = !n || !is_self(p, f[0], self);
 	/* reverse to outermost first, the comm before them */
 	for (uint32_t i = 0; i < n / 2; i++) {
 		uint32_t t = f[i];
@@ -422,8 +453,16 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 		f[n - 1 - i] = t;
 	}
 	f[-1] = th->comm;
-	id = xpp_cg_add_path(e->cg, f - 1, n + 1, period, 1);
-	return id < 0 ? (int)id : 0;
+	leaf = xpp_cg_add_path(e->cg, f - 1, n + 1, period, 1);
+	if (leaf < 0 || !own)
+		return leaf < 0 ? (int)leaf : 0;
+	k0.comm = 0;
+	id = xpp_hist_add_id(p->frames, &k0, 0, 0);
+	if (id < 0 || (!e->own && !(e->own = xpp_hist_create())))
+		return id < 0 ? (int)id : -ENOMEM;
+	xpp_hist_key_init(&ok);
+	ok.addr = XPP_OWN_KEY(leaf, id);
+	return xpp_hist_add(e->own, &ok, period, 1);
 }
 
 /*
@@ -502,7 +541,21 @@ static int add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr, u
 	return 0;
 }
 
-static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
+/*
+ * A sample that cannot be decoded is counted, never dropped in silence (DESIGN 1.3): the
+ * view says how many and where the first one (in file order) is, and why.
+ */
+static void undecodable(xpp_profile *p, uint64_t pos, const char *why)
+{
+	struct xpp_undecodable *u = &p->undecodable;
+
+	if (!u->nr++ || pos < u->first_offset) {
+		u->first_offset = pos;
+		snprintf(u->reason, sizeof(u->reason), "%.*s", (int)sizeof(u->reason) - 1, why);
+	}
+}
+
+static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint64_t pos)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(p->r, hdr);
 	struct xpp_event *e;
@@ -517,13 +570,25 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 	bool tree, mapped = false;
 	int ret;
 
-	if (!a)
-		return 0; /* perf drops samples of unknown events too */
+	if (!a) {
+		const struct xpf_attr *a0 = xpf_reader_attr(p->r, 0);
+		uint64_t id = 0;
+		char why[64];
+
+		if (a0)
+			xpf_record_id(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &id);
+		snprintf(why, sizeof(why), "id %llu matches no event", (unsigned long long)id);
+		undecodable(p, pos, why);
+		return 0;
+	}
 	if (!p->callchains)
 		callchains_seen(p, a, true);
 	ret = xpf_sample_decode(&a->attr, hdr, &s, &p->err);
-	if (ret < 0)
-		return 0; /* a malformed sample is skipped, as perf does */
+	if (ret < 0) {
+		undecodable(p, pos, p->err.msg);
+		p->err.msg[0] = 0;
+		return 0;
+	}
 	e = event_of(p, a);
 	if (!e)
 		return -ENOMEM;
@@ -589,20 +654,20 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr)
 			return ret;
 	}
 	if (tree) {
-		ret = add_callchain(p, e, th, n, period);
+		ret = add_callchain(p, e, th, n, period, &k);
 		if (ret < 0)
 			return ret;
 	}
 	return xpp_hist_add(e->h, &k, period, 1);
 }
 
-static int deliver(void *ctx, const struct perf_event_header *hdr)
+static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 {
 	xpp_profile *p = ctx;
 	int ret;
 
 	if (hdr->type == PERF_RECORD_SAMPLE)
-		return add_sample(p, hdr);
+		return add_sample(p, hdr, pos);
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16) {
 		uint64_t lost;
 
@@ -666,9 +731,9 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 			continue; /* perf's own records: the reader applies what matters */
 		} else if ((a0 = xpf_reader_attr(p->r, 0)) &&
 			   xpf_record_time(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &t)) {
-			ret = xpp_ordered_queue(p->q, t, hdr);
+			ret = xpp_ordered_queue(p->q, t, hdr, rec.file_offset);
 		} else {
-			ret = deliver(p, hdr);
+			ret = deliver(p, hdr, rec.file_offset);
 		}
 		if (ret < 0) {
 			if (!err->msg[0])
@@ -684,6 +749,10 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 		ret = sort_addrs(p);
 	if (ret < 0)
 		xb_error_set(err, ret, "cannot process the records: %s", strerror(-ret));
+	/* the trees are complete: their lookup tables go before the views make theirs */
+	for (uint32_t i = 0; !ret && i < p->nr_ev; i++)
+		if (p->ev[i].cg)
+			xpp_cg_freeze(p->ev[i].cg);
 	return ret;
 }
 
@@ -745,7 +814,12 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	dopts.kallsyms = opts->kallsyms;
 	dopts.debug_root = opts->debug_root;
 	dopts.no_demangle = opts->no_demangle;
+	dopts.symfs = opts->symfs;
+	dopts.buildid_dir = opts->buildid_dir;
 	p->dsos = xpp_dso_table_create(&dopts);
+	if (p->dsos && xpf_features_has(xpf_reader_features(r), XPF_FEAT_BUILD_ID))
+		xpp_dso_table_set_recorded(p->dsos, xpf_reader_features(r)->build_ids,
+					   xpf_reader_features(r)->nr_build_ids);
 	p->comms = xpp_intern_create();
 	p->m = p->dsos && p->comms ? xpp_machine_create(p->dsos, p->comms) : NULL;
 	if (p->dsos && !opts->addrs_only && may_sample_kernel(r))
@@ -779,6 +853,7 @@ void xpp_profile_free(xpp_profile *p)
 	for (uint32_t i = 0; i < p->nr_ev; i++) {
 		xpp_hist_free(p->ev[i].h);
 		xpp_cg_free(p->ev[i].cg);
+		xpp_hist_free(p->ev[i].own);
 	}
 	if (p->ann_cache_free)
 		p->ann_cache_free(p->ann_cache);

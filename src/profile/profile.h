@@ -53,14 +53,17 @@ struct xpp_opts {
 	const char *comms;      /* comma-separated: only samples of these commands; NULL all */
 	const char *dsos;       /* comma-separated: only samples in these DSOs (short names) */
 	const char *kallsyms;   /* kernel symbols; NULL: /proc/kallsyms */
-	const char *debug_root; /* debug files; NULL: /usr/lib/debug */
+	const char *debug_root; /* debug files; NULL: /usr/lib/debug (under symfs) */
 	bool no_demangle;       /* symbol names as the files have them */
+	const char *symfs;      /* perf's --symfs: look for files under this directory */
+	const char *buildid_dir;/* perf's build-id cache (~/.debug); NULL: none */
 	int children;           /* 1 --children, 0 --no-children, -1 perf's default */
 	bool no_chains;         /* the view shows no call graph (-g none): build no trees
 				   unless --children needs them */
 	int order;              /* 1 caller first, 0 callee first, -1 perf's default (caller
 				   with children, else callee): which end --max-stack keeps */
-	uint32_t max_stack;     /* frames kept per chain; 0: perf's default, 127 */
+	uint32_t max_stack;     /* frames kept per chain; 0: perf's default, 127;
+				   XPP_MAX_STACK_NONE: none (perf's --max-stack 0) */
 	int inlines;            /* 1 --inline: call chains show the functions inlined at each
 				   address (a frame each, above its host), 0 --no-inline, -1
 				   perf's default: only in files recorded with --call-graph dwarf */
@@ -84,15 +87,29 @@ struct xpp_opts {
 				   are not read ahead; a view resolves what it needs after */
 };
 
+#define XPP_MAX_STACK_NONE UINT32_MAX
+
 /*
  * One event's aggregation. Totals count every sample, filtered or not (perf's absolute
  * percentages). `h` holds one entry per (comm, dso, symbol) of the sample's own ip; `cg`
  * (NULL without call chains) holds, below the root, the comm id, then frame ids outermost
- * caller first (see xpp_profile_frame_key()).
+ * caller first (see xpp_profile_frame_key()). A frame without a symbol is keyed by its
+ * raw ip, as perf keys callchain entries, where the sample's own entry (h's key) has the
+ * address in its DSO.
+ * `own` (NULL when there are none) holds the samples whose own entry is not their path's
+ * innermost frame (such an unresolved ip; a chain cut at max_stack in caller order), by
+ * (the path's last node, the own entry's frame id) in key.addr (XPP_OWN_KEY; the other key
+ * fields as xpp_hist_key_init() sets them). The tree counts them at that node all the same;
+ * views that show perf's self entries move their self time to the own entry.
  */
+#define XPP_OWN_KEY(node, frame) ((uint64_t)(node) << 32 | (uint32_t)(frame))
+#define XPP_OWN_NODE(addr) ((uint32_t)((addr) >> 32))
+#define XPP_OWN_FRAME(addr) ((uint32_t)(addr))
+
 struct xpp_event {
 	xpp_hist *h;
 	xpp_callgraph *cg;
+	xpp_hist *own;
 	uint64_t nr_samples, total_period;
 };
 
@@ -133,6 +150,19 @@ const xpp_intern *xpp_profile_comms(const xpp_profile *p);
 const struct xpp_event *xpp_profile_events(const xpp_profile *p, uint32_t *nr);
 
 uint64_t xpp_profile_lost_samples(const xpp_profile *p);
+
+/*
+ * SAMPLE records that could not be decoded (an id that matches no attr, a sample_type with
+ * unknown bits, a size that disagrees with the attr): counted in no event. `first_offset`
+ * is the file offset of the first of them in file order (for a record unpacked from a
+ * COMPRESSED record, that record's offset), `reason` why it could not be decoded.
+ */
+struct xpp_undecodable {
+	uint64_t nr;
+	uint64_t first_offset;
+	char reason[200];
+};
+const struct xpp_undecodable *xpp_profile_undecodable(const xpp_profile *p);
 
 /*
  * DWARF call graphs (samples with user registers and a stack copy): how many samples asked

@@ -50,6 +50,7 @@ struct xpp_profile {
 	struct xpp_event *ev;
 	uint32_t nr_ev;
 	uint64_t lost_samples;
+	struct xpp_undecodable undecodable;
 	struct xpp_filter comm_filter, dso_filter;
 	struct xb_error err;
 	/* the attr of the previous sample and its index: most files have one or two */

@@ -29,6 +29,11 @@ uint64_t xpp_profile_lost_samples(const xpp_profile *p)
 	return p->lost_samples;
 }
 
+const struct xpp_undecodable *xpp_profile_undecodable(const xpp_profile *p)
+{
+	return &p->undecodable;
+}
+
 struct xpp_unwind_stats xpp_profile_unwind_stats(const xpp_profile *p)
 {
 	return p->unwind;

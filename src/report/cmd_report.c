@@ -1,5 +1,6 @@
 /* xperf-report: options, input selection and the one pass over the file for each mode. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "cli/cli.h"
 #include "report/flamegraph/flamegraph.h"
 #include "report/report.h"
+#include "profile/profile.h"
 #include "report/pprof/pprof.h"
 #include "report/report_tui.h"
 #include "report/stdio/report_stdio.h"
@@ -171,6 +173,38 @@ static double monotonic_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug; NULL without a home */
+static const char *buildid_dir(char *buf, size_t size)
+{
+	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+
+	if (env && *env)
+		return env;
+	if (!home || !*home || (size_t)snprintf(buf, size, "%s/.debug", home) >= size)
+		return NULL;
+	return buf;
+}
+
+/* --max-stack N as perf: frames kept per chain, 0 none (values past any chain are capped) */
+static int set_max_stack(const struct cli_option *opt, const char *arg, bool unset)
+{
+	char *end;
+	unsigned long long v;
+
+	if (unset) {
+		*(uint32_t *)opt->value = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-') {
+		cli_error("invalid --max-stack '%s': want a number of frames", arg);
+		return -1;
+	}
+	*(uint32_t *)opt->value = !v ? XPP_MAX_STACK_NONE : v > 65535 ? 65535 : (uint32_t)v;
+	return 0;
+}
+
 static int run_stdio(xpf_reader *r, const struct report_opts *o)
 {
 	int status = report_stdio_run_reader(r, &o->view);
@@ -257,11 +291,18 @@ int main(int argc, const char **argv)
 				   "inlined into, from DWARF (default: for files recorded with "
 				   "--call-graph dwarf, as perf; --no-inline: never)",
 				   set_children),
+		OPT_CALLBACK(0, "max-stack", &o.view.max_stack, "N",
+			     "call graphs keep N frames of each chain, counted from the end the "
+			     "order starts at (default 127, as perf); the sample's own entry keeps "
+			     "its self time", set_max_stack),
 		OPT_STRING(0, "kallsyms", &o.view.kallsyms, "FILE",
 			   "kernel symbols from FILE (default: /proc/kallsyms)"),
 		OPT_BOOL(0, "demangle", &o.demangle,
 			 "show C++ and Rust symbol names demangled, without parameters, as perf "
 			 "does (the default; --no-demangle: as the files have them)"),
+		OPT_STRING(0, "symfs", &o.view.symfs, "DIR",
+			   "look for the recorded files under DIR (as perf): DIR/usr/bin/prog for "
+			   "/usr/bin/prog, debug files under DIR/usr/lib/debug"),
 		OPT_GROUP("Messages"),
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
 		OPT_INCR('v', "verbose", &o.verbose,
@@ -271,9 +312,17 @@ int main(int argc, const char **argv)
 	};
 	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
+	char cache[4096];
 	int ret, status;
 	bool tui;
 
+	/*
+	 * Big tables (the call trees of a million distinct paths) grow by doubling: with a fixed
+	 * mmap threshold they stay mapped, so realloc moves pages (mremap) instead of copying
+	 * them beside the old block, and free gives them back. glibc's dynamic threshold would
+	 * put them on the heap after the first big free, and the peak would hold both copies.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	cli_set_command("xperf report");
 	argc = cli_parse(argc, argv, opts, usage, 0);
 	if (argc < 0)
@@ -295,6 +344,7 @@ int main(int argc, const char **argv)
 		o.stdio = true;
 	o.view.quiet = o.quiet;
 	o.view.no_demangle = !o.demangle;
+	o.view.buildid_dir = buildid_dir(cache, sizeof(cache));
 	if (!o.input)
 		o.input = cli_default_input(o.quiet);
 

@@ -103,6 +103,32 @@ perf_case "recurse -g: recursion counted once per sample in Children, same stack
 	same_folded r.data --children -g folded,0,caller,count
 '
 
+perf_case "recurse 200 deep: chains cut (kernel, --max-stack) keep the self time on the leaf, as perf" '
+	prec -g -o r.data -- "$WL/recurse" 200 0.5
+	for ms in "" 0 1 10 127; do
+		opt=${ms:+--max-stack $ms}
+		perf_run report --stdio --children -g none $opt -i r.data >perf.out 2>/dev/null
+		"$R" --stdio --children -g none $opt -i r.data >xperf.out 2>xperf.err ||
+			fail "$opt: $(cat xperf.err)"
+		same_children perf.out xperf.out || fail "children rows differ with ${opt:-no --max-stack}"
+		# the self time stays on bottom_work, the leaf, however short the chain
+		awk "\$NF == \"bottom_work\" { sub(/%/, \"\", \$2); f = 1; exit !(\$2 > 50) } END { exit !f }" \
+			xperf.out || fail "$opt: bottom_work has not the self time: $(grep bottom_work xperf.out)"
+		[ "$ms" = 0 ] && continue # no chains: nothing folded on either side
+		same_folded r.data --children -g folded,0,caller,count $opt
+		same_folded r.data --no-children -g folded,0,callee,count $opt
+	done
+	grep -q "recurse;recurse;recurse;recurse;recurse;recurse;recurse;recurse;recurse;recurse\$" \
+		xperf.folded || fail "no 10-frame recurse chain with --max-stack 10"
+'
+
+test_case "--max-stack takes a number of frames" '
+	rc=0; "$R" --max-stack x -i "$TOP/tests/corpus/good/callchain.bin" >out 2>err || rc=$?
+	[ "$rc" -eq 1 ] || fail "exit $rc: $(cat err)"
+	grep -q "max-stack" err || fail "message: $(cat err)"
+	"$R" --max-stack 5 -i "$TOP/tests/corpus/good/callchain.bin" >out 2>err || fail "$(cat err)"
+'
+
 perf_case "graph (the default print mode): the same lines as perf for the main entries" '
 	prec -g -o g.data -- "$WL/shares" 0.5
 	perf_run report --stdio -i g.data >perf.out 2>/dev/null
@@ -126,6 +152,29 @@ perf_case "graph (the default print mode): the same lines as perf for the main e
 		diff <(normalize_vdso g.data <p.$e) <(normalize_vdso g.data <x.$e) >d.$e ||
 			fail "callee graph of $e differs: $(head -n 8 d.$e)"
 	done
+'
+
+perf_case "stripped program: chain entries by raw address, self entries by file offset, as perf" '
+	command -v strip >/dev/null || skip "strip (binutils) is absent"
+	cp "$WL/shares" stripped && strip stripped
+	prec -g -o s.data -- ./stripped 0.3
+	perf_run report --stdio --children -g none -i s.data >perf.out 2>/dev/null
+	"$R" --stdio --children -g none -i s.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	same_children perf.out xperf.out
+	# the hot code of the stripped program is two entries: its self time under the address
+	# in the file, its callers time under the address in the process (PIE: far above)
+	sig() { awk "\$4 == \"stripped\" && \$NF ~ /^0x/ { a = \$NF; sub(/^0x0*/, \"\", a); print \$2, length(a) }" xperf.out; }
+	self=$(sig | awk "\$1 != \"0.00%\" && \$2 <= 6" | head -n 1)
+	chain=$(sig | awk "\$1 == \"0.00%\" && \$2 >= 9" | head -n 1)
+	[ -n "$self" ] && [ -n "$chain" ] || fail "want both a file-offset self row and a raw-address chain row"
+	same_folded s.data --children -g folded,0,caller,count
+	same_folded s.data --no-children -g folded,0,callee,count
+	perf_run report --stdio --no-children -i s.data >perf.out 2>/dev/null
+	"$R" --stdio --no-children -i s.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	# graph lines name raw addresses on both sides
+	diff <(grep -oE -- "--0x[0-9a-f]+|^ +0x[0-9a-f]+" perf.out | sort -u) \
+	     <(grep -oE -- "--0x[0-9a-f]+|^ +0x[0-9a-f]+" xperf.out | sort -u) >d ||
+		fail "graph addresses differ: $(head -n 6 d)"
 '
 
 if [ -x "$XPERF_BUILD/xperf-record" ]; then

@@ -230,6 +230,40 @@ def make_bad_samples(plain, callchain):
     return out
 
 
+def make_undecodable(plain, two_events):
+    """Files whose layout is sound but some or all SAMPLE records cannot be decoded with
+    their attr: a report must count them in one warning, never drop them in silence."""
+    out = {}
+    h = header(plain)
+    # perf_event_attr.sample_type is the u64 at offset 24 of the attr
+    d = bytearray(plain)
+    st = struct.unpack_from("<Q", d, h["attrs"][0] + 24)[0]
+    put_u64(d, h["attrs"][0] + 24, st | 1 << 43)
+    out["sample-type-unknown-bit.bin"] = (bytes(d), "the attr's sample_type has bit 43 set, unknown: "
+                                          "no SAMPLE can be decoded")
+
+    h = header(two_events)
+    recs = records(two_events, h["data"][0], h["data"][0] + h["data"][1])
+    st = struct.unpack_from("<Q", two_events, h["attrs"][0] + 24)[0]
+    assert st & (1 << 6) and not st & (1 << 16), "two-events.bin: want PERF_SAMPLE_ID, no IDENTIFIER"
+    id_at = 8 + 8 * (bin(st & 0xf).count("1"))  # after IP, TID, TIME, ADDR
+    samples = [r for r in recs if r[1] == 9]
+    d = bytearray(two_events)
+    for off, _, _ in samples[2::5]:
+        put_u64(d, off + id_at, 999999)
+    out["sample-ids-unknown.bin"] = (bytes(d), "every fifth SAMPLE (from the third) has id 999999, "
+                                     "which no attr owns")
+
+    h = header(plain)
+    recs = records(plain, h["data"][0], h["data"][0] + h["data"][1])
+    i = next(i for i, r in enumerate(recs) if r[1] == 9 and i + 1 < len(recs))
+    d = bytearray(plain)
+    struct.pack_into("<H", d, recs[i][0] + 6, recs[i][2] + recs[i + 1][2])
+    out["sample-size-grown.bin"] = (bytes(d), "the first SAMPLE's size also covers the record after it: "
+                                    "more bytes than its sample_type needs")
+    return out
+
+
 def make_truncated(plain, zstd):
     out = {}
     h = header(plain)
@@ -313,6 +347,7 @@ def main():
     bad = make_bad(plain, zstd, pipe)
     trunc = make_truncated(plain, zstd)
     samples = make_bad_samples(plain, callchain)
+    samples.update(make_undecodable(plain, read_good("two-events.bin")))
     write_set("bad", bad)
     write_set("bad-samples", samples)
     write_set("truncated", trunc)

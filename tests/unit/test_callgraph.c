@@ -103,6 +103,58 @@ static void test_empty_path(void)
 	xpp_cg_free(g);
 }
 
+/*
+ * The lean reads of a big tree agree with the full nodes; freezing drops the lookup table,
+ * and adding after it finds the nodes there are.
+ */
+static void test_lean_reads_and_freeze(void)
+{
+	xpp_callgraph *g = xpp_cg_create();
+	uint32_t k[6], got[8];
+	uint64_t period, count;
+	int64_t leaf1 = 0;
+
+	REQUIRE(g);
+	/* distinct 6-key paths sharing only their first key: the shape of issue 11's files */
+	for (uint32_t i = 0; i < 30000; i++) {
+		int64_t id;
+
+		for (uint32_t j = 0; j < 6; j++)
+			k[j] = j ? i * 7 + j : i % 3;
+		id = xpp_cg_add_path(g, k, 6, 2, 1);
+		CHECK(id > 0);
+		if (i == 1)
+			leaf1 = id;
+	}
+	CHECK_EQ_U64(xpp_cg_nr_nodes(g), 1 + 3 + 30000 * 5);
+	xpp_cg_freeze(g);
+	for (uint32_t id = 1; id < xpp_cg_nr_nodes(g); id += 313) {
+		const struct xpp_cg_node *n = xpp_cg_node(g, id);
+		uint32_t d = xpp_cg_path(g, id, got, 8);
+
+		REQUIRE(n);
+		CHECK_EQ_U64(xpp_cg_parent(g, id), n->parent);
+		CHECK_EQ_U64(xpp_cg_key(g, id), n->key);
+		CHECK_EQ_U64(d, n->depth);
+		CHECK_EQ_U64(got[d - 1], n->key);
+		CHECK(xpp_cg_self(g, id, &period, &count) == (n->self_count != 0));
+		CHECK_EQ_U64(period, n->self_period);
+		CHECK_EQ_U64(count, n->self_count);
+		CHECK_EQ_U64(xpp_cg_path(g, id, got, d - 1), 0); /* no room: nothing */
+	}
+	/* after the freeze, a known path is found again, a new one added */
+	k[0] = 1;
+	for (uint32_t j = 1; j < 6; j++)
+		k[j] = 7 + j;
+	CHECK_EQ_U64(xpp_cg_add_path(g, k, 6, 2, 1), leaf1);
+	CHECK(xpp_cg_self(g, (uint32_t)leaf1, &period, &count));
+	CHECK_EQ_U64(count, 2);
+	k[5] = 999999;
+	CHECK_EQ_U64(xpp_cg_add_path(g, k, 6, 1, 1), 1 + 3 + 30000 * 5);
+	CHECK_EQ_U64(xpp_cg_node(g, 0)->count, 30002);
+	xpp_cg_free(g);
+}
+
 /* frames are interned through hist_add_id: same key, same id, ids dense and stable */
 static void test_intern_ids(void)
 {
@@ -128,6 +180,7 @@ int main(void)
 	RUN(test_paths_merge);
 	RUN(test_many_nodes_and_reset);
 	RUN(test_empty_path);
+	RUN(test_lean_reads_and_freeze);
 	RUN(test_intern_ids);
 	UNIT_MAIN_END();
 }

@@ -152,9 +152,10 @@ struct rec {
 static uint64_t got[64];
 static unsigned int nr_got;
 
-static int collect(void *ctx, const struct perf_event_header *h)
+static int collect(void *ctx, const struct perf_event_header *h, uint64_t pos)
 {
 	(void)ctx;
+	CHECK_EQ_U64(pos, ((const struct rec *)h)->tag * 8);
 	if (nr_got < 64)
 		got[nr_got++] = ((const struct rec *)h)->tag;
 	return 0;
@@ -165,7 +166,7 @@ static void queue(xpp_ordered *q, uint64_t time, uint64_t tag)
 	struct rec r = { .h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(r) }, .time = time,
 			 .tag = tag };
 
-	CHECK(xpp_ordered_queue(q, time, &r.h) == 0);
+	CHECK(xpp_ordered_queue(q, time, &r.h, tag * 8) == 0);
 }
 
 static void test_ordered_rounds(void)

@@ -351,6 +351,8 @@ static void test_unknown_bits_and_type(void)
 	rb_init(&b, PERF_RECORD_SAMPLE);
 	rb_u64(&b, 1);
 	CHECK(xpf_sample_decode(&a, rb_done(&b), &s, &err) == -EOPNOTSUPP);
+	/* the message names only the unknown bits */
+	CHECK(strstr(err.msg, "unknown sample_type bits 0x10000000000") != NULL);
 	a.sample_type = PERF_SAMPLE_IP;
 	rb_init(&b, PERF_RECORD_COMM);
 	rb_u64(&b, 1);
@@ -397,6 +399,33 @@ static void test_record_time(void)
 	/* user records (FINISHED_ROUND, ...) carry no trailer */
 	h->type = XPF_RECORD_FINISHED_ROUND;
 	CHECK(!xpf_record_time(PERF_SAMPLE_TID | PERF_SAMPLE_TIME, true, h, &t));
+}
+
+/* A sample longer than its sample_type's fields disagrees with its attr: not decoded. */
+static void test_size_disagrees(void)
+{
+	struct perf_event_attr a = { .size = sizeof(a) };
+	struct rb b;
+	struct xpf_sample s;
+	struct xb_error err;
+
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	rb_init(&b, PERF_RECORD_SAMPLE);
+	rb_u64(&b, 0x1000);
+	rb_u32s(&b, 1, 2);
+	CHECK(xpf_sample_decode(&a, rb_done(&b), &s, &err) == 0);
+	rb_u64(&b, 0);
+	CHECK(xpf_sample_decode(&a, rb_done(&b), &s, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "size 32, but its sample_type needs 24 bytes") != NULL);
+	/* a callchain that ends short of the record leaves bytes over too */
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	rb_init(&b, PERF_RECORD_SAMPLE);
+	rb_u64(&b, 0x1000);
+	rb_u64(&b, 1);
+	rb_u64(&b, 0x1000);
+	CHECK(xpf_sample_decode(&a, rb_done(&b), &s, &err) == 0);
+	rb_u64(&b, 0x2000);
+	CHECK(xpf_sample_decode(&a, rb_done(&b), &s, &err) == -EINVAL);
 }
 
 static void test_sample_id_trailer(void)
@@ -480,6 +509,7 @@ int main(void)
 	RUN(test_tail_fields);
 	RUN(test_all_bits);
 	RUN(test_unknown_bits_and_type);
+	RUN(test_size_disagrees);
 	RUN(test_sample_id_trailer);
 	RUN(test_record_time);
 	RUN(test_names);

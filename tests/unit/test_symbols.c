@@ -236,6 +236,32 @@ static void test_not_elf(void)
 	xpp_symtab_free(&t);
 }
 
+/* The recorded file is read only when its build-id is the recorded one (this program's). */
+static void test_build_id_find(void)
+{
+	uint8_t id[XPP_BUILD_ID_MAX];
+	char self[4096], out[4096];
+	bool mismatch;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int size;
+
+	REQUIRE(n > 0);
+	self[n] = 0;
+	size = xpp_elf_build_id(self, id, sizeof(id));
+	REQUIRE(size > 0); /* the toolchain links a build-id note (gcc --build-id) */
+	CHECK(xpp_build_id_find(self, id, (size_t)size, NULL, "/nonexistent", out, sizeof(out),
+				&mismatch) == 0);
+	CHECK(!strcmp(out, self) && !mismatch);
+	id[0] ^= 0xff;
+	CHECK(xpp_build_id_find(self, id, (size_t)size, NULL, "/nonexistent", out, sizeof(out),
+				&mismatch) == -ENOENT);
+	CHECK(mismatch);
+	/* a file that is not there is missing, not another build */
+	CHECK(xpp_build_id_find("/nonexistent/prog", id, (size_t)size, NULL, "/nonexistent", out,
+				sizeof(out), &mismatch) == -ENOENT);
+	CHECK(!mismatch);
+}
+
 /*
  * perf's demangling without parameters (checked against perf 6.1 on the same names: the
  * Rust ones are functions of a C program given these names with asm labels, recorded and
@@ -292,5 +318,6 @@ int main(void)
 		SKIP(test_dynsym_and_plt, "/bin/ls is absent");
 	RUN(test_not_elf);
 	RUN(test_demangle);
+	RUN(test_build_id_find);
 	UNIT_MAIN_END();
 }

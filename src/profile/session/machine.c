@@ -247,7 +247,7 @@ static bool is_anon(const char *f)
 }
 
 static int apply_mmap(xpp_machine *m, int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
-		      const char *file, bool kernel)
+		      const char *file, bool kernel, const uint8_t *bid, uint8_t bid_size)
 {
 	char anon[64];
 	struct proc *p;
@@ -264,6 +264,8 @@ static int apply_mmap(xpp_machine *m, int32_t pid, uint64_t start, uint64_t len,
 	dso = xpp_dso_table_findnew(m->dsos, file, kernel);
 	if (dso < 0)
 		return (int)dso;
+	if (bid_size)
+		xpp_dso_set_build_id(m->dsos, (uint32_t)dso, bid, bid_size);
 	p = kernel ? &m->procs[KERNEL_PROC] : proc_find(m, pid, true);
 	if (!p)
 		return -ENOMEM;
@@ -378,6 +380,7 @@ int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
 		size_t fo = hdr->type == PERF_RECORD_MMAP ? 40 : 72;
+		uint8_t bid_size = 0;
 		char file[4096];
 		size_t n;
 
@@ -391,6 +394,9 @@ int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 			memcpy(&prot, b + 64, 4);
 			if (!(prot & PROT_EXEC))
 				return 0;
+			/* the kernel's build-id in place of maj/min/ino (perf_record_mmap2) */
+			if (hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
+				bid_size = (uint8_t)b[40] <= 20 ? (uint8_t)b[40] : 0;
 		} else if (hdr->misc & PERF_RECORD_MISC_MMAP_DATA) {
 			return 0;
 		}
@@ -401,7 +407,8 @@ int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 		file[n] = '\0';
 		kernel = (int32_t)u[0] == -1 ||
 			 (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-		return apply_mmap(m, (int32_t)u[0], q[0], q[1], q[2], file, kernel);
+		return apply_mmap(m, (int32_t)u[0], q[0], q[1], q[2], file, kernel,
+				  (const uint8_t *)b + 44, bid_size);
 	}
 	default:
 		/* EXIT: perf keeps exited threads for samples that come after */

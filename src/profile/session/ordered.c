@@ -10,6 +10,7 @@ struct entry {
 	uint64_t time;
 	uint64_t seq;   /* arrival order: equal times keep it */
 	size_t off;     /* in the current arena */
+	uint64_t pos;   /* in the file, for the deliver callback */
 };
 
 struct arena {
@@ -68,7 +69,8 @@ static int arena_put(struct arena *a, const void *p, size_t size, size_t *off)
 	return 0;
 }
 
-int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_header *hdr)
+int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_header *hdr,
+		      uint64_t pos)
 {
 	struct entry *e;
 	int ret;
@@ -80,6 +82,7 @@ int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_hea
 	if (ret < 0)
 		return ret;
 	e->time = time;
+	e->pos = pos;
 	e->seq = q->seq++;
 	if (q->nr && (time < e[-1].time))
 		q->sorted = false;
@@ -178,7 +181,8 @@ static int flush_upto(xpp_ordered *q, uint64_t limit)
 	}
 	q->sorted = true;
 	for (n = 0; n < q->nr && q->e[n].time <= limit; n++) {
-		ret = q->deliver(q->ctx, (const struct perf_event_header *)(q->cur.buf + q->e[n].off));
+		ret = q->deliver(q->ctx, (const struct perf_event_header *)(q->cur.buf + q->e[n].off),
+				 q->e[n].pos);
 		if (ret < 0)
 			return ret;
 	}

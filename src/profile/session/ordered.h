@@ -8,14 +8,22 @@
 
 typedef struct xpp_ordered xpp_ordered;
 
-/* Called for each record in order; a negative return stops the flush and is passed on. */
-typedef int (*xpp_ordered_deliver_fn)(void *ctx, const struct perf_event_header *hdr);
+/*
+ * Called for each record in order, with the file position it was queued with; a negative
+ * return stops the flush and is passed on.
+ */
+typedef int (*xpp_ordered_deliver_fn)(void *ctx, const struct perf_event_header *hdr,
+				      uint64_t pos);
 
 xpp_ordered *xpp_ordered_create(xpp_ordered_deliver_fn deliver, void *ctx);
 void xpp_ordered_free(xpp_ordered *q);
 
-/* Queue a copy of a timed record (time in ns). 0 or -ENOMEM. */
-int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_header *hdr);
+/*
+ * Queue a copy of a timed record (time in ns) read at file position pos (kept for messages
+ * about it). 0 or -ENOMEM.
+ */
+int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_header *hdr,
+		      uint64_t pos);
 
 /*
  * FINISHED_ROUND: deliver every queued record up to the largest time seen before the

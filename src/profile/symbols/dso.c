@@ -1,5 +1,6 @@
 /* The DSO table: name lookup by hash, perf's short names, lazy symbol loading, address cache. */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "base/array.h"
 #include "base/hash.h"
+#include "format/xpf_features.h"
 #include "profile/symbols/dso.h"
 #include "profile/symbols/load.h"
 
@@ -25,6 +27,10 @@ struct xpp_dso_table {
 	uint32_t nr, cap;
 	struct xb_slots index;   /* by long name: id + 1 */
 	int64_t kernel_id;
+	bool kallsyms_given;     /* opts.kallsyms was set: no build-id check for the kernel */
+	char *debug_buf;         /* symfs/usr/lib/debug, when symfs moves the default */
+	const struct xpf_build_id_entry *recorded;
+	uint32_t nr_recorded;
 	/* kallsyms read on a second thread while the pass runs (xpp_dso_table_prefetch_kernel) */
 	pthread_t kthread;
 	bool kthread_on;
@@ -50,10 +56,80 @@ xpp_dso_table *xpp_dso_table_create(const struct xpp_dso_table_opts *opts)
 		return NULL;
 	if (opts)
 		t->opts = *opts;
+	t->kallsyms_given = t->opts.kallsyms != NULL;
 	if (!t->opts.kallsyms)
 		t->opts.kallsyms = "/proc/kallsyms";
+	if (t->opts.symfs && !t->opts.symfs[0])
+		t->opts.symfs = NULL;
+	if (t->opts.symfs && !t->opts.debug_root) {
+		size_t n = strlen(t->opts.symfs) + sizeof("/usr/lib/debug");
+
+		t->debug_buf = malloc(n);
+		if (!t->debug_buf) {
+			free(t);
+			return NULL;
+		}
+		snprintf(t->debug_buf, n, "%s/usr/lib/debug", t->opts.symfs);
+		t->opts.debug_root = t->debug_buf;
+	}
 	t->kernel_id = -1;
 	return t;
+}
+
+void xpp_dso_table_set_recorded(xpp_dso_table *t, const struct xpf_build_id_entry *e,
+				uint32_t nr)
+{
+	t->recorded = e;
+	t->nr_recorded = nr;
+}
+
+void xpp_dso_set_build_id(xpp_dso_table *t, uint32_t id, const uint8_t *bid, uint8_t size)
+{
+	struct xpp_dso *d = xpp_dso_table_get(t, id);
+
+	if (!d || d->build_id_size || !size || size > sizeof(d->build_id))
+		return;
+	memcpy(d->build_id, bid, size);
+	d->build_id_size = size;
+}
+
+/*
+ * The recorded build-id of a new DSO named `filename` (as its MMAP record said; the
+ * kernel's map, "[kernel.kallsyms]_text", is recorded as "[kernel.kallsyms]").
+ */
+static void take_recorded(xpp_dso_table *t, struct xpp_dso *d, const char *filename)
+{
+	if (d->kind == XPP_DSO_KERNEL)
+		filename = "[kernel.kallsyms]";
+	for (uint32_t i = 0; i < t->nr_recorded; i++) {
+		const struct xpf_build_id_entry *e = &t->recorded[i];
+
+		if (e->filename && e->size && e->size <= sizeof(d->build_id) &&
+		    !strcmp(e->filename, filename)) {
+			memcpy(d->build_id, e->build_id, e->size);
+			d->build_id_size = e->size;
+			return;
+		}
+	}
+}
+
+/* Whether the recorded kernel is not the running one: then /proc/kallsyms is not read. */
+static bool kernel_differs(xpp_dso_table *t)
+{
+	uint8_t run[XPP_BUILD_ID_MAX];
+	int n;
+
+	if (t->kallsyms_given)
+		return false;
+	for (uint32_t i = 0; i < t->nr_recorded; i++) {
+		const struct xpf_build_id_entry *e = &t->recorded[i];
+
+		if (!e->filename || strcmp(e->filename, "[kernel.kallsyms]") || !e->size)
+			continue;
+		n = xpp_kernel_build_id(run, sizeof(run));
+		return n > 0 && ((size_t)n != e->size || memcmp(run, e->build_id, e->size));
+	}
+	return false;
 }
 
 static void *kallsyms_thread(void *arg)
@@ -72,7 +148,7 @@ static void *kallsyms_thread(void *arg)
  */
 void xpp_dso_table_prefetch_kernel(xpp_dso_table *t)
 {
-	if (t->kthread_on)
+	if (t->kthread_on || kernel_differs(t))
 		return;
 	t->kthread_on = !pthread_create(&t->kthread, NULL, kallsyms_thread, t);
 }
@@ -100,8 +176,10 @@ void xpp_dso_table_free(xpp_dso_table *t)
 	for (uint32_t i = 0; i < t->nr; i++) {
 		free(t->dsos[i].long_name);
 		free(t->dsos[i].short_buf);
+		free(t->dsos[i].file);
 		xpp_symtab_free(&t->dsos[i].syms);
 	}
+	free(t->debug_buf);
 	free(t->dsos);
 	xb_slots_free(&t->index);
 	free(t);
@@ -193,6 +271,7 @@ int64_t xpp_dso_table_findnew(xpp_dso_table *t, const char *filename, bool kerne
 		free(d->long_name);
 		return ret;
 	}
+	take_recorded(t, d, filename);
 	*slot = ++t->nr;
 	return t->nr - 1;
 }
@@ -204,26 +283,94 @@ int64_t xpp_dso_table_kernel(xpp_dso_table *t)
 	return t->kernel_id;
 }
 
+/*
+ * A file DSO: read where its recorded build-id says (xpp_build_id_find), never from a file
+ * with another build-id (it would name functions that never ran); without a recorded
+ * build-id, from its path as it is.
+ */
+static void load_user(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)
+{
+	char joined[PATH_MAX], found[PATH_MAX];
+	const char *path = d->long_name;
+	size_t n;
+
+	if (t->opts.symfs) {
+		if ((size_t)snprintf(joined, sizeof(joined), "%s%s", t->opts.symfs, path) >=
+		    sizeof(joined))
+			return;
+		path = joined;
+	}
+	if (!d->build_id_size) {
+		if (path == joined)
+			d->file = strdup(path);
+		xpp_elf_syms_load(&d->syms, path, t->opts.debug_root, err);
+		return;
+	}
+	if (xpp_build_id_find(path, d->build_id, d->build_id_size, t->opts.buildid_dir,
+			      t->opts.debug_root, found, sizeof(found), &d->build_id_mismatch)) {
+		d->no_file = true;
+		return;
+	}
+	n = strlen(found);
+	/* a debug file holds symbols, not the code: readers of the code get no file */
+	if (n > 6 && !strcmp(found + n - 6, ".debug"))
+		d->no_file = true;
+	else if (strcmp(found, d->long_name))
+		d->file = strdup(found);
+	xpp_elf_syms_load(&d->syms, found, t->opts.debug_root, err);
+}
+
+static void load_kernel(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)
+{
+	char path[PATH_MAX];
+
+	if (t->kallsyms_given || !d->build_id_size) {
+		if (!kernel_prefetched(t, &d->syms))
+			xpp_kallsyms_load(&d->syms, t->opts.kallsyms, err);
+		return;
+	}
+	if (xpp_build_id_find_kallsyms(d->build_id, d->build_id_size, t->opts.buildid_dir, path,
+				       sizeof(path), &d->build_id_mismatch))
+		return;
+	if (strcmp(path, "/proc/kallsyms") || !kernel_prefetched(t, &d->syms))
+		xpp_kallsyms_load(&d->syms, path, err);
+}
+
+/* The running kernel's vdso is the recorded one unless the build-ids say otherwise. */
+static void load_vdso(struct xpp_dso *d, struct xb_error *err)
+{
+	uint8_t id[XPP_BUILD_ID_MAX];
+	size_t size;
+	const void *img = xpp_vdso_image(&size);
+	int n;
+
+	if (!img)
+		return;
+	if (d->build_id_size) {
+		n = xpp_elf_build_id_mem(img, size, id, sizeof(id));
+		if (n > 0 && ((size_t)n != d->build_id_size || memcmp(id, d->build_id, (size_t)n))) {
+			d->build_id_mismatch = true;
+			return;
+		}
+	}
+	xpp_elf_syms_load_mem(&d->syms, img, size, err);
+}
+
 static void load(xpp_dso_table *t, struct xpp_dso *d)
 {
 	struct xb_error err;
-	const void *img;
-	size_t size;
 
 	d->loaded = true;
 	d->syms.no_demangle = t->opts.no_demangle;
 	switch (d->kind) {
 	case XPP_DSO_USER:
-		xpp_elf_syms_load(&d->syms, d->long_name, t->opts.debug_root, &err);
+		load_user(t, d, &err);
 		break;
 	case XPP_DSO_KERNEL:
-		if (!kernel_prefetched(t, &d->syms))
-			xpp_kallsyms_load(&d->syms, t->opts.kallsyms, &err);
+		load_kernel(t, d, &err);
 		break;
 	case XPP_DSO_VDSO:
-		img = xpp_vdso_image(&size);
-		if (img)
-			xpp_elf_syms_load_mem(&d->syms, img, size, &err);
+		load_vdso(d, &err);
 		break;
 	case XPP_DSO_ANON:
 		/* the file a JIT may write for perf; without it raw addresses are shown */
@@ -235,6 +382,17 @@ static void load(xpp_dso_table *t, struct xpp_dso *d)
 	/* a failed load leaves a partial table: drop it, raw addresses are shown instead */
 	if (!d->syms.finished)
 		xpp_symtab_free(&d->syms);
+}
+
+const char *xpp_dso_table_file(xpp_dso_table *t, uint32_t id)
+{
+	struct xpp_dso *d = xpp_dso_table_get(t, id);
+
+	if (!d || d->kind != XPP_DSO_USER)
+		return NULL;
+	if (!d->loaded)
+		load(t, d);
+	return d->file ? d->file : d->no_file ? NULL : d->long_name;
 }
 
 int64_t xpp_dso_table_resolve(xpp_dso_table *t, uint32_t id, uint64_t addr)

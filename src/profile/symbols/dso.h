@@ -25,14 +25,27 @@ struct xpp_dso {
 	bool loaded;            /* a load was tried (successful or not) */
 	bool hit;
 	struct xpp_symtab syms;
+	/* the build-id recorded for it (BUILD_ID feature, MMAP2 records), 0 bytes: none */
+	uint8_t build_id[20];
+	uint8_t build_id_size;
+	/* its file (or kernel) has another build-id and the recorded one was found nowhere:
+	 * no symbols were read (set by the load) */
+	bool build_id_mismatch;
+	char *file;             /* the file with its code, when not long_name (see
+				   xpp_dso_table_file()) */
+	bool no_file;           /* no file with its recorded code is known */
 };
+
+struct xpf_build_id_entry;
 
 typedef struct xpp_dso_table xpp_dso_table;
 
 struct xpp_dso_table_opts {
-	const char *kallsyms;   /* default /proc/kallsyms */
-	const char *debug_root; /* default /usr/lib/debug */
+	const char *kallsyms;   /* default /proc/kallsyms (or the recorded kernel's, see below) */
+	const char *debug_root; /* default /usr/lib/debug (under symfs when given) */
 	bool no_demangle;       /* symbol names as the files have them */
+	const char *symfs;      /* perf's --symfs: files are looked for under it; NULL: / */
+	const char *buildid_dir;/* perf's build-id cache (~/.debug); NULL: none */
 };
 
 /* opts may be NULL. The strings in opts must outlive the table. */
@@ -52,6 +65,23 @@ int64_t xpp_dso_table_findnew(xpp_dso_table *t, const char *filename, bool kerne
  * are read on first use as usual.
  */
 void xpp_dso_table_prefetch_kernel(xpp_dso_table *t);
+
+/*
+ * The build-ids the file recorded (its BUILD_ID feature; borrowed, must outlive the
+ * table): DSOs created from now on take theirs by file name. Call before the pass.
+ */
+void xpp_dso_table_set_recorded(xpp_dso_table *t, const struct xpf_build_id_entry *e,
+				uint32_t nr);
+
+/* A build-id for DSO id from an MMAP2 record; the first one given stays. */
+void xpp_dso_set_build_id(xpp_dso_table *t, uint32_t id, const uint8_t *bid, uint8_t size);
+
+/*
+ * The path of the ELF file that holds the DSO's code as recorded (the mapped file, under
+ * symfs, or a build-id cache copy), for readers of its code (the unwinder); NULL when there
+ * is none (no file, or a build-id mismatch). Loads the DSO's symbols first.
+ */
+const char *xpp_dso_table_file(xpp_dso_table *t, uint32_t id);
 
 /* The id of the kernel DSO ([kernel.kallsyms]), created on first use; negative errno. */
 int64_t xpp_dso_table_kernel(xpp_dso_table *t);

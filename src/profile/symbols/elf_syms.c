@@ -112,18 +112,45 @@ static Elf_Scn *find_section(Elf *elf, const char *name, GElf_Shdr *sh)
 	return NULL;
 }
 
+/* The GNU build-id's bytes into id (at most cap); its size, or 0 when there is none. */
+static size_t read_build_id_raw(Elf *elf, uint8_t *id, size_t cap)
+{
+	size_t size;
+	const char *image = elf_rawfile(elf, &size);
+	int n = image ? xelf_build_id_from_image(image, size, id, cap) : -ENOEXEC;
+
+	return n > 0 ? (size_t)n : 0;
+}
+
 /* The GNU build-id of an open file as lower-case hex (whole: it names the debug file). */
 static bool read_build_id(Elf *elf, char hex[2 * 64 + 1])
 {
 	uint8_t id[64];
-	size_t size;
-	const char *image = elf_rawfile(elf, &size);
-	int n = image ? xelf_build_id_from_image(image, size, id, sizeof(id)) : -ENOEXEC;
+	size_t n = read_build_id_raw(elf, id, sizeof(id));
 
-	if (n <= 0)
+	if (!n)
 		return false;
-	xelf_build_id_hex(id, (size_t)n, hex);
+	xelf_build_id_hex(id, n, hex);
 	return true;
+}
+
+int xpp_elf_build_id(const char *path, uint8_t *id, size_t cap)
+{
+	struct elf_file f;
+	int ret = elf_file_open(&f, path);
+
+	if (ret < 0)
+		return ret;
+	ret = (int)read_build_id_raw(f.elf, id, cap);
+	elf_file_close(&f);
+	return ret;
+}
+
+int xpp_elf_build_id_mem(const void *image, size_t size, uint8_t *id, size_t cap)
+{
+	int n = xelf_build_id_from_image(image, size, id, cap);
+
+	return n == -ENOENT ? 0 : n;
 }
 
 /* Whether a section name marks code, for unsized NOTYPE labels (perf: "text" in the name). */

@@ -2,7 +2,9 @@
 #ifndef XPERF_REPORT_SYMBOLS_LOAD_H
 #define XPERF_REPORT_SYMBOLS_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/error.h"
 #include "profile/symbols/symtab.h"
@@ -24,6 +26,40 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
  * itself): its name into out. 0, or a negative errno (-ENOENT: no line tables anywhere).
  */
 int xpp_elf_dwarf_file(const char *path, const char *debug_root, char *out, size_t size);
+
+/*
+ * The GNU build-id note of the ELF file at path (or of an image in memory) into id (at
+ * most cap bytes): its size, 0 when it has none, or a negative errno (-ENOEXEC: not ELF).
+ */
+int xpp_elf_build_id(const char *path, uint8_t *id, size_t cap);
+int xpp_elf_build_id_mem(const void *image, size_t size, uint8_t *id, size_t cap);
+
+#define XPP_BUILD_ID_MAX 20 /* perf's BUILD_ID_SIZE: a SHA-1 */
+
+/* id as lower-case hex into hex (2 * size + 1 bytes). */
+void xpp_build_id_hex(const uint8_t *id, size_t size, char *hex);
+
+/*
+ * Where the recorded file with build-id `id` is, perf's order aside (all hold the same
+ * symbols): `file` itself (the mapped path, joined to --symfs) when its build-id matches,
+ * else perf's build-id cache (buildid_dir/.build-id/xx/rest/elf, buildid_dir NULL: none),
+ * else its debug file (debug_root/.build-id/xx/rest.debug, NULL: /usr/lib/debug). 0 with
+ * the path in out; -ENOENT when none is there, with *mismatch set when `file` exists with
+ * another build-id (or none): the caller must not read it.
+ */
+int xpp_build_id_find(const char *file, const uint8_t *id, size_t size, const char *buildid_dir,
+		      const char *debug_root, char *out, size_t cap, bool *mismatch);
+
+/* The running kernel's build-id (/sys/kernel/notes) into id: its size, 0, or -errno. */
+int xpp_kernel_build_id(uint8_t *id, size_t cap);
+
+/*
+ * The kallsyms file of the kernel with build-id `id`: /proc/kallsyms when the running kernel
+ * is that one (or does not say), else perf's cache (buildid_dir/[kernel.kallsyms]/HEX/
+ * kallsyms). 0 with the path in out, or -ENOENT with *mismatch set.
+ */
+int xpp_build_id_find_kallsyms(const uint8_t *id, size_t size, const char *buildid_dir,
+			       char *out, size_t cap, bool *mismatch);
 
 /* The same for an ELF image in memory (the vdso); no debug files are looked for. */
 int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xb_error *err);

@@ -1,37 +1,45 @@
-/* The call tree: nodes in one array, found by (parent, key) through the base slot table. */
+/* The call tree: lean nodes in arrays, found by (parent, key) through open addressing. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/array.h"
-#include "base/hash.h"
 #include "profile/tree/callgraph.h"
 
-struct xpp_callgraph {
-	struct xpp_cg_node *n;
-	uint32_t nr, cap;
-	struct xb_slots index;  /* node id (the root, 0, is never looked up) */
+struct self_rec {
+	uint64_t period, count;
 };
 
-static uint64_t edge_hash(uint32_t parent, uint32_t key)
+struct xpp_callgraph {
+	uint64_t *pk;              /* per node: parent << 32 | key */
+	uint32_t *self_ix;         /* per node: its index in selfs + 1, 0 none */
+	uint32_t nr, cap;
+	struct self_rec *selfs;
+	uint32_t nr_selfs, cap_selfs;
+	uint32_t *slots;           /* node id per slot, 0 empty (the root is never looked up) */
+	uint8_t *tags;             /* per slot: 8 more bits of its node's hash, so that a probe
+				      reads a node only when they match (a miss costs two cache
+				      lines, not one per slot probed) */
+	uint32_t nslots;           /* power of two; 0 when frozen */
+	unsigned int shift;        /* 64 - log2(nslots) */
+	/* the full nodes, built by xpp_cg_node() (a cache: it does not change the tree) */
+	struct xpp_cg_node *full;
+	uint32_t full_nr, full_cap;
+	bool full_valid;
+};
+
+static uint64_t hash_pk(uint64_t pk)
 {
-	return xb_hash_u64((uint64_t)parent << 32 | key);
+	return pk * 0x9e3779b97f4a7c15ULL;
 }
 
-static uint64_t hash_of(const void *ctx, uint32_t id)
+static uint32_t slot_of(const xpp_callgraph *g, uint64_t h)
 {
-	const struct xpp_cg_node *n = &((const xpp_callgraph *)ctx)->n[id];
-
-	return edge_hash(n->parent, n->key);
+	return (uint32_t)(h >> g->shift);
 }
 
-/* key: the node's parent and key, as two u32 */
-static bool edge_eq(const void *ctx, uint32_t id, const void *key)
+static uint8_t tag_of(uint64_t h)
 {
-	const struct xpp_cg_node *n = &((const xpp_callgraph *)ctx)->n[id];
-	const uint32_t *k = key;
-
-	return n->parent == k[0] && n->key == k[1];
+	return (uint8_t)(h >> 24);
 }
 
 xpp_callgraph *xpp_cg_create(void)
@@ -41,11 +49,14 @@ xpp_callgraph *xpp_cg_create(void)
 	if (!g)
 		return NULL;
 	g->cap = 256;
-	g->n = calloc(g->cap, sizeof(*g->n));
-	if (!g->n) {
+	g->pk = malloc(g->cap * sizeof(*g->pk));
+	g->self_ix = malloc(g->cap * sizeof(*g->self_ix));
+	if (!g->pk || !g->self_ix) {
 		xpp_cg_free(g);
 		return NULL;
 	}
+	g->pk[0] = 0;
+	g->self_ix[0] = 0;
 	g->nr = 1;
 	return g;
 }
@@ -54,37 +65,114 @@ void xpp_cg_free(xpp_callgraph *g)
 {
 	if (!g)
 		return;
-	free(g->n);
-	xb_slots_free(&g->index);
+	free(g->pk);
+	free(g->self_ix);
+	free(g->selfs);
+	free(g->slots);
+	free(g->tags);
+	free(g->full);
 	free(g);
 }
 
 void xpp_cg_reset(xpp_callgraph *g)
 {
-	xb_slots_clear(&g->index);
-	memset(&g->n[0], 0, sizeof(g->n[0]));
+	if (g->nslots)
+		memset(g->slots, 0, g->nslots * sizeof(*g->slots));
+	g->self_ix[0] = 0;
 	g->nr = 1;
+	g->nr_selfs = 0;
+	g->full_valid = false;
+}
+
+void xpp_cg_freeze(xpp_callgraph *g)
+{
+	free(g->slots);
+	free(g->tags);
+	g->slots = NULL;
+	g->tags = NULL;
+	g->nslots = 0;
+}
+
+/*
+ * The lookup table for the nodes there are and the next one, at most 3/4 full: at that
+ * load a miss probes a few slots, and a slot costs 4 bytes for 1.3 to 2.7 per node.
+ */
+static int grow_slots(xpp_callgraph *g)
+{
+	uint32_t n = g->nslots ? g->nslots : 1024;
+	unsigned int bits = 0;
+	uint32_t *s;
+	uint8_t *t;
+
+	while ((uint64_t)(g->nr + 1) * 4 > (uint64_t)n * 3)
+		n *= 2;
+	if (n == g->nslots)
+		n *= 2;
+	if (!n || n > (1u << 31))
+		return -ENOMEM;
+	s = calloc(n, sizeof(*s));
+	t = malloc(n);
+	if (!s || !t)
+		return free(s), free(t), -ENOMEM;
+	while ((1u << bits) < n)
+		bits++;
+	free(g->slots);
+	free(g->tags);
+	g->slots = s;
+	g->tags = t;
+	g->nslots = n;
+	g->shift = 64 - bits;
+	for (uint32_t i = 1; i < g->nr; i++) {
+		uint64_t h = hash_pk(g->pk[i]);
+		uint32_t k = slot_of(g, h);
+
+		while (s[k])
+			k = (k + 1) & (n - 1);
+		s[k] = i;
+		t[k] = tag_of(h);
+	}
+	return 0;
+}
+
+static int grow_nodes(xpp_callgraph *g)
+{
+	uint32_t cap = g->cap * 2;
+	uint64_t *pk;
+	uint32_t *si;
+
+	if (cap <= g->cap || cap > (1u << 31))
+		return -ENOMEM;
+	pk = realloc(g->pk, (size_t)cap * sizeof(*pk));
+	if (!pk)
+		return -ENOMEM;
+	g->pk = pk;
+	si = realloc(g->self_ix, (size_t)cap * sizeof(*si));
+	if (!si)
+		return -ENOMEM;
+	g->self_ix = si;
+	g->cap = cap;
+	return 0;
 }
 
 int64_t xpp_cg_child(xpp_callgraph *g, uint32_t parent, uint32_t key)
 {
-	const uint32_t edge[2] = { parent, key };
-	struct xpp_cg_node *p;
-	uint32_t *slot, id;
+	uint64_t pk = (uint64_t)parent << 32 | key, h = hash_pk(pk);
+	uint8_t tag = tag_of(h);
+	uint32_t s, id;
 
-	if (xb_slots_reserve(&g->index, g->nr, hash_of, g))
+	if ((!g->nslots || (uint64_t)(g->nr + 1) * 4 > (uint64_t)g->nslots * 3) && grow_slots(g))
 		return -ENOMEM;
-	slot = xb_slots_find(&g->index, edge_hash(parent, key), edge_eq, g, edge);
-	if (*slot)
-		return *slot;
-	if (g->nr == g->cap && XB_ARRAY_RESERVE(g->n, g->cap, (size_t)g->nr + 1, 256))
+	for (s = slot_of(g, h); g->slots[s]; s = (s + 1) & (g->nslots - 1))
+		if (g->tags[s] == tag && g->pk[g->slots[s]] == pk)
+			return g->slots[s];
+	if (g->nr == g->cap && grow_nodes(g))
 		return -ENOMEM;
 	id = g->nr++;
-	p = &g->n[parent];
-	g->n[id] = (struct xpp_cg_node){ .parent = parent, .key = key, .depth = p->depth + 1,
-				     .next_sibling = p->first_child };
-	p->first_child = id;
-	*slot = id;
+	g->pk[id] = pk;
+	g->self_ix[id] = 0;
+	g->slots[s] = id;
+	g->tags[s] = tag;
+	g->full_valid = false;
 	return id;
 }
 
@@ -92,20 +180,32 @@ int64_t xpp_cg_add_path(xpp_callgraph *g, const uint32_t *keys, size_t n, uint64
 		    uint64_t count)
 {
 	uint32_t cur = 0;
+	struct self_rec *r;
 
-	g->n[0].period += period;
-	g->n[0].count += count;
 	for (size_t i = 0; i < n; i++) {
 		int64_t c = xpp_cg_child(g, cur, keys[i]);
 
 		if (c < 0)
 			return c;
 		cur = (uint32_t)c;
-		g->n[cur].period += period;
-		g->n[cur].count += count;
 	}
-	g->n[cur].self_period += period;
-	g->n[cur].self_count += count;
+	if (!g->self_ix[cur]) {
+		if (g->nr_selfs == g->cap_selfs) {
+			uint32_t cap = g->cap_selfs ? g->cap_selfs * 2 : 256;
+
+			r = cap > g->cap_selfs ? realloc(g->selfs, (size_t)cap * sizeof(*r)) : NULL;
+			if (!r)
+				return -ENOMEM;
+			g->selfs = r;
+			g->cap_selfs = cap;
+		}
+		g->selfs[g->nr_selfs] = (struct self_rec){ 0, 0 };
+		g->self_ix[cur] = ++g->nr_selfs;
+	}
+	r = &g->selfs[g->self_ix[cur] - 1];
+	r->period += period;
+	r->count += count;
+	g->full_valid = false;
 	return cur;
 }
 
@@ -114,7 +214,98 @@ uint32_t xpp_cg_nr_nodes(const xpp_callgraph *g)
 	return g->nr;
 }
 
-const struct xpp_cg_node *xpp_cg_node(const xpp_callgraph *g, uint32_t id)
+uint32_t xpp_cg_parent(const xpp_callgraph *g, uint32_t id)
 {
-	return id < g->nr ? &g->n[id] : NULL;
+	return (uint32_t)(g->pk[id] >> 32);
+}
+
+uint32_t xpp_cg_key(const xpp_callgraph *g, uint32_t id)
+{
+	return (uint32_t)g->pk[id];
+}
+
+uint32_t xpp_cg_path(const xpp_callgraph *g, uint32_t id, uint32_t *keys, uint32_t cap)
+{
+	uint32_t n = 0;
+
+	for (uint32_t x = id; x; x = (uint32_t)(g->pk[x] >> 32))
+		n++;
+	if (n > cap)
+		return 0;
+	for (uint32_t x = id, i = n; x; x = (uint32_t)(g->pk[x] >> 32))
+		keys[--i] = (uint32_t)g->pk[x];
+	return n;
+}
+
+void xpp_cg_prefetch(const xpp_callgraph *g, uint32_t id)
+{
+	if (id < g->nr)
+		__builtin_prefetch(&g->pk[id]);
+}
+
+bool xpp_cg_self(const xpp_callgraph *g, uint32_t id, uint64_t *period, uint64_t *count)
+{
+	const struct self_rec *r = g->self_ix[id] ? &g->selfs[g->self_ix[id] - 1] : NULL;
+
+	if (period)
+		*period = r ? r->period : 0;
+	if (count)
+		*count = r ? r->count : 0;
+	return r != NULL;
+}
+
+/*
+ * The full nodes: children prepended in creation order (the newest first), depths down
+ * from the root, totals up from the leaves (a parent's id is below its children's).
+ */
+static int build_full(xpp_callgraph *g)
+{
+	struct xpp_cg_node *f;
+
+	if (g->full_cap < g->nr) {
+		f = realloc(g->full, (size_t)g->nr * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		g->full = f;
+		g->full_cap = g->nr;
+	}
+	f = g->full;
+	for (uint32_t i = 0; i < g->nr; i++) {
+		struct xpp_cg_node *x = &f[i];
+
+		x->parent = xpp_cg_parent(g, i);
+		x->key = xpp_cg_key(g, i);
+		x->first_child = 0;
+		x->next_sibling = 0;
+		xpp_cg_self(g, i, &x->self_period, &x->self_count);
+		x->period = x->self_period;
+		x->count = x->self_count;
+		x->depth = 0;
+		if (i) {
+			struct xpp_cg_node *p = &f[x->parent];
+
+			x->depth = p->depth + 1;
+			x->next_sibling = p->first_child;
+			p->first_child = i;
+		}
+	}
+	for (uint32_t i = g->nr; i-- > 1;) {
+		f[f[i].parent].period += f[i].period;
+		f[f[i].parent].count += f[i].count;
+	}
+	g->full_nr = g->nr;
+	g->full_valid = true;
+	return 0;
+}
+
+const struct xpp_cg_node *xpp_cg_node(const xpp_callgraph *cg, uint32_t id)
+{
+	/* the full nodes are a cache of what the lean ones say, built on the first read */
+	xpp_callgraph *g = (xpp_callgraph *)cg;
+
+	if (id >= g->nr)
+		return NULL;
+	if ((!g->full_valid || g->full_nr != g->nr) && build_full(g))
+		return NULL;
+	return &g->full[id];
 }

@@ -201,6 +201,7 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	Dwfl_Module *mod = dwfl_addrmodule(pr->dwfl, pc);
 	const struct xpp_map *mp;
 	const struct xpp_dso *d;
+	const char *file;
 
 	if (mod)
 		return mod;
@@ -209,10 +210,16 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	if (!d || d->kind != XPP_DSO_USER || d->long_name[0] != '/' ||
 	    (mp->dso < u->nr_bad_dso && u->bad_dso[mp->dso]))
 		return NULL;
+	/* the recorded file (--symfs, build-id cache), never one with another build-id */
+	file = xpp_dso_table_file(u->dsos, mp->dso);
+	if (!file) {
+		mark_bad(u, mp->dso);
+		return NULL;
+	}
 	if (pr->nr_mods == pr->cap_mods &&
 	    XB_ARRAY_RESERVE(pr->mods, pr->cap_mods, (size_t)pr->nr_mods + 1, 8))
 		return NULL;
-	mod = dwfl_report_elf(pr->dwfl, d->short_name, d->long_name, -1, mp->start - mp->pgoff,
+	mod = dwfl_report_elf(pr->dwfl, d->short_name, file, -1, mp->start - mp->pgoff,
 			      false);
 	if (mod)
 		pr->mods[pr->nr_mods++] = (struct reported){ mp->start, mp->pgoff, mp->dso };

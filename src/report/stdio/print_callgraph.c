@@ -22,11 +22,11 @@ static void print_frame(const struct cgview *g, uint32_t f, FILE *out)
 	const char *line = g->c->cg.srcline ? xpp_profile_srcline(g->c->p, &k, true) : NULL;
 	char buf[64];
 
-	fputs(rv_frame_name(g->c, f, buf, sizeof(buf)), out);
+	fputs_unlocked(rv_frame_name(g->c, f, buf, sizeof(buf)), out);
 	if (line)
-		fprintf(out, " %s", line);
+		fputc_unlocked(' ', out), fputs_unlocked(line, out);
 	if (k.inl)
-		fputs(" (inlined)", out);
+		fputs_unlocked(" (inlined)", out);
 }
 
 static void print_value(const struct cgview *g, uint64_t period, uint64_t count, FILE *out)
@@ -57,7 +57,12 @@ static uint32_t *kids_of(const struct cgview *g, uint32_t id, uint32_t *nr)
 
 static void margin(int left, FILE *out)
 {
-	fprintf(out, "            %*s", left, "");
+	static const char spaces[] = "                                                                ";
+	int n = 12 + left;
+
+	for (; n > (int)sizeof(spaces) - 1; n -= (int)sizeof(spaces) - 1)
+		fwrite_unlocked(spaces, 1, sizeof(spaces) - 1, out);
+	fwrite_unlocked(spaces, 1, (size_t)n, out);
 }
 
 static bool bit(uint64_t mask, int i)
@@ -81,23 +86,23 @@ static size_t graph_level(struct cgview *g, uint32_t id, int depth, uint64_t mas
 			new_mask &= ~(1ULL << (depth - 1));
 		margin(left, out);
 		for (int d = 0; d < depth; d++)
-			fputs(bit(mask, d) ? "|          " : "           ", out);
-		fputc('\n', out);
+			fputs_unlocked(bit(mask, d) ? "|          " : "           ", out);
+		fputc_unlocked('\n', out);
 		for (uint32_t x = k[j];; x = xpp_cg_node(t, x)->first_child, i++) {
 			margin(left, out);
 			for (int d = 0; d < depth; d++) {
-				fputc(bit(new_mask, d) ? '|' : ' ', out);
+				fputc_unlocked(bit(new_mask, d) ? '|' : ' ', out);
 				if (!i && d == depth - 1) {
-					fputs("--", out);
+					fputs_unlocked("--", out);
 					print_value(g, xpp_cg_node(t, k[j])->period,
 						    xpp_cg_node(t, k[j])->count, out);
-					fputs("--", out);
+					fputs_unlocked("--", out);
 				} else {
-					fputs("          ", out);
+					fputs_unlocked("          ", out);
 				}
 			}
 			print_frame(g, xpp_cg_node(t, x)->key, out);
-			fputc('\n', out);
+			fputc_unlocked('\n', out);
 			lines += 2;
 			if (x == end)
 				break;
@@ -127,16 +132,16 @@ static void print_graph(struct cgview *g, uint64_t parent, FILE *out)
 			if (!(i == 0 && skip_first)) {
 				if (!printed) {
 					margin(left, out);
-					fputs("|\n", out);
+					fputs_unlocked("|\n", out);
 					margin(left, out);
-					fputs("---", out);
+					fputs_unlocked("---", out);
 					left += 3;
 					printed = true;
 				} else {
 					margin(left, out);
 				}
 				print_frame(g, xpp_cg_node(t, x)->key, out);
-				fputc('\n', out);
+				fputc_unlocked('\n', out);
 				lines++;
 			}
 			if (x == end)
@@ -147,7 +152,7 @@ static void print_graph(struct cgview *g, uint64_t parent, FILE *out)
 	free(k);
 	lines += graph_level(g, root, 1, 1, left, out);
 	if (lines)
-		fputc('\n', out);
+		fputc_unlocked('\n', out);
 }
 
 static void print_folded(struct cgview *g, FILE *out)
@@ -169,15 +174,15 @@ static void print_folded(struct cgview *g, FILE *out)
 		uint32_t d = x->depth;
 
 		print_value(g, x->self_period, x->self_count, out);
-		fputc(' ', out);
+		fputc_unlocked(' ', out);
 		for (uint32_t j = 0; j < d; j++)
 			g->seq[d - 1 - j] = x->key, x = xpp_cg_node(t, x->parent);
 		for (uint32_t j = 0; j < d; j++) {
 			if (j)
-				fputc(';', out);
+				fputc_unlocked(';', out);
 			print_frame(g, g->seq[j], out);
 		}
-		fputc('\n', out);
+		fputc_unlocked('\n', out);
 	}
 	free(ids);
 }
@@ -242,8 +247,11 @@ int stdio_print_callgraph_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 	g.seq = malloc((g.en.maxdepth + 1) * sizeof(*g.seq));
 	if (!g.scratch || !g.seq)
 		ret = -ENOMEM;
+	/* a million graph lines are output-bound: the printers write unlocked, under one lock */
+	flockfile(out);
 	if (!ret)
 		ret = print_rows(&g, out);
+	funlockfile(out);
 	rv_entries_free(&g.en);
 	xpp_cg_free(g.scratch);
 	free(g.seq);

@@ -32,7 +32,8 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 		goto out;
 	}
 	rv_warn_unwind(p, c.o);
-	status = CLI_EXIT_OK;
+	rv_warn_build_ids(p, c.o);
+	status = rv_warn_undecodable(p, &c);
 out:
 	xpp_profile_free(p);
 	return status;

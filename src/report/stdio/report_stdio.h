@@ -17,12 +17,16 @@ struct report_stdio_opts {
 	const char *kallsyms;      /* kernel symbols; NULL: /proc/kallsyms */
 	const char *debug_root;    /* debug files; NULL: /usr/lib/debug */
 	bool no_demangle;          /* --no-demangle: symbol names as the files have them */
+	const char *symfs;         /* --symfs: files are looked for under this directory */
+	const char *buildid_dir;   /* perf's build-id cache (~/.debug); NULL: none */
 	int children;              /* 1 --children, 0 --no-children, -1 (0 too): perf's default,
 				      children when the file has callchains */
 	const char *call_graph;    /* -g: "graph|folded|none[,THRESHOLD][,caller|callee]
 				      [,function|srcline][,percent|count|period]"; NULL: graph */
 	int inlines;               /* 1 --inline, 0 --no-inline, -1: perf's default (inline
 				      frames in files recorded with --call-graph dwarf) */
+	uint32_t max_stack;        /* frames kept per chain, as struct xpp_opts: 0 perf's
+				      default, XPP_MAX_STACK_NONE none */
 };
 
 /*
@@ -35,7 +39,9 @@ int report_stdio_run(const char *input_path, const struct report_stdio_opts *opt
 
 /*
  * The same on a reader the caller opened (and still owns and closes), positioned before
- * the first data record. The reader's warning (truncated file) is left to the caller.
+ * the first data record. The reader's warning (truncated file) is left to the caller when
+ * the status is CLI_EXIT_OK. CLI_EXIT_RUNTIME after a printed report: more than half of
+ * the samples could not be decoded (both warnings were printed).
  */
 int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts);
 

@@ -98,21 +98,23 @@ static int add_line(struct callers *v, enum line_kind kind, uint32_t id, const c
 static int compute(struct callers *v)
 {
 	const struct rv_entries *en = v->en;
-	uint32_t *stamp[2] = { NULL, NULL };
+	uint32_t *stamp[2] = { NULL, NULL }, *buf;
 	size_t cap[2] = { 0, 0 };
 	int ret = -ENOMEM;
 
 	reset(v);
 	v->callers = xpp_hist_create();
 	v->callees = xpp_hist_create();
-	if (!v->callers || !v->callees)
+	buf = malloc((en->maxdepth + 1) * sizeof(*buf));
+	if (!v->callers || !v->callees || !buf)
 		goto out;
 	for (uint32_t p = 0; p < en->nr_paths; p++) {
 		const struct rv_path *pa = &en->paths[p];
-		const uint32_t *f = en->frames + pa->off;
+		uint32_t len, comm;
+		const uint32_t *f = rv_path_frames(en, p, buf, &len, &comm);
 		bool on = false;
 
-		for (uint32_t i = 0; i < pa->len; i++) {
+		for (uint32_t i = 0; i < len; i++) {
 			struct xpp_hist_key k = fn_key(v, f[i]), o;
 
 			if (!tui_same_function(&k, &v->focus))
@@ -122,7 +124,7 @@ static int compute(struct callers *v)
 				v->count += pa->count;
 				on = true;
 			}
-			if (i + 1 == pa->len) {
+			if (i + 1 == len) {
 				v->self_period += pa->period;
 			} else {
 				o = fn_key(v, f[i + 1]);
@@ -169,6 +171,7 @@ static int compute(struct callers *v)
 out:
 	free(stamp[0]);
 	free(stamp[1]);
+	free(buf);
 	return ret;
 }
 

@@ -206,7 +206,7 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct tui t = { .o = o, .r = r, .key_pending = -1 };
-	int ret;
+	int ret, status;
 
 	if (rv_ctx_parse(&t.c, o->view ? o->view : &none, &po) < 0)
 		return CLI_EXIT_USAGE;
@@ -234,9 +234,11 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	}
 	tui_term_close();
 	rv_warn_unwind(t.p, t.c.o);
+	rv_warn_build_ids(t.p, t.c.o);
+	status = rv_warn_undecodable(t.p, &t.c);
 	if (o->verbose)
 		print_timings(&t);
 	xpp_profile_free(t.p);
 	free(t.log);
-	return CLI_EXIT_OK;
+	return status;
 }

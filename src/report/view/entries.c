@@ -28,151 +28,319 @@ static struct xpp_hist_key collapse(const struct rv_ctx *c, uint32_t comm, uint3
 	return k;
 }
 
-/* The paths of the event tree (nodes with samples of their own), frames into one pool. */
-static int collect_paths(struct rv_entries *g)
-{
-	const xpp_callgraph *cg = g->ev->cg;
-	uint32_t nr = xpp_cg_nr_nodes(cg);
-	size_t pool = 0, at = 0;
-
-	for (uint32_t i = 1; i < nr; i++)
-		if (xpp_cg_node(cg, i)->self_count && xpp_cg_node(cg, i)->depth >= 2) {
-			g->nr_paths++;
-			pool += xpp_cg_node(cg, i)->depth - 1;
-		}
-	g->paths = calloc(g->nr_paths + 1, sizeof(*g->paths));
-	g->frames = malloc((pool + 1) * sizeof(*g->frames));
-	if (!g->paths || !g->frames)
-		return -ENOMEM;
-	g->nr_paths = 0;
-	g->maxdepth = 1;
-	for (uint32_t i = 1; i < nr; i++) {
-		const struct xpp_cg_node *n = xpp_cg_node(cg, i);
-		struct rv_path *p;
-
-		if (!n->self_count || n->depth < 2)
-			continue;
-		p = &g->paths[g->nr_paths++];
-		p->off = (uint32_t)at;
-		p->len = n->depth - 1;
-		p->period = n->self_period;
-		p->count = n->self_count;
-		at += p->len;
-		if (p->len > g->maxdepth)
-			g->maxdepth = p->len;
-		for (uint32_t j = p->len; j-- > 0; n = xpp_cg_node(cg, n->parent))
-			g->frames[p->off + j] = n->key;
-		p->comm = n->key;
-	}
-	return 0;
-}
-
-/* Growable per-entry arrays of aggregate(). */
-struct agg {
-	uint32_t *stamp, *slot;
-	size_t cap, cap2, cap3, cap4, cap5, pcap;
+/* The event's samples whose own entry is apart from their path (struct xpp_event's own). */
+struct own {
+	uint32_t node, frame;
+	uint64_t period, count;
 };
 
-/* Path p meets entry k at frame i (f): one pair per (entry, path); `leaf`: the sample's own. */
-static int meet(struct rv_entries *g, struct agg *a, uint32_t p, uint32_t i, uint32_t f,
-		const struct xpp_hist_key *k, bool leaf)
+static int cmp_own(const void *pa, const void *pb)
 {
-	const struct rv_path *pa = &g->paths[p];
-	int64_t id = xpp_hist_add_id(g->h, k, 0, 0);
-	size_t n;
+	const struct own *a = pa, *b = pb;
 
-	if (id < 0 || XB_ARRAY_RESERVE0(a->stamp, a->cap, (size_t)id + 1, 256) ||
-	    XB_ARRAY_RESERVE0(a->slot, a->cap2, (size_t)id + 1, 256) ||
-	    XB_ARRAY_RESERVE0(g->self, a->cap3, (size_t)id + 1, 256) ||
-	    XB_ARRAY_RESERVE0(g->self_count, a->cap4, (size_t)id + 1, 256) ||
-	    XB_ARRAY_RESERVE0(g->level, a->cap5, (size_t)id + 1, 256) ||
-	    XB_ARRAY_RESERVE0(g->pairs, a->pcap, g->nr_pairs + 1, 256))
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	return a->frame < b->frame ? -1 : a->frame > b->frame;
+}
+
+/* ev->own by node, in *out (n of them); 0 or -ENOMEM */
+static int own_by_node(const struct xpp_event *ev, struct own **out, size_t *n)
+{
+	const struct xpp_hist_entry *e = ev->own ? xpp_hist_entries(ev->own, n) : NULL;
+
+	if (!e)
+		*n = 0;
+	*out = malloc((*n + 1) * sizeof(**out));
+	if (!*out)
 		return -ENOMEM;
-	if (!g->level[id])
-		g->level[id] = (uint8_t)rv_frame_key(g->c, 0, f).level;
-	if (a->stamp[id] != p + 1) {
-		struct xpp_hist_entry *e = &xpp_hist_entries(g->h, &n)[id];
-
-		a->stamp[id] = p + 1;
-		a->slot[id] = (uint32_t)g->nr_pairs;
-		g->pairs[g->nr_pairs++] = (struct rv_pair){ (uint32_t)id, p, i, i, false };
-		e->period += pa->period;
-		e->nr_samples += pa->count;
-	} else {
-		g->pairs[a->slot[id]].last = i;
-	}
-	if (leaf) {
-		g->pairs[a->slot[id]].leaf = true;
-		g->self[id] += pa->period;
-		g->self_count[id] += pa->count;
-	}
+	for (size_t i = 0; i < *n; i++)
+		(*out)[i] = (struct own){ XPP_OWN_NODE(e[i].key.addr), XPP_OWN_FRAME(e[i].key.addr),
+					  e[i].period, e[i].nr_samples };
+	qsort(*out, *n, sizeof(**out), cmp_own);
 	return 0;
 }
 
 /*
- * Children and self per entry; every (entry, path) meeting as a pair. A sample's own entry
- * is its ip's host frame, under the functions inlined there (perf charges self time to the
- * symbol); with source lines it has the line of the ip itself, the innermost frame's, where
- * its frame as a caller of the inlined code has the line of the call.
+ * The paths of the event tree, from its nodes with samples of their own: a node's samples
+ * whose own entry is apart make a path each with that own entry (a comm's too: their chain
+ * was empty), the rest one with the node's frame as their own.
+ */
+static int collect_paths(struct rv_entries *g)
+{
+	const xpp_callgraph *cg = g->ev->cg;
+	uint32_t nr = xpp_cg_nr_nodes(cg), cap = 0;
+	size_t nown, j = 0;
+	struct own *own;
+
+	if (own_by_node(g->ev, &own, &nown))
+		return -ENOMEM;
+	g->maxdepth = 1;
+	for (uint32_t i = 1; i < nr; i++)
+		cap += xpp_cg_self(cg, i, NULL, NULL);
+	g->paths = malloc((cap + nown + 1) * sizeof(*g->paths));
+	if (!g->paths)
+		return free(own), -ENOMEM;
+	for (uint32_t i = 1; i < nr; i++) {
+		uint64_t period, count;
+		uint32_t depth = 0; /* frames below the comm */
+		size_t j0 = j;
+
+		if (!xpp_cg_self(cg, i, &period, &count))
+			continue;
+		for (; j < nown && own[j].node == i; j++)
+			period -= own[j].period, count -= own[j].count;
+		for (uint32_t n = i; xpp_cg_parent(cg, n); n = xpp_cg_parent(cg, n))
+			depth++;
+		if (depth > g->maxdepth)
+			g->maxdepth = depth;
+		for (size_t o = j0; o <= j; o++) {
+			struct rv_path *p = &g->paths[g->nr_paths];
+
+			if (o < j)
+				*p = (struct rv_path){ i, 0, own[o].frame, own[o].period, own[o].count };
+			else if (count && xpp_cg_parent(cg, i))
+				*p = (struct rv_path){ i, 0, UINT32_MAX, period, count };
+			else
+				continue;
+			g->nr_paths++;
+		}
+	}
+	free(own);
+	return 0;
+}
+
+const uint32_t *rv_path_frames(const struct rv_entries *g, uint32_t p, uint32_t *buf,
+			       uint32_t *n, uint32_t *comm)
+{
+	uint32_t d = xpp_cg_path(g->ev->cg, g->paths[p].node, buf, g->maxdepth + 1);
+
+	*comm = buf[0];
+	*n = d ? d - 1 : 0;
+	return buf + 1;
+}
+
+static int grow(void **a, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 256;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*a, n * size);
+	if (!p)
+		return -ENOMEM;
+	memset((char *)p + *cap * size, 0, (n - *cap) * size);
+	*a = p;
+	*cap = n;
+	return 0;
+}
+
+/* The entry of key k (first met at frame f), made if new with its per-entry counters. */
+static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, uint32_t f)
+{
+	size_t nr;
+	int64_t id = xpp_hist_add_id(g->h, k, 0, 0);
+
+	if (id < 0)
+		return id;
+	xpp_hist_entries(g->h, &nr);
+	if (nr > g->cap_entries) {
+		size_t c1 = g->cap_entries, c2 = c1, c3 = c1, c4 = c1;
+
+		if (grow((void **)&g->self, &c1, nr, sizeof(*g->self)) ||
+		    grow((void **)&g->self_count, &c2, nr, sizeof(*g->self_count)) ||
+		    grow((void **)&g->level, &c3, nr, sizeof(*g->level)) ||
+		    grow((void **)&g->stamp, &c4, nr, sizeof(*g->stamp)))
+			return -ENOMEM;
+		g->cap_entries = c1;
+	}
+	if (!g->level[id])
+		g->level[id] = (uint8_t)rv_frame_key(g->c, 0, f).level;
+	return id;
+}
+
+/* The entry frame f of a path of comm falls in (the entry map caches the answer). */
+static int64_t entry_of(struct rv_entries *g, uint32_t comm, uint32_t f)
+{
+	struct rv_entry_map *m = &g->map;
+	uint64_t key = ((uint64_t)comm << 32 | f) + 1;
+	uint32_t s;
+
+	if ((m->nr + 1) * 2 > m->nslots) {
+		uint32_t n = m->nslots ? m->nslots * 2 : 1024;
+		uint64_t *nk = calloc(n, sizeof(*nk));
+		uint32_t *ne = malloc(n * sizeof(*ne));
+
+		if (!nk || !ne)
+			return free(nk), free(ne), -ENOMEM;
+		for (uint32_t i = 0; i < m->nslots; i++) {
+			if (!m->key[i])
+				continue;
+			for (s = (uint32_t)((m->key[i] * 0x9e3779b97f4a7c15ULL) >> 32) & (n - 1);
+			     nk[s]; s = (s + 1) & (n - 1))
+				;
+			nk[s] = m->key[i];
+			ne[s] = m->entry[i];
+		}
+		free(m->key);
+		free(m->entry);
+		m->key = nk;
+		m->entry = ne;
+		m->nslots = n;
+	}
+	for (s = (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & (m->nslots - 1); m->key[s];
+	     s = (s + 1) & (m->nslots - 1))
+		if (m->key[s] == key)
+			return m->entry[s];
+	struct xpp_hist_key k = collapse(g->c, comm, f, key_mask(g->c));
+	int64_t id = entry_of_key(g, &k, f);
+
+	if (id < 0)
+		return id;
+	m->key[s] = key;
+	m->entry[s] = (uint32_t)id;
+	m->nr++;
+	return id;
+}
+
+/*
+ * Where a path's own entry is among its frames f[0..n): its ip's host frame, under the
+ * functions inlined there (perf charges self time to the symbol).
+ */
+static uint32_t self_index(const struct rv_entries *g, const uint32_t *f, uint32_t n)
+{
+	uint32_t i = n - 1;
+
+	while (xpp_profile_inlines(g->c->p) && i > 0 && rv_frame_key(g->c, 0, f[i]).inl)
+		i--;
+	return i;
+}
+
+/*
+ * The entry a path's self time goes to: its host frame's (self_index()); with source lines,
+ * with the line of the ip itself, the innermost frame's, where its frame as a caller of the
+ * inlined code has the line of the call; its own entry's when apart (self).
+ */
+static int64_t self_entry(struct rv_entries *g, const uint32_t *f, uint32_t n, uint32_t comm,
+			  uint32_t self)
+{
+	unsigned int mask = key_mask(g->c);
+	uint32_t i;
+
+	if (self != UINT32_MAX)
+		return entry_of(g, comm, self);
+	i = self_index(g, f, n);
+	if (i + 1 < n && (mask & XPP_HIST_KEY_SRCLINE)) {
+		struct xpp_hist_key k = collapse(g->c, comm, f[i], mask), sk = k;
+
+		sk.srcline = collapse(g->c, comm, f[n - 1], mask).srcline;
+		if (sk.srcline != k.srcline)
+			return entry_of_key(g, &sk, f[i]);
+	}
+	return entry_of(g, comm, f[i]);
+}
+
+/* Path p's entries (frames f[0..n), then its own), each once, into g->fentry: how many. */
+static int path_entries(struct rv_entries *g, uint32_t p, const uint32_t *f, uint32_t n,
+			uint32_t comm, uint32_t tag)
+{
+	uint32_t m = 0;
+
+	for (uint32_t i = 0; i <= n; i++) {
+		int64_t e = i < n ? entry_of(g, comm, f[i]) : g->paths[p].self_entry;
+
+		if (e < 0)
+			return (int)e;
+		if (g->stamp[e] == tag)
+			continue;
+		g->stamp[e] = tag;
+		g->fentry[m++] = (uint32_t)e;
+	}
+	return (int)m;
+}
+
+/*
+ * Children and self per entry, and the paths that meet each entry, once a path however
+ * often it meets it: perf adds a sample's own entry first, with the whole chain, and does
+ * not count it again where the chain meets it. Two walks over the paths, so that nothing
+ * per (entry, path) is kept but the path's index.
  */
 static int aggregate(struct rv_entries *g)
 {
-	unsigned int mask = key_mask(g->c);
-	bool inlines = xpp_profile_inlines(g->c->p);
-	struct agg a = { 0 };
+	size_t nr, cap = 0;
+	uint32_t *npaths = NULL;
 	int ret = -ENOMEM;
 
 	g->h = xpp_hist_create();
-	if (!g->h)
+	g->pathbuf = malloc((g->maxdepth + 2) * sizeof(*g->pathbuf));
+	g->fentry = malloc((g->maxdepth + 2) * sizeof(*g->fentry));
+	if (!g->h || !g->pathbuf || !g->fentry)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < g->nr_paths; p++) {
-		const struct rv_path *pa = &g->paths[p];
-		const uint32_t *f = g->frames + pa->off;
-		uint32_t self_i = pa->len - 1;
+		struct rv_path *pa = &g->paths[p];
+		uint32_t comm, n, self = pa->own;
+		const uint32_t *f = rv_path_frames(g, p, g->pathbuf, &n, &comm);
+		/* entries are made in the order the path meets them (the view's ties keep it):
+		 * its own entry after its host frame's, or after all frames when apart */
+		uint32_t si = self == UINT32_MAX && n ? self_index(g, f, n) : n;
+		int64_t se = 0, fe = 0;
+		int m;
 
-		while (inlines && self_i > 0 && rv_frame_key(g->c, 0, f[self_i]).inl)
-			self_i--;
-		for (uint32_t i = 0; i < pa->len; i++) {
-			struct xpp_hist_key k = collapse(g->c, pa->comm, f[i], mask), sk;
-
-			if (i == self_i && self_i + 1 < pa->len && (mask & XPP_HIST_KEY_SRCLINE)) {
-				sk = k;
-				sk.srcline = collapse(g->c, pa->comm, f[pa->len - 1], mask).srcline;
-				if (sk.srcline != k.srcline) {
-					if (meet(g, &a, p, i, f[i], &k, false) ||
-					    meet(g, &a, p, i, f[i], &sk, true))
-						goto out;
-					continue;
-				}
-			}
-			if (meet(g, &a, p, i, f[i], &k, i == self_i))
-				goto out;
+		for (uint32_t i = 0; i < n && fe >= 0 && se >= 0; i++) {
+			fe = entry_of(g, comm, f[i]);
+			if (fe >= 0 && i == si)
+				se = self_entry(g, f, n, comm, self);
 		}
+		if (fe >= 0 && se >= 0 && si == n)
+			se = self_entry(g, f, n, comm, self);
+		if (fe < 0 || se < 0)
+			goto out;
+		pa->self_entry = (uint32_t)se;
+		m = path_entries(g, p, f, n, comm, p + 1);
+		if (m < 0)
+			goto out;
+		xpp_hist_entries(g->h, &nr);
+		if (grow((void **)&npaths, &cap, nr, sizeof(*npaths)))
+			goto out;
+		for (int i = 0; i < m; i++) {
+			struct xpp_hist_entry *he = &xpp_hist_entries(g->h, &nr)[g->fentry[i]];
+
+			he->period += pa->period;
+			he->nr_samples += pa->count;
+			npaths[g->fentry[i]]++;
+		}
+		g->self[se] += pa->period;
+		g->self_count[se] += pa->count;
 	}
+	/* the paths grouped by entry (a counting sort) */
+	xpp_hist_entries(g->h, &nr);
+	g->pair_off = calloc(nr + 1, sizeof(*g->pair_off));
+	if (!g->pair_off)
+		goto out;
+	for (size_t e = 0; e < nr; e++)
+		g->pair_off[e + 1] = g->pair_off[e] + (e < cap ? npaths[e] : 0);
+	g->order = malloc((g->pair_off[nr] + 1) * sizeof(*g->order));
+	if (!g->order)
+		goto out;
+	for (uint32_t p = 0; p < g->nr_paths; p++) {
+		uint32_t comm, n;
+		const uint32_t *f = rv_path_frames(g, p, g->pathbuf, &n, &comm);
+		int m = path_entries(g, p, f, n, comm, g->nr_paths + 1 + p);
+
+		if (m < 0)
+			goto out;
+		for (int i = 0; i < m; i++)
+			g->order[g->pair_off[g->fentry[i]]++] = p;
+	}
+	for (size_t e = nr; e > 0; e--)
+		g->pair_off[e] = g->pair_off[e - 1];
+	g->pair_off[0] = 0;
 	ret = 0;
 out:
-	free(a.stamp);
-	free(a.slot);
+	free(npaths);
 	return ret;
-}
-
-/* pairs grouped by entry (a counting sort), so one entry's chains are one run */
-static int group_pairs(struct rv_entries *g)
-{
-	size_t nr;
-
-	xpp_hist_entries(g->h, &nr);
-	g->pair_off = calloc(nr + 2, sizeof(*g->pair_off));
-	g->order = malloc((g->nr_pairs + 1) * sizeof(*g->order));
-	if (!g->pair_off || !g->order)
-		return -ENOMEM;
-	for (size_t i = 0; i < g->nr_pairs; i++)
-		g->pair_off[g->pairs[i].entry + 2]++;
-	for (size_t e = 2; e < nr + 2; e++)
-		g->pair_off[e] += g->pair_off[e - 1];
-	for (size_t i = 0; i < g->nr_pairs; i++)
-		g->order[g->pair_off[g->pairs[i].entry + 1]++] = (uint32_t)i;
-	return 0;
 }
 
 static bool dso_shown(const struct rv_entries *g, const struct xpp_hist_key *k)
@@ -214,6 +382,12 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		if (sa != sb)
 			return sa > sb ? -1 : 1;
 	}
+	/* and, with graphs, addresses without a symbol in one DSO highest first (perf's
+	 * _sort__addr_cmp orders its collapsed entries so; -g none keeps them lowest first) */
+	if (g->c->cg.mode != CG_NONE && e[a].key.comm == e[b].key.comm &&
+	    e[a].key.dso == e[b].key.dso && e[a].key.dso != XPP_HIST_NO_DSO &&
+	    e[a].key.sym < 0 && e[b].key.sym < 0 && e[a].key.addr != e[b].key.addr)
+		return e[a].key.addr > e[b].key.addr ? -1 : 1;
 	return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
 }
 
@@ -294,8 +468,6 @@ int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx)
 		if (!ret)
 			ret = aggregate(g);
 		if (!ret)
-			ret = group_pairs(g);
-		if (!ret)
 			ret = select_rows(g);
 	}
 	if (ret < 0) {
@@ -315,10 +487,13 @@ void rv_entries_free(struct rv_entries *g)
 	free(g->level);
 	free(g->rows);
 	free(g->paths);
-	free(g->frames);
-	free(g->pairs);
 	free(g->pair_off);
 	free(g->order);
+	free(g->map.key);
+	free(g->map.entry);
+	free(g->stamp);
+	free(g->pathbuf);
+	free(g->fentry);
 	xpp_hist_free(g->chain_keys);
 	free(g->chain_rep);
 	free(g->frame_rep);
@@ -379,20 +554,38 @@ int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t
 	if (!g->chains)
 		return 0;
 	for (size_t j = g->pair_off[e]; j < g->pair_off[e + 1]; j++) {
-		const struct rv_pair *pr = &g->pairs[g->order[j]];
-		const struct rv_path *pa = &g->paths[pr->path];
-		const uint32_t *f = g->frames + pa->off;
-		uint32_t n = 0, from;
+		uint32_t p = g->order[j], comm, len, n = 0, first = UINT32_MAX, last = 0, from;
+		const struct rv_path *pa = &g->paths[p];
+		const uint32_t *f;
+		bool leaf = pa->self_entry == e;
 
-		if (!g->c->children && !pr->leaf)
+		/* the paths of an entry are scattered over the paths and the tree: ask early for
+		 * a later one's (two steps: its path, then its nodes) */
+		if (j + 32 < g->pair_off[e + 1])
+			__builtin_prefetch(&g->paths[g->order[j + 32]]);
+		if (j + 16 < g->pair_off[e + 1])
+			xpp_cg_prefetch(g->ev->cg, g->paths[g->order[j + 16]].node);
+		if (!g->c->children && !leaf)
 			continue;
+		f = rv_path_frames(g, p, g->pathbuf, &len, &comm);
+		for (uint32_t i = 0; !leaf && i < len; i++) {
+			int64_t fe = entry_of(g, comm, f[i]);
+
+			if (fe < 0)
+				return (int)fe;
+			if (fe != e)
+				continue;
+			if (first == UINT32_MAX)
+				first = i;
+			last = i;
+		}
 		/* a leaf keeps its whole chain: perf's self entry holds the full callchain */
 		if (caller) {
-			from = pr->leaf ? 0 : pr->first;
-			for (uint32_t i = from; i < pa->len; i++)
+			from = leaf ? 0 : first;
+			for (uint32_t i = from; i < len; i++)
 				seq[n++] = f[i];
 		} else {
-			from = pr->leaf ? pa->len - 1 : pr->last;
+			from = leaf ? len - 1 : last;
 			for (uint32_t i = from + 1; i-- > 0;)
 				seq[n++] = f[i];
 		}

@@ -54,6 +54,18 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r);
 /* One warning for the samples whose DWARF user stack could not be unwound (not with -q). */
 void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o);
+/*
+ * One warning naming the DSOs whose file (or kernel) is not the one recorded and was not
+ * found elsewhere: their samples show addresses, not another file's symbols (not with -q).
+ */
+void rv_warn_build_ids(const xpp_profile *p, const struct report_stdio_opts *o);
+/*
+ * One warning for the samples that could not be decoded (DESIGN 1.3), after c's report.
+ * They are in no event's count: the headers say what was shown. CLI_EXIT_RUNTIME when they
+ * are more than half of the samples (the line is then printed even with -q, and the
+ * reader's own warning after it), else CLI_EXIT_OK.
+ */
+int rv_warn_undecodable(const xpp_profile *p, const struct rv_ctx *c);
 
 /* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " (a blank where the unit would be) */
 void rv_count_str(uint64_t v, char *buf, size_t size);
@@ -94,16 +106,24 @@ const char *rv_frame_name(const struct rv_ctx *c, uint32_t f, char *buf, size_t 
 
 /* ---- an event's entries (entries.c) ---- */
 
-/* One distinct call path of the event tree: frames outermost first, and its samples. */
+/*
+ * One distinct call path of the event tree, read from the tree when needed (its frames are
+ * the tree's keys from `node` up to the comm, see rv_path_frames()): 32 bytes a path
+ * whatever its depth, so that a million distinct paths fit (issue 11).
+ */
 struct rv_path {
-	uint32_t off, len, comm;
+	uint32_t node;       /* its innermost frame's node (the comm's when it has none) */
+	uint32_t self_entry; /* the entry its samples' self time goes to */
+	uint32_t own;        /* their own entry's frame when apart (see struct xpp_event's
+				own), else UINT32_MAX */
 	uint64_t period, count;
 };
 
-/* An entry met on a path: where first and last, and whether it is the path's leaf. */
-struct rv_pair {
-	uint32_t entry, path, first, last;
-	bool leaf;
+/* (comm, frame) -> entry: one hash lookup per frame of every path, so kept small and near */
+struct rv_entry_map {
+	uint64_t *key;       /* comm << 32 | frame, + 1 (0: empty) */
+	uint32_t *entry;
+	uint32_t nr, nslots;
 };
 
 /*
@@ -126,18 +146,26 @@ struct rv_entries {
 	uint64_t min_hit;            /* the -g threshold as a period */
 	/* with chains */
 	struct rv_path *paths;
-	uint32_t nr_paths, maxdepth;
-	uint32_t *frames;            /* the paths' frames, one pool */
-	struct rv_pair *pairs;
-	size_t nr_pairs;
-	size_t *pair_off;            /* per entry: its pairs are order[pair_off[e]..[e + 1]) */
-	uint32_t *order;             /* pairs grouped by entry */
+	uint32_t nr_paths, maxdepth; /* maxdepth: frames of the longest path */
+	size_t *pair_off;            /* per entry: the paths that meet it (each once) are */
+	uint32_t *order;             /* order[pair_off[e]..pair_off[e + 1]) */
+	struct rv_entry_map map;
+	uint32_t *stamp;             /* per entry: the last path that met it, + 1 */
+	size_t cap_entries;
+	uint32_t *pathbuf, *fentry;  /* scratch: one path's keys, its entries */
 	/* frames as chains tell them apart (rv_entry_chains()), filled as chains are built */
 	xpp_hist *chain_keys;
 	uint32_t *chain_rep;         /* per chain key: the first frame id with it, + 1 */
 	uint32_t *frame_rep;         /* per frame id: its chain key's frame + 1, 0 unknown */
 	size_t rep_cap, frame_cap;
 };
+
+/*
+ * Path p's frames, outermost first, from the event tree: into buf (room for g->maxdepth + 1
+ * ids), returned (past the comm, which goes to *comm), *n of them.
+ */
+const uint32_t *rv_path_frames(const struct rv_entries *g, uint32_t p, uint32_t *buf,
+			       uint32_t *n, uint32_t *comm);
 
 /* Whether event idx is shown with chains (the call-graph layout). */
 bool rv_event_chains(const struct rv_ctx *c, uint32_t idx);
