@@ -19,7 +19,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1:print_summar
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 pass=0 fail=0 skip=0
 results=$(mktemp)
-trap 'rm -f "$results"' EXIT
+failures=$(mktemp)
+trap 'rm -f "$results" "$failures"' EXIT
 
 selected() { # NAME: is this suite asked for?
 	[ ${#filters[@]} -eq 0 ] && return 0
@@ -40,15 +41,17 @@ run_one() { # label, command...
 	rc=$?
 	secs=$(($(date +%s) - start))
 	printf '%s\n' "$out" | sed "s|^|[$label] |"
+	printf '%s\n' "$out" | grep '^not ok - ' | sed "s|^|[$label] |" >>"$failures"
 	local p f s
 	p=$(printf '%s\n' "$out" | grep -c '^ok - ')
 	f=$(printf '%s\n' "$out" | grep -c '^not ok - ')
 	s=$(printf '%s\n' "$out" | grep -c '^skip - ')
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		echo "[$label] not ok - $label did not finish within $SUITE_TIMEOUT s"
+		echo "[$label] not ok - $label did not finish within $SUITE_TIMEOUT s" | tee -a "$failures"
 		f=$((f + 1))
 	elif [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "[$label] not ok - $label exited with status $rc without reporting a failed case"
+		echo "[$label] not ok - $label exited with status $rc without reporting a failed case" |
+			tee -a "$failures"
 		f=$((f + 1))
 	fi
 	[ "$secs" -ge 60 ] && echo "[$label] note: took $secs s"
@@ -56,7 +59,8 @@ run_one() { # label, command...
 }
 
 if [ "${BUILD_FAILED:-0}" != 0 ]; then
-	echo "[build] not ok - build: make all failed (status $BUILD_FAILED); testing what did build"
+	echo "[build] not ok - build: make all failed (status $BUILD_FAILED); testing what did build" |
+		tee -a "$failures"
 	echo "0 1 0" >>"$results"
 fi
 for t in "$BUILD"/tests/test_*; do
@@ -74,5 +78,10 @@ fi
 while read -r p f s; do
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 done <"$results"
+# CI logs keep only the tail: name the failures again right above the count.
+if [ -s "$failures" ]; then
+	echo "failed cases:"
+	cat "$failures"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
