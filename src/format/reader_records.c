@@ -195,6 +195,30 @@ static int extra_size(const struct xpf_reader *r, const struct perf_event_header
 }
 
 /*
+ * A pipe carries the event formats as a TRACING_DATA record, not a feature section: keep
+ * them as the feature, so readers find them in one place whatever the input.
+ */
+static int keep_tracing_data(struct xpf_reader *r, const uint8_t *rec, uint16_t rec_size,
+			     uint64_t extra, struct xb_error *err)
+{
+	uint32_t size;
+	int ret;
+
+	if (xpf_features_has(&r->feat, XPF_FEAT_TRACING_DATA))
+		return 1;
+	memcpy(&size, rec + 8, 4);
+	if (r->swap)
+		size = bswap_32(size);
+	ret = xpf_features_set_raw(&r->feat, XPF_FEAT_TRACING_DATA, rec + rec_size,
+				   size < extra ? size : extra);
+	if (ret < 0) {
+		r->done = true;
+		return xb_error_set(err, ret, "%s: out of memory", r->name);
+	}
+	return 1;
+}
+
+/*
  * A mapped file's pages behind the cursor are given back every DROP_STEP bytes, so a
  * report's peak RSS follows its own structures, not the size of the file. Safe whatever
  * still points there: the mapping is private and read-only, so a dropped page that is
@@ -292,6 +316,8 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 	if (ret == 1 && extra) {
 		rec->extra = p + h.size;
 		rec->extra_size = extra;
+		if (h.type == XPF_RECORD_HEADER_TRACING_DATA)
+			ret = keep_tracing_data(r, p, h.size, extra, err);
 	}
 	return ret;
 }
