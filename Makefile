@@ -49,6 +49,8 @@ HAVE_ZSTD     ?= 1
 HAVE_LIBDW    ?= $(call have_header,/usr/include/elfutils/libdw.h)
 HAVE_CURSES   ?= $(call have_header,/usr/include/ncursesw/curses.h)
 HAVE_CAPSTONE ?= $(call have_header,/usr/include/capstone/capstone.h)
+# tracepoint fields in xperf script: libtraceevent
+HAVE_TRACEEVENT ?= $(call have_header,/usr/include/traceevent/event-parse.h)
 # pprof export (xperf report --pprof): libprotobuf-c, its compiler protoc-c, and zlib
 HAVE_PBC      ?= $(if $(and $(wildcard /usr/include/protobuf-c/protobuf-c.h),$(wildcard /usr/include/zlib.h),$(shell command -v $(PROTOC_C) 2>/dev/null)),1,0)
 PROTOC_C     ?= protoc-c
@@ -61,6 +63,7 @@ DW_LIBS      ?= -ldw -lelf
 CURSES_LIBS  ?= -lncursesw -ltinfo
 CAPSTONE_LIBS ?= -lcapstone
 CAPSTONE_CFLAGS ?= -I/usr/include/capstone
+TRACEEVENT_LIBS ?= -ltraceevent
 ZSTD_CFLAGS  ?=
 ELF_CFLAGS   ?=
 DW_CFLAGS    ?=
@@ -80,6 +83,9 @@ CAPSTONE_CFLAGS :=
 endif
 ifneq ($(HAVE_PBC),1)
 PBC_LIBS     :=
+endif
+ifneq ($(HAVE_TRACEEVENT),1)
+TRACEEVENT_LIBS :=
 endif
 
 LIB_CFLAGS := $(ZSTD_CFLAGS) $(ELF_CFLAGS) $(DW_CFLAGS) $(CURSES_CFLAGS) $(CAPSTONE_CFLAGS)
@@ -108,13 +114,16 @@ CAPSTONE_FILES := src/profile/disasm/disasm_capstone.c
 CAPSTONE_STUBS := src/profile/disasm/disasm_capstone_stub.c
 PBC_FILES      := src/report/pprof/pprof_pbc.c
 PBC_STUBS      := src/report/pprof/pprof_pbc_stub.c
+TRACEEVENT_FILES := src/script/tracepoint_te.c
+TRACEEVENT_STUBS := src/script/tracepoint_te_stub.c
 
 OPTIONAL_OFF := $(if $(filter 1,$(HAVE_LIBDW)),$(LIBDW_STUBS),$(LIBDW_FILES)) \
                 $(if $(filter 1,$(HAVE_CURSES)),$(CURSES_STUBS),$(CURSES_FILES)) \
                 $(if $(filter 1,$(HAVE_CAPSTONE)),$(CAPSTONE_STUBS),$(CAPSTONE_FILES)) \
-                $(if $(filter 1,$(HAVE_PBC)),$(PBC_STUBS),$(PBC_FILES))
+                $(if $(filter 1,$(HAVE_PBC)),$(PBC_STUBS),$(PBC_FILES)) \
+                $(if $(filter 1,$(HAVE_TRACEEVENT)),$(TRACEEVENT_STUBS),$(TRACEEVENT_FILES))
 OPTIONAL_ALL := $(LIBDW_FILES) $(LIBDW_STUBS) $(CURSES_FILES) $(CURSES_STUBS) $(CAPSTONE_FILES) \
-                $(CAPSTONE_STUBS) $(PBC_FILES) $(PBC_STUBS)
+                $(CAPSTONE_STUBS) $(PBC_FILES) $(PBC_STUBS) $(TRACEEVENT_FILES) $(TRACEEVENT_STUBS)
 $(foreach f,$(OPTIONAL_ALL),$(if $(wildcard $(f)),,$(error $(f), listed for an optional library, is missing)))
 select_src = $(filter-out $(OPTIONAL_OFF),$(1))
 
@@ -196,7 +205,7 @@ all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS)
 $(CONFIG_H): FORCE
 	@mkdir -p $(dir $@)
 	@sh scripts/gen-config-h.sh "$(VERSION)" "$(HAVE_LIBELF)" "$(HAVE_LIBDW)" "$(HAVE_ZSTD)" \
-		"$(HAVE_CURSES)" "$(HAVE_CAPSTONE)" "$(HAVE_PBC)" >$@.tmp
+		"$(HAVE_CURSES)" "$(HAVE_CAPSTONE)" "$(HAVE_PBC)" "$(HAVE_TRACEEVENT)" >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(BUILD)/obj/%.o: %.c | $(CONFIG_H)
@@ -233,7 +242,8 @@ $(STAT_OBJS): $(call obj,$(filter-out src/stat/cmd_stat.c,$(STAT_SRC)))
 BUILT_COMMANDS := $(patsubst $(BUILD)/xperf-%,%,$(filter $(BUILD)/xperf-%,$(COMMANDS)))
 $(call obj,$(DRIVER_SRC)): ALL_CFLAGS += -DXPERF_COMMANDS='" $(BUILT_COMMANDS) "' \
 	-DXPERF_USES_LIBDW=$(if $(LIBDW_FILES),1,0) -DXPERF_USES_CURSES=$(if $(CURSES_FILES),1,0) \
-	-DXPERF_USES_CAPSTONE=$(if $(CAPSTONE_FILES),1,0) -DXPERF_USES_PBC=$(if $(PBC_FILES),1,0)
+	-DXPERF_USES_CAPSTONE=$(if $(CAPSTONE_FILES),1,0) -DXPERF_USES_PBC=$(if $(PBC_FILES),1,0) \
+	-DXPERF_USES_TRACEEVENT=$(if $(TRACEEVENT_FILES),1,0)
 $(call obj,$(DRIVER_SRC)): Makefile
 $(BUILD)/xperf: $(call obj,$(DRIVER_SRC)) $(CLI_LIB) $(BASE_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^
@@ -261,7 +271,7 @@ endif
 $(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(PBC_LIBS) -lm
 $(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(TRACEEVENT_LIBS) -lm
 
 # annotate draws nothing: no curses (linkers without --as-needed would load it at start-up)
 $(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(PROFILE_LIB) $(LIBS_ALL)

@@ -184,6 +184,7 @@ static void usage(FILE *f)
 #define XPERF_USES_CURSES 0
 #define XPERF_USES_CAPSTONE 0
 #define XPERF_USES_PBC 0
+#define XPERF_USES_TRACEEVENT 0
 #endif
 
 static int print_version(void)
@@ -200,6 +201,7 @@ static int print_version(void)
 		{ "ncursesw", XPERF_USES_CURSES, HAVE_CURSES, "report TUI" },
 		{ "capstone", XPERF_USES_CAPSTONE, HAVE_CAPSTONE, "annotate disassembly" },
 		{ "protobuf-c", XPERF_USES_PBC, HAVE_PBC, "report --pprof" },
+		{ "libtraceevent", XPERF_USES_TRACEEVENT, HAVE_TRACEEVENT, "script's tracepoint fields" },
 	};
 	const size_t n = sizeof(all) / sizeof(all[0]);
 
@@ -211,7 +213,7 @@ static int print_version(void)
 	printf("\n");
 	for (size_t i = 0; i < n; i++)
 		if (all[i].used)
-			printf("  %-10s %-4s %s\n", all[i].name, all[i].have ? "yes" : "no",
+			printf("  %-13s %-4s %s\n", all[i].name, all[i].have ? "yes" : "no",
 			       all[i].what);
 	return 0;
 }

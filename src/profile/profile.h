@@ -217,6 +217,14 @@ const char *xpp_profile_sym_name(const xpp_profile *p, const struct xpp_hist_key
  */
 const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key *k, bool chain);
 
+/*
+ * The kernel symbol holding address addr ([kernel.kallsyms], its symbols loaded on first
+ * use): 1 with *name (valid until xpp_profile_free()) and *start set; 0 when none holds
+ * it; a negative errno. For views that name kernel addresses found in sample data, as
+ * tracepoint fields printed with %pS.
+ */
+int xpp_profile_kernel_sym(xpp_profile *p, uint64_t addr, const char **name, uint64_t *start);
+
 /* Whether the profile's call chains hold inline frames; whether its keys have source lines. */
 bool xpp_profile_inlines(const xpp_profile *p);
 bool xpp_profile_srclines(const xpp_profile *p);

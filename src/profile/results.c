@@ -87,6 +87,21 @@ const char *xpp_profile_sym_name(const xpp_profile *p, const struct xpp_hist_key
 	return xpp_dso_sym_name(d, (uint32_t)k->sym);
 }
 
+int xpp_profile_kernel_sym(xpp_profile *p, uint64_t addr, const char **name, uint64_t *start)
+{
+	int64_t kernel = xpp_dso_table_kernel(p->dsos), idx;
+	const struct xpp_dso *d;
+
+	if (kernel < 0)
+		return (int)kernel;
+	idx = xpp_dso_table_resolve(p->dsos, (uint32_t)kernel, addr);
+	if (idx < 0 || !(d = xpp_dso_table_get(p->dsos, (uint32_t)kernel)))
+		return 0;
+	*name = xpp_dso_sym_name(d, (uint32_t)idx);
+	*start = d->syms.syms[idx].start;
+	return 1;
+}
+
 const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key *k, bool chain)
 {
 	if (!k->srcline)

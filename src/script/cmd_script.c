@@ -62,7 +62,7 @@ static int script_start(struct script *sc)
 	for (uint32_t i = 0; i < n; i++)
 		if (xpf_reader_attr(sc->r, i)->attr.type == PERF_TYPE_TRACEPOINT &&
 		    (sc->f.fields[T_TRACE] & F_TRACE)) {
-			int ret = tp_printer_create(&sc->tp, sc->r, &why);
+			int ret = tp_printer_create(&sc->tp, sc->r, sc->p, &why);
 
 			if (ret == -ENOMEM)
 				return ret;

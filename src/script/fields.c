@@ -201,9 +201,14 @@ int script_fields_check(struct script_fields *f, xpf_reader *r)
 		if (seen[t])
 			continue; /* perf checks the first event of each type */
 		seen[t] = true;
-		/* perf shows tracepoints' call chains unless -F named their fields */
+		/*
+		 * perf shows tracepoints' call chains unless -F named their fields: with offsets
+		 * and DSOs from a file, names only from a pipe (where its check runs before the
+		 * attrs arrive and only the attr handler adds ip and sym).
+		 */
 		if (t == T_TRACE && !f->user_set[t] && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
-			f->fields[t] |= F_IP | F_SYM | F_DSO;
+			f->fields[t] |= F_IP | F_SYM |
+					(xpf_reader_header(r)->pipe ? 0 : F_SYMOFFSET | F_DSO);
 		if (!f->fields[t])
 			continue;
 		if (check_stype(f, t, a, PERF_SAMPLE_IP, "IP", F_IP) ||

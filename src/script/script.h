@@ -70,8 +70,9 @@ int script_print_folded(xpp_profile *p, struct out *out);
 /*
  * Tracepoint fields from the file's TRACING_DATA (libtraceevent where built with it):
  * NULL without tracepoints or support; tp_print() prints one sample's fields as perf does.
+ * Kernel addresses in the fields (%pS) are named from p's kernel symbols.
  */
-int tp_printer_create(struct tp_printer **out, xpf_reader *r, const char **why);
+int tp_printer_create(struct tp_printer **out, xpf_reader *r, xpp_profile *p, const char **why);
 void tp_printer_free(struct tp_printer *tp);
 void tp_print(struct tp_printer *tp, const struct xpf_sample *s, struct out *out);
 

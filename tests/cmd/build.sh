@@ -104,7 +104,7 @@ export -f mk has
 
 test_case "optional libraries: every file using one is listed, each with its stub" '
 	for lib in "LIBDW:elfutils/|dwarf\.h" "CURSES:n?curses(w/|\.h)|curses\.h" "CAPSTONE:capstone" \
-		   "PBC:zlib\.h|protobuf-c|profile\.pb-c\.h"; do
+		   "PBC:zlib\.h|protobuf-c|profile\.pb-c\.h" "TRACEEVENT:traceevent/"; do
 		v=${lib%%:*} re=${lib#*:}
 		files=$(mk print-${v}_FILES) stubs=$(mk print-${v}_STUBS)
 		users=$(cd "$TOP" && grep -rlE "^#include [<\"]($re)" src || :)
@@ -124,10 +124,10 @@ test_case "optional libraries: every file using one is listed, each with its stu
 '
 
 test_case "a library on builds its files and not their stubs, off the other way round" '
-	on=$(mk HAVE_LIBDW=1 HAVE_CURSES=1 HAVE_CAPSTONE=1 HAVE_PBC=1 print-ALL_SRC)
-	off=$(mk HAVE_LIBDW=0 HAVE_CURSES=0 HAVE_CAPSTONE=0 HAVE_PBC=0 print-ALL_SRC)
+	on=$(mk HAVE_LIBDW=1 HAVE_CURSES=1 HAVE_CAPSTONE=1 HAVE_PBC=1 HAVE_TRACEEVENT=1 print-ALL_SRC)
+	off=$(mk HAVE_LIBDW=0 HAVE_CURSES=0 HAVE_CAPSTONE=0 HAVE_PBC=0 HAVE_TRACEEVENT=0 print-ALL_SRC)
 	files= stubs=
-	for v in LIBDW CURSES CAPSTONE PBC; do
+	for v in LIBDW CURSES CAPSTONE PBC TRACEEVENT; do
 		files="$files $(mk print-${v}_FILES)" stubs="$stubs $(mk print-${v}_STUBS)"
 	done
 	[ -n "$(echo $files)" ] || fail "no optional file at all: nothing to check"
@@ -145,6 +145,7 @@ test_case "a library on builds its files and not their stubs, off the other way 
 	[ -z "$(mk HAVE_CURSES=0 print-CURSES_LIBS)" ] || fail "still links ncursesw"
 	[ -z "$(mk HAVE_LIBDW=0 print-DW_LIBS)" ] || fail "still links libdw"
 	[ -z "$(mk HAVE_PBC=0 print-PBC_LIBS)" ] || fail "still links protobuf-c"
+	[ -z "$(mk HAVE_TRACEEVENT=0 print-TRACEEVENT_LIBS)" ] || fail "still links libtraceevent"
 '
 
 test_case "a listed file that does not exist stops the build, naming it" '

@@ -163,6 +163,56 @@ test_case "an unknown -F field is a usage error naming it" '
 	grep -q "bogus" err
 	[ ! -s out ]
 '
+# Tracepoint fields: formats from the file's TRACING_DATA, printed by libtraceevent as perf
+# prints them (kernel addresses named with %pS, flag and symbol tables, arrays), from files
+# and pipes. A build without libtraceevent says so once and prints the lines without them.
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || :
+have_tp() { [ -d /sys/kernel/tracing/events/sched ]; }
+te_built() { "$XPERF_BUILD/xperf" version | grep -q "+libtraceevent"; }
+export -f te_built
+TP_EVENTS="-e sched:sched_switch -e sched:sched_process_exec -e syscalls:sys_enter_openat
+	-e kmem:kmalloc -e timer:hrtimer_start -e irq:softirq_entry"
+TP_WORK="sleep 0.05; $WL/shares 0.1; cat /etc/hostname"
+export TP_EVENTS TP_WORK
+if have_tp; then
+	if have_perf; then
+		perf_run record -N -q -g $TP_EVENTS -o "$DATA/p-tp.data" -- sh -c "$TP_WORK" \
+			>/dev/null 2>&1 || :
+	fi
+	"$XR" -q $TP_EVENTS -o "$DATA/x-tp.data" -- sh -c "$TP_WORK" >/dev/null 2>&1 || :
+	perf_case "tracepoint fields and call chains of a perf file, as perf script prints them" '
+		te_built || skip "built without libtraceevent (the case below checks its message)"
+		same_as_perf "$DATA/p-tp.data"
+		grep -q "sched:sched_switch: prev_comm=.* ==> next_comm=" xperf.out
+		grep -q "syscalls:sys_enter_openat: dfd: 0x" xperf.out
+		grep -Eq "kmem:kmalloc: call_site=[a-z_]+\+0x[0-9a-f]+ .* gfp_flags=GFP_" xperf.out
+		! grep -q "warning" xperf.err
+	'
+	perf_case "tracepoint fields of an xperf file, with -F lists, as perf script" '
+		te_built || skip "built without libtraceevent (the case below checks its message)"
+		same_as_perf "$DATA/x-tp.data"
+		grep -q "sched:sched_process_exec: filename=" xperf.out
+		for F in comm,tid,time,event,trace trace tid,event,trace,ip,sym,dso; do
+			same_as_perf "$DATA/x-tp.data" -F $F
+		done
+	'
+	perf_case "tracepoint fields from a pipe stream, as perf script prints them" '
+		te_built || skip "built without libtraceevent (the case below checks its message)"
+		perf_run record -N -q -g $TP_EVENTS -o - -- sh -c "$TP_WORK" >pipe.data 2>/dev/null
+		perf_run script -i - <pipe.data >perf.out 2>/dev/null
+		"$XS" -i - <pipe.data >xperf.out
+		grep -q "sched:sched_switch: prev_comm=" perf.out
+		diff perf.out xperf.out >diff.out || { head diff.out; fail "differs from perf script"; }
+	'
+	test_case "a build without libtraceevent prints the lines and says once why fields lack" '
+		! te_built || skip "built with libtraceevent (the cases above compare its fields)"
+		"$XS" -i "$DATA/x-tp.data" >out 2>err
+		[ "$(grep -c "built without libtraceevent" err)" -eq 1 ] || fail "$(cat err)"
+		grep -q "sched:sched_switch: *$" out
+	'
+else
+	skip_case "tracepoint fields" "tracefs has no sched events (mount -t tracefs nodev /sys/kernel/tracing)"
+fi
 test_case "-F cpu on samples without CPU is an error, as in perf" '
 	rc=0; "$XS" -F comm,cpu -i "$DATA/x-shares.data" >out 2>err || rc=$?
 	[ $rc -eq 1 ] || fail "exit $rc"

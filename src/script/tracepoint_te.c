@@ -1,0 +1,243 @@
+/*
+ * Tracepoint fields, as perf script prints them: the event formats come from the file's
+ * TRACING_DATA (what perf record copied out of tracefs), libtraceevent parses them and
+ * prints each sample's raw data with the event's own print format.
+ *
+ * TRACING_DATA (perf's trace-event-read.c is the reference; numbers in the file's order):
+ *   "\027\010\104tracing" version"\0" big_endian:u8 long_size:u8 page_size:u32
+ *   "header_page\0" size:u64 data     "header_event\0" size:u64 data
+ *   nr_ftrace:u32 { size:u64 format }
+ *   nr_systems:u32 { system"\0" nr:u32 { size:u64 format } }
+ *   kallsyms_size:u32 data   printk_size:u32 data   [version >= 0.6: cmdlines_size:u64 data]
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "format/xpf_abi.h"
+#include "format/xpf_reader.h"
+#include "script/out.h"
+#include "script/script.h"
+
+struct tp_printer {
+	struct tep_handle *tep;
+	struct trace_seq seq;
+	xpp_profile *profile;
+};
+
+/* libtraceevent's question for %pS and friends: which kernel function holds *addr? */
+static char *resolve_kernel(void *priv, unsigned long long *addr, char **mod)
+{
+	struct tp_printer *tp = priv;
+	const char *name;
+	uint64_t start;
+
+	*mod = NULL;
+	if (xpp_profile_kernel_sym(tp->profile, *addr, &name, &start) != 1)
+		return NULL;
+	*addr = start;
+	return (char *)name;
+}
+
+/* A bounded cursor over the payload: every read checks the room left. */
+struct cursor {
+	const char *p, *end;
+	bool big_endian;
+};
+
+static bool take(struct cursor *c, size_t n, const char **at)
+{
+	if ((size_t)(c->end - c->p) < n)
+		return false;
+	*at = c->p;
+	c->p += n;
+	return true;
+}
+
+static bool take_num(struct cursor *c, size_t n, uint64_t *v)
+{
+	const char *at;
+	uint64_t x = 0;
+
+	if (!take(c, n, &at))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char b = (unsigned char)at[c->big_endian ? i : n - 1 - i];
+
+		x = x << 8 | b;
+	}
+	*v = x;
+	return true;
+}
+
+static bool take_str(struct cursor *c, const char **s)
+{
+	const char *nul = memchr(c->p, '\0', (size_t)(c->end - c->p));
+
+	if (!nul)
+		return false;
+	*s = c->p;
+	c->p = nul + 1;
+	return true;
+}
+
+/* A u64-sized block, as header pages and formats are stored. */
+static bool take_block64(struct cursor *c, const char **at, size_t *size)
+{
+	uint64_t n;
+
+	if (!take_num(c, 8, &n) || n > (uint64_t)(c->end - c->p))
+		return false;
+	*size = (size_t)n;
+	return take(c, *size, at);
+}
+
+/* libtraceevent wants NUL-terminated text for kallsyms, printk formats and cmdlines. */
+static int parse_text(struct tep_handle *tep, const char *at, size_t size,
+		      int (*parse)(struct tep_handle *, const char *))
+{
+	char *text;
+
+	if (!size)
+		return 0;
+	if (!(text = malloc(size + 1)))
+		return -ENOMEM;
+	memcpy(text, at, size);
+	text[size] = '\0';
+	parse(tep, text); /* perf goes on without them too: names stay addresses */
+	free(text);
+	return 0;
+}
+
+static int parse_tracing_data(struct tep_handle *tep, const char *data, size_t size,
+			      const char **why)
+{
+	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct cursor c = { data, data + size, false };
+	const char *at, *version, *sys;
+	size_t n;
+	uint64_t v, count;
+	int ret;
+
+	*why = "the file's tracing data is damaged";
+	if (!take(&c, sizeof(magic), &at) || memcmp(at, magic, sizeof(magic)) ||
+	    !take_str(&c, &version) || !take(&c, 2, &at))
+		return -EINVAL;
+	c.big_endian = at[0] != 0;
+	tep_set_file_bigendian(tep, c.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
+									       : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, at[1]);
+	if (!take_num(&c, 4, &v) || !v)
+		return -EINVAL;
+	tep_set_page_size(tep, (int)v);
+
+	if (!take(&c, 12, &at) || memcmp(at, "header_page", 12) || !take_block64(&c, &at, &n))
+		return -EINVAL;
+	tep_parse_header_page(tep, (char *)at, n, tep_get_long_size(tep));
+	if (!take(&c, 13, &at) || memcmp(at, "header_event", 13) || !take_block64(&c, &at, &n))
+		return -EINVAL;
+
+	if (!take_num(&c, 4, &count))
+		return -EINVAL;
+	for (uint64_t i = 0; i < count; i++) {
+		if (!take_block64(&c, &at, &n))
+			return -EINVAL;
+		tep_parse_event(tep, at, n, "ftrace"); /* as perf: a format it cannot parse is skipped */
+	}
+	if (!take_num(&c, 4, &count))
+		return -EINVAL;
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t nr;
+
+		if (!take_str(&c, &sys) || !take_num(&c, 4, &nr))
+			return -EINVAL;
+		for (uint64_t j = 0; j < nr; j++) {
+			if (!take_block64(&c, &at, &n))
+				return -EINVAL;
+			tep_parse_event(tep, at, n, sys);
+		}
+	}
+
+	if (!take_num(&c, 4, &v) || !take(&c, (size_t)v, &at))
+		return -EINVAL;
+	if ((ret = parse_text(tep, at, (size_t)v, tep_parse_kallsyms)) < 0)
+		return ret;
+	if (!take_num(&c, 4, &v) || !take(&c, (size_t)v, &at))
+		return -EINVAL;
+	if ((ret = parse_text(tep, at, (size_t)v, tep_parse_printk_formats)) < 0)
+		return ret;
+	if (strtod(version, NULL) >= 0.6) {
+		if (!take_block64(&c, &at, &n))
+			return -EINVAL;
+		if ((ret = parse_text(tep, at, n, tep_parse_saved_cmdlines)) < 0)
+			return ret;
+	}
+	*why = NULL;
+	return 0;
+}
+
+int tp_printer_create(struct tp_printer **out, xpf_reader *r, xpp_profile *p, const char **why)
+{
+	const struct xpf_features *f = xpf_reader_features(r);
+	const struct xpf_raw_feature *td = &f->raw[XPF_FEAT_TRACING_DATA];
+	struct tp_printer *tp;
+	int ret;
+
+	*out = NULL;
+	if (!xpf_features_has(f, XPF_FEAT_TRACING_DATA) || !td->data || !td->size) {
+		*why = "the file has no tracing data (event formats)";
+		return -ENOENT;
+	}
+	if (!(tp = calloc(1, sizeof(*tp))))
+		return -ENOMEM;
+	/* libtraceevent reports formats it cannot parse on stderr; perf keeps them quiet too */
+	tep_set_loglevel(TEP_LOG_NONE);
+	if (!(tp->tep = tep_alloc())) {
+		free(tp);
+		return -ENOMEM;
+	}
+	ret = parse_tracing_data(tp->tep, td->data, (size_t)td->size, why);
+	if (ret < 0) {
+		tep_free(tp->tep);
+		free(tp);
+		return ret;
+	}
+	trace_seq_init(&tp->seq);
+	/* perf names kernel addresses in fields from a file, not from a pipe: so do we */
+	tp->profile = xpf_reader_header(r)->pipe ? NULL : p;
+	if (tp->profile && tep_set_function_resolver(tp->tep, resolve_kernel, tp) < 0) {
+		tp_printer_free(tp);
+		return -ENOMEM;
+	}
+	*out = tp;
+	return 0;
+}
+
+void tp_printer_free(struct tp_printer *tp)
+{
+	if (!tp)
+		return;
+	trace_seq_destroy(&tp->seq);
+	tep_free(tp->tep);
+	free(tp);
+}
+
+void tp_print(struct tp_printer *tp, const struct xpf_sample *s, struct out *o)
+{
+	struct tep_record rec;
+
+	if (!s->raw.data || !s->raw.size)
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.cpu = (int)s->cpu;
+	rec.size = (int)s->raw.size;
+	rec.data = (void *)s->raw.data;
+	trace_seq_reset(&tp->seq);
+	tep_print_event(tp->tep, &tp->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&tp->seq);
+	out_mem(o, tp->seq.buffer, (size_t)tp->seq.len);
+}
