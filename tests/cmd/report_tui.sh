@@ -279,6 +279,29 @@ tui_case "flame graph: work_a wider than work_b wider than work_c, widest first"
 	ended t 0
 '
 
+tui_case "flame graph after a main-view zoom: only the samples the main view shows" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -i "$SHARES"
+	keys t / w o r k _ b Enter
+	wait_screen t "Symbol: work_b"
+	keys t f
+	wait_screen t "^Flame graph: .*, Symbol: work_b"
+	screen t >view
+	row=$(grep "\[work_b" view | head -n 1)
+	[ -n "$row" ] || fail "no work_b frame: $(cat view)"
+	! grep -q "\[work_a\|\[work_c" view || fail "frames the zoom hides are drawn: $(cat view)"
+	# the only stacks left end in work_b: it is as wide as its caller do_round
+	wb=$(frame_width "$row" work_b)
+	dr=$(frame_width "$(grep "\[do_round" view | head -n 1)" do_round)
+	echo "widths: work_b $wb, do_round $dr"
+	[ "$wb" -gt 60 ] && [ "$wb" = "$dr" ] || fail "work_b $wb columns, do_round $dr"
+	keys t Escape
+	wait_screen t "Symbol: work_b"
+	keys t q
+	ended t 0
+'
+
 tui_case "caller/callee view: shared_work's two callers, caller_one first, and its callee" '
 	need "$CALLERS"
 	pane t

@@ -8,6 +8,7 @@
 #include <ncursesw/curses.h>
 
 #include "base/array.h"
+#include "report/tui_curses/hists.h"
 #include "report/tui_curses/tui.h"
 
 /* A frame drawn on screen: the node of the event's tree and its columns [x0, x1). */
@@ -17,6 +18,11 @@ struct box {
 };
 
 #define MAX_ZOOMS 64
+
+/* A node's share under the main view's zooms: only samples whose own frame passes them. */
+struct weight {
+	uint64_t period, count, self_period;
+};
 
 struct flame {
 	struct tui *t;
@@ -31,7 +37,69 @@ struct flame {
 	size_t nr_boxes, cap_boxes;
 	uint32_t maxdepth;
 	int cols;                /* the width the boxes were laid out for */
+	struct weight *w;        /* per node with main-view zooms; NULL: the tree's own */
+	char filtered[256];      /* the main view's zooms, for the title ("" without) */
 };
+
+static uint64_t w_period(const struct flame *f, uint32_t id)
+{
+	return f->w ? f->w[id].period : xpp_cg_node(f->cg, id)->period;
+}
+
+static uint64_t w_count(const struct flame *f, uint32_t id)
+{
+	return f->w ? f->w[id].count : xpp_cg_node(f->cg, id)->count;
+}
+
+static uint64_t w_self(const struct flame *f, uint32_t id)
+{
+	return f->w ? f->w[id].self_period : xpp_cg_node(f->cg, id)->self_period;
+}
+
+/*
+ * Weigh every node by the samples the zooms let through: a node's own samples count when
+ * its frame (with the command above it) passes, and each node adds up its descendants.
+ * Nodes are numbered after their parents, so one pass down and one up do it.
+ */
+static int weigh(struct flame *f, const struct hb_zoom *zooms, unsigned int nr_zooms)
+{
+	uint32_t nr = xpp_cg_nr_nodes(f->cg), *comm;
+
+	if (!nr_zooms)
+		return 0;
+	f->w = calloc(nr, sizeof(*f->w));
+	comm = calloc(nr, sizeof(*comm));
+	if (!f->w || !comm) {
+		free(comm);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 1; i < nr; i++) {
+		const struct xpp_cg_node *n = xpp_cg_node(f->cg, i);
+
+		comm[i] = n->depth == 1 ? n->key : comm[n->parent];
+	}
+	for (uint32_t i = nr; i-- > 1;) {
+		const struct xpp_cg_node *n = xpp_cg_node(f->cg, i);
+		struct xpp_hist_key k;
+
+		if (n->self_count) {
+			if (n->depth == 1)
+				k = (struct xpp_hist_key){ .comm = comm[i], .dso = XPP_HIST_NO_DSO,
+							   .sym = -1 };
+			else
+				k = rv_frame_key(&f->t->c, comm[i], n->key);
+			if (hb_key_in_zooms(f->t, zooms, nr_zooms, &k)) {
+				f->w[i].self_period = n->self_period;
+				f->w[i].period += n->self_period;
+				f->w[i].count += n->self_count;
+			}
+		}
+		f->w[n->parent].period += f->w[i].period;
+		f->w[n->parent].count += f->w[i].count;
+	}
+	free(comm);
+	return 0;
+}
 
 static uint32_t zoom_of(const struct flame *f)
 {
@@ -67,11 +135,11 @@ static int add_box(struct flame *f, uint32_t node, uint32_t depth, int x0, int x
 
 static int cmp_period(const void *pa, const void *pb, void *arg)
 {
-	const struct xpp_cg_node *a = xpp_cg_node(arg, *(const uint32_t *)pa);
-	const struct xpp_cg_node *b = xpp_cg_node(arg, *(const uint32_t *)pb);
+	const struct flame *f = arg;
+	uint64_t a = w_period(f, *(const uint32_t *)pa), b = w_period(f, *(const uint32_t *)pb);
 
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
+	if (a != b)
+		return a > b ? -1 : 1;
 	return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
 }
 
@@ -85,7 +153,7 @@ static int layout_kids(struct flame *f, uint32_t id, int x0, int x1)
 
 	for (uint32_t c = n->first_child; c; c = xpp_cg_node(f->cg, c)->next_sibling)
 		nr++;
-	if (!nr || !n->period)
+	if (!nr || !w_period(f, id))
 		return 0;
 	kids = malloc(nr * sizeof(*kids));
 	if (!kids)
@@ -93,13 +161,14 @@ static int layout_kids(struct flame *f, uint32_t id, int x0, int x1)
 	nr = 0;
 	for (uint32_t c = n->first_child; c; c = xpp_cg_node(f->cg, c)->next_sibling)
 		kids[nr++] = c;
-	qsort_r(kids, nr, sizeof(*kids), cmp_period, (void *)f->cg);
+	qsort_r(kids, nr, sizeof(*kids), cmp_period, f);
 	for (uint32_t i = 0; i < nr && !ret; i++) {
 		const struct xpp_cg_node *k = xpp_cg_node(f->cg, kids[i]);
-		int a = x0 + (int)((double)cum * (x1 - x0) / (double)n->period + 0.5), b;
+		double whole = (double)w_period(f, id);
+		int a = x0 + (int)((double)cum * (x1 - x0) / whole + 0.5), b;
 
-		cum += k->period;
-		b = x0 + (int)((double)cum * (x1 - x0) / (double)n->period + 0.5);
+		cum += w_period(f, kids[i]);
+		b = x0 + (int)((double)cum * (x1 - x0) / whole + 0.5);
 		if (b <= a)
 			break; /* sorted: the rest are narrower still */
 		ret = add_box(f, kids[i], k->depth, a, b);
@@ -162,10 +231,11 @@ static void draw(struct flame *f)
 	else if (sn->depth >= f->vlo + (uint32_t)rows)
 		f->vlo = sn->depth - (uint32_t)rows + 1;
 	erase();
-	rv_count_str(f->ev->nr_samples, count, sizeof(count));
+	rv_count_str(w_count(f, 0), count, sizeof(count));
 	attron(tui_attr(ST_BAR));
-	tui_putf(0, 0, COLS, true, "Flame graph: %s samples of event '%s'%s%s", count,
+	tui_putf(0, 0, COLS, true, "Flame graph: %s samples of event '%s'%s%s%s", count,
 		 xpf_attr_event_name(xpf_reader_attr(f->t->r, f->idx), ev, sizeof(ev)),
+		 f->filtered,
 		 f->nr_zooms ? ", zoom: " : "",
 		 f->nr_zooms ? node_name(f, zoom_of(f), name, sizeof(name)) : "");
 	attroff(tui_attr(ST_BAR));
@@ -191,13 +261,13 @@ static void draw(struct flame *f)
 		}
 		attroff(a);
 	}
-	zp = (double)xpp_cg_node(f->cg, zoom_of(f))->period;
+	zp = (double)w_period(f, zoom_of(f));
 	attron(tui_attr(ST_BAR));
 	tui_putf(LINES - 1, 0, COLS, true, "%s: %.2f%% (%" PRIu64 " samples), self %.2f%%, "
 		 "%.2f%% of the zoom", node_name(f, f->sel, name, sizeof(name)),
-		 total ? 100.0 * (double)sn->period / total : 0, sn->count,
-		 total ? 100.0 * (double)sn->self_period / total : 0,
-		 zp ? 100.0 * (double)sn->period / zp : 0);
+		 total ? 100.0 * (double)w_period(f, f->sel) / total : 0, w_count(f, f->sel),
+		 total ? 100.0 * (double)w_self(f, f->sel) / total : 0,
+		 zp ? 100.0 * (double)w_period(f, f->sel) / zp : 0);
 	attroff(tui_attr(ST_BAR));
 }
 
@@ -242,7 +312,7 @@ static uint32_t find_function(const struct flame *f, const struct xpp_hist_key *
 		const struct xpp_cg_node *n = xpp_cg_node(f->cg, i);
 		struct xpp_hist_key k;
 
-		if (n->depth < 2 || (best && n->period <= xpp_cg_node(f->cg, best)->period))
+		if (n->depth < 2 || !w_period(f, i) || (best && w_period(f, i) <= w_period(f, best)))
 			continue;
 		k = rv_frame_key(&f->t->c, 0, n->key);
 		if (tui_same_function(&k, focus))
@@ -260,11 +330,15 @@ static void push_zoom(struct flame *f, uint32_t node)
 	f->zooms[f->nr_zooms++] = node;
 }
 
-enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_key *focus)
+enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_key *focus,
+			    const struct hb_zoom *zooms, unsigned int nr_zooms)
 {
 	struct flame f = { .t = t, .idx = idx, .cg = t->c.ev[idx].cg, .ev = &t->c.ev[idx] };
 	enum tui_exit ex = TUI_BACK;
 
+	hb_zooms_str(zooms, nr_zooms, f.filtered, sizeof(f.filtered));
+	if (weigh(&f, zooms, nr_zooms) < 0)
+		return TUI_BACK;
 	if (focus)
 		f.sel = find_function(&f, focus);
 	/* a function too narrow to draw: start zoomed into it */
@@ -314,5 +388,6 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 	}
 out:
 	free(f.boxes);
+	free(f.w);
 	return ex;
 }

@@ -160,13 +160,8 @@ static void draw_title(const struct hists *h)
 	at = (size_t)snprintf(line, sizeof(line), "Samples: %s of event '%s', Event count (approx.): %"
 			      PRIu64, count, xpf_attr_event_name(a, name, sizeof(name)),
 			      ev->total_period);
-	for (unsigned int i = 0; i < h->nr_zooms && at < sizeof(line); i++) {
-		static const char *const what[] = { "DSO", "Command", "Kernel only", "Symbol" };
-		const struct hb_zoom *z = &h->zooms[i];
-
-		at += (size_t)snprintf(line + at, sizeof(line) - at, z->kind == Z_KERNEL ? ", %s" :
-				       ", %s: %s", what[z->kind], z->text);
-	}
+	if (at < sizeof(line))
+		hb_zooms_str(h->zooms, h->nr_zooms, line + at, sizeof(line) - at);
 	attron(tui_attr(ST_BAR));
 	tui_put(0, 0, COLS, line, true);
 	attroff(tui_attr(ST_BAR));
@@ -368,7 +363,7 @@ static enum tui_exit open_view(struct hists *h, int ch)
 			snprintf(h->msg, sizeof(h->msg), "f: no call chains: the file was recorded without -g");
 			return TUI_BACK;
 		}
-		return tui_flame_run(h->t, h->idx, fn ? &k : NULL);
+		return tui_flame_run(h->t, h->idx, fn ? &k : NULL, h->zooms, h->nr_zooms);
 	}
 	if (!h->en.chains) {
 		snprintf(h->msg, sizeof(h->msg), "c: no call chains: the file was recorded without -g");

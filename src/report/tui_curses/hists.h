@@ -62,6 +62,11 @@ int hb_toggle_entry_all(struct hists *h);
 /* E / C: every entry shown unfolded completely / folded. */
 int hb_all(struct hists *h, bool open);
 bool hb_entry_visible(const struct hists *h, uint32_t e);
+/* The zooms as titles show them (", DSO: libc.so.6, Symbol: work"), "" without. */
+void hb_zooms_str(const struct hb_zoom *zooms, unsigned int nr, char *buf, size_t size);
+/* Whether key k passes every zoom (d, t, K, /): for entries, and for the flame view's frames. */
+bool hb_key_in_zooms(const struct tui *t, const struct hb_zoom *zooms, unsigned int nr,
+		     const struct xpp_hist_key *k);
 /* The share, count or period (-g VALUE) of a value, as the chain lines show it. */
 void hb_value_str(const struct hists *h, uint64_t period, uint64_t count, char *buf,
 		  size_t size);

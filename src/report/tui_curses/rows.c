@@ -122,6 +122,50 @@ static void open_single(struct hists *h, struct hb_chain *ch, uint32_t id)
 	}
 }
 
+bool hb_key_in_zooms(const struct tui *t, const struct hb_zoom *zooms, unsigned int nr,
+		     const struct xpp_hist_key *k)
+{
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct hb_zoom *z = &zooms[i];
+		const char *s;
+
+		switch (z->kind) {
+		case Z_DSO:
+			if (k->dso != z->id)
+				return false;
+			break;
+		case Z_COMM:
+			if (k->comm != z->id)
+				return false;
+			break;
+		case Z_KERNEL:
+			if (k->level != 'k')
+				return false;
+			break;
+		case Z_SYM:
+			s = rv_sym_name(&t->c, k);
+			if (!s || !strstr(s, z->text))
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
+void hb_zooms_str(const struct hb_zoom *zooms, unsigned int nr, char *buf, size_t size)
+{
+	static const char *const what[] = { "DSO", "Command", "Kernel only", "Symbol" };
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < nr && at < size; i++) {
+		const struct hb_zoom *z = &zooms[i];
+
+		at += (size_t)snprintf(buf + at, size - at, z->kind == Z_KERNEL ? ", %s" : ", %s: %s",
+				       what[z->kind], z->text);
+	}
+}
+
 bool hb_entry_visible(const struct hists *h, uint32_t e)
 {
 	struct xpp_hist_key k = rv_entry_key(&h->en, e);
@@ -131,31 +175,7 @@ bool hb_entry_visible(const struct hists *h, uint32_t e)
 	    100.0 * (double)rv_entry_period(&h->en, e) / (double)h->en.ev->total_period <
 		    o->percent_limit)
 		return false;
-	for (unsigned int i = 0; i < h->nr_zooms; i++) {
-		const struct hb_zoom *z = &h->zooms[i];
-		const char *s;
-
-		switch (z->kind) {
-		case Z_DSO:
-			if (k.dso != z->id)
-				return false;
-			break;
-		case Z_COMM:
-			if (k.comm != z->id)
-				return false;
-			break;
-		case Z_KERNEL:
-			if (k.level != 'k')
-				return false;
-			break;
-		case Z_SYM:
-			s = rv_sym_name(&h->t->c, &k);
-			if (!s || !strstr(s, z->text))
-				return false;
-			break;
-		}
-	}
-	return true;
+	return hb_key_in_zooms(h->t, h->zooms, h->nr_zooms, &k);
 }
 
 static int push_row(struct hists *h, const struct hb_row *r)

@@ -110,8 +110,14 @@ enum tui_exit { TUI_BACK, TUI_QUIT };
 /* The main view of event idx (hists.c). */
 enum tui_exit tui_hists_run(struct tui *t, uint32_t idx);
 
-/* The flame graph of event idx, selecting the frame of function `focus` if given (flame.c). */
-enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_key *focus);
+/*
+ * The flame graph of event idx, selecting the frame of function `focus` if given (flame.c).
+ * With the main view's zooms (nr_zooms of them), only the samples whose own frame passes
+ * them are drawn, as the main view shows only the entries that pass them.
+ */
+struct hb_zoom;
+enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_key *focus,
+			    const struct hb_zoom *zooms, unsigned int nr_zooms);
 
 /* Callers and callees of function `focus` in the entries' paths (callers.c). */
 enum tui_exit tui_callers_run(struct tui *t, const struct rv_entries *en,
