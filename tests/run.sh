@@ -20,7 +20,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 pass=0 fail=0 skip=0
 results=$(mktemp)
 failures=$(mktemp)
-trap 'rm -f "$results" "$failures"' EXIT
+flaky=$(mktemp)
+trap 'rm -f "$results" "$failures" "$flaky"' EXIT
 
 selected() { # NAME: is this suite asked for?
 	[ ${#filters[@]} -eq 0 ] && return 0
@@ -42,6 +43,7 @@ run_one() { # label, command...
 	secs=$(($(date +%s) - start))
 	printf '%s\n' "$out" | sed "s|^|[$label] |"
 	printf '%s\n' "$out" | grep '^not ok - ' | sed "s|^|[$label] |" >>"$failures"
+	printf '%s\n' "$out" | grep '^ok - .*(passed on a second run' | sed "s|^|[$label] |" >>"$flaky"
 	local p f s
 	p=$(printf '%s\n' "$out" | grep -c '^ok - ')
 	f=$(printf '%s\n' "$out" | grep -c '^not ok - ')
@@ -78,7 +80,11 @@ fi
 while read -r p f s; do
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 done <"$results"
-# CI logs keep only the tail: name the failures again right above the count.
+# CI logs keep only the tail: name the flaky cases and the failures again above the count.
+if [ -s "$flaky" ]; then
+	echo "cases that failed once and passed on a second run:"
+	cat "$flaky"
+fi
 if [ -s "$failures" ]; then
 	echo "failed cases:"
 	cat "$failures"

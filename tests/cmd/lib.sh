@@ -32,12 +32,26 @@ test_case() {
 	# Not `if (...)`: bash ignores `set -e` inside a condition, even in a subshell, so
 	# a failing line in the middle of a case would go unnoticed. Run it as a plain
 	# command (with errexit off out here) and read $? afterwards.
-	local outer_e=0 rc
+	local outer_e=0 rc first=
 	case $- in *e*) outer_e=1; set +e ;; esac
 	(cd "$dir" && set -e && eval "$script") >"$log" 2>&1
 	rc=$?
+	# A comparison with perf's sampling (perf_case) may meet a disturbed machine once: it
+	# runs a second time, in a fresh directory, and passes only if that run passes. The
+	# first failure stays in the output (run.sh lists such cases as flaky).
+	if [ $rc -ne 0 ] && [ $rc -ne 77 ] && [ "${_second_chance:-0}" = 1 ]; then
+		first=$(grep -m1 "FAIL:" "$log" || tail -n 1 "$log")
+		dir=$dir.again
+		mkdir -p "$dir"
+		_case_dir=$dir
+		(cd "$dir" && set -e && eval "$script") >"$dir/.log" 2>&1
+		rc=$?
+		[ $rc -eq 0 ] || log=$dir/.log
+	fi
 	[ $outer_e = 1 ] && set -e
-	if [ $rc -eq 0 ]; then
+	if [ $rc -eq 0 ] && [ -n "$first" ]; then
+		echo "ok - $name (passed on a second run; the first: ${first:0:200})"
+	elif [ $rc -eq 0 ]; then
 		echo "ok - $name"
 	elif [ $rc -eq 77 ] && [ -s "$dir/.skip" ]; then
 		echo "skip - $name: $(head -n 1 "$dir/.skip")"
@@ -53,7 +67,11 @@ skip_case() { echo "skip - $1: $2"; }
 
 # A case that needs perf: skip (saying so) where perf is absent.
 perf_case() {
-	if have_perf; then test_case "$@"; else skip_case "$1" "/usr/bin/perf is absent"; fi
+	if have_perf; then
+		_second_chance=1 test_case "$@"
+	else
+		skip_case "$1" "/usr/bin/perf is absent"
+	fi
 }
 
 # fail MESSAGE: end a case with a message (inside a case script)
