@@ -7,41 +7,8 @@ R=$XPERF_BUILD/xperf-report
 WL=$XPERF_BUILD/workloads
 export R WL
 
-# prec ARGS...: perf record -q -N --no-bpf-event ARGS (perf_run retries perf's own aborts)
-prec() {
-	perf_run record -q -N --no-bpf-event "$@" >/dev/null 2>prec.err ||
-		fail "perf record failed: $(tail -n 2 prec.err)"
-}
-
-# rows FILE: "children self row" (or "self row") per entry line, blanks squeezed, [vdso]
-# symbols as normalize_vdso spells them
-rows() {
-	normalize_vdso <"$1" | awk '/^ +[0-9]+\.[0-9]+% / { $1 = $1; print }'
-}
-
-# same_children PERF_OUT XPERF_OUT: the top 20 entries of either side are on the other
-# side, Children and Self within 0.5 points (rows made equal by normalize_vdso summed)
-same_children() {
-	rows "$1" >perf.rows
-	rows "$2" >xperf.rows
-	[ -s perf.rows ] || fail "no rows in perf's output"
-	awk -v top=20 '
-	function key(   k, i) { k = ""; for (i = 3; i <= NF; i++) k = k " " $i; return k }
-	function num(s) { sub(/%$/, "", s); return s + 0 }
-	FILENAME == ARGV[1] { k = key(); PC[k] += num($1); PS[k] += num($2); if (++np <= top) PT[k] = 1; next }
-	{ k = key(); XC[k] += num($1); XS[k] += num($2); if (++nx <= top) XT[k] = 1 }
-	function check(k,   d1, d2) {
-		if (!(k in PC) || !(k in XC)) { printf "row%s: missing on one side\n", k; bad++; return }
-		d1 = PC[k] - XC[k]; d2 = PS[k] - XS[k]
-		if (d1 < 0) d1 = -d1
-		if (d2 < 0) d2 = -d2
-		if (d1 > 0.5 || d2 > 0.5) {
-			printf "row%s: perf %s/%s, xperf %s/%s\n", k, PC[k], PS[k], XC[k], XS[k]
-			bad++
-		}
-	}
-	END { for (k in PT) check(k); for (k in XT) check(k); exit bad > 0 }' perf.rows xperf.rows
-}
+# prec, rows and same_children: the comparisons the report suites share
+. "$(dirname "$0")/lib_compare.sh"
 
 # same_folded OPTS FILE: the same folded stacks with the same sample counts, under the
 # same entries (entry lines reduced to their columns, stacks sorted within an entry), vdso
@@ -70,7 +37,7 @@ same_folded() {
 	[ -s perf.folded ] || fail "perf printed no folded stacks"
 	diff perf.folded xperf.folded >folded.diff || fail "folded stacks differ: $(head -n 6 folded.diff)"
 }
-export -f prec rows same_children same_folded
+export -f same_folded
 
 perf_case "shares -g: Children/Self of the top 20 entries as perf's (perf's default view)" '
 	prec -g -o g.data -- "$WL/shares" 0.5
