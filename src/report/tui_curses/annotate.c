@@ -136,17 +136,6 @@ static void draw(struct annot *v)
 	attroff(tui_attr(ST_BAR));
 }
 
-static void move_sel(struct annot *v, long d)
-{
-	long s = (long)v->sel + d;
-
-	if (s < 0)
-		s = 0;
-	if (s >= (long)v->nr_lines)
-		s = (long)v->nr_lines - 1;
-	v->sel = (size_t)(s < 0 ? 0 : s);
-}
-
 static void next_hot(struct annot *v, int dir)
 {
 	if (!v->nr_hot) {
@@ -212,27 +201,9 @@ enum tui_exit tui_annotate_run(struct tui *t, uint32_t idx, uint32_t dso, int32_
 		draw(&v);
 		ch = tui_getkey(t);
 		v.msg[0] = 0;
+		if (tui_move(ch, &v.sel, v.nr_lines, (size_t)(LINES > 2 ? LINES - 2 : 1)))
+			continue;
 		switch (ch) {
-		case KEY_UP:
-		case 'k':
-			move_sel(&v, -1);
-			break;
-		case KEY_DOWN:
-		case 'j':
-			move_sel(&v, 1);
-			break;
-		case KEY_PPAGE:
-			move_sel(&v, -(LINES - 2));
-			break;
-		case KEY_NPAGE:
-			move_sel(&v, LINES - 2);
-			break;
-		case KEY_HOME:
-			v.sel = 0;
-			break;
-		case KEY_END:
-			v.sel = v.nr_lines - 1;
-			break;
 		case '\t':
 		case KEY_BTAB:
 			next_hot(&v, ch == '\t' ? 1 : -1);

@@ -389,46 +389,20 @@ static enum tui_exit annotate(struct hists *h)
 	return tui_annotate_run(h->t, h->idx, k.dso, k.sym, h->msg, sizeof(h->msg));
 }
 
-static void move_sel(struct hists *h, long delta)
-{
-	long s = (long)h->sel + delta;
-
-	if (s < 0 || !h->nr_rows)
-		s = 0;
-	if (h->nr_rows && s >= (long)h->nr_rows)
-		s = (long)h->nr_rows - 1;
-	h->sel = (size_t)s;
-}
-
 /* One key; TUI_QUIT or TUI_BACK to leave the view, -1 to stay. */
 static int key(struct hists *h, int ch, bool has_list)
 {
 	int page = page_lines(), ret = 0;
 
-	switch (ch) {
-	case KEY_UP:
-	case 'k':
-		move_sel(h, -1);
-		break;
-	case KEY_DOWN:
-	case 'j':
-		move_sel(h, 1);
-		break;
-	case KEY_PPAGE:
-		move_sel(h, -page);
-		h->top = h->top > (size_t)page ? h->top - (size_t)page : 0;
-		break;
-	case KEY_NPAGE:
-		move_sel(h, page);
-		if (h->top + 2 * (size_t)page <= h->nr_rows)
+	if (tui_move(ch, &h->sel, h->nr_rows, (size_t)page)) {
+		/* a page key turns the page, the selection keeping its place on screen */
+		if (ch == KEY_PPAGE)
+			h->top = h->top > (size_t)page ? h->top - (size_t)page : 0;
+		else if (ch == KEY_NPAGE && h->top + 2 * (size_t)page <= h->nr_rows)
 			h->top += (size_t)page;
-		break;
-	case KEY_HOME:
-		h->sel = 0;
-		break;
-	case KEY_END:
-		move_sel(h, (long)h->nr_rows);
-		break;
+		return -1;
+	}
+	switch (ch) {
 	case '\n':
 	case '\r':
 	case KEY_ENTER:

@@ -58,28 +58,9 @@ enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text)
 			 top + (size_t)page < nr ? top + (size_t)page : nr, nr);
 		attroff(tui_attr(ST_BAR));
 		ch = tui_getkey(t);
+		if (tui_move(ch == ' ' ? KEY_NPAGE : ch, &top, max_top + 1, (size_t)page))
+			continue;
 		switch (ch) {
-		case KEY_UP:
-		case 'k':
-			top = top ? top - 1 : 0;
-			break;
-		case KEY_DOWN:
-		case 'j':
-			top++;
-			break;
-		case KEY_PPAGE:
-			top = top > (size_t)page ? top - (size_t)page : 0;
-			break;
-		case KEY_NPAGE:
-		case ' ':
-			top += (size_t)page;
-			break;
-		case KEY_HOME:
-			top = 0;
-			break;
-		case KEY_END:
-			top = max_top;
-			break;
 		case 'q':
 		case TUI_ESC:
 		case KEY_LEFT:

@@ -93,6 +93,11 @@ struct tui {
  */
 int tui_getkey(struct tui *t);
 /*
+ * The moving keys every list shares (arrows, j/k, PgUp/PgDn with `page` lines, Home/End):
+ * true when ch is one, with *pos moved inside [0, nr). Views add keys of their own.
+ */
+bool tui_move(int ch, size_t *pos, size_t nr, size_t page);
+/*
  * A frame's key as the chains show it: the symbol (or the address), with -g srcline its
  * source line, and perf's " (inlined)". In buf.
  */

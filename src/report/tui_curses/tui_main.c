@@ -58,6 +58,37 @@ const char *tui_keyname(int ch, char *buf, size_t size)
 	return buf;
 }
 
+bool tui_move(int ch, size_t *pos, size_t nr, size_t page)
+{
+	size_t last = nr ? nr - 1 : 0;
+
+	switch (ch) {
+	case KEY_UP:
+	case 'k':
+		*pos = *pos ? *pos - 1 : 0;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		*pos = *pos < last ? *pos + 1 : last;
+		break;
+	case KEY_PPAGE:
+		*pos = *pos > page ? *pos - page : 0;
+		break;
+	case KEY_NPAGE:
+		*pos = last - *pos > page ? *pos + page : last;
+		break;
+	case KEY_HOME:
+		*pos = 0;
+		break;
+	case KEY_END:
+		*pos = last;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
 int tui_getkey(struct tui *t)
 {
 	double tm;
@@ -139,21 +170,9 @@ static enum tui_exit pick_event(struct tui *t)
 		tui_put(LINES - 1, 0, COLS, "Enter: open the event   q: quit   h or ?: keys", true);
 		attroff(tui_attr(ST_BAR));
 		ch = tui_getkey(t);
+		if (tui_move(ch, &sel, n, (size_t)(LINES > 3 ? LINES - 3 : 1)))
+			continue;
 		switch (ch) {
-		case KEY_UP:
-		case 'k':
-			sel = sel ? sel - 1 : 0;
-			break;
-		case KEY_DOWN:
-		case 'j':
-			sel = sel + 1 < n ? sel + 1 : sel;
-			break;
-		case KEY_HOME:
-			sel = 0;
-			break;
-		case KEY_END:
-			sel = n - 1;
-			break;
 		case '\n':
 		case '\r':
 		case KEY_ENTER:
