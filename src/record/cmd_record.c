@@ -763,6 +763,9 @@ static int record(struct rec_session *s, struct rec_target *t)
 		cli_error("%s", s->werr.msg);
 		exit_code = CLI_EXIT_RUNTIME;
 	}
+	/* --switch-output could not start its next piece: the pieces before are complete */
+	if (!s->w)
+		return exit_code;
 	if (s->max_size_hit && !opts.quiet)
 		fprintf(stderr, "[ xperf record: xperf size limit reached (%llu KB), stopping "
 			"session ]\n", (unsigned long long)(xpf_writer_bytes_written(s->w) >> 10));
@@ -934,7 +937,9 @@ int main(int argc, const char **argv)
 	sa.sa_handler = on_stop_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a switch may come at any time: reads of /proc and writes go on (ppoll wakes anyway) */
 	sa.sa_handler = on_switch_signal;
+	sa.sa_flags = SA_RESTART;
 	if (opts.ctl.switch_signal)
 		sigaction(SIGUSR2, &sa, NULL);
 	if (opts.ctl.switch_secs)
