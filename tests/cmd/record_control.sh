@@ -54,6 +54,15 @@ perf_case "-s: report -T prints what perf report -T prints, on our file and on p
 	done
 '
 
+perf_case "-s with two events: report -T has a column each, in perf order" '
+	xperf-record -q -s -e cpu-clock -e page-faults -- $WL/threads 0.2
+	perf_run report -T --stdio -i xperf.data 2>/dev/null | sed -n "/^#  *PID  *TID/,\$p" >perf.T
+	xperf-report -T --stdio -i xperf.data 2>/dev/null | sed -n "/^#  *PID  *TID/,\$p" >xperf.T
+	cat xperf.T
+	grep -q "^#  *PID  *TID  cpu-clock  page-faults$" xperf.T
+	diff perf.T xperf.T
+'
+
 perf_case "-s: a thread count is about the periods of its own samples" '
 	# What the kernel reports is not exact, in perf 6.1 recordings as in ours: with
 	# inherit_stat it swaps the counts of equivalent contexts on a context switch, so a
