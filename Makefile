@@ -151,6 +151,8 @@ UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
 TOOL_SRC   := $(wildcard tests/tools/*.c)
 WORKLOAD_SRC := $(wildcard tests/workloads/*.c)
 WORKLOAD_CXX_SRC := $(wildcard tests/workloads/*.cc)
+# example programs of the libraries' documentation, built so they keep compiling
+EXAMPLE_SRC := $(wildcard docs/examples/*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
@@ -188,6 +190,9 @@ ifneq ($(ANNOTATE_SRC),)
 COMMANDS   += $(BUILD)/xperf-annotate
 endif
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+EXAMPLE_BINS := $(patsubst docs/examples/%.c,$(BUILD)/docs/%,$(EXAMPLE_SRC))
+# kept, as every other object, for incremental builds (make deletes intermediates)
+.SECONDARY: $(call obj,$(EXAMPLE_SRC))
 TOOL_BINS  := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(TOOL_SRC))
 # Workloads keep frame pointers and symbols so call graphs are meaningful (rules below).
 WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_SRC)) \
@@ -198,7 +203,7 @@ LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB) $(XELF_LIB) $(BASE_LIB)
 REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) $(CAPSTONE_LIBS)
 
 .PHONY: all check check-unit bench fuzz fuzz-build deps demo install clean distclean FORCE
-all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS)
+all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS) $(EXAMPLE_BINS)
 
 # config.h follows the make variables (so `make HAVE_CURSES=0` builds the stubs); it is
 # rewritten only when its content changes, so nothing rebuilds needlessly.
@@ -285,6 +290,9 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(RECO
 $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(ELF_LIBS) -lm
+$(BUILD)/docs/%: $(BUILD)/obj/docs/examples/%.o $(EVENTS_LIB) $(BASE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 # ---- workloads: the programs the command tests profile, in $(BUILD)/workloads/ ------------
 # C workloads: -O1 -fno-inline, so each function the tests name is a symbol of its own.

@@ -84,7 +84,12 @@ static int apply(const struct cli_option *o, const char *arg, bool unset, bool i
 		*(const char **)o->value = unset ? NULL : arg ? arg : (const char *)o->defval;
 		return 0;
 	case CLI_OPT_CALLBACK:
-		return o->callback(o, arg, unset) ? -1 : 0;
+	{
+		/* a callback may answer a question (--user-regs=?) and end it, as -h does */
+		int r = o->callback(o, arg, unset);
+
+		return r == CLI_HELP ? CLI_HELP : r ? -1 : 0;
+	}
 	default:
 		return 0;
 	}
@@ -226,7 +231,7 @@ static int parse_short(const char **argv, int argc, int *i, const struct cli_opt
 int cli_parse(int argc, const char **argv, const struct cli_option *opts,
 	      const char *const *usage, int flags)
 {
-	int out = 0, i;
+	int out = 0, i, ret;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -247,8 +252,11 @@ int cli_parse(int argc, const char **argv, const struct cli_option *opts,
 			cli_usage(opts, usage, false);
 			return CLI_HELP;
 		}
-		if ((a[1] == '-' ? parse_long(argv, argc, &i, opts)
-				 : parse_short(argv, argc, &i, opts)) < 0) {
+		ret = a[1] == '-' ? parse_long(argv, argc, &i, opts)
+				  : parse_short(argv, argc, &i, opts);
+		if (ret == CLI_HELP)
+			return CLI_HELP;
+		if (ret < 0) {
 			cli_usage(opts, usage, true);
 			return CLI_ERROR;
 		}

@@ -249,6 +249,28 @@ static int decode_tail(struct cursor *c, const struct perf_event_attr *attr, str
 	return 0;
 }
 
+int xpf_read_event_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
+			  uint32_t *pid, uint32_t *tid, struct xpf_read_values *rv,
+			  struct xb_error *err)
+{
+	struct cursor c;
+	int ret;
+
+	memset(rv, 0, sizeof(*rv));
+	if ((ret = check_record(hdr, err)))
+		return ret;
+	if (hdr->type != PERF_RECORD_READ)
+		return xb_error_set(err, -EINVAL, "record of type %u is not a read", hdr->type);
+	c.base = (const uint8_t *)hdr;
+	c.p = c.base + sizeof(*hdr);
+	c.end = c.base + hdr->size;
+	c.err = err;
+	c.field = "pid/tid";
+	if ((ret = get_u32_pair(&c, pid, tid)))
+		return ret;
+	return decode_read(&c, attr->read_format, rv);
+}
+
 int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
 		      struct xpf_sample *s, struct xb_error *err)
 {

@@ -75,6 +75,15 @@ int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_even
 		      struct xpf_sample *out, struct xb_error *err);
 
 /*
+ * Decode a PERF_RECORD_READ (a thread's counts at its exit, attr.inherit_stat): the pid and
+ * tid, then the values as attr->read_format lays them out. -EINVAL with err when the record
+ * is not a READ or is too short for its read_format.
+ */
+int xpf_read_event_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
+			  uint32_t *pid, uint32_t *tid, struct xpf_read_values *rv,
+			  struct xb_error *err);
+
+/*
  * Decode the sample_id trailer of a non-sample record (attr.sample_id_all): fills the
  * pid/tid, time, id/stream_id, cpu and identifier fields of out. -ENOENT if attr has no
  * sample_id_all or the record type carries none.

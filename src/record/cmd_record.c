@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "record/host_features.h"
@@ -27,6 +28,16 @@ static struct rec_opts opts = {
 static bool no_compress, ignored;
 
 static volatile sig_atomic_t done_signal;
+/* --switch-output: SIGUSR2 (signal mode) or SIGALRM (time mode) asks for a new file */
+static volatile sig_atomic_t switch_signal;
+/* first_event[k]: the evlist index of the first event of -e number k (for --filter) */
+static int *first_event;
+
+static void on_switch_signal(int sig)
+{
+	(void)sig;
+	switch_signal = 1;
+}
 
 static void on_stop_signal(int sig)
 {
@@ -251,6 +262,9 @@ static struct cli_option options[] = {
 	OPT_CALLBACK('e', "event", NULL, "EVENT",
 		     "event to sample (repeatable; default: cycles, or cpu-clock without a PMU)",
 		     opt_event),
+	OPT_CALLBACK(0, "filter", &opts, "FILTER",
+		     "tracepoint filter (the kernel's syntax) for the events of the -e before it",
+		     rec_opt_filter),
 	OPT_CALLBACK('F', "freq", NULL, "HZ", "sample at HZ per second (default 4000), or 'max'",
 		     opt_freq),
 	OPT_CALLBACK('c', "count", NULL, "PERIOD", "sample every PERIOD events instead of -F",
@@ -268,6 +282,30 @@ static struct cli_option options[] = {
 	OPT_STRING('u', "uid", &opts.user, "USER", "record the processes of USER (name or uid)"),
 	OPT_FLAG('i', "no-inherit", &opts.no_inherit,
 		 "do not follow children of the target (threads and processes it creates)"),
+	OPT_GROUP("Sample contents"),
+	OPT_FLAG('s', "stat", &opts.ctl.inherit_stat,
+		 "per-thread event counts, written as each thread exits (xperf report -T)"),
+	OPT_FLAG('d', "data", &opts.ctl.sample_addr,
+		 "sample data addresses (PERF_SAMPLE_ADDR), and record data mappings"),
+	OPT_FLAG(0, "sample-cpu", &opts.ctl.sample_cpu, "record the cpu of each sample"),
+	OPT_CALLBACK_OPTARG(0, "user-regs", &opts.ctl.user_regs, "REGS",
+			    "sample these user registers (AX,BX,...; all without a list; "
+			    "'?' lists them)", rec_opt_user_regs),
+	OPT_CALLBACK_OPTARG('I', "intr-regs", &opts.ctl.intr_regs, "REGS",
+			    "sample these registers at the interrupt (AX,BX,...; all without "
+			    "a list; '?' lists them)", rec_opt_intr_regs),
+	OPT_GROUP("Recording control"),
+	OPT_CALLBACK('D', "delay", &opts.ctl.delay_ms, "MS",
+		     "start the events MS milliseconds after the command (-1: never)",
+		     rec_opt_delay),
+	OPT_CALLBACK_OPTARG(0, "switch-output", &opts.ctl, "signal|SIZE|TIME",
+			    "close the output and start a new one on SIGUSR2 (signal, the "
+			    "default), past SIZE bytes (10M; B/K/M/G) or every TIME (30s; s/m/h/d); "
+			    "each piece is named FILE.YYYYMMDDHHMMSScc",
+			    rec_opt_switch_output),
+	OPT_CALLBACK(0, "max-size", &opts.ctl.max_size, "SIZE",
+		     "stop recording once the output passes SIZE bytes (B/K/M/G)",
+		     rec_opt_max_size),
 	OPT_GROUP("Output"),
 	OPT_STRING('o', "output", &opts.output, "FILE",
 		   "output file (default xperf.data; '-' writes a pipe stream to stdout); "
@@ -331,13 +369,18 @@ static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 		}
 		return 0;
 	}
+	first_event = calloc((size_t)opts.nr_events + 1, sizeof(*first_event));
+	if (!first_event)
+		return -1;
 	for (i = 0; i < opts.nr_events; i++) {
+		first_event[i] = (int)xpe_evlist_count(evl);
 		if (xpe_evlist_parse(evl, ctx, opts.events[i], &err) < 0) {
 			cli_error("%s", err.msg);
 			cli_hint("run 'xperf list' for the events of this machine");
 			return -1;
 		}
 	}
+	first_event[opts.nr_events] = (int)xpe_evlist_count(evl);
 	return 0;
 }
 
@@ -425,14 +468,16 @@ static int add_group_desc(struct rec_session *s, struct xpf_features *feat,
 	return 0;
 }
 
-static int synthesize(struct rec_session *s, const struct rec_target *t, struct xb_error *err)
+/* again: for a --switch-output piece, whose command (forked earlier) is in /proc now. */
+static int synthesize(struct rec_session *s, const struct rec_target *t, bool again,
+		      struct xb_error *err)
 {
 	struct xrec_synth syn = {
 		.sample_type = xpe_evlist_event(s->evl, 0)->attr.sample_type,
 		.sample_id_all = true,
 		.build_ids = !opts.no_buildid,
 		/* what attr.mmap_data asks of the kernel for new mappings (session.c) */
-		.data_mmaps = opts.callgraph == REC_CG_DWARF,
+		.data_mmaps = opts.callgraph == REC_CG_DWARF || opts.ctl.sample_addr,
 		.emit = session_write,
 		.emit_ctx = s,
 	};
@@ -442,6 +487,8 @@ static int synthesize(struct rec_session *s, const struct rec_target *t, struct 
 		return ret;
 	if (opts.system_wide || opts.cpu_list)
 		return xrec_synth_all(&syn, err);
+	if (again && t->cmd_is_target && t->wl.pid > 0)
+		ret = xrec_synth_process(&syn, t->wl.pid, err);
 	for (i = 0; i < t->tg.nr_pids && ret >= 0; i++)
 		ret = t->tg.tids_only ? xrec_synth_thread(&syn, t->tg.pids[i], err)
 				      : xrec_synth_process(&syn, t->tg.pids[i], err);
@@ -489,14 +536,156 @@ static void note_fallbacks(xpe_evlist *evl, char **names)
 	free(names);
 }
 
+/*
+ * The finished output renamed FILE.YYYYMMDDHHMMSScc. Two pieces closed within the same
+ * hundredth of a second would get one name: the second waits for the next.
+ */
+static int rename_piece(char *name, size_t len, struct xb_error *err)
+{
+	struct stat sb;
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (rec_timestamped_name(opts.output, name, len) < 0)
+			return xb_error_set(err, -ENAMETOOLONG, "'%s': name too long", opts.output);
+		if (lstat(name, &sb) < 0)
+			break;
+		usleep(10000);
+	}
+	if (rename(opts.output, name) < 0)
+		return xb_error_set(err, -errno, "cannot rename '%s' to '%s': %s", opts.output,
+				    name, strerror(errno));
+	return 0;
+}
+
+/*
+ * -D: the events but the tracking dummy start disabled; after MS milliseconds (never for
+ * -1) they are enabled, as perf does, with its two messages.
+ */
+static void delay_start(struct rec_session *s)
+{
+	struct timespec ts;
+
+	if (!opts.ctl.delay_ms)
+		return;
+	if (!opts.quiet)
+		fprintf(stderr, "Events disabled\n");
+	if (opts.ctl.delay_ms < 0)
+		return;
+	ts.tv_sec = opts.ctl.delay_ms / 1000;
+	ts.tv_nsec = opts.ctl.delay_ms % 1000 * 1000000L;
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !done_signal)
+		;
+	if (done_signal)
+		return;
+	xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_ENABLE);
+	if (!opts.quiet)
+		fprintf(stderr, "Events enabled\n");
+}
+
+/* Features every file gets (pipe streams before their data, files at their end). */
+static int file_features(struct rec_session *s, struct xpf_features *feat, bool build_ids,
+			 struct xb_error *err)
+{
+	int ret = xrec_host_features(feat, opts.cmdline_argc, opts.cmdline_argv, err);
+
+	if (ret == 0)
+		ret = add_tracing_data(s, feat, err);
+	if (ret == 0)
+		ret = add_group_desc(s, feat, err);
+	if (ret == 0 && build_ids && s->bids && xrec_buildids_to_features(s->bids, feat, err) < 0) {
+		cli_warning("build ids: %s", err->msg);
+		ret = 0;
+	}
+	return ret;
+}
+
+/* A new output: header, attrs, what exists already (threads, maps), FINISHED_INIT. */
+static int start_file(struct rec_session *s, const struct rec_target *t, bool again,
+		      struct xb_error *err)
+{
+	struct xpf_writer_opts wo = { .compress_level = opts.compress_level };
+	int ret = xpf_writer_open(&s->w, opts.output, &wo, err);
+
+	if (ret < 0)
+		return ret;
+	ret = session_add_attrs(s, err);
+	if (ret == 0 && !strcmp(opts.output, "-")) {
+		struct xpf_features feat = { 0 };
+
+		ret = file_features(s, &feat, false, err);
+		if (ret == 0)
+			ret = xpf_writer_set_features(s->w, &feat, err);
+		xpf_features_free(&feat);
+	}
+	if (ret == 0)
+		ret = synthesize(s, t, again, err);
+	if (ret == 0 && s->write_err)
+		ret = s->write_err, *err = s->werr;
+	if (ret == 0)
+		ret = xpf_writer_finished_init(s->w, err);
+	return ret;
+}
+
+/*
+ * The features (SAMPLE_TIME is the writer's: the times of the samples the file kept) and
+ * the header of a file whose data is all written. 0, or a negative errno with err set.
+ */
+static int end_file(struct rec_session *s, struct xb_error *err)
+{
+	if (strcmp(opts.output, "-")) {
+		struct xpf_features feat = { 0 };
+		struct xb_error ferr = { 0 };
+
+		if (file_features(s, &feat, true, &ferr) < 0 ||
+		    xpf_writer_set_features(s->w, &feat, &ferr) < 0)
+			cli_warning("features: %s", ferr.msg);
+		xpf_features_free(&feat);
+	}
+	return xpf_writer_finish(s->w, err);
+}
+
+static struct rec_target *rotating_target;
+
+/* Close this piece under its timestamped name, as perf does, and start the next one. */
+static int switch_output(struct rec_session *s)
+{
+	struct xb_error err = { 0 }, ignore;
+	int ret = end_file(s, &err);
+	char name[4096];
+
+	if (ret == 0)
+		ret = xpf_writer_close(s->w, &err);
+	else
+		xpf_writer_close(s->w, &ignore);
+	s->w = NULL;
+	if (ret == 0)
+		ret = rename_piece(name, sizeof(name), &err);
+	if (ret == 0) {
+		if (!opts.quiet) {
+			fprintf(stderr, "[ xperf record: dump data: Woken up %llu times ]\n",
+				(unsigned long long)s->st.wakeups);
+			fprintf(stderr, "[ xperf record: Dump %s ]\n", name);
+		}
+		s->st.wakeups = 0;
+		ret = start_file(s, rotating_target, true, &err);
+	}
+	if (ret < 0 && !s->write_err) {
+		s->write_err = ret;
+		s->werr = err;
+	}
+	if (opts.ctl.switch_secs)
+		alarm(opts.ctl.switch_secs);
+	return ret;
+}
+
 static int record(struct rec_session *s, struct rec_target *t)
 {
 	struct xb_error err = { 0 };
-	struct xpf_features feat = { 0 };
-	struct xpf_writer_opts wo = { .compress_level = opts.compress_level };
 	bool pipe_out = !strcmp(opts.output, "-"), renamed = false, created = false;
-	char old[4096];
+	char old[4096], piece[4096];
 	int ret, status = 0, exit_code;
+	uint64_t bytes_out, bytes_in, samples;
 	char **names;
 
 	if (opts.argc > 0 && target_check_command(opts.argv[0], &err) < 0) {
@@ -513,6 +702,8 @@ static int record(struct rec_session *s, struct rec_target *t)
 	names = save_names(s->evl);
 	ret = session_open(s, &opts, t, &err);
 	note_fallbacks(s->evl, names);
+	if (ret == 0)
+		ret = rec_filters_apply(&opts, first_event, s->evl, &err);
 	if (ret < 0) {
 		explain_open_failure(&err);
 		return CLI_EXIT_RUNTIME;
@@ -526,30 +717,17 @@ static int record(struct rec_session *s, struct rec_target *t)
 		renamed = keep_old_output(opts.output, old, sizeof(old));
 		created = lstat(opts.output, &sb) < 0 && errno == ENOENT;
 	}
-	ret = xpf_writer_open(&s->w, opts.output, &wo, &err);
-	if (ret < 0) {
+	ret = start_file(s, t, false, &err);
+	if (ret < 0 && !s->w) {
 		cli_error("%s", err.msg); /* it names the file: "cannot create 'x': ..." */
 		/* e.g. a full disk: created, but not even the header went in */
 		drop_output(created, renamed, old);
 		return CLI_EXIT_RUNTIME;
 	}
-	ret = session_add_attrs(s, &err);
-	if (ret == 0)
-		ret = xrec_host_features(&feat, opts.cmdline_argc, opts.cmdline_argv, &err);
-	if (ret == 0)
-		ret = add_tracing_data(s, &feat, &err);
-	if (ret == 0)
-		ret = add_group_desc(s, &feat, &err);
-	if (ret == 0 && pipe_out)
-		ret = xpf_writer_set_features(s->w, &feat, &err);
-	if (ret == 0)
-		ret = synthesize(s, t, &err);
-	if (ret == 0 && s->write_err)
-		ret = s->write_err, err = s->werr;
-	if (ret == 0)
-		ret = xpf_writer_finished_init(s->w, &err);
 	if (ret == 0 && !t->cmd_is_target)
-		ret = xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_ENABLE);
+		ret = opts.ctl.delay_ms ? rec_event_ioctl(xpe_evlist_event(s->evl, s->tracking),
+							  PERF_EVENT_IOC_ENABLE)
+					: xpe_evlist_ioctl(s->evl, PERF_EVENT_IOC_ENABLE);
 	if (ret == 0)
 		ret = target_start(t, &err);
 	if (ret < 0) {
@@ -557,11 +735,19 @@ static int record(struct rec_session *s, struct rec_target *t)
 		xpf_writer_abort(s->w);
 		s->w = NULL;
 		drop_output(created, renamed, old);
-		xpf_features_free(&feat);
 		return CLI_EXIT_RUNTIME;
 	}
+	delay_start(s);
+	rotating_target = t;
+	s->rotate = rec_switching(&opts.ctl) ? switch_output : NULL;
+	s->switch_flag = &switch_signal;
+	s->switch_size = opts.ctl.switch_size;
+	s->max_size = opts.ctl.max_size;
+	if (opts.ctl.switch_secs)
+		alarm(opts.ctl.switch_secs);
 
 	ret = session_run(s, t, &done_signal, &status);
+	alarm(0);
 	if (t->wl.pid > 0) {
 		/* Stopped by a signal or a write error: the command goes too, as with perf. */
 		xpe_workload_stop(&t->wl, &status);
@@ -577,16 +763,14 @@ static int record(struct rec_session *s, struct rec_target *t)
 		cli_error("%s", s->werr.msg);
 		exit_code = CLI_EXIT_RUNTIME;
 	}
+	/* --switch-output could not start its next piece: the pieces before are complete */
+	if (!s->w)
+		return exit_code;
+	if (s->max_size_hit && !opts.quiet)
+		fprintf(stderr, "[ xperf record: xperf size limit reached (%llu KB), stopping "
+			"session ]\n", (unsigned long long)(xpf_writer_bytes_written(s->w) >> 10));
 
-	/* SAMPLE_TIME is the writer's: the times of the samples the file kept */
-	if (!pipe_out) {
-		if (s->bids && xrec_buildids_to_features(s->bids, &feat, &err) < 0)
-			cli_warning("build ids: %s", err.msg);
-		if (xpf_writer_set_features(s->w, &feat, &err) < 0)
-			cli_warning("features: %s", err.msg);
-	}
-	xpf_features_free(&feat);
-	if (xpf_writer_finish(s->w, &err) < 0) {
+	if (end_file(s, &err) < 0) {
 		if (ret == 0)
 			cli_error("%s", err.msg);
 		if (!pipe_out)
@@ -597,13 +781,24 @@ static int record(struct rec_session *s, struct rec_target *t)
 		exit_code = CLI_EXIT_RUNTIME;
 	}
 	/* what the file holds: after a failed write, less than what the rings gave */
-	summary_print(s, &opts, xpf_writer_bytes_written(s->w), xpf_writer_bytes_in(s->w),
-		      xpf_writer_samples_written(s->w));
+	bytes_out = xpf_writer_bytes_written(s->w);
+	bytes_in = xpf_writer_bytes_in(s->w);
+	samples = xpf_writer_samples_written(s->w);
 	if (xpf_writer_close(s->w, &err) < 0 && exit_code != CLI_EXIT_RUNTIME) {
 		cli_error("%s", err.msg);
 		exit_code = CLI_EXIT_RUNTIME;
 	}
 	s->w = NULL;
+	/* --switch-output: the last piece is named like the others */
+	if (s->rotate && rename_piece(piece, sizeof(piece), &err) < 0) {
+		cli_error("%s", err.msg);
+		exit_code = CLI_EXIT_RUNTIME;
+	} else if (s->rotate && !opts.quiet) {
+		fprintf(stderr, "[ xperf record: Dump %s ]\n", piece);
+	}
+	if (s->rotate)
+		snprintf(piece, sizeof(piece), "%s.<timestamp>", opts.output);
+	summary_print(s, &opts, s->rotate ? piece : opts.output, bytes_out, bytes_in, samples);
 	return exit_code;
 }
 
@@ -623,7 +818,7 @@ static bool is_number(const char *s)
  */
 static void bare_z_to_level_1(int argc, const char **argv)
 {
-	static const char with_value[] = "eFcptCuomz";
+	static const char with_value[] = "eFcptCuomzD";
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -640,6 +835,7 @@ static void bare_z_to_level_1(int argc, const char **argv)
 			static const char *const longs[] = {
 				"--event", "--freq", "--count", "--call-graph", "--pid", "--tid",
 				"--cpu", "--uid", "--output", "--mmap-pages", "--compression-level",
+				"--filter", "--delay", "--max-size",
 			};
 			size_t k;
 
@@ -699,6 +895,10 @@ int main(int argc, const char **argv)
 	}
 	if (opts.callgraph == REC_CG_DWARF && !opts.stack_size)
 		opts.stack_size = REC_DEFAULT_STACK_SIZE;
+	if (rec_switching(&opts.ctl) && !strcmp(opts.output, "-")) {
+		cli_error("--switch-output writes files: it cannot write a pipe (-o -)");
+		return CLI_EXIT_USAGE;
+	}
 
 	s.ctx = xpe_ctx_create(NULL, NULL);
 	s.evl = xpe_evlist_create();
@@ -707,6 +907,25 @@ int main(int argc, const char **argv)
 	if (parse_events(s.evl, s.ctx) < 0) {
 		code = CLI_EXIT_USAGE;
 		goto out;
+	}
+	{
+		struct xb_error err = { 0 };
+
+		if (rec_filters_check(&opts, first_event, s.evl, &err) < 0) {
+			cli_error("%s", err.msg);
+			code = CLI_EXIT_USAGE;
+			goto out;
+		}
+		/* -D: perf's "dummy:HG" tracks tasks and maps while the others wait */
+		if (opts.ctl.delay_ms) {
+			if (xpe_evlist_parse(s.evl, s.ctx, "dummy:HG", &err) < 0) {
+				cli_error("%s", err.msg);
+				code = CLI_EXIT_RUNTIME;
+				goto out;
+			}
+			s.tracking = xpe_evlist_count(s.evl) - 1;
+			s.tracking_is_dummy = true;
+		}
 	}
 	if (!opts.no_buildid) {
 		s.bids = xrec_buildids_create();
@@ -718,6 +937,13 @@ int main(int argc, const char **argv)
 	sa.sa_handler = on_stop_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a switch may come at any time: reads of /proc and writes go on (ppoll wakes anyway) */
+	sa.sa_handler = on_switch_signal;
+	sa.sa_flags = SA_RESTART;
+	if (opts.ctl.switch_signal)
+		sigaction(SIGUSR2, &sa, NULL);
+	if (opts.ctl.switch_secs)
+		sigaction(SIGALRM, &sa, NULL);
 	sa.sa_handler = on_child;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
@@ -731,6 +957,8 @@ out:
 	xpe_evlist_free(s.evl);
 	xpe_ctx_free(s.ctx);
 	free(opts.events);
+	free(opts.ctl.filters);
+	free(first_event);
 	free((void *)opts.cmdline_argv);
 	if (done_signal) {
 		/* Die of the signal that stopped us, as perf does, so shells see it. */

@@ -23,6 +23,31 @@ enum rec_callgraph { REC_CG_NONE = 0, REC_CG_FP, REC_CG_DWARF };
 #define REC_DEFAULT_STACK_SIZE 8192
 #define REC_MAX_STACK_SIZE 65528
 
+/* A --filter and the -e it follows (index into rec_opts.events). */
+struct rec_filter {
+	const char *filter;
+	int event_arg;
+};
+
+/*
+ * Recording control and sample contents beyond the defaults (perf's -D, --switch-output,
+ * --max-size, --filter, -s, -d, --sample-cpu, --user-regs, -I), parsed by control.c.
+ */
+struct rec_control {
+	long delay_ms;           /* -D: 0 none, -1 events stay disabled */
+	bool switch_signal;      /* --switch-output (=signal): a new file on SIGUSR2 */
+	uint64_t switch_size;    /* --switch-output=SIZE: a new file past SIZE bytes */
+	unsigned switch_secs;    /* --switch-output=TIME: a new file every TIME seconds */
+	uint64_t max_size;       /* --max-size: stop past this many bytes, 0 no limit */
+	struct rec_filter *filters;
+	int nr_filters;
+	bool inherit_stat;       /* -s: per-thread counts (PERF_RECORD_READ at thread exit) */
+	bool sample_addr;        /* -d: PERF_SAMPLE_ADDR | DATA_SRC, data mmaps */
+	bool sample_cpu;         /* --sample-cpu */
+	uint64_t user_regs;      /* --user-regs mask (PERF_SAMPLE_REGS_USER) */
+	uint64_t intr_regs;      /* -I/--intr-regs mask (PERF_SAMPLE_REGS_INTR) */
+};
+
 /* What the command line asked for. Set by cmd_record.c, read by the others. */
 struct rec_opts {
 	const char **events;     /* -e arguments */
@@ -44,12 +69,49 @@ struct rec_opts {
 	const char **argv;
 	int cmdline_argc;        /* our own argv, for the CMDLINE feature */
 	const char **cmdline_argv;
+	struct rec_control ctl;  /* recording control: control.c */
 };
 
 /* ---- cmd_record.c -------------------------------------------------------------------- */
 
 /* A kernel limit such as /proc/sys/kernel/perf_event_max_sample_rate, -1 when unreadable. */
 long rec_read_sysctl(const char *path);
+
+/* ---- control.c ----------------------------------------------------------------------- */
+
+/* Option callbacks; o->value points to struct rec_opts (filter) or the field named. */
+struct cli_option;
+int rec_opt_delay(const struct cli_option *o, const char *arg, bool unset);
+int rec_opt_switch_output(const struct cli_option *o, const char *arg, bool unset);
+int rec_opt_max_size(const struct cli_option *o, const char *arg, bool unset);
+int rec_opt_filter(const struct cli_option *o, const char *arg, bool unset);
+int rec_opt_user_regs(const struct cli_option *o, const char *arg, bool unset);
+int rec_opt_intr_regs(const struct cli_option *o, const char *arg, bool unset);
+/* --switch-output in any form. */
+static inline bool rec_switching(const struct rec_control *c)
+{
+	return c->switch_signal || c->switch_size || c->switch_secs;
+}
+/*
+ * Tie each --filter to the events its -e made (first_event[k]: the evlist index of the
+ * first event of events[k]; first_event[nr_events] the count) and check that it follows a
+ * tracepoint. -EINVAL with err when not.
+ */
+int rec_filters_check(const struct rec_opts *o, const int *first_event, xpe_evlist *evl,
+		      struct xb_error *err);
+/* After open: PERF_EVENT_IOC_SET_FILTER on every fd of the filtered tracepoints. */
+int rec_filters_apply(const struct rec_opts *o, const int *first_event, xpe_evlist *evl,
+		      struct xb_error *err);
+/* ioctl every open fd of one event. */
+int rec_event_ioctl(struct xpe_event *ev, unsigned long request);
+/* The sample_type bits and attr fields these options add to every event (session.c). */
+uint64_t control_sample_type(const struct rec_control *c);
+void control_config(const struct rec_control *c, struct perf_event_attr *a);
+/*
+ * The name of a finished piece: "PATH.YYYYMMDDHHMMSScc" (local time, centiseconds), as perf
+ * names its --switch-output files. Returns 0 or -ENAMETOOLONG.
+ */
+int rec_timestamped_name(const char *path, char *buf, size_t len);
 
 /* ---- target.c ------------------------------------------------------------------------ */
 
@@ -89,6 +151,17 @@ struct rec_session {
 	struct xb_error werr;
 	struct xrec_buildids *bids; /* DSOs of MMAP2 records, NULL with --no-buildid */
 	bool stop;               /* set by the loop's caller (signal, child exit) */
+	size_t tracking;         /* the event that carries mmap/comm/task (0, or -D's dummy) */
+	bool tracking_is_dummy;  /* it is -D's dummy:HG, enabled from the start */
+	/*
+	 * --switch-output and --max-size: after each round the loop asks `rotate` for a new
+	 * file when *switch_flag (SIGUSR2, the timer) is set or the file passed switch_size,
+	 * and stops once the file passed max_size. NULL/0: never.
+	 */
+	int (*rotate)(struct rec_session *s);
+	volatile sig_atomic_t *switch_flag;
+	uint64_t switch_size, max_size;
+	bool max_size_hit;
 };
 
 /* Fill the attrs of s->evl from opts and the target. */
@@ -112,9 +185,12 @@ void session_close(struct rec_session *s);
 
 /* ---- summary.c ----------------------------------------------------------------------- */
 
-/* bytes_out, bytes_in, samples: what the output holds (xpf_writer_finish's counters). */
-void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64_t bytes_out,
-		   uint64_t bytes_in, uint64_t samples);
+/*
+ * name: the output as the summary calls it; bytes_out, bytes_in, samples: what it holds
+ * (xpf_writer_finish's counters).
+ */
+void summary_print(const struct rec_session *s, const struct rec_opts *o, const char *name,
+		   uint64_t bytes_out, uint64_t bytes_in, uint64_t samples);
 /* Report how the command ended. Returns our exit status. */
 int summary_child_status(const struct rec_opts *o, int status);
 

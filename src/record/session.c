@@ -75,6 +75,7 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 		st |= PERF_SAMPLE_CALLCHAIN;
 	if (o->callgraph == REC_CG_DWARF)
 		st |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	st |= control_sample_type(&o->ctl);
 
 	for (i = 0; i < n; i++) {
 		struct xpe_event *ev = xpe_evlist_event(s->evl, i);
@@ -83,6 +84,7 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 		a->size = sizeof(*a);
 		a->sample_type = st;
 		a->read_format = PERF_FORMAT_ID;
+		control_config(&o->ctl, a);
 		/*
 		 * Tracepoints and breakpoints keep the parser's period of 1 unless -c or -F
 		 * was given (perf's evsel__config rule).
@@ -100,8 +102,8 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 		}
 		a->sample_id_all = 1;
 		a->disabled = 1;
-		/* A forked command is measured from its exec on, not from our set-up. */
-		a->enable_on_exec = t->cmd_is_target;
+		/* A forked command is measured from its exec on (-D: later), not from our set-up. */
+		a->enable_on_exec = t->cmd_is_target && !o->ctl.delay_ms;
 		a->inherit = !o->no_inherit;
 		/* Wake the reader at a quarter full: time to drain before anything is lost. */
 		a->watermark = 1;
@@ -111,8 +113,14 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 			a->sample_stack_user = o->stack_size;
 			a->exclude_callchain_user = 1;
 		}
-		if (i == 0) {
-			/* The first event tracks tasks and maps for everyone, as perf's does. */
+		if (s->tracking_is_dummy && i == s->tracking) {
+			/* -D's dummy (perf's "dummy:HG") runs from the exec, the others later */
+			a->freq = 0;
+			a->sample_period = 1;
+			a->enable_on_exec = t->cmd_is_target;
+		}
+		if (i == s->tracking) {
+			/* The tracking event reports tasks and maps for everyone, as perf's does. */
 			a->mmap = 1;
 			a->mmap2 = 1;
 			a->comm = 1;
@@ -125,7 +133,7 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 			 * those maps, so the kernel must report data mappings too, as perf
 			 * asks in this mode.
 			 */
-			a->mmap_data = o->callgraph == REC_CG_DWARF;
+			a->mmap_data = o->callgraph == REC_CG_DWARF || o->ctl.sample_addr;
 		}
 	}
 }
@@ -312,6 +320,25 @@ static int reap_child(struct rec_target *t, int *status)
 	return 0;
 }
 
+/* --max-size and --switch-output, after a round: true when the recording must stop. */
+static bool output_limits(struct rec_session *s)
+{
+	uint64_t size = xpf_writer_bytes_written(s->w);
+
+	if (s->max_size && size >= s->max_size) {
+		s->max_size_hit = true;
+		return true;
+	}
+	if (!s->rotate || s->write_err)
+		return false;
+	if ((s->switch_flag && *s->switch_flag) || (s->switch_size && size >= s->switch_size)) {
+		if (s->switch_flag)
+			*s->switch_flag = 0;
+		return s->rotate(s) < 0;
+	}
+	return false;
+}
+
 int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic_t *done,
 		int *child_status)
 {
@@ -376,6 +403,8 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 		/* rounds keep their pace from start to start, however long one takes */
 		next = now + DRAIN_MS;
 		session_drain(s);
+		if (output_limits(s))
+			break;
 	}
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	free(pfd);

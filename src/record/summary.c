@@ -6,8 +6,8 @@
 #include "cli/cli.h"
 #include "record/record.h"
 
-void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64_t bytes_out,
-		   uint64_t bytes_in, uint64_t samples)
+void summary_print(const struct rec_session *s, const struct rec_opts *o, const char *name,
+		   uint64_t bytes_out, uint64_t bytes_in, uint64_t samples)
 {
 	const struct rec_stats *st = &s->st;
 	uint64_t lost = st->lost + st->lost_samples;
@@ -40,7 +40,7 @@ void summary_print(const struct rec_session *s, const struct rec_opts *o, uint64
 		(unsigned long long)st->wakeups);
 	fprintf(stderr, "[ xperf record: Captured and wrote %.3f MB %s (%llu samples)",
 		(double)bytes_out / (1024.0 * 1024.0),
-		strcmp(o->output, "-") ? o->output : "(pipe)", (unsigned long long)samples);
+		strcmp(name, "-") ? name : "(pipe)", (unsigned long long)samples);
 	if (o->compress_level && bytes_out)
 		fprintf(stderr, ", compression ratio %.1f", (double)bytes_in / (double)bytes_out);
 	fprintf(stderr, " ]\n");

@@ -20,6 +20,7 @@ struct report_opts {
 	const char *input, *pprof;
 	const char *flamegraph; /* --flamegraph FILE: src/report/flamegraph/ */
 	bool dump, stats, header_only, stdio, tui, quiet, demangle;
+	bool threads;           /* -T: src/report/threads.c */
 	int verbose;
 	struct report_stdio_opts view; /* the symbolised views: src/report/stdio/, tui_curses/ */
 };
@@ -205,9 +206,17 @@ static int set_max_stack(const struct cli_option *opt, const char *arg, bool uns
 	return 0;
 }
 
-static int run_stdio(xpf_reader *r, const struct report_opts *o)
+static int run_stdio(xpf_reader *r, struct report_opts *o)
 {
-	int status = report_stdio_run_reader(r, &o->view);
+	int status;
+
+	if (o->threads && !(o->view.threads = report_threads_create(r))) {
+		cli_error("out of memory");
+		return CLI_EXIT_RUNTIME;
+	}
+	status = report_stdio_run_reader(r, &o->view);
+	report_threads_free(o->view.threads);
+	o->view.threads = NULL;
 
 	if (status == CLI_EXIT_OK)
 		warn_once(r, o);
@@ -267,6 +276,9 @@ int main(int argc, const char **argv)
 			   "(default: comm,dso,sym)"),
 		OPT_DOUBLE(0, "percent-limit", &o.view.percent_limit, "PERCENT",
 			   "hide entries below PERCENT of their event"),
+		OPT_BOOL('T', "threads", &o.threads,
+			 "after the report, the per-thread counts of 'xperf record -s' "
+			 "(the stdio view)"),
 		OPT_BOOL('n', "show-nr-samples", &o.view.show_nr_samples,
 			 "add a column with the number of samples of each entry"),
 		OPT_STRING('c', "comms", &o.view.comms, "COMM[,COMM...]",
@@ -339,7 +351,9 @@ int main(int argc, const char **argv)
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	tui = !o.dump && !o.stats && !o.header_only && !o.pprof && !o.flamegraph && want_tui(&o);
+	/* -T's table follows the stdio report (perf prints it once its browser is closed) */
+	tui = !o.dump && !o.stats && !o.header_only && !o.pprof && !o.flamegraph &&
+	      !(o.threads && !o.tui) && want_tui(&o);
 	if (!o.dump && !o.stats && !o.header_only && !o.pprof && !o.flamegraph && !tui)
 		o.stdio = true;
 	o.view.quiet = o.quiet;

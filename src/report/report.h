@@ -72,4 +72,15 @@ void report_bits_sample_type(uint64_t v, char *buf, size_t size);
 void report_bits_read_format(uint64_t v, char *buf, size_t size);
 void report_bits_branch_type(uint64_t v, char *buf, size_t size);
 
+/*
+ * -T: per-thread counts from PERF_RECORD_READ (`record -s`). report_threads_add is a
+ * profile side-band hook (struct xpp_opts.on_side_band, ctx the report_threads); print
+ * writes perf's "#   PID    TID  EVENT..." table. The reader is borrowed.
+ */
+struct report_threads;
+struct report_threads *report_threads_create(const xpf_reader *r);
+void report_threads_free(struct report_threads *t);
+int report_threads_add(void *ctx, const struct perf_event_header *hdr);
+void report_threads_print(const struct report_threads *t, FILE *out);
+
 #endif

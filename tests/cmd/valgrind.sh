@@ -127,6 +127,16 @@ if have xperf-record xperf-report; then
 		vg log2 $B/xperf-report --stats -i v.data
 		grep -q "TOTAL events" log2.out
 	'
+	test_case "record -s --switch-output -D --filter, then report -T on a piece" '
+		tp=
+		if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
+			tp="-e sched:sched_switch --filter prev_state==1"
+		fi
+		vg log1 $B/xperf-record -s --switch-output -D 10 -e cpu-clock $tp -- sh -c "sleep 0.02; true"
+		f=$(ls | grep -E "^xperf\.data\.[0-9]{16}$")
+		vg log2 $B/xperf-report -T --stdio -i $f
+		grep -q "PID *TID" log2.out
+	'
 fi
 
 # The unit programs, as many at a time as there are cpus (valgrind runs each on one), each

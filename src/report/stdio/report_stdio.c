@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "report/report.h"
 #include "report/stdio/stdio_int.h"
 
 int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
@@ -17,6 +18,10 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 
 	if (rv_ctx_parse(&c, opts ? opts : &none, &po) < 0)
 		return CLI_EXIT_USAGE;
+	if (opts && opts->threads) {
+		po.hook_ctx = opts->threads;
+		po.on_side_band = report_threads_add;
+	}
 	ret = xpp_profile_create(&p, r, &po, &err);
 	if (ret == 0)
 		ret = xpp_profile_run(p, &err);
@@ -31,6 +36,8 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 		cli_error("cannot print the report: %s", strerror(-ret));
 		goto out;
 	}
+	if (opts && opts->threads)
+		report_threads_print(opts->threads, stdout);
 	rv_warn_unwind(p, c.o);
 	rv_warn_build_ids(p, c.o);
 	status = rv_warn_undecodable(p, &c);

@@ -27,6 +27,8 @@ struct report_stdio_opts {
 				      frames in files recorded with --call-graph dwarf) */
 	uint32_t max_stack;        /* frames kept per chain, as struct xpp_opts: 0 perf's
 				      default, XPP_MAX_STACK_NONE none */
+	struct report_threads *threads; /* -T: collects per-thread counts, printed after the
+					   report (report.h); NULL: none */
 };
 
 /*
