@@ -274,6 +274,12 @@ static struct cli_option options[] = {
 		     "call graphs by frame pointers, or by copying SIZE bytes of user stack "
 		     "(default 8192) and registers for DWARF unwinding",
 		     opt_call_graph),
+	OPT_FLAG(0, "switch-events", &opts.switch_events,
+		 "record context switch events (PERF_RECORD_SWITCH; SWITCH_CPU_WIDE with -a)"),
+	OPT_FLAG(0, "off-cpu", &opts.off_cpu,
+		 "also record where tasks block and for how long: sched:sched_switch samples "
+		 "with call chains (-g implied), and each blocked interval as an 'offcpu-time' "
+		 "sample whose period is its nanoseconds (no BPF needed)"),
 	OPT_GROUP("Targets"),
 	OPT_STRING('p', "pid", &opts.pids, "PID[,PID]", "record existing processes"),
 	OPT_STRING('t', "tid", &opts.tids, "TID[,TID]", "record existing threads"),
@@ -357,6 +363,31 @@ static void raise_nofile_limit(void)
 	}
 }
 
+/*
+ * --off-cpu's tracepoint, last in the list: every switch (period 1, whatever -F says) with
+ * its call chain, which the tracepoint gives in the task that blocks.
+ */
+static int add_offcpu_event(xpe_evlist *evl, xpe_ctx *ctx)
+{
+	struct xb_error err = { 0 };
+	struct xpe_event *ev;
+
+	if (xpe_evlist_parse(evl, ctx, "sched:sched_switch", &err) < 0) {
+		/* the tracefs message carries its fix (the mount command) */
+		cli_error("--off-cpu needs the sched:sched_switch tracepoint: %s%s", err.msg,
+			  strstr(err.msg, "tracefs") || geteuid() == 0 ? "" :
+			  " (tracefs is root's: run as root, or mount it with -o mode=755)");
+		return -1;
+	}
+	ev = xpe_evlist_event(evl, xpe_evlist_count(evl) - 1);
+	ev->attr.freq = 0;
+	ev->attr.sample_period = 1;
+	ev->period_set = 1;
+	if (opts.callgraph == REC_CG_NONE)
+		opts.callgraph = REC_CG_FP;
+	return 0;
+}
+
 static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 {
 	struct xb_error err = { 0 };
@@ -367,7 +398,6 @@ static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 			cli_error("%s", err.msg);
 			return -1;
 		}
-		return 0;
 	}
 	first_event = calloc((size_t)opts.nr_events + 1, sizeof(*first_event));
 	if (!first_event)
@@ -381,7 +411,7 @@ static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 		}
 	}
 	first_event[opts.nr_events] = (int)xpe_evlist_count(evl);
-	return 0;
+	return opts.off_cpu ? add_offcpu_event(evl, ctx) : 0;
 }
 
 static void explain_open_failure(const struct xb_error *err)
@@ -704,6 +734,8 @@ static int record(struct rec_session *s, struct rec_target *t)
 	note_fallbacks(s->evl, names);
 	if (ret == 0)
 		ret = rec_filters_apply(&opts, first_event, s->evl, &err);
+	if (ret == 0)
+		ret = session_offcpu(s, &opts, &err);
 	if (ret < 0) {
 		explain_open_failure(&err);
 		return CLI_EXIT_RUNTIME;
