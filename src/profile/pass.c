@@ -675,6 +675,9 @@ static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 		p->lost_samples += lost;
 		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
 	}
+	/* context switches (thousands a second) change no thread or map: the cache stays */
+	if (hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE)
+		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
 	p->epoch++; /* maps may change: the frame cache starts over */
 	ret = xpp_machine_apply(p->m, hdr);
 	if (ret < 0 || !p->o.on_side_band)
