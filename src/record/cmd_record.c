@@ -373,10 +373,22 @@ static int add_offcpu_event(xpe_evlist *evl, xpe_ctx *ctx)
 	struct xpe_event *ev;
 
 	if (xpe_evlist_parse(evl, ctx, "sched:sched_switch", &err) < 0) {
+		static const char *const mounts[] = { "/sys/kernel/tracing",
+						      "/sys/kernel/debug/tracing" };
+
+		/* mounted where we may not look (mode 700, root's): not the mount's fault */
+		for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+			if (access(mounts[i], F_OK) == 0 && access(mounts[i], R_OK | X_OK) < 0 &&
+			    errno == EACCES) {
+				cli_error("--off-cpu needs the sched:sched_switch tracepoint, but "
+					  "tracefs (%s) is not readable by this user: run as root, "
+					  "or remount it with 'mount -o remount,mode=755 %s'",
+					  mounts[i], mounts[i]);
+				return -1;
+			}
+		}
 		/* the tracefs message carries its fix (the mount command) */
-		cli_error("--off-cpu needs the sched:sched_switch tracepoint: %s%s", err.msg,
-			  strstr(err.msg, "tracefs") || geteuid() == 0 ? "" :
-			  " (tracefs is root's: run as root, or mount it with -o mode=755)");
+		cli_error("--off-cpu needs the sched:sched_switch tracepoint: %s", err.msg);
 		return -1;
 	}
 	ev = xpe_evlist_event(evl, xpe_evlist_count(evl) - 1);
@@ -416,6 +428,14 @@ static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 
 static void explain_open_failure(const struct xb_error *err)
 {
+	if (opts.off_cpu && (err->code == -EACCES || err->code == -EPERM) &&
+	    strstr(err->msg, "sched:sched_switch")) {
+		/* one line: the fix for the tracepoint, not the generic paragraph */
+		cli_error("--off-cpu: cannot sample the sched:sched_switch tracepoint (%s): run "
+			  "as root (or with CAP_PERFMON), or allow it with 'sysctl -w "
+			  "kernel.perf_event_paranoid=-1'", strerror(-err->code));
+		return;
+	}
 	cli_error("%s", err->msg);
 	if (err->code == -EPERM || err->code == -ENOMEM) {
 		if (strstr(err->msg, "mmap")) {

@@ -77,8 +77,12 @@ void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out)
 	char buf[64], count[32];
 
 	rv_count_str(ev->nr_samples, count, sizeof(count));
-	fprintf(out, "# Samples: %s of event '%s'\n", count,
-		xpf_attr_event_name(a, buf, sizeof(buf)));
+	if (c->o->wall)
+		fprintf(out, "# Samples: %s of events '%s' and 'offcpu-time' (wall time, ns)\n",
+			count, xpf_attr_event_name(a, buf, sizeof(buf)));
+	else
+		fprintf(out, "# Samples: %s of event '%s'\n", count,
+			xpf_attr_event_name(a, buf, sizeof(buf)));
 	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
 }
 
