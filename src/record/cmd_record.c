@@ -395,6 +395,11 @@ static int add_offcpu_event(xpe_evlist *evl, xpe_ctx *ctx)
 	ev->attr.freq = 0;
 	ev->attr.sample_period = 1;
 	ev->period_set = 1;
+	/*
+	 * The user stack says where the program waits (perf's BPF takes only that one too);
+	 * walking the kernel's on every switch as well costs the workload measurably.
+	 */
+	ev->attr.exclude_callchain_kernel = 1;
 	if (opts.callgraph == REC_CG_NONE)
 		opts.callgraph = REC_CG_FP;
 	return 0;

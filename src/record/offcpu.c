@@ -35,7 +35,7 @@ struct rec_offcpu {
 	uint64_t id;             /* the offcpu-time attr's id */
 	bool keep_switches;
 	unsigned int raw_state_off;  /* prev_state in the tracepoint's raw data */
-	unsigned int time_off, period_off; /* in a sample body */
+	unsigned int ip_off, time_off, period_off; /* in a sample body */
 	struct item *items;
 	size_t nr_items, cap_items;
 	struct away *away;
@@ -109,12 +109,13 @@ int rec_offcpu_create(struct rec_offcpu **out, const struct xpe_event *tp,
 	oc->tp_attr = tp->attr;
 	oc->keep_switches = keep_switches;
 	/* the layout patched in place: the identifier, the time and the period are needed */
-	if (!(st & PERF_SAMPLE_IDENTIFIER) || !(st & PERF_SAMPLE_TIME) ||
+	if (!(st & PERF_SAMPLE_IDENTIFIER) || !(st & PERF_SAMPLE_IP) || !(st & PERF_SAMPLE_TIME) ||
 	    !(st & PERF_SAMPLE_PERIOD) || !(st & PERF_SAMPLE_RAW) || !tp->attr.sample_id_all) {
 		free(oc);
 		return xb_error_set(err, -EINVAL, "--off-cpu: sched_switch samples lack the "
 				    "identifier, time, period or raw data");
 	}
+	oc->ip_off = field_offset(st, PERF_SAMPLE_IP);
 	oc->time_off = field_offset(st, PERF_SAMPLE_TIME);
 	oc->period_off = field_offset(st, PERF_SAMPLE_PERIOD);
 	ret = read_state_offset(tracefs, &oc->raw_state_off, err);
@@ -203,10 +204,10 @@ static int see_sample(struct rec_offcpu *oc, const struct perf_event_header *h)
 
 	if (xpf_sample_decode(&oc->tp_attr, h, &s, &err) < 0 ||
 	    s.raw.size < oc->raw_state_off + sizeof(state))
-		return 1;
+		return 0;
 	memcpy(&state, (const char *)s.raw.data + oc->raw_state_off, sizeof(state));
 	if (!(state & BLOCKED_STATES))
-		return 1;
+		return 0;
 	it.time = s.time;
 	it.tid = s.tid;
 	it.rec = malloc(h->size);
@@ -217,7 +218,7 @@ static int see_sample(struct rec_offcpu *oc, const struct perf_event_header *h)
 		free(it.rec);
 		return -ENOMEM;
 	}
-	return 1;
+	return 0;
 }
 
 int rec_offcpu_see(struct rec_offcpu *oc, const struct perf_event_header *h)
@@ -226,6 +227,7 @@ int rec_offcpu_see(struct rec_offcpu *oc, const struct perf_event_header *h)
 	struct xb_error err;
 	struct item it = { .in = true };
 
+	/* the switches themselves stay out, as in perf's file: their time is in offcpu-time */
 	if (h->type == PERF_RECORD_SAMPLE)
 		return is_tp_sample(oc, h) ? see_sample(oc, h) : 1;
 	if (h->type != PERF_RECORD_SWITCH && h->type != PERF_RECORD_SWITCH_CPU_WIDE)
@@ -277,14 +279,46 @@ static struct away *away_find(struct rec_offcpu *oc, uint32_t tid)
 	return *slot ? &oc->away[*slot - 1] : NULL;
 }
 
-/* The held sample made an offcpu-time sample: our id, the time away, the switch-in time. */
+/*
+ * Where in the program the task waits: the first user frame of the chain, or with DWARF
+ * call graphs the user ip of the registers. 0 when the sample has neither (a kernel thread).
+ */
+static uint64_t user_ip(const struct rec_offcpu *oc, const struct perf_event_header *h)
+{
+	struct xpf_sample s;
+	struct xb_error err;
+
+	if (xpf_sample_decode(&oc->tp_attr, h, &s, &err) < 0)
+		return 0;
+	for (uint64_t i = 0; i + 1 < s.callchain.nr; i++)
+		if (s.callchain.ips[i] == PERF_CONTEXT_USER)
+			return s.callchain.ips[i + 1];
+	if (s.user_regs.abi && (s.user_regs.mask & (1ULL << 8))) {
+		/* PERF_REG_X86_IP is 8: its place is the number of registers below it */
+		unsigned int at = (unsigned int)__builtin_popcountll(s.user_regs.mask & 0xff);
+
+		return at < s.user_regs.nr ? s.user_regs.regs[at] : 0;
+	}
+	return 0;
+}
+
+/*
+ * The held sample made an offcpu-time sample: our id, the time away, the switch-in time,
+ * and its own ip the user frame that waited, as perf's off-CPU samples have it (the
+ * tracepoint's own is __schedule for every one of them).
+ */
 static int emit_interval(struct rec_offcpu *oc, struct away *a, uint64_t in_time,
 			 int (*emit)(void *, const struct perf_event_header *), void *ctx)
 {
 	char *body = (char *)(a->rec + 1);
-	uint64_t period = in_time - a->time;
+	uint64_t period = in_time - a->time, ip = user_ip(oc, a->rec);
 	int ret;
 
+	if (ip) {
+		memcpy(body + oc->ip_off, &ip, 8);
+		a->rec->misc = (uint16_t)((a->rec->misc & ~PERF_RECORD_MISC_CPUMODE_MASK) |
+					  PERF_RECORD_MISC_USER);
+	}
 	memcpy(body, &oc->id, 8);
 	memcpy(body + oc->time_off, &in_time, 8);
 	memcpy(body + oc->period_off, &period, 8);

@@ -18,7 +18,10 @@
  * is held until the task's next PERF_RECORD_SWITCH "in" record (attr.context_switch), then
  * written again as an offcpu-time sample: the same stack and fields, its id the offcpu-time
  * attr's, its period the nanoseconds it was away and its time the switch-in time (so the
- * file stays in time order round by round, as perf's report needs).
+ * file stays in time order round by round, as perf's report needs). The sched_switch
+ * samples themselves stay out of the file, as in perf's: every switch, preemptions too,
+ * would double the data the recorder compresses and writes (its attr and TRACING_DATA
+ * stay, so the file says what was recorded).
  *
  * The rings are read one after another, so a switch-in on one cpu may be read before the
  * switch-out it ends on another: each drain pass's events are sorted by time before they
@@ -45,7 +48,7 @@ void rec_offcpu_attr(const struct rec_offcpu *oc, struct perf_event_attr *attr, 
 
 /*
  * Look at a record on its way from the rings: 1 when it goes to the file, 0 when it is
- * only ours (a switch record without --switch-events), -ENOMEM.
+ * only ours (a sched_switch sample; a switch record without --switch-events), -ENOMEM.
  */
 int rec_offcpu_see(struct rec_offcpu *oc, const struct perf_event_header *h);
 
