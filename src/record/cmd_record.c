@@ -277,9 +277,9 @@ static struct cli_option options[] = {
 	OPT_FLAG(0, "switch-events", &opts.switch_events,
 		 "record context switch events (PERF_RECORD_SWITCH; SWITCH_CPU_WIDE with -a)"),
 	OPT_FLAG(0, "off-cpu", &opts.off_cpu,
-		 "also record where tasks block and for how long: sched:sched_switch samples "
-		 "with call chains (-g implied), and each blocked interval as an 'offcpu-time' "
-		 "sample whose period is its nanoseconds (no BPF needed)"),
+		 "also record where tasks block and for how long, without BPF: each blocked "
+		 "interval, from its sched:sched_switch sample (user call chain; -g implied) "
+		 "to the switch back in, as an 'offcpu-time' sample of that many nanoseconds"),
 	OPT_GROUP("Targets"),
 	OPT_STRING('p', "pid", &opts.pids, "PID[,PID]", "record existing processes"),
 	OPT_STRING('t', "tid", &opts.tids, "TID[,TID]", "record existing threads"),

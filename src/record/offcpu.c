@@ -61,6 +61,8 @@ static int read_state_offset(const char *tracefs, unsigned int *off, struct xb_e
 	FILE *f;
 	int ret = -ENOENT;
 
+	if (!tracefs)
+		return xb_error_set(err, -ENOENT, "tracefs is not mounted");
 	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/format", tracefs);
 	f = fopen(path, "r");
 	if (!f)
