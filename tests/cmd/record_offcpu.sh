@@ -49,8 +49,12 @@ perf_case "--switch-events: --stats and --dump count and show them as perf does"
 	xperf-report --stats -i xperf.data | grep "SWITCH_CPU_WIDE events" >x
 	perf_run report --stats -i xperf.data 2>/dev/null | grep "SWITCH_CPU_WIDE events" >p
 	diff p x
-	xperf-report --dump -i xperf.data | grep "PERF_RECORD_SWITCH" | sort >x
-	perf_run report -D -i xperf.data 2>/dev/null | grep "PERF_RECORD_SWITCH" | sort >p
+	# the file offset is left out: a record that straddles two compressed records is
+	# shown at the first one by xperf, at the second by perf (not a switch matter)
+	xperf-report --dump -i xperf.data | grep "PERF_RECORD_SWITCH" |
+		sed "s/ 0x[0-9a-f]* \\[/ [/" | sort >x
+	perf_run report -D -i xperf.data 2>/dev/null | grep "PERF_RECORD_SWITCH" |
+		sed "s/ 0x[0-9a-f]* \\[/ [/" | sort >p
 	test -s x
 	diff p x
 '
