@@ -79,6 +79,8 @@ void rv_count_str(uint64_t v, char *buf, size_t size);
 int64_t rv_wall_into(xpf_reader *r, uint32_t idx);
 /* 0 when r has a clock event and offcpu-time, else -1 after printing why and the fix. */
 int rv_wall_check(xpf_reader *r);
+/* The name a view shows for event idx: its own, or with --wall "cpu-clock + offcpu-time". */
+const char *rv_event_name(const struct rv_ctx *c, uint32_t idx, char *buf, size_t size);
 
 /* ---- keys and columns (keys.c) ---- */
 

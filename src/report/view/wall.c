@@ -1,4 +1,5 @@
 /* report --wall: on-CPU clock samples and off-CPU (offcpu-time) samples counted as one event. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -57,4 +58,18 @@ int rv_wall_check(xpf_reader *r)
 		return -1;
 	}
 	return 0;
+}
+
+const char *rv_event_name(const struct rv_ctx *c, uint32_t idx, char *buf, size_t size)
+{
+	const char *name = xpf_attr_event_name(xpf_reader_attr(c->r, idx), buf, size);
+
+	if (c->o->wall) {
+		char on[64];
+
+		snprintf(on, sizeof(on), "%s", name);
+		snprintf(buf, size, "%s + offcpu-time", on);
+		return buf;
+	}
+	return name;
 }
