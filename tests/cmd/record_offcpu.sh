@@ -119,11 +119,11 @@ test_case "report --wall: on-CPU and off-CPU time merged as the thread spent it"
 	[ $(wc -l <err) -eq 1 ] && grep -q "record it with .xperf record --off-cpu" err
 '
 
-test_case "report --wall: 50/30/20 when the thread got its cpu" '
-	xperf-record -q --off-cpu -e cpu-clock -- $WL/offcpu 20 2>wl.err >/dev/null
+test_case "report --wall: 50/30/20 for a thread that computes 50 ms of cpu a round" '
+	# cpu mode: compute() runs until it has had 50 ms of cpu, so its on-CPU and blocked
+	# times are 50/30/20 however busy the machine is (preempted time counts in neither)
+	xperf-record -q --off-cpu -e cpu-clock -- $WL/offcpu 20 cpu 2>wl.err >/dev/null
 	cat wl.err
-	awk -v c=$(measured compute_cpu) -v w=$(measured compute) "BEGIN { exit !(c >= 0.9 * w) }" ||
-		skip "the machine is busy: the thread ran $(measured compute_cpu) s of its $(measured compute) s of compute()"
 	xperf-report --wall --stdio --children -g none --sort sym -i xperf.data >r
 	for f in compute:50 sleep_a_while:30 wait_for_pipe:20; do
 		IFS=: read sym nominal <<<"$f"
