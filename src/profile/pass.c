@@ -22,7 +22,16 @@ static struct xpp_event *event_of(xpp_profile *p, const struct xpf_attr *a)
 			return NULL;
 		p->last_attr = a;
 		p->last_idx = i;
+		p->last_skip = false;
+		if (p->o.event_into) {
+			int64_t into = p->o.event_into(p->r, i);
+
+			p->last_skip = into < 0 || into >= n;
+			p->last_idx = p->last_skip ? i : (uint32_t)into;
+		}
 	}
+	if (p->last_skip)
+		return NULL;
 	if (p->last_idx >= p->nr_ev) {
 		uint32_t nr = p->last_idx + 1;
 		struct xpp_event *ev = realloc(p->ev, nr * sizeof(*ev));
@@ -591,7 +600,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	}
 	e = event_of(p, a);
 	if (!e)
-		return -ENOMEM;
+		return p->last_skip ? 0 : -ENOMEM;
 	period = (s.type & PERF_SAMPLE_PERIOD) ? s.period :
 		 a->attr.freq ? 1 : a->attr.sample_period;
 	e->nr_samples++;
@@ -675,6 +684,9 @@ static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 		p->lost_samples += lost;
 		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
 	}
+	/* context switches (thousands a second) change no thread or map: the cache stays */
+	if (hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE)
+		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
 	p->epoch++; /* maps may change: the frame cache starts over */
 	ret = xpp_machine_apply(p->m, hdr);
 	if (ret < 0 || !p->o.on_side_band)

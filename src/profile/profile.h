@@ -82,6 +82,13 @@ struct xpp_opts {
 	bool keep_addrs;        /* also count the samples' own ips per (DSO, address), for
 				   annotation (xpp_profile_addr_hits()); off: the pass does
 				   not pay for it */
+	/*
+	 * Events whose samples count in another event's aggregation (report --wall: off-CPU
+	 * time into the on-CPU clock's, both nanoseconds): the attr index the samples of attr
+	 * idx count in, or -1 to leave them out. Asked when the attr of the samples changes.
+	 * NULL: each event its own.
+	 */
+	int64_t (*event_into)(xpf_reader *r, uint32_t idx);
 	bool addrs_only;        /* keep_addrs and nothing else: no symbols are looked up, no
 				   hist or tree is built (h stays empty), the kernel's symbols
 				   are not read ahead; a view resolves what it needs after */

@@ -55,7 +55,8 @@ struct xpp_profile {
 	struct xb_error err;
 	/* the attr of the previous sample and its index: most files have one or two */
 	const struct xpf_attr *last_attr;
-	uint32_t last_idx;
+	uint32_t last_idx;       /* the event last_attr's samples count in (opts.event_into) */
+	bool last_skip;          /* event_into leaves last_attr's samples out */
 	/* call graphs */
 	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
 	bool children;         /* --children in effect */

@@ -274,6 +274,12 @@ static struct cli_option options[] = {
 		     "call graphs by frame pointers, or by copying SIZE bytes of user stack "
 		     "(default 8192) and registers for DWARF unwinding",
 		     opt_call_graph),
+	OPT_FLAG(0, "switch-events", &opts.switch_events,
+		 "record context switch events (PERF_RECORD_SWITCH; SWITCH_CPU_WIDE with -a)"),
+	OPT_FLAG(0, "off-cpu", &opts.off_cpu,
+		 "also record where tasks block and for how long, without BPF: each blocked "
+		 "interval, from its sched:sched_switch sample (user call chain; -g implied) "
+		 "to the switch back in, as an 'offcpu-time' sample of that many nanoseconds"),
 	OPT_GROUP("Targets"),
 	OPT_STRING('p', "pid", &opts.pids, "PID[,PID]", "record existing processes"),
 	OPT_STRING('t', "tid", &opts.tids, "TID[,TID]", "record existing threads"),
@@ -357,6 +363,48 @@ static void raise_nofile_limit(void)
 	}
 }
 
+/*
+ * --off-cpu's tracepoint, last in the list: every switch (period 1, whatever -F says) with
+ * its call chain, which the tracepoint gives in the task that blocks.
+ */
+static int add_offcpu_event(xpe_evlist *evl, xpe_ctx *ctx)
+{
+	struct xb_error err = { 0 };
+	struct xpe_event *ev;
+
+	if (xpe_evlist_parse(evl, ctx, "sched:sched_switch", &err) < 0) {
+		static const char *const mounts[] = { "/sys/kernel/tracing",
+						      "/sys/kernel/debug/tracing" };
+
+		/* mounted where we may not look (mode 700, root's): not the mount's fault */
+		for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+			if (access(mounts[i], F_OK) == 0 && access(mounts[i], R_OK | X_OK) < 0 &&
+			    errno == EACCES) {
+				cli_error("--off-cpu needs the sched:sched_switch tracepoint, but "
+					  "tracefs (%s) is not readable by this user: run as root, "
+					  "or remount it with 'mount -o remount,mode=755 %s'",
+					  mounts[i], mounts[i]);
+				return -1;
+			}
+		}
+		/* the tracefs message carries its fix (the mount command) */
+		cli_error("--off-cpu needs the sched:sched_switch tracepoint: %s", err.msg);
+		return -1;
+	}
+	ev = xpe_evlist_event(evl, xpe_evlist_count(evl) - 1);
+	ev->attr.freq = 0;
+	ev->attr.sample_period = 1;
+	ev->period_set = 1;
+	/*
+	 * The user stack says where the program waits (perf's BPF takes only that one too);
+	 * walking the kernel's on every switch as well costs the workload measurably.
+	 */
+	ev->attr.exclude_callchain_kernel = 1;
+	if (opts.callgraph == REC_CG_NONE)
+		opts.callgraph = REC_CG_FP;
+	return 0;
+}
+
 static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 {
 	struct xb_error err = { 0 };
@@ -367,7 +415,6 @@ static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 			cli_error("%s", err.msg);
 			return -1;
 		}
-		return 0;
 	}
 	first_event = calloc((size_t)opts.nr_events + 1, sizeof(*first_event));
 	if (!first_event)
@@ -381,11 +428,19 @@ static int parse_events(xpe_evlist *evl, xpe_ctx *ctx)
 		}
 	}
 	first_event[opts.nr_events] = (int)xpe_evlist_count(evl);
-	return 0;
+	return opts.off_cpu ? add_offcpu_event(evl, ctx) : 0;
 }
 
 static void explain_open_failure(const struct xb_error *err)
 {
+	if (opts.off_cpu && (err->code == -EACCES || err->code == -EPERM) &&
+	    strstr(err->msg, "sched:sched_switch")) {
+		/* one line: the fix for the tracepoint, not the generic paragraph */
+		cli_error("--off-cpu: cannot sample the sched:sched_switch tracepoint (%s): run "
+			  "as root (or with CAP_PERFMON), or allow it with 'sysctl -w "
+			  "kernel.perf_event_paranoid=-1'", strerror(-err->code));
+		return;
+	}
 	cli_error("%s", err->msg);
 	if (err->code == -EPERM || err->code == -ENOMEM) {
 		if (strstr(err->msg, "mmap")) {
@@ -704,6 +759,8 @@ static int record(struct rec_session *s, struct rec_target *t)
 	note_fallbacks(s->evl, names);
 	if (ret == 0)
 		ret = rec_filters_apply(&opts, first_event, s->evl, &err);
+	if (ret == 0)
+		ret = session_offcpu(s, &opts, &err);
 	if (ret < 0) {
 		explain_open_failure(&err);
 		return CLI_EXIT_RUNTIME;

@@ -15,6 +15,7 @@
 #include "base/error.h"
 #include "format/xpf_writer.h"
 #include "record/buildid.h"
+#include "record/offcpu.h"
 
 enum rec_callgraph { REC_CG_NONE = 0, REC_CG_FP, REC_CG_DWARF };
 
@@ -65,6 +66,8 @@ struct rec_opts {
 	bool no_inherit;
 	const char *pids, *tids, *cpu_list, *user;
 	bool system_wide;
+	bool switch_events;      /* --switch-events: PERF_RECORD_SWITCH(_CPU_WIDE) in the file */
+	bool off_cpu;            /* --off-cpu: sched_switch samples, offcpu-time (offcpu.h) */
 	int argc;                /* the command, when there is one */
 	const char **argv;
 	int cmdline_argc;        /* our own argv, for the CMDLINE feature */
@@ -150,6 +153,7 @@ struct rec_session {
 	int write_err;           /* first writer error (negative errno), 0 when none */
 	struct xb_error werr;
 	struct xrec_buildids *bids; /* DSOs of MMAP2 records, NULL with --no-buildid */
+	struct rec_offcpu *offcpu;  /* --off-cpu, else NULL */
 	bool stop;               /* set by the loop's caller (signal, child exit) */
 	size_t tracking;         /* the event that carries mmap/comm/task (0, or -D's dummy) */
 	bool tracking_is_dummy;  /* it is -D's dummy:HG, enabled from the start */
@@ -169,7 +173,12 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 /* Open events on the target, mmap one ring per cpu, redirect the other fds into it. */
 int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_target *t,
 		 struct xb_error *err);
-/* Add every event to the writer. */
+/*
+ * --off-cpu: the pairing of blocked intervals over the opened events (the tracepoint is
+ * the last event). 0 or a negative errno with err set.
+ */
+int session_offcpu(struct rec_session *s, const struct rec_opts *o, struct xb_error *err);
+/* Add every event to the writer (and offcpu-time after them). */
 int session_add_attrs(struct rec_session *s, struct xb_error *err);
 /* One pass over every ring: write what is there, end the round. Returns bytes read. */
 size_t session_drain(struct rec_session *s);

@@ -127,6 +127,8 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 			a->comm_exec = 1;
 			a->task = 1;
 			a->build_id = build_id;
+			/* switch records: asked for, or --off-cpu's switch-in times */
+			a->context_switch = o->switch_events || o->off_cpu;
 			/*
 			 * DWARF unwinding reads the unwind tables (.eh_frame) from the DSOs'
 			 * read-only segments, which are not executable: perf's report needs
@@ -182,23 +184,54 @@ int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_tar
 	return 0;
 }
 
+static int add_attr(struct rec_session *s, const struct xpe_event *ev, struct xb_error *err)
+{
+	uint64_t *ids = calloc((size_t)ev->nr_fd + 1, sizeof(*ids));
+	uint32_t nr = 0;
+	int j, ret;
+
+	if (!ids)
+		return xb_error_set(err, -ENOMEM, "out of memory");
+	for (j = 0; j < ev->nr_fd; j++)
+		if (ev->fd[j] >= 0 && ev->id[j])
+			ids[nr++] = ev->id[j];
+	ret = xpf_writer_add_attr(s->w, &ev->attr, ids, nr, ev->name, err);
+	free(ids);
+	return ret;
+}
+
+int session_offcpu(struct rec_session *s, const struct rec_opts *o, struct xb_error *err)
+{
+	size_t n = xpe_evlist_count(s->evl);
+
+	if (!o->off_cpu)
+		return 0;
+	return rec_offcpu_create(&s->offcpu, xpe_evlist_event(s->evl, n - 1),
+				 xpe_evlist_event(s->evl, 0), o->switch_events,
+				 xpe_ctx_tracefs(s->ctx), err);
+}
+
 int session_add_attrs(struct rec_session *s, struct xb_error *err)
 {
 	size_t n = xpe_evlist_count(s->evl), i;
 
-	for (i = 0; i < n; i++) {
-		struct xpe_event *ev = xpe_evlist_event(s->evl, i);
-		uint64_t *ids = calloc((size_t)ev->nr_fd + 1, sizeof(*ids));
-		uint32_t nr = 0;
-		int j, ret;
+	if (s->offcpu) {
+		struct perf_event_attr a;
+		uint64_t id;
+		int ret;
 
-		if (!ids)
-			return xb_error_set(err, -ENOMEM, "out of memory");
-		for (j = 0; j < ev->nr_fd; j++)
-			if (ev->fd[j] >= 0 && ev->id[j])
-				ids[nr++] = ev->id[j];
-		ret = xpf_writer_add_attr(s->w, &ev->attr, ids, nr, ev->name, err);
-		free(ids);
+		rec_offcpu_attr(s->offcpu, &a, &id);
+		for (i = 0; i < n; i++) {
+			ret = add_attr(s, xpe_evlist_event(s->evl, i), err);
+			if (ret < 0)
+				return ret;
+		}
+		return xpf_writer_add_attr(s->w, &a, &id, 1, REC_OFFCPU_NAME, err);
+	}
+
+	for (i = 0; i < n; i++) {
+		int ret = add_attr(s, xpe_evlist_event(s->evl, i), err);
+
 		if (ret < 0)
 			return ret;
 	}
@@ -288,8 +321,19 @@ size_t session_drain(struct rec_session *s)
 		while ((h = xpe_ring_next(r))) {
 			total += h->size;
 			/* After a write error keep draining, so the kernel does not stall. */
-			if (!s->write_err)
-				session_write(s, h);
+			if (s->write_err)
+				continue;
+			if (s->offcpu) {
+				int keep = rec_offcpu_see(s->offcpu, h);
+
+				if (keep < 0) {
+					s->write_err = keep;
+					xb_error_set(&s->werr, keep, "--off-cpu: out of memory");
+				}
+				if (keep <= 0)
+					continue;
+			}
+			session_write(s, h);
 		}
 		xpe_ring_end(r);
 	}
@@ -297,6 +341,14 @@ size_t session_drain(struct rec_session *s)
 	for (i = 0; i < s->nr_rings; i++)
 		if (s->rings[i])
 			s->st.corrupt += xpe_ring_corrupt(s->rings[i]);
+	if (total && s->offcpu && !s->write_err) {
+		int ret = rec_offcpu_flush(s->offcpu, session_write, s);
+
+		if (ret < 0 && !s->write_err) {
+			s->write_err = ret;
+			xb_error_set(&s->werr, ret, "--off-cpu: out of memory");
+		}
+	}
 	if (total && !s->write_err) {
 		int ret = xpf_writer_finished_round(s->w, &s->werr);
 
@@ -423,6 +475,8 @@ void session_close(struct rec_session *s)
 		xpe_ring_unmap(s->rings[i]);
 	free(s->rings);
 	s->rings = NULL;
+	rec_offcpu_free(s->offcpu);
+	s->offcpu = NULL;
 	s->nr_rings = 0;
 	xpe_evlist_close(s->evl);
 }

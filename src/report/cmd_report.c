@@ -15,6 +15,7 @@
 #include "report/pprof/pprof.h"
 #include "report/report_tui.h"
 #include "report/stdio/report_stdio.h"
+#include "report/view/rv.h"
 
 struct report_opts {
 	const char *input, *pprof;
@@ -315,6 +316,10 @@ int main(int argc, const char **argv)
 		OPT_STRING(0, "symfs", &o.view.symfs, "DIR",
 			   "look for the recorded files under DIR (as perf): DIR/usr/bin/prog for "
 			   "/usr/bin/prog, debug files under DIR/usr/lib/debug"),
+		OPT_BOOL(0, "wall", &o.view.wall,
+			 "where the wall-clock time went: on-CPU samples (cpu-clock or "
+			 "task-clock, ns) and off-CPU time (offcpu-time, from record --off-cpu) "
+			 "as one profile, per thread (comm)"),
 		OPT_GROUP("Messages"),
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
 		OPT_INCR('v', "verbose", &o.verbose,
@@ -365,6 +370,10 @@ int main(int argc, const char **argv)
 	ret = xpf_reader_open(&r, o.input, &err);
 	if (ret < 0)
 		return fail(&err, ret);
+	if (o.view.wall && rv_wall_check(r) < 0) {
+		xpf_reader_close(r);
+		return CLI_EXIT_USAGE;
+	}
 
 	status = tui ? run_tui(r, &o, t0) : -1; /* < 0: no terminal for it after all */
 	if (status < 0) {

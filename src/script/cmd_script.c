@@ -11,7 +11,7 @@
 
 struct script_opts {
 	const char *input, *kallsyms;
-	bool ns, show_task, show_mmap, folded, hide_chain, quiet, demangle;
+	bool ns, show_task, show_mmap, show_switch, folded, hide_chain, quiet, demangle;
 	int max_stack;
 	struct script_fields f;
 	bool fields_bad;
@@ -95,7 +95,7 @@ static int on_side_band(void *ctx, const struct perf_event_header *hdr)
 {
 	struct run *r = ctx;
 
-	if (!r->sc.show_task && !r->sc.show_mmap)
+	if (!r->sc.show_task && !r->sc.show_mmap && !r->sc.show_switch)
 		return 0;
 	if (!r->started) {
 		r->started = true;
@@ -134,6 +134,7 @@ static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
 	r.sc.ns = o->ns;
 	r.sc.show_task = o->show_task;
 	r.sc.show_mmap = o->show_mmap;
+	r.sc.show_switch = o->show_switch;
 	r.sc.callchains = !o->hide_chain;
 	ret = xpp_profile_create(&p, rd, &po, &err);
 	if (ret == 0) {
@@ -187,6 +188,9 @@ int main(int argc, const char **argv)
 			 "also print the COMM, FORK and EXIT records"),
 		OPT_BOOL(0, "show-mmap-events", &o.show_mmap,
 			 "also print the MMAP and MMAP2 records"),
+		OPT_BOOL(0, "show-switch-events", &o.show_switch,
+			 "also print the context switch records (PERF_RECORD_SWITCH and "
+			 "SWITCH_CPU_WIDE)"),
 		OPT_BOOL('G', "hide-call-graph", &o.hide_chain,
 			 "one line per sample, without its call chain"),
 		OPT_INT(0, "max-stack", &o.max_stack, "N",

@@ -201,7 +201,7 @@ int script_on_sample(void *ctx, const struct xpp_sample_view *v)
 	return o->err ? -o->err : 0;
 }
 
-/* ---- side-band records (--show-task-events, --show-mmap-events) ---- */
+/* ---- side-band records (--show-task-events, --show-mmap-events, --show-switch-events) ---- */
 
 static void print_record(struct out *o, const struct perf_event_header *hdr)
 {
@@ -210,6 +210,23 @@ static void print_record(struct out *o, const struct perf_event_header *hdr)
 	uint64_t q[4];
 
 	switch (hdr->type) {
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE: {
+		/* perf_event__fprintf_switch */
+		bool out = hdr->misc & PERF_RECORD_MISC_SWITCH_OUT;
+		const char *in_out = !out ? "IN         " :
+				     !(hdr->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) ?
+				     "OUT        " : "OUT preempt";
+
+		if (hdr->type == PERF_RECORD_SWITCH) {
+			out_fmt(o, "PERF_RECORD_SWITCH %s\n", in_out);
+			break;
+		}
+		memcpy(u, b + 8, 8);
+		out_fmt(o, "PERF_RECORD_SWITCH_CPU_WIDE %s  %s pid/tid: %5d/%-5d\n", in_out,
+			out ? "next" : "prev", (int32_t)u[0], (int32_t)u[1]);
+		break;
+	}
 	case PERF_RECORD_COMM:
 		memcpy(u, b + 8, 8);
 		out_fmt(o, "PERF_RECORD_COMM%s: %.*s:%d/%d\n",
@@ -287,10 +304,12 @@ int script_on_side_band(void *ctx, const struct perf_event_header *hdr)
 	bool task = hdr->type == PERF_RECORD_COMM || hdr->type == PERF_RECORD_FORK ||
 		    hdr->type == PERF_RECORD_EXIT;
 	bool mmap = hdr->type == PERF_RECORD_MMAP || hdr->type == PERF_RECORD_MMAP2;
+	bool swtch = hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE;
 	size_t min = hdr->type == PERF_RECORD_MMAP ? 40 : hdr->type == PERF_RECORD_MMAP2 ? 72 :
-		     hdr->type == PERF_RECORD_COMM ? 24 : 32;
+		     hdr->type == PERF_RECORD_COMM ? 24 : hdr->type == PERF_RECORD_SWITCH ? 8 :
+		     hdr->type == PERF_RECORD_SWITCH_CPU_WIDE ? 16 : 32;
 
-	if (!(task && sc->show_task) && !(mmap && sc->show_mmap))
+	if (!(task && sc->show_task) && !(mmap && sc->show_mmap) && !(swtch && sc->show_switch))
 		return 0;
 	if (hdr->size < min)
 		return 0;
@@ -301,13 +320,18 @@ int script_on_side_band(void *ctx, const struct perf_event_header *hdr)
 		return 0;
 	fl = sc->f.fields[script_output_type(&a->attr)];
 	/* the record's own thread: pid, tid (FORK/EXIT: pid, ppid, tid, ptid) */
-	memcpy(u, b + 8, 16);
+	memcpy(u, b + 8, swtch ? 8 : 16);
 	if (task && hdr->type != PERF_RECORD_COMM)
 		u[1] = u[2];
 	if (!a->attr.sample_id_all || xpf_sample_id_decode(&a->attr, hdr, &id, NULL) < 0) {
 		/* perf's stand-in without sample ids: the record's own pid/tid, no time */
-		id.pid = u[0];
-		id.tid = u[1];
+		id.pid = swtch ? (uint32_t)-1 : u[0];
+		id.tid = swtch ? (uint32_t)-1 : u[1];
+	}
+	/* a switch has no thread of its own: perf names the sample id's */
+	if (swtch) {
+		u[0] = id.pid;
+		u[1] = id.tid;
 	}
 	/* its name as the model has it after the record */
 	comm = xpp_profile_thread_comm(sc->p, (int32_t)u[0], (int32_t)u[1]);

@@ -54,7 +54,7 @@ struct script {
 	xpf_reader *r;
 	struct out *out;
 	struct script_fields f;
-	bool ns, show_task, show_mmap, callchains;
+	bool ns, show_task, show_mmap, show_switch, callchains;
 	int name_width;          /* the widest event name */
 	const char **ev_names;   /* per attr index */
 	uint32_t nr_names;

@@ -73,12 +73,11 @@ void stdio_print_keys(const struct rv_cols *v, const struct xpp_hist_key *k, FIL
 void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out)
 {
 	const struct xpp_event *ev = &c->ev[idx];
-	const struct xpf_attr *a = xpf_reader_attr(c->r, idx);
-	char buf[64], count[32];
+	char buf[96], count[32];
 
 	rv_count_str(ev->nr_samples, count, sizeof(count));
 	fprintf(out, "# Samples: %s of event '%s'\n", count,
-		xpf_attr_event_name(a, buf, sizeof(buf)));
+		rv_event_name(c, idx, buf, sizeof(buf)));
 	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
 }
 

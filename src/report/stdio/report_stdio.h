@@ -29,6 +29,8 @@ struct report_stdio_opts {
 				      default, XPP_MAX_STACK_NONE none */
 	struct report_threads *threads; /* -T: collects per-thread counts, printed after the
 					   report (report.h); NULL: none */
+	bool wall;                 /* --wall: on-CPU clock and offcpu-time samples as one
+				      event, wall time in ns (view/wall.c) */
 };
 
 /*

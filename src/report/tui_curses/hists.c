@@ -152,13 +152,12 @@ static void draw_chain(const struct hists *h, const struct hb_row *r, int y, boo
 static void draw_title(const struct hists *h)
 {
 	const struct xpp_event *ev = h->en.ev;
-	const struct xpf_attr *a = xpf_reader_attr(h->t->r, h->idx);
-	char line[1024], count[32], name[64];
+	char line[1024], count[32], name[96];
 	size_t at;
 
 	rv_count_str(ev->nr_samples, count, sizeof(count));
 	at = (size_t)snprintf(line, sizeof(line), "Samples: %s of event '%s', Event count (approx.): %"
-			      PRIu64, count, xpf_attr_event_name(a, name, sizeof(name)),
+			      PRIu64, count, rv_event_name(&h->t->c, h->idx, name, sizeof(name)),
 			      ev->total_period);
 	if (at < sizeof(line))
 		hb_zooms_str(h->zooms, h->nr_zooms, line + at, sizeof(line) - at);

@@ -153,15 +153,14 @@ static enum tui_exit pick_event(struct tui *t)
 		attroff(tui_attr(ST_BAR));
 		for (uint32_t i = 0; i < n && (int)i + 2 < LINES - 1; i++) {
 			const struct xpp_event *ev = &t->c.ev[ids[i]];
-			char name[64], count[32];
+			char name[96], count[32];
 
 			rv_count_str(ev->nr_samples, count, sizeof(count));
 			count[strcspn(count, " ")] = 0; /* perf's blank for no unit */
 			if (i == sel)
 				attron(tui_attr(ST_SELECTED));
 			tui_putf((int)i + 2, 0, COLS, true, " %s samples of event '%s'  (count %llu)",
-				 count, xpf_attr_event_name(xpf_reader_attr(t->r, ids[i]), name,
-							    sizeof(name)),
+				 count, rv_event_name(&t->c, ids[i], name, sizeof(name)),
 				 (unsigned long long)ev->total_period);
 			if (i == sel)
 				attroff(tui_attr(ST_SELECTED));

@@ -70,6 +70,18 @@ int rv_warn_undecodable(const xpp_profile *p, const struct rv_ctx *c);
 /* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " (a blank where the unit would be) */
 void rv_count_str(uint64_t v, char *buf, size_t size);
 
+/* ---- --wall (wall.c) ---- */
+
+/*
+ * The profile's event_into for --wall: cpu-clock, task-clock and offcpu-time samples count
+ * in the first clock event (all are nanoseconds), other events are left out.
+ */
+int64_t rv_wall_into(xpf_reader *r, uint32_t idx);
+/* 0 when r has a clock event and offcpu-time, else -1 after printing why and the fix. */
+int rv_wall_check(xpf_reader *r);
+/* The name a view shows for event idx: its own, or with --wall "cpu-clock + offcpu-time". */
+const char *rv_event_name(const struct rv_ctx *c, uint32_t idx, char *buf, size_t size);
+
 /* ---- keys and columns (keys.c) ---- */
 
 /* The columns a view shows (a filter down to one name drops its column) and their widths. */
