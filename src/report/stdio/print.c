@@ -42,15 +42,11 @@ void stdio_print_keys(const struct rv_cols *v, const struct xpp_hist_key *k, FIL
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		bool last = i + 1 == v->nr_cols;
 
-		if (v->cols[i] == XPP_HIST_KEY_COMM) {
-			fprintf(out, "  %-*s", v->width[i], rv_comm_name(v->c, k));
-		} else if (v->cols[i] == XPP_HIST_KEY_DSO) {
-			fprintf(out, "  %-*s", v->width[i], rv_dso_name(v->c, k));
-		} else if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
+		if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
 			/* cut to the column, as perf's "%-.*s" does */
 			fprintf(out, "  %-*.*s", last ? 0 : v->width[i], v->width[i],
 				rv_srcline_name(v->c, k));
-		} else {
+		} else if (v->cols[i] == XPP_HIST_KEY_SYM) {
 			char buf[64];
 			const char *s = rv_sym_or_addr(v->c, k, buf, sizeof(buf));
 			int w = last ? 0 : v->width[i] - 4;
@@ -64,6 +60,11 @@ void stdio_print_keys(const struct rv_cols *v, const struct xpp_hist_key *k, FIL
 				continue;
 			}
 			fprintf(out, "  [%c] %-*s", (char)k->level, w > 0 ? w : 0, s);
+		} else {
+			char buf[64];
+
+			fprintf(out, "  %-*s", v->width[i],
+				rv_col_text(v->c, k, v->cols[i], buf, sizeof(buf)));
 		}
 	}
 	fputc('\n', out);
@@ -128,8 +129,9 @@ int stdio_print(struct rv_ctx *c, FILE *out)
 	int ret;
 
 	if (!c->o->quiet) {
-		fputs("# To display the perf.data header info, please use --header/--header-only "
-		      "options.\n#\n", out);
+		if (!c->o->header_shown)
+			fputs("# To display the perf.data header info, please use "
+			      "--header/--header-only options.\n#\n", out);
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", c->lost_samples);
 	}
 	for (uint32_t i = 0; i < c->nr_ev; i++) {

@@ -217,9 +217,8 @@ static int print_rows(struct cgview *g, FILE *out)
 		if (g->c->children)
 			fprintf(out, "  %7.2f%%", children);
 		fprintf(out, "  %7.2f%%", self);
-		if (o->show_nr_samples)
-			fprintf(out, "  %12" PRIu64,
-				g->c->children ? e[i].nr_samples : en->self_count[i]);
+		if (o->show_nr_samples) /* perf counts the entry's own samples, children or not */
+			fprintf(out, "  %12" PRIu64, en->self_count[i]);
 		stdio_print_keys(&g->v, &key, out);
 		if (g->c->cg.mode == CG_NONE)
 			continue;

@@ -359,6 +359,11 @@ struct row_sort {
 	struct rv_cols v;
 };
 
+static bool same_context(const struct xpp_hist_key *a, const struct xpp_hist_key *b)
+{
+	return a->tid == b->tid && a->cpu == b->cpu && a->parent == b->parent;
+}
+
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct row_sort *rs = arg;
@@ -373,7 +378,10 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		return va > vb ? -1 : 1;
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
-	/* perf's collapsed order: symbols of one DSO by start address, highest first */
+	/* perf's collapsed order: symbols of one DSO by start address, highest first (among
+	 * entries of one context: the other keys decide first) */
+	if (!same_context(&e[a].key, &e[b].key))
+		return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
 	if (e[a].key.comm == e[b].key.comm && e[a].key.dso == e[b].key.dso &&
 	    e[a].key.sym >= 0 && e[b].key.sym >= 0 && e[a].key.dso != XPP_HIST_NO_DSO) {
 		const struct xpp_dso *d = xpp_dso_table_get(g->c->dsos, e[a].key.dso);

@@ -61,9 +61,50 @@ const char *rv_frame_name(const struct rv_ctx *c, uint32_t f, char *buf, size_t 
 
 const char *rv_col_title(unsigned int key)
 {
-	return key == XPP_HIST_KEY_COMM ? "Command" : key == XPP_HIST_KEY_DSO ? "Shared Object" :
-	       key == XPP_HIST_KEY_SRCLINE ? "Source:Line" : "Symbol";
+	switch (key) {
+	case XPP_HIST_KEY_COMM:
+		return "Command";
+	case XPP_HIST_KEY_DSO:
+		return "Shared Object";
+	case XPP_HIST_KEY_SRCLINE:
+		return "Source:Line";
+	case XPP_HIST_KEY_PID:
+		return "    Pid:Command";
+	case XPP_HIST_KEY_CPU:
+		return "CPU";
+	case XPP_HIST_KEY_PARENT:
+		return "Parent symbol";
+	default:
+		return "Symbol";
+	}
 }
+
+const char *rv_col_text(const struct rv_ctx *c, const struct xpp_hist_key *k, unsigned int col,
+			char *buf, size_t size)
+{
+	const char *s;
+
+	switch (col) {
+	case XPP_HIST_KEY_COMM:
+		return rv_comm_name(c, k);
+	case XPP_HIST_KEY_DSO:
+		return rv_dso_name(c, k);
+	case XPP_HIST_KEY_SRCLINE:
+		return rv_srcline_name(c, k);
+	case XPP_HIST_KEY_PID:
+		snprintf(buf, size, "%7d:%s", k->tid, xpp_profile_thread_name(c->p, k->pid, k->tid));
+		return buf;
+	case XPP_HIST_KEY_CPU:
+		snprintf(buf, size, "%3.3d", k->cpu); /* perf's "%*.*d" at the title's width */
+		return buf;
+	case XPP_HIST_KEY_PARENT:
+		s = xpp_profile_parent_name(c->p, k);
+		return s ? s : "[other]";
+	default:
+		return "";
+	}
+}
+
 
 void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c)
 {
@@ -94,6 +135,19 @@ int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
 		case XPP_HIST_KEY_SRCLINE:
 			r = strcmp(rv_srcline_name(v->c, ka), rv_srcline_name(v->c, kb));
 			break;
+		case XPP_HIST_KEY_PID: /* perf's sort__thread_cmp: by tid */
+			r = ka->tid < kb->tid ? -1 : ka->tid > kb->tid;
+			break;
+		case XPP_HIST_KEY_CPU:
+			r = ka->cpu < kb->cpu ? -1 : ka->cpu > kb->cpu;
+			break;
+		case XPP_HIST_KEY_PARENT: { /* named parents first, by name, then [other] */
+			const char *na = xpp_profile_parent_name(v->c->p, ka);
+			const char *nb = xpp_profile_parent_name(v->c->p, kb);
+
+			r = na && nb ? strcmp(na, nb) : na ? -1 : nb ? 1 : 0;
+			break;
+		}
 		default: {
 			const char *na = rv_sym_name(v->c, ka), *nb = rv_sym_name(v->c, kb);
 
@@ -172,10 +226,11 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 			if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
 				w = !counted || counted[j] ?
 				    (int)strlen(rv_srcline_name(v->c, &e[j].key)) : 0;
-			} else if (v->cols[i] == XPP_HIST_KEY_COMM) {
-				w = (int)strlen(rv_comm_name(v->c, &e[j].key));
-			} else if (v->cols[i] == XPP_HIST_KEY_DSO) {
-				w = (int)strlen(rv_dso_name(v->c, &e[j].key));
+			} else if (v->cols[i] != XPP_HIST_KEY_SYM) {
+				char buf[64];
+
+				w = (int)strlen(rv_col_text(v->c, &e[j].key, v->cols[i], buf,
+							    sizeof(buf)));
 			} else {
 				const char *s = rv_sym_name(v->c, &e[j].key);
 

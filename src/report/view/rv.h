@@ -22,6 +22,8 @@ struct cg_opts {
 	bool srcline;          /* -g srcline: frames show their source line and differ by it */
 };
 
+#define RV_MAX_COLS 8
+
 /*
  * A view of one profile: the options (report_stdio_opts serves every symbolised view), the
  * profile's results (borrowed pointers) and how to show them.
@@ -35,7 +37,7 @@ struct rv_ctx {
 	const struct xpp_event *ev;
 	uint32_t nr_ev;
 	uint64_t lost_samples;
-	unsigned int cols[4];  /* XPP_HIST_KEY_* in column order (--sort) */
+	unsigned int cols[RV_MAX_COLS]; /* XPP_HIST_KEY_* in column order (--sort) */
 	unsigned int nr_cols;
 	const struct xpp_name_list *comm_filter, *dso_filter;
 	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
@@ -87,8 +89,8 @@ const char *rv_event_name(const struct rv_ctx *c, uint32_t idx, char *buf, size_
 /* The columns a view shows (a filter down to one name drops its column) and their widths. */
 struct rv_cols {
 	const struct rv_ctx *c;
-	unsigned int cols[4], nr_cols;
-	int width[4];
+	unsigned int cols[RV_MAX_COLS], nr_cols;
+	int width[RV_MAX_COLS];
 };
 
 #define RV_UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address, as perf prints them */
@@ -107,6 +109,13 @@ const char *rv_dso_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
 const char *rv_sym_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
 /* The Source:Line column's text ("??:0" unknown). */
 const char *rv_srcline_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
+/*
+ * The text of a column but the symbol's (comm, dso, srcline, pid, cpu, parent) as perf
+ * prints it before padding: "%7d:comm" for pid, "%3.3d" for cpu, "[other]" for no parent.
+ */
+const char *rv_col_text(const struct rv_ctx *c, const struct xpp_hist_key *k, unsigned int col,
+			char *buf, size_t size);
+
 /* The symbol, or perf's "0x..." of the address (16 digits, no 0x for zero), in buf. */
 const char *rv_sym_or_addr(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
 			   size_t size);

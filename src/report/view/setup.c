@@ -13,6 +13,8 @@ static int parse_sort(struct rv_ctx *c, const char *s)
 	static const struct { const char *name; unsigned int key; } keys[] = {
 		{ "comm", XPP_HIST_KEY_COMM }, { "dso", XPP_HIST_KEY_DSO }, { "sym", XPP_HIST_KEY_SYM },
 		{ "symbol", XPP_HIST_KEY_SYM }, { "srcline", XPP_HIST_KEY_SRCLINE },
+		{ "pid", XPP_HIST_KEY_PID }, { "cpu", XPP_HIST_KEY_CPU },
+		{ "parent", XPP_HIST_KEY_PARENT },
 	};
 	unsigned int seen = 0;
 
@@ -24,8 +26,8 @@ static int parse_sort(struct rv_ctx *c, const char *s)
 			if (strlen(keys[i].name) == n && !strncmp(keys[i].name, s, n))
 				break;
 		if (i == sizeof(keys) / sizeof(keys[0])) {
-			cli_error("unknown --sort key '%.*s': use comm, dso, sym or srcline", (int)n,
-				  s);
+			cli_error("unknown --sort key '%.*s': use comm, pid, dso, sym, srcline, "
+				  "cpu or parent", (int)n, s);
 			return -EINVAL;
 		}
 		if (!(seen & keys[i].key))
@@ -36,7 +38,8 @@ static int parse_sort(struct rv_ctx *c, const char *s)
 			s++;
 	}
 	if (!c->nr_cols) {
-		cli_error("--sort needs at least one key: comm, dso, sym or srcline");
+		cli_error("--sort needs at least one key: comm, pid, dso, sym, srcline, cpu or "
+			  "parent");
 		return -EINVAL;
 	}
 	return 0;
@@ -99,12 +102,33 @@ bad:
 	return -EINVAL;
 }
 
+static bool has_col(const struct rv_ctx *c, unsigned int key)
+{
+	for (unsigned int i = 0; i < c->nr_cols; i++)
+		if (c->cols[i] == key)
+			return true;
+	return false;
+}
+
 int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp_opts *po)
 {
 	c->o = o;
 	if (parse_sort(c, o->sort ? o->sort : "comm,dso,sym") < 0 ||
 	    parse_call_graph(&c->cg, o->call_graph) < 0)
 		return -EINVAL;
+	/* perf: -p REGEX sorts by parent too, after the other keys */
+	if (o->parent && c->nr_cols < RV_MAX_COLS &&
+	    !has_col(c, XPP_HIST_KEY_PARENT))
+		c->cols[c->nr_cols++] = XPP_HIST_KEY_PARENT;
+	for (unsigned int i = 0; i < c->nr_cols; i++)
+		po->keys |= c->cols[i] & XPP_HIST_KEY_CONTEXT;
+	po->parent = o->parent;
+	po->exclude_other = o->exclude_other;
+	po->pids = o->pids;
+	po->tids = o->tids;
+	po->cpus = o->cpus;
+	po->symbols = o->symbols;
+	po->hide_unresolved = o->hide_unresolved;
 	po->comms = o->comms;
 	po->dsos = o->dsos;
 	po->kallsyms = o->kallsyms;
