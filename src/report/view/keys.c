@@ -226,6 +226,8 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 			if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
 				w = !counted || counted[j] ?
 				    (int)strlen(rv_srcline_name(v->c, &e[j].key)) : 0;
+			} else if (v->cols[i] == XPP_HIST_KEY_CPU) {
+				w = 0; /* perf keeps the title's width: -1 prints wider */
 			} else if (v->cols[i] != XPP_HIST_KEY_SYM) {
 				char buf[64];
 
