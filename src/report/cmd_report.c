@@ -282,6 +282,11 @@ int main(int argc, const char **argv)
 			   "comma-separated list of comm, pid (thread id and name), dso, sym, "
 			   "srcline (the source file:line of the sample, from DWARF), cpu, parent "
 			   "(see --parent) (default: comm,dso,sym)"),
+		OPT_STRING('F', "fields", &o.view.fields, "FIELDS",
+			   "the columns of the --stdio view, in this order, as perf's: overhead, "
+			   "overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, "
+			   "overhead_children, sample, period and the --sort keys; entries are "
+			   "sorted by the --sort keys, then by these fields"),
 		OPT_DOUBLE(0, "percent-limit", &o.view.percent_limit, "PERCENT",
 			   "hide entries below PERCENT of their event"),
 		OPT_BOOL('T', "threads", &o.threads,

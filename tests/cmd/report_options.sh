@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # xperf report's sort keys (pid, cpu, parent and their combinations), filters (--pid, --tid,
-# --cpu, -S, --hide-unresolved, -p/-x), --header and -n with --children, each against
+# --cpu, -S, --hide-unresolved, -p/-x), -F fields, ties, --header and -n with --children,
+# each against
 # perf report on the same file: files of the threads and forker workloads (several threads
 # and processes), recorded by perf (-N) and by xperf. perf's file records the cpu
 # (--sample-cpu); xperf records it only system-wide, which would bring in the machine's
@@ -52,7 +53,7 @@ same_report() {
 	"$R" --stdio "$@" -i "$f" >xperf.out 2>xperf.err || fail "xperf report $*: $(cat xperf.err)"
 	entry_lines perf.out | sort >perf.lines
 	entry_lines xperf.out | sort >xperf.lines
-	grep -q '%' perf.lines || fail "perf printed no entries"
+	grep -qv '^#' perf.lines || fail "perf printed no entries"
 	diff perf.lines xperf.lines >reports.diff || fail "$* differs: $(head -n 12 reports.diff)"
 	# and the titles in the same order
 	diff <(grep '^# [A-Z.]' perf.out) <(grep '^# [A-Z.]' xperf.out) >titles.diff ||
@@ -132,6 +133,31 @@ for who in perf xperf; do
 		same_report "$f" --children -n -g none
 	'
 done
+
+perf_case "-F FIELDS: columns, grouping and order as perf" '
+	f=$(need fork.data)
+	for F in overhead,sym overhead,sample,period,comm overhead_sys,overhead_us,sym \
+		 sym,overhead overhead,pid overhead_children,overhead,sample,comm; do
+		same_report "$f" -g none -F "$F"
+		# here the order is the same too: no two entries tie on every field
+		diff <(entry_lines perf.out) <(entry_lines xperf.out) >order.diff ||
+			fail "-F $F: another order: $(head -n 6 order.diff)"
+	done
+	same_report "$f" -g none -F comm,overhead -s dso
+	same_report "$f" -g none -F sym,sample -s comm
+	same_report "$f" --no-children -F overhead,sym,period -n
+'
+
+perf_case "--no-children: entries of equal overhead in the order of perf" '
+	f=$(need fork.data)
+	for g in graph none; do
+		perf_run report --stdio --no-children -g $g -i "$f" >perf.out 2>perf.err ||
+			fail "perf failed"
+		"$R" --stdio --no-children -g $g -i "$f" >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+		diff <(entry_lines perf.out | grep -v "^#") <(entry_lines xperf.out | grep -v "^#") \
+			>order.diff || fail "-g $g: $(head -n 8 order.diff)"
+	done
+'
 
 perf_case "--cpu LIST: only those cpus, out of the totals too" '
 	f=$(need thr.data)

@@ -87,6 +87,16 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 	return (int64_t)h->nr - 1;
 }
 
+int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k)
+{
+	uint32_t *slot;
+
+	if (!h->nr)
+		return -1;
+	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, k);
+	return *slot ? (int64_t)*slot - 1 : -1;
+}
+
 struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr)
 {
 	*nr = h->nr;

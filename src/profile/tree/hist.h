@@ -77,6 +77,9 @@ int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uin
  * between indexes), or -ENOMEM. Interns keys: xpp_hist_add_id(h, k, 0, 0) is a lookup-or-add. */
 int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr);
 
+/* The index of key k's entry, or -1 when it has none. */
+int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k);
+
 /* The entries, contiguous, in first-seen order; valid until the next xpp_hist_add(). */
 struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr);
 

@@ -378,10 +378,10 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		return va > vb ? -1 : 1;
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
-	/* perf's collapsed order: symbols of one DSO by start address, highest first (among
-	 * entries of one context: the other keys decide first) */
-	if (!same_context(&e[a].key, &e[b].key))
+	/* without children perf's sort list ends with the keys (checked on files) */
+	if (!g->c->children || !same_context(&e[a].key, &e[b].key))
 		return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
+	/* with children, symbols of one DSO by start address, highest first */
 	if (e[a].key.comm == e[b].key.comm && e[a].key.dso == e[b].key.dso &&
 	    e[a].key.sym >= 0 && e[b].key.sym >= 0 && e[a].key.dso != XPP_HIST_NO_DSO) {
 		const struct xpp_dso *d = xpp_dso_table_get(g->c->dsos, e[a].key.dso);
@@ -453,6 +453,84 @@ static int select_rows(struct rv_entries *g)
 	return 0;
 }
 
+/* With -F: perf's sort list in turn, metrics most first, keys as perf orders them. */
+static int cmp_fields(const void *pa, const void *pb, void *arg)
+{
+	const struct row_sort *rs = arg;
+	const struct rv_entries *g = rs->g;
+	const struct rv_ctx *c = g->c;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	size_t n;
+	const struct xpp_hist_entry *e = xpp_hist_entries(g->h, &n);
+
+	for (unsigned int i = 0; i < c->nr_sort; i++) {
+		unsigned int col = c->sort[i];
+		int r;
+
+		if (col >= RV_OUT_OVERHEAD) {
+			uint64_t va = rv_entry_metric(g, a, col), vb = rv_entry_metric(g, b, col);
+
+			r = va > vb ? -1 : va < vb;
+		} else {
+			r = rv_cmp_col(c, &e[a].key, &e[b].key, col);
+		}
+		if (r)
+			return r;
+	}
+	return a < b ? -1 : a > b;
+}
+
+static bool wants(const struct rv_ctx *c, unsigned int col)
+{
+	for (unsigned int i = 0; i < c->nr_fields; i++)
+		if (c->fields[i] == col)
+			return true;
+	return false;
+}
+
+/*
+ * -F's sys/usr/guest columns: each entry's own period by the cpumode of its samples, read
+ * from the event's flat hist (its keys keep the level of the sample's mode) collapsed to
+ * the view's keys.
+ */
+static int mode_periods(struct rv_entries *g)
+{
+	static const unsigned int cols[4] = { RV_OUT_SYS, RV_OUT_US, RV_OUT_GUEST_SYS,
+					      RV_OUT_GUEST_US };
+	static const char levels[4] = { 'k', '.', 'g', 'u' };
+	unsigned int mask = key_mask(g->c);
+	size_t n, nr;
+	const struct xpp_hist_entry *raw = xpp_hist_entries(g->ev->h, &nr);
+	bool any = false;
+
+	xpp_hist_entries(g->h, &n);
+	for (int m = 0; m < 4; m++) {
+		if (!wants(g->c, cols[m]))
+			continue;
+		g->mode_period[m] = calloc(n + 1, sizeof(*g->mode_period[m]));
+		if (!g->mode_period[m])
+			return -ENOMEM;
+		any = true;
+	}
+	for (size_t i = 0; any && i < nr; i++) {
+		struct xpp_hist_key k = raw[i].key;
+		int64_t id;
+		int m;
+
+		for (m = 0; m < 4 && levels[m] != (char)k.level; m++)
+			;
+		if (m == 4 || !g->mode_period[m])
+			continue;
+		xpp_hist_key_mask(&k, mask);
+		if (g->chains && k.dso == XPP_HIST_NO_DSO)
+			k.level = 0; /* as collapse() keys entries of unmapped addresses */
+		id = xpp_hist_find(g->h, &k);
+		if (id >= 0)
+			g->mode_period[m][id] += raw[i].period;
+	}
+	return 0;
+}
+
 bool rv_event_chains(const struct rv_ctx *c, uint32_t idx)
 {
 	return c->callchains && c->ev[idx].cg && (c->children || c->cg.mode != CG_NONE);
@@ -478,12 +556,15 @@ int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx)
 		if (!ret)
 			ret = select_rows(g);
 	}
+	if (!ret && c->nr_fields)
+		ret = mode_periods(g);
 	if (ret < 0) {
 		rv_entries_free(g);
 		return ret;
 	}
 	rv_cols_init(&rs.v, c);
-	qsort_r(g->rows, g->nr_rows, sizeof(*g->rows), g->chains ? cmp_rows : cmp_flat, &rs);
+	qsort_r(g->rows, g->nr_rows, sizeof(*g->rows),
+		c->nr_sort ? cmp_fields : g->chains ? cmp_rows : cmp_flat, &rs);
 	return 0;
 }
 
@@ -492,6 +573,8 @@ void rv_entries_free(struct rv_entries *g)
 	xpp_hist_free(g->h);
 	free(g->self);
 	free(g->self_count);
+	for (int m = 0; m < 4; m++)
+		free(g->mode_period[m]);
 	free(g->level);
 	free(g->rows);
 	free(g->paths);
@@ -522,6 +605,28 @@ uint64_t rv_entry_period(const struct rv_entries *g, uint32_t e)
 	size_t n;
 
 	return g->c->children ? xpp_hist_entries(g->h, &n)[e].period : g->self[e];
+}
+
+uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int col)
+{
+	size_t n;
+
+	switch (col) {
+	case RV_OUT_CHILDREN:
+		return g->chains ? xpp_hist_entries(g->h, &n)[e].period : g->self[e];
+	case RV_OUT_SAMPLE:
+		return g->self_count[e];
+	case RV_OUT_SYS:
+	case RV_OUT_US:
+	case RV_OUT_GUEST_SYS:
+	case RV_OUT_GUEST_US: {
+		const uint64_t *m = g->mode_period[col - RV_OUT_SYS];
+
+		return m ? m[e] : 0;
+	}
+	default:
+		return g->self[e];
+	}
 }
 
 /*

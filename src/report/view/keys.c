@@ -106,60 +106,114 @@ const char *rv_col_text(const struct rv_ctx *c, const struct xpp_hist_key *k, un
 }
 
 
+/* a filter down to one name makes its column say nothing: perf drops it */
+static bool col_dropped(const struct rv_ctx *c, unsigned int col)
+{
+	return (col == XPP_HIST_KEY_COMM && c->comm_filter->nr == 1) ||
+	       (col == XPP_HIST_KEY_DSO && c->dso_filter->nr == 1);
+}
+
 void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c)
 {
 	memset(v, 0, sizeof(*v));
 	v->c = c;
-	for (unsigned int i = 0; i < c->nr_cols; i++) {
-		/* a filter down to one name makes its column say nothing: perf drops it */
-		if ((c->cols[i] == XPP_HIST_KEY_COMM && c->comm_filter->nr == 1) ||
-		    (c->cols[i] == XPP_HIST_KEY_DSO && c->dso_filter->nr == 1))
-			continue;
-		v->cols[v->nr_cols++] = c->cols[i];
+	for (unsigned int i = 0; i < c->nr_cols; i++)
+		if (!col_dropped(c, c->cols[i]))
+			v->cols[v->nr_cols++] = c->cols[i];
+	if (c->nr_fields) {
+		for (unsigned int i = 0; i < c->nr_fields; i++)
+			if (!col_dropped(c, c->fields[i]))
+				v->out[v->nr_out++] = c->fields[i];
+		return;
+	}
+	/* perf's default fields: children, overhead, samples with -n, then the keys */
+	if (c->children)
+		v->out[v->nr_out++] = RV_OUT_CHILDREN;
+	v->out[v->nr_out++] = RV_OUT_OVERHEAD;
+	if (c->o->show_nr_samples)
+		v->out[v->nr_out++] = RV_OUT_SAMPLE;
+	for (unsigned int i = 0; i < v->nr_cols; i++)
+		v->out[v->nr_out++] = v->cols[i];
+}
+
+const char *rv_out_title(const struct rv_cols *v, unsigned int col)
+{
+	switch (col) {
+	case RV_OUT_OVERHEAD: /* perf names it Self beside Children, unless -F says */
+		return v->c->children && !v->c->nr_fields ? "Self" : "Overhead";
+	case RV_OUT_SYS:
+		return "sys";
+	case RV_OUT_US:
+		return "usr";
+	case RV_OUT_GUEST_SYS:
+		return "guest sys";
+	case RV_OUT_GUEST_US:
+		return "guest usr";
+	case RV_OUT_CHILDREN:
+		return "Children";
+	case RV_OUT_SAMPLE:
+		return "Samples";
+	case RV_OUT_PERIOD:
+		return "Period";
+	default:
+		return rv_col_title(col);
+	}
+}
+
+int rv_out_width(const struct rv_cols *v, unsigned int col)
+{
+	if (col == RV_OUT_GUEST_SYS || col == RV_OUT_GUEST_US)
+		return 9;
+	if (col == RV_OUT_SAMPLE || col == RV_OUT_PERIOD)
+		return 12;
+	if (col >= RV_OUT_OVERHEAD)
+		return 8;
+	for (unsigned int i = 0; i < v->nr_cols; i++)
+		if (v->cols[i] == col)
+			return v->width[i];
+	return 0;
+}
+
+int rv_cmp_col(const struct rv_ctx *c, const struct xpp_hist_key *ka,
+	       const struct xpp_hist_key *kb, unsigned int col)
+{
+	switch (col) {
+	case XPP_HIST_KEY_COMM:
+		return strcmp(rv_comm_name(c, ka), rv_comm_name(c, kb));
+	case XPP_HIST_KEY_DSO: /* perf's cmp_null: entries without one after the others */
+		if ((ka->dso == XPP_HIST_NO_DSO) != (kb->dso == XPP_HIST_NO_DSO))
+			return ka->dso == XPP_HIST_NO_DSO ? 1 : -1;
+		return strcmp(rv_dso_name(c, ka), rv_dso_name(c, kb));
+	case XPP_HIST_KEY_SRCLINE:
+		return strcmp(rv_srcline_name(c, ka), rv_srcline_name(c, kb));
+	case XPP_HIST_KEY_PID: /* perf's sort__thread_cmp: by tid */
+		return ka->tid < kb->tid ? -1 : ka->tid > kb->tid;
+	case XPP_HIST_KEY_CPU:
+		return ka->cpu < kb->cpu ? -1 : ka->cpu > kb->cpu;
+	case XPP_HIST_KEY_PARENT: { /* named parents first, by name, then [other] */
+		const char *na = xpp_profile_parent_name(c->p, ka);
+		const char *nb = xpp_profile_parent_name(c->p, kb);
+
+		return na && nb ? strcmp(na, nb) : na ? -1 : nb ? 1 : 0;
+	}
+	default: {
+		const char *na = rv_sym_name(c, ka), *nb = rv_sym_name(c, kb);
+
+		if (na && nb)
+			return strcmp(na, nb);
+		if (na || nb)
+			return na ? -1 : 1;
+		return ka->addr < kb->addr ? -1 : ka->addr > kb->addr;
+	}
 	}
 }
 
 int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
 		const struct rv_cols *v)
 {
-	int r;
-
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
-		switch (v->cols[i]) {
-		case XPP_HIST_KEY_COMM:
-			r = strcmp(rv_comm_name(v->c, ka), rv_comm_name(v->c, kb));
-			break;
-		case XPP_HIST_KEY_DSO:
-			r = strcmp(rv_dso_name(v->c, ka), rv_dso_name(v->c, kb));
-			break;
-		case XPP_HIST_KEY_SRCLINE:
-			r = strcmp(rv_srcline_name(v->c, ka), rv_srcline_name(v->c, kb));
-			break;
-		case XPP_HIST_KEY_PID: /* perf's sort__thread_cmp: by tid */
-			r = ka->tid < kb->tid ? -1 : ka->tid > kb->tid;
-			break;
-		case XPP_HIST_KEY_CPU:
-			r = ka->cpu < kb->cpu ? -1 : ka->cpu > kb->cpu;
-			break;
-		case XPP_HIST_KEY_PARENT: { /* named parents first, by name, then [other] */
-			const char *na = xpp_profile_parent_name(v->c->p, ka);
-			const char *nb = xpp_profile_parent_name(v->c->p, kb);
+		int r = rv_cmp_col(v->c, ka, kb, v->cols[i]);
 
-			r = na && nb ? strcmp(na, nb) : na ? -1 : nb ? 1 : 0;
-			break;
-		}
-		default: {
-			const char *na = rv_sym_name(v->c, ka), *nb = rv_sym_name(v->c, kb);
-
-			if (na && nb)
-				r = strcmp(na, nb);
-			else if (na || nb)
-				r = na ? -1 : 1;
-			else
-				r = ka->addr < kb->addr ? -1 : ka->addr > kb->addr;
-			break;
-		}
-		}
 		if (r)
 			return r;
 	}
