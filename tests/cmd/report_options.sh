@@ -148,15 +148,21 @@ perf_case "-F FIELDS: columns, grouping and order as perf" '
 	same_report "$f" --no-children -F overhead,sym,period -n
 '
 
-perf_case "--no-children: entries of equal overhead in the order of perf" '
+# With --children and graphs perf orders entries of equal children by the depth of their
+# chains within a thread, and across threads as its tree insertion falls: only the
+# orders that do not depend on that are compared line for line.
+perf_case "entries of equal overhead in the order of perf" '
 	f=$(need fork.data)
-	for g in graph none; do
-		perf_run report --stdio --no-children -g $g -i "$f" >perf.out 2>perf.err ||
-			fail "perf failed"
-		"$R" --stdio --no-children -g $g -i "$f" >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
+	for m in "--no-children -g graph" "--no-children -g none" "--children -g none"; do
+		perf_run report --stdio $m -i "$f" >perf.out 2>perf.err || fail "perf failed"
+		"$R" --stdio $m -i "$f" >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
 		diff <(entry_lines perf.out | grep -v "^#") <(entry_lines xperf.out | grep -v "^#") \
-			>order.diff || fail "-g $g: $(head -n 8 order.diff)"
+			>order.diff || fail "$m: $(head -n 8 order.diff)"
 	done
+	# callers above their callees of equal children, in each thread
+	perf_run report --stdio --children -q -i "$f" 2>/dev/null | grep "%  forker-child" | head -n 3 >p3
+	"$R" --stdio --children -q -i "$f" 2>/dev/null | grep "%  forker-child" | head -n 3 >x3
+	diff p3 x3 || fail "the top forker-child entries differ"
 '
 
 perf_case "--cpu LIST: only those cpus, out of the totals too" '

@@ -149,10 +149,14 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 	if (nr > g->cap_entries) {
 		size_t c1 = g->cap_entries, c2 = c1, c3 = c1, c4 = c1;
 
+		size_t c5 = c1;
+
 		if (grow((void **)&g->self, &c1, nr, sizeof(*g->self)) ||
 		    grow((void **)&g->self_count, &c2, nr, sizeof(*g->self_count)) ||
 		    grow((void **)&g->level, &c3, nr, sizeof(*g->level)) ||
-		    grow((void **)&g->stamp, &c4, nr, sizeof(*g->stamp)))
+		    grow((void **)&g->stamp, &c4, nr, sizeof(*g->stamp)) ||
+		    (g->c->children && g->c->cg.mode != CG_NONE &&
+		     grow((void **)&g->depth, &c5, nr, sizeof(*g->depth))))
 			return -ENOMEM;
 		g->cap_entries = c1;
 	}
@@ -253,6 +257,15 @@ static int path_entries(struct rv_entries *g, uint32_t p, const uint32_t *f, uin
 
 		if (e < 0)
 			return (int)e;
+		if (g->depth && tag == p + 1) {
+			/* perf's callchain max_depth of the entry (see cmp_rows()): its own
+			 * entry holds the whole chain, another the frames past it in the order */
+			uint32_t d = i == n || e == g->paths[p].self_entry ? n :
+				     g->c->cg.order != 0 ? n - 1 - i : i;
+
+			if (d > g->depth[e])
+				g->depth[e] = d;
+		}
 		if (g->stamp[e] == tag)
 			continue;
 		g->stamp[e] = tag;
@@ -376,20 +389,19 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
+	/*
+	 * perf's __hpp__sort_acc: of equal children, a caller above its callee: by the depth
+	 * of their chains, deeper first in caller order (perf asks this of entries of one
+	 * thread, here of one command, and only when it sorts by symbol; with -g none its
+	 * entries keep no chains, so no depth)
+	 */
+	if (g->depth && (key_mask(g->c) & XPP_HIST_KEY_SYM) && e[a].key.comm == e[b].key.comm &&
+	    same_context(&e[a].key, &e[b].key) && g->depth[a] != g->depth[b])
+		return (g->depth[a] > g->depth[b]) == (g->c->cg.order != 0) ? -1 : 1;
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
-	/* without children perf's sort list ends with the keys (checked on files) */
-	if (!g->c->children || !same_context(&e[a].key, &e[b].key))
+	if (!same_context(&e[a].key, &e[b].key))
 		return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
-	/* with children, symbols of one DSO by start address, highest first */
-	if (e[a].key.comm == e[b].key.comm && e[a].key.dso == e[b].key.dso &&
-	    e[a].key.sym >= 0 && e[b].key.sym >= 0 && e[a].key.dso != XPP_HIST_NO_DSO) {
-		const struct xpp_dso *d = xpp_dso_table_get(g->c->dsos, e[a].key.dso);
-		uint64_t sa = d->syms.syms[e[a].key.sym].start, sb = d->syms.syms[e[b].key.sym].start;
-
-		if (sa != sb)
-			return sa > sb ? -1 : 1;
-	}
 	/* and, with graphs, addresses without a symbol in one DSO highest first (perf's
 	 * _sort__addr_cmp orders its collapsed entries so; -g none keeps them lowest first) */
 	if (g->c->cg.mode != CG_NONE && e[a].key.comm == e[b].key.comm &&
@@ -583,6 +595,7 @@ void rv_entries_free(struct rv_entries *g)
 	free(g->map.key);
 	free(g->map.entry);
 	free(g->stamp);
+	free(g->depth);
 	free(g->pathbuf);
 	free(g->fentry);
 	xpp_hist_free(g->chain_keys);

@@ -204,6 +204,7 @@ struct rv_entries {
 	uint32_t *order;             /* order[pair_off[e]..pair_off[e + 1]) */
 	struct rv_entry_map map;
 	uint32_t *stamp;             /* per entry: the last path that met it, + 1 */
+	uint32_t *depth;             /* per entry, with children: perf's callchain max_depth */
 	size_t cap_entries;
 	uint32_t *pathbuf, *fentry;  /* scratch: one path's keys, its entries */
 	/* frames as chains tell them apart (rv_entry_chains()), filled as chains are built */
