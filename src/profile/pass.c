@@ -631,6 +631,23 @@ static int64_t path_root(xpp_profile *p, const struct xpp_hist_key *k)
 	return xpp_hist_add_id(p->ctxs, &ck, 0, 0);
 }
 
+/* opts.entry_addrs: the sample into the event's hist, and addr if it made a new entry. */
+static int add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint64_t period,
+		     uint64_t addr)
+{
+	size_t nr;
+	int64_t id;
+
+	xpp_hist_entries(e->h, &nr);
+	id = xpp_hist_add_id(e->h, k, period, 1);
+	if (id < 0 || (size_t)id < nr)
+		return id < 0 ? (int)id : 0;
+	if (XB_ARRAY_RESERVE(e->first_addr, e->first_cap, (size_t)id + 1, 256))
+		return -ENOMEM;
+	e->first_addr[id] = addr;
+	return 0;
+}
+
 static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint64_t pos)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(p->r, hdr);
@@ -768,6 +785,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		if (ret < 0)
 			return ret;
 	}
+	if (p->o.entry_addrs)
+		return add_first(e, &k, period, mapped ? rel : s.ip);
 	return xpp_hist_add(e->h, &k, period, 1);
 }
 
@@ -1018,6 +1037,7 @@ void xpp_profile_free(xpp_profile *p)
 		xpp_hist_free(p->ev[i].h);
 		xpp_cg_free(p->ev[i].cg);
 		xpp_hist_free(p->ev[i].own);
+		free(p->ev[i].first_addr);
 	}
 	if (p->ann_cache_free)
 		p->ann_cache_free(p->ann_cache);

@@ -87,6 +87,8 @@ struct xpp_opts {
 	const char *symbols;    /* comma-separated: only samples whose own symbol is one */
 	bool hide_unresolved;   /* drop samples whose own ip has no symbol, and the frames
 				   without one from chains */
+	bool entry_addrs;       /* keep the address of each h entry's first sample
+				   (struct xpp_event's first_addr): perf report -v shows it */
 	/*
 	 * Subscribers (xperf script): called during xpp_profile_run(), in time order, from
 	 * the same pass that builds the trees. on_sample gets every sample that passed the
@@ -136,6 +138,9 @@ struct xpp_event {
 	xpp_callgraph *cg;
 	xpp_hist *own;
 	uint64_t nr_samples, total_period;
+	uint64_t *first_addr;   /* opts.entry_addrs: per h entry, its first sample's address
+				   in its DSO (the ip where none holds it), else NULL */
+	size_t first_cap;
 };
 
 /* A --comms / --dsos list as given. */

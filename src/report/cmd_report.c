@@ -353,7 +353,8 @@ int main(int argc, const char **argv)
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
 		OPT_INCR('v', "verbose", &o.verbose,
 			 "with the TUI, print on exit the time to its first screen and how long "
-			 "the keys took (-vv: each key)"),
+			 "the keys took (-vv: each key); with --stdio, as perf: each symbol's "
+			 "first sample address, and the files' full paths"),
 		OPT_END(),
 	};
 	struct xb_error err = { 0 };

@@ -26,9 +26,12 @@ void stdio_print_titles(const struct rv_cols *v, FILE *out)
 	fputs("\n#\n", out);
 }
 
-/* One key column of an entry line; `last`: nothing follows it on the line. */
+/*
+ * One key column of an entry line; `last`: nothing follows it on the line; `prefix`: -v's
+ * address before the symbol, or NULL.
+ */
 static void print_key(const struct rv_cols *v, unsigned int col, const struct xpp_hist_key *k,
-		      bool last, FILE *out)
+		      bool last, const char *prefix, FILE *out)
 {
 	int width = rv_out_width(v, col);
 
@@ -40,6 +43,10 @@ static void print_key(const struct rv_cols *v, unsigned int col, const struct xp
 		const char *s = rv_sym_or_addr(v->c, k, buf, sizeof(buf));
 		int w = last ? 0 : width - 4;
 
+		if (prefix) {
+			fputs(prefix, out);
+			w -= RV_VERBOSE_SYM_WIDTH;
+		}
 		if (k->inl) {
 			/* perf appends " (inlined)" past the name, uncounted in the width */
 			int len = (int)strlen(s) + 10;
@@ -68,7 +75,11 @@ void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32
 
 		fputs("  ", out);
 		if (col < RV_OUT_OVERHEAD) {
-			print_key(v, col, k, i + 1 == v->nr_out, out);
+			char buf[64];
+			const char *prefix = col == XPP_HIST_KEY_SYM && rv_sym_name(v->c, k) ?
+					     rv_entry_sym_prefix(g, e, buf, sizeof(buf)) : NULL;
+
+			print_key(v, col, k, i + 1 == v->nr_out, prefix, out);
 			continue;
 		}
 		val = rv_entry_metric(g, e, col);

@@ -1,5 +1,7 @@
 /* An event's entries as perf lists them (children and self from the call tree, or flat) and each entry's chains. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -359,7 +361,7 @@ out:
 static bool dso_shown(const struct rv_entries *g, const struct xpp_hist_key *k)
 {
 	const struct xpp_name_list *f = g->c->dso_filter;
-	const char *name = rv_dso_name(g->c, k);
+	const char *name = xpp_profile_dso_name(g->c->p, k);
 
 	for (uint32_t i = 0; i < f->nr; i++)
 		if (!strcmp(f->names[i], name))
@@ -543,6 +545,63 @@ static int mode_periods(struct rv_entries *g)
 	return 0;
 }
 
+/*
+ * -v: each entry's first sample's address, from the event's flat hist (its entries are in
+ * the order samples first met them) collapsed to the view's keys. An entry of callees only
+ * has none here.
+ */
+static int entry_addrs(struct rv_entries *g)
+{
+	unsigned int mask = key_mask(g->c);
+	size_t n, nr;
+	const struct xpp_hist_entry *raw = xpp_hist_entries(g->ev->h, &nr);
+
+	xpp_hist_entries(g->h, &n);
+	g->addr = malloc((n + 1) * sizeof(*g->addr));
+	if (!g->addr)
+		return -ENOMEM;
+	memset(g->addr, 0xff, (n + 1) * sizeof(*g->addr));
+	for (size_t i = 0; g->ev->first_addr && i < nr; i++) {
+		struct xpp_hist_key k = raw[i].key;
+		int64_t id;
+
+		xpp_hist_key_mask(&k, mask);
+		if (g->chains && k.dso == XPP_HIST_NO_DSO)
+			k.level = 0;
+		id = xpp_hist_find(g->h, &k);
+		if (id >= 0 && g->addr[id] == UINT64_MAX)
+			g->addr[id] = g->ev->first_addr[i];
+	}
+	return 0;
+}
+
+/* perf's dso__symtab_origin(), as far as xperf knows where the symbols came from */
+static char symtab_origin(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	const struct xpp_dso *d =
+		k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(c->dsos, k->dso);
+
+	if (!d || !d->syms.nr)
+		return '!';
+	return d->kind == XPP_DSO_KERNEL ? 'k' : d->kind == XPP_DSO_ANON ? 'j' : 'd';
+}
+
+const char *rv_entry_sym_prefix(const struct rv_entries *g, uint32_t e, char *buf,
+				size_t size)
+{
+	size_t n;
+	const struct xpp_hist_key *k = &xpp_hist_entries(g->h, &n)[e].key;
+	uint64_t a = g->addr ? g->addr[e] : UINT64_MAX;
+
+	if (!g->addr)
+		return NULL;
+	if (a == UINT64_MAX)
+		a = k->addr;
+	snprintf(buf, size, "%-#*" PRIx64 " %c ", RV_VERBOSE_SYM_WIDTH - 3, a,
+		 symtab_origin(g->c, k));
+	return buf;
+}
+
 bool rv_event_chains(const struct rv_ctx *c, uint32_t idx)
 {
 	return c->callchains && c->ev[idx].cg && (c->children || c->cg.mode != CG_NONE);
@@ -570,6 +629,8 @@ int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx)
 	}
 	if (!ret && c->nr_fields)
 		ret = mode_periods(g);
+	if (!ret && c->o->verbose)
+		ret = entry_addrs(g);
 	if (ret < 0) {
 		rv_entries_free(g);
 		return ret;
@@ -596,6 +657,7 @@ void rv_entries_free(struct rv_entries *g)
 	free(g->map.entry);
 	free(g->stamp);
 	free(g->depth);
+	free(g->addr);
 	free(g->pathbuf);
 	free(g->fentry);
 	xpp_hist_free(g->chain_keys);

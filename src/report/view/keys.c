@@ -16,6 +16,12 @@ const char *rv_comm_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
 
 const char *rv_dso_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
 {
+	const struct xpp_dso *d;
+
+	/* perf shows (and sorts by) the long names of files with -v */
+	if (c->o->verbose && k->dso != XPP_HIST_NO_DSO &&
+	    (d = xpp_dso_table_get(c->dsos, k->dso)) && d->kind == XPP_DSO_USER)
+		return d->long_name;
 	return xpp_profile_dso_name(c->p, k);
 }
 
@@ -291,6 +297,8 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 				const char *s = rv_sym_name(v->c, &e[j].key);
 
 				w = s ? (int)strlen(s) + 4 : RV_UNRESOLVED_WIDTH + 4 + 2;
+				if (s && v->c->o->verbose)
+					w += RV_VERBOSE_SYM_WIDTH;
 				unresolved |= !s;
 			}
 			if (w > v->width[i])

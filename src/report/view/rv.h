@@ -193,6 +193,8 @@ struct rv_entries {
 	uint64_t *self, *self_count; /* per entry */
 	uint64_t *mode_period[4];    /* per entry, with -F asking: its own period in kernel,
 					user, guest kernel, guest user mode, else NULL */
+	uint64_t *addr;              /* per entry, with -v: its first sample's address, as
+					perf's he->ip (UINT64_MAX unknown), else NULL */
 	uint8_t *level;              /* per entry: what [.]/[k] shows */
 	uint32_t *rows;
 	size_t nr_rows;
@@ -232,6 +234,14 @@ void rv_entries_free(struct rv_entries *g);
 struct xpp_hist_key rv_entry_key(const struct rv_entries *g, uint32_t e);
 /* Entry e's children period and sample count (its own when the view has no children). */
 uint64_t rv_entry_period(const struct rv_entries *g, uint32_t e);
+/*
+ * -v: perf's "%-#18llx %c " before entry e's symbol (its first sample's address and where
+ * the symbols came from) into buf; NULL without -v.
+ */
+const char *rv_entry_sym_prefix(const struct rv_entries *g, uint32_t e, char *buf,
+				size_t size);
+#define RV_VERBOSE_SYM_WIDTH 21 /* what that prefix adds to the Symbol column */
+
 /* Entry e's value of metric col (RV_OUT_*): a period, or a count for RV_OUT_SAMPLE. */
 uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int col);
 

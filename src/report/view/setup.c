@@ -197,6 +197,7 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 	po->cpus = o->cpus;
 	po->symbols = o->symbols;
 	po->hide_unresolved = o->hide_unresolved;
+	po->entry_addrs = o->verbose > 0;
 	po->comms = o->comms;
 	po->dsos = o->dsos;
 	po->kallsyms = o->kallsyms;
