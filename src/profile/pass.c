@@ -702,7 +702,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	k.comm = th->comm;
 	k.level = level_of(cpumode);
 	if (!xpp_filter_pass(&p->comm_filter, k.comm, xpp_intern_str(p->comms, k.comm)) ||
-	    !xpp_int_list_has(&p->pid_filter, th->pid) || !xpp_int_list_has(&p->tid_filter, th->tid))
+	    (p->pid_filter.nr && !xpp_int_list_has(&p->pid_filter, th->pid)) ||
+	    (p->tid_filter.nr && !xpp_int_list_has(&p->tid_filter, th->tid)))
 		return 0;
 	if (p->o.keys & XPP_HIST_KEY_PID)
 		k.pid = th->pid, k.tid = th->tid;
