@@ -1,5 +1,6 @@
-/* --comms / --dsos filters: names from the command line, verdicts cached per interned id. */
+/* The pass's filters: --comms / --dsos names (verdicts cached per interned id), --pid / --tid / --cpu numbers. */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,4 +59,66 @@ bool xpp_filter_pass(struct xpp_filter *f, uint32_t id, const char *name)
 	if (!f->verdict[id])
 		f->verdict[id] = listed(f, name) ? 1 : 2;
 	return f->verdict[id] == 1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool number(const char **s, long *v)
+{
+	char *end;
+
+	if (**s < '0' || **s > '9')
+		return false;
+	errno = 0;
+	*v = strtol(*s, &end, 10);
+	if (errno || *v > INT32_MAX)
+		return false;
+	*s = end;
+	return true;
+}
+
+int xpp_int_list_parse(struct xpp_int_list *l, const char *s, bool ranges)
+{
+	size_t cap = 0;
+
+	while (s && *s) {
+		long lo, hi;
+
+		if (!number(&s, &lo))
+			return -EINVAL;
+		hi = lo;
+		if (ranges && *s == '-') {
+			s++;
+			if (!number(&s, &hi) || hi < lo || hi - lo > 65536)
+				return -EINVAL;
+		}
+		if (*s && *s != ',')
+			return -EINVAL;
+		if (*s)
+			s++;
+		for (long v = lo; v <= hi; v++) {
+			if (XB_ARRAY_RESERVE(l->v, cap, (size_t)l->nr + 1, 16))
+				return -ENOMEM;
+			l->v[l->nr++] = (int32_t)v;
+		}
+	}
+	if (l->nr)
+		qsort(l->v, l->nr, sizeof(*l->v), cmp_int);
+	return 0;
+}
+
+void xpp_int_list_free(struct xpp_int_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+bool xpp_int_list_has(const struct xpp_int_list *l, int32_t v)
+{
+	return !l->nr || bsearch(&v, l->v, l->nr, sizeof(*l->v), cmp_int);
 }

@@ -1,4 +1,4 @@
-/* --comms / --dsos filters of the pass: a name list and per-id verdicts cached so a sample costs one byte read. */
+/* --comms / --dsos / --pid / --cpu filters of the pass: a name list and per-id verdicts cached so a sample costs one byte read. */
 #ifndef XPERF_PROFILE_FILTER_H
 #define XPERF_PROFILE_FILTER_H
 
@@ -22,5 +22,20 @@ void xpp_filter_free(struct xpp_filter *f);
  * no id to cache the answer under.
  */
 bool xpp_filter_pass(struct xpp_filter *f, uint32_t id, const char *name);
+
+/* A --pid/--tid list of numbers, or perf's cpu list ("0-2,4"): sorted, so a lookup is a search. */
+struct xpp_int_list {
+	int32_t *v;
+	uint32_t nr;
+};
+
+/*
+ * Parse s (NULL: an empty list) into l: comma-separated numbers, with ranges ("A-B") when
+ * `ranges`. 0, -ENOMEM, or -EINVAL (nothing else is said: the caller names the option).
+ */
+int xpp_int_list_parse(struct xpp_int_list *l, const char *s, bool ranges);
+void xpp_int_list_free(struct xpp_int_list *l);
+/* Whether v is in l (an empty list holds everything). */
+bool xpp_int_list_has(const struct xpp_int_list *l, int32_t v);
 
 #endif

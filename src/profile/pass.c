@@ -442,8 +442,8 @@ static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key 
  * max_stack in caller order, an unresolved ip keyed by address), the sample goes to the
  * event's `own` too (see struct xpp_event).
  */
-static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_thread *th,
-			 uint32_t n, uint64_t period, const struct xpp_hist_key *self)
+static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uint32_t n,
+			 uint64_t period, const struct xpp_hist_key *self)
 {
 	uint32_t *f;
 	bool own;
@@ -461,11 +461,11 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, const struct xpp_t
 		f[i] = f[n - 1 - i];
 		f[n - 1 - i] = t;
 	}
-	f[-1] = th->comm;
+	f[-1] = root;
 	leaf = xpp_cg_add_path(e->cg, f - 1, n + 1, period, 1);
 	if (leaf < 0 || !own)
 		return leaf < 0 ? (int)leaf : 0;
-	k0.comm = 0;
+	xpp_hist_key_mask(&k0, ~(XPP_HIST_KEY_COMM | XPP_HIST_KEY_CONTEXT));
 	id = xpp_hist_add_id(p->frames, &k0, 0, 0);
 	if (id < 0 || (!e->own && !(e->own = xpp_hist_create())))
 		return id < 0 ? (int)id : -ENOMEM;
@@ -564,6 +564,90 @@ static void undecodable(xpp_profile *p, uint64_t pos, const char *why)
 	}
 }
 
+/*
+ * The parent of a chain (n frames innermost first in the chain scratch): the first frame
+ * whose symbol matches -p, from the end the order starts at, as perf's callchain walk
+ * meets them. 0 (perf's [other]) or 1 + the string id of its name; a negative errno.
+ */
+static int64_t chain_parent(xpp_profile *p, uint32_t n)
+{
+	const uint32_t *f = p->chain + 1;
+
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t fr = f[p->order == 1 ? n - 1 - j : j];
+
+		if (XB_ARRAY_RESERVE0(p->frame_parent, p->frame_parent_cap, (size_t)fr + 1, 256))
+			return -ENOMEM;
+		if (!p->frame_parent[fr]) {
+			size_t nr;
+			const struct xpp_hist_key k = xpp_hist_entries(p->frames, &nr)[fr].key;
+			const char *name = k.inl ? NULL : xpp_profile_sym_name(p, &k);
+			int64_t id = 0;
+
+			if (name && !regexec(&p->parent_re, name, 0, NULL, 0) &&
+			    (id = str_key(p, name)) < 0)
+				return id;
+			p->frame_parent[fr] = id ? (uint32_t)id + 1 : 1;
+		}
+		if (p->frame_parent[fr] > 1)
+			return p->frame_parent[fr] - 1;
+	}
+	return 0;
+}
+
+/*
+ * --hide-unresolved: the chain's frames without a symbol go, as perf skips them. *n frames
+ * of which the first *nview are the chain proper (see resolve_chain()): both recounted.
+ */
+static void chain_resolved(xpp_profile *p, uint32_t *n, uint32_t *nview)
+{
+	uint32_t *f = p->chain + 1, m = 0, mview = 0;
+	size_t nr;
+	const struct xpp_hist_entry *fe = xpp_hist_entries(p->frames, &nr);
+
+	for (uint32_t i = 0; i < *n; i++) {
+		if (fe[f[i]].key.sym < 0)
+			continue;
+		f[m++] = f[i];
+		mview += i < *nview;
+	}
+	*n = m;
+	*nview = mview;
+}
+
+/* The first level of the sample's path in the trees: its comm, or its context (opts.keys). */
+static int64_t path_root(xpp_profile *p, const struct xpp_hist_key *k)
+{
+	struct xpp_hist_key ck;
+
+	if (!p->ctxs)
+		return k->comm;
+	xpp_hist_key_init(&ck);
+	ck.comm = k->comm;
+	ck.pid = k->pid;
+	ck.tid = k->tid;
+	ck.cpu = k->cpu;
+	ck.parent = k->parent;
+	return xpp_hist_add_id(p->ctxs, &ck, 0, 0);
+}
+
+/* opts.entry_addrs: the sample into the event's hist, and addr if it made a new entry. */
+static int add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint64_t period,
+		     uint64_t addr)
+{
+	size_t nr;
+	int64_t id;
+
+	xpp_hist_entries(e->h, &nr);
+	id = xpp_hist_add_id(e->h, k, period, 1);
+	if (id < 0 || (size_t)id < nr)
+		return id < 0 ? (int)id : 0;
+	if (XB_ARRAY_RESERVE(e->first_addr, e->first_cap, (size_t)id + 1, 256))
+		return -ENOMEM;
+	e->first_addr[id] = addr;
+	return 0;
+}
+
 static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint64_t pos)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(p->r, hdr);
@@ -576,7 +660,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	uint32_t n = 0, nview = 0;
 	uint64_t period, rel = 0;
 	int64_t line;
-	bool tree, mapped = false;
+	bool tree, parent, mapped = false;
 	int ret;
 
 	if (!a) {
@@ -598,6 +682,10 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		p->err.msg[0] = 0;
 		return 0;
 	}
+	/* perf drops these before it counts the sample */
+	if (p->cpu_filter.nr &&
+	    !xpp_int_list_has(&p->cpu_filter, (s.type & PERF_SAMPLE_CPU) ? (int32_t)s.cpu : -1))
+		return 0;
 	e = event_of(p, a);
 	if (!e)
 		return p->last_skip ? 0 : -ENOMEM;
@@ -613,8 +701,14 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	xpp_hist_key_init(&k);
 	k.comm = th->comm;
 	k.level = level_of(cpumode);
-	if (!xpp_filter_pass(&p->comm_filter, k.comm, xpp_intern_str(p->comms, k.comm)))
+	if (!xpp_filter_pass(&p->comm_filter, k.comm, xpp_intern_str(p->comms, k.comm)) ||
+	    (p->pid_filter.nr && !xpp_int_list_has(&p->pid_filter, th->pid)) ||
+	    (p->tid_filter.nr && !xpp_int_list_has(&p->tid_filter, th->tid)))
 		return 0;
+	if (p->o.keys & XPP_HIST_KEY_PID)
+		k.pid = th->pid, k.tid = th->tid;
+	if (p->o.keys & XPP_HIST_KEY_CPU)
+		k.cpu = (s.type & PERF_SAMPLE_CPU) ? (int32_t)s.cpu : -1;
 	if (xpp_machine_resolve_ip(p->m, th, cpumode, s.ip, &k.dso, &k.addr)) {
 		self = (struct xpp_view_frame){ s.ip, k.addr, 0, true };
 		mapped = true;
@@ -637,6 +731,14 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	if (p->dso_filter.list.nr &&
 	    !xpp_filter_pass(&p->dso_filter, k.dso, xpp_profile_dso_name(p, &k)))
 		return 0;
+	if (p->o.hide_unresolved && k.sym < 0 && !p->o.addrs_only) {
+		e->nr_samples--; /* out of the totals too, as perf */
+		e->total_period -= period;
+		return 0;
+	}
+	if (p->sym_filter.list.nr &&
+	    !xpp_filter_pass(&p->sym_filter, UINT32_MAX, xpp_profile_sym_name(p, &k)))
+		return 0;
 	if (p->o.keep_addrs && mapped) {
 		ret = add_addr(p, p->last_idx, k.dso, rel, period);
 		if (ret < 0)
@@ -645,16 +747,29 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	if (p->o.addrs_only)
 		return 0;
 	tree = p->callchains && (p->children || !p->o.no_chains);
-	if (tree || (p->callchains && p->o.on_sample)) {
+	parent = p->parent_re_set && p->callchains;
+	if (tree || (p->callchains && (p->o.on_sample || parent))) {
 		ret = resolve_chain(p, th, &s, cpumode, &n, &nview);
 		if (ret < 0)
 			return ret;
+		if (p->o.hide_unresolved)
+			chain_resolved(p, &n, &nview);
+	}
+	if (p->parent_re_set) {
+		int64_t id = parent ? chain_parent(p, nview) : 0;
+
+		if (id < 0)
+			return (int)id;
+		if (p->o.exclude_other && !id)
+			return 0;
+		if (p->o.keys & XPP_HIST_KEY_PARENT)
+			k.parent = (uint32_t)id;
 	}
 	if (p->o.on_sample) {
 		struct xpp_hist_key fk = k;
 		int64_t id;
 
-		fk.comm = 0;
+		xpp_hist_key_mask(&fk, ~(XPP_HIST_KEY_COMM | XPP_HIST_KEY_CONTEXT));
 		if ((id = xpp_hist_add_id(p->frames, &fk, 0, 0)) < 0)
 			return (int)id;
 		self.frame = (uint32_t)id;
@@ -663,10 +778,16 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 			return ret;
 	}
 	if (tree) {
-		ret = add_callchain(p, e, th, n, period, &k);
+		int64_t root = path_root(p, &k);
+
+		if (root < 0)
+			return (int)root;
+		ret = add_callchain(p, e, (uint32_t)root, n, period, &k);
 		if (ret < 0)
 			return ret;
 	}
+	if (p->o.entry_addrs)
+		return add_first(e, &k, period, mapped ? rel : s.ip);
 	return xpp_hist_add(e->h, &k, period, 1);
 }
 
@@ -807,6 +928,42 @@ static int start_srclines(xpp_profile *p, struct xb_error *err)
 	return ret;
 }
 
+/* --pid, --tid, --cpu and -p: what the user typed, checked */
+static int parse_filters(xpp_profile *p, struct xb_error *err)
+{
+	const struct { const char *s, *opt; struct xpp_int_list *l; bool ranges; } lists[] = {
+		{ p->o.pids, "--pid", &p->pid_filter, false },
+		{ p->o.tids, "--tid", &p->tid_filter, false },
+		{ p->o.cpus, "--cpu", &p->cpu_filter, true },
+	};
+	const char *re = p->o.parent ? p->o.parent : "^sys_|^do_page_fault";
+	int ret;
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		ret = xpp_int_list_parse(lists[i].l, lists[i].s, lists[i].ranges);
+		if (ret == -EINVAL)
+			xb_error_set(err, ret, "invalid %s list '%s': want %s", lists[i].opt,
+				     lists[i].s, lists[i].ranges ? "numbers and ranges such as 0-2,4" :
+				     "comma-separated numbers");
+		else if (ret < 0)
+			xb_error_set(err, ret, "cannot start the profile: %s", strerror(-ret));
+		if (ret < 0)
+			return ret;
+	}
+	if (!(p->o.keys & XPP_HIST_KEY_PARENT) && !p->o.exclude_other)
+		return 0;
+	ret = regcomp(&p->parent_re, re, REG_EXTENDED | REG_NOSUB);
+	if (ret) {
+		char why[128];
+
+		regerror(ret, &p->parent_re, why, sizeof(why));
+		xb_error_set(err, -EINVAL, "invalid parent regex '%s': %s", re, why);
+		return -EINVAL;
+	}
+	p->parent_re_set = true;
+	return 0;
+}
+
 int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *opts,
 		       struct xb_error *err)
 {
@@ -841,10 +998,25 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	p->fcache = calloc(1u << FRAME_CACHE_BITS, sizeof(*p->fcache));
 	p->epoch = 1;
 	p->strs = xpp_intern_create();
+	if (opts->keys & XPP_HIST_KEY_CONTEXT)
+		p->ctxs = xpp_hist_create();
 	if (!p->m || !p->q || !p->frames || !p->fcache || !p->strs ||
+	    (!p->ctxs && (opts->keys & XPP_HIST_KEY_CONTEXT)) ||
 	    xpp_filter_parse(&p->comm_filter, opts->comms) ||
-	    xpp_filter_parse(&p->dso_filter, opts->dsos))
+	    xpp_filter_parse(&p->dso_filter, opts->dsos) ||
+	    xpp_filter_parse(&p->sym_filter, opts->symbols))
 		goto nomem;
+	ret = parse_filters(p, err);
+	if (ret == 0 && (opts->keys & XPP_HIST_KEY_PARENT) && !p->callchains &&
+	    !xpf_reader_header(r)->pipe) {
+		ret = -EINVAL;
+		xb_error_set(err, ret, "--sort parent needs call chains, and the file has none "
+			     "(record with -g)");
+	}
+	if (ret < 0) {
+		xpp_profile_free(p);
+		return ret;
+	}
 	ret = start_srclines(p, err);
 	if (ret < 0) {
 		xpp_profile_free(p);
@@ -866,6 +1038,7 @@ void xpp_profile_free(xpp_profile *p)
 		xpp_hist_free(p->ev[i].h);
 		xpp_cg_free(p->ev[i].cg);
 		xpp_hist_free(p->ev[i].own);
+		free(p->ev[i].first_addr);
 	}
 	if (p->ann_cache_free)
 		p->ann_cache_free(p->ann_cache);
@@ -889,6 +1062,14 @@ void xpp_profile_free(xpp_profile *p)
 	free(p->ev);
 	xpp_filter_free(&p->comm_filter);
 	xpp_filter_free(&p->dso_filter);
+	xpp_filter_free(&p->sym_filter);
+	xpp_int_list_free(&p->pid_filter);
+	xpp_int_list_free(&p->tid_filter);
+	xpp_int_list_free(&p->cpu_filter);
+	xpp_hist_free(p->ctxs);
+	free(p->frame_parent);
+	if (p->parent_re_set)
+		regfree(&p->parent_re);
 	xpp_ordered_free(p->q);
 	xpp_machine_free(p->m);
 	xpp_dso_table_free(p->dsos);

@@ -69,6 +69,26 @@ struct xpp_opts {
 				   perf's default: only in files recorded with --call-graph dwarf */
 	bool srclines;          /* keys and frames carry source lines (--sort srcline,
 				   -g srcline) */
+	unsigned int keys;      /* XPP_HIST_KEY_CONTEXT bits the view sorts by (pid, cpu,
+				   parent): samples' keys carry them, and the trees' first
+				   level is then a context (see xpp_profile_frame_key()) */
+	const char *parent;     /* -p: the regex of parent symbols (the first frame of a
+				   chain whose symbol matches, from the end the order starts
+				   at); NULL: perf's "^sys_|^do_page_fault" */
+	bool exclude_other;     /* -x: only samples with a parent */
+	/*
+	 * Filters, as perf's: --pid/--tid/--comms/--dsos/--symbols leave the samples they drop
+	 * in the event's totals (perf's absolute percentages); --cpu and --hide-unresolved take
+	 * them out of the totals too, as perf drops those before it counts them.
+	 */
+	const char *pids, *tids;/* comma-separated numbers: only samples of these processes,
+				   threads */
+	const char *cpus;       /* perf's cpu list ("0-2,4"): only samples on these cpus */
+	const char *symbols;    /* comma-separated: only samples whose own symbol is one */
+	bool hide_unresolved;   /* drop samples whose own ip has no symbol, and the frames
+				   without one from chains */
+	bool entry_addrs;       /* keep the address of each h entry's first sample
+				   (struct xpp_event's first_addr): perf report -v shows it */
 	/*
 	 * Subscribers (xperf script): called during xpp_profile_run(), in time order, from
 	 * the same pass that builds the trees. on_sample gets every sample that passed the
@@ -118,6 +138,9 @@ struct xpp_event {
 	xpp_callgraph *cg;
 	xpp_hist *own;
 	uint64_t nr_samples, total_period;
+	uint64_t *first_addr;   /* opts.entry_addrs: per h entry, its first sample's address
+				   in its DSO (the ip where none holds it), else NULL */
+	size_t first_cap;
 };
 
 /* A --comms / --dsos list as given. */
@@ -187,8 +210,18 @@ bool xpp_profile_callchains(const xpp_profile *p);
 bool xpp_profile_children(const xpp_profile *p);
 int xpp_profile_order(const xpp_profile *p);
 
-/* The key of frame id f (a key of an event's cg below its comm) as a hist key of comm. */
-struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t comm, uint32_t f);
+/*
+ * The key of frame id f (a key of an event's cg below its first level) as a hist key of
+ * `root`, a key of that first level: the comm id, or with opts.keys a context whose comm,
+ * thread, cpu and parent the key gets.
+ */
+struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, uint32_t f);
+/* The comm id of a key of the trees' first level. */
+uint32_t xpp_profile_root_comm(const xpp_profile *p, uint32_t root);
+/* The name of a thread as perf's `pid` key shows it: its last comm ("" if unknown). */
+const char *xpp_profile_thread_name(const xpp_profile *p, int32_t pid, int32_t tid);
+/* The parent symbol's name of a key (opts.keys with the parent key), NULL for [other]. */
+const char *xpp_profile_parent_name(const xpp_profile *p, const struct xpp_hist_key *k);
 
 /* The --comms or --dsos list the profile was filtered by (nr 0: none). */
 const struct xpp_name_list *xpp_profile_list(const xpp_profile *p, enum xpp_list which);

@@ -2,6 +2,8 @@
 #ifndef XPERF_PROFILE_INT_H
 #define XPERF_PROFILE_INT_H
 
+#include <regex.h>
+
 #include "base/hash.h"
 #include "profile/filter.h"
 #include "profile/profile.h"
@@ -51,7 +53,15 @@ struct xpp_profile {
 	uint32_t nr_ev;
 	uint64_t lost_samples;
 	struct xpp_undecodable undecodable;
-	struct xpp_filter comm_filter, dso_filter;
+	struct xpp_filter comm_filter, dso_filter, sym_filter;
+	struct xpp_int_list pid_filter, tid_filter, cpu_filter;
+	/* context keys (opts.keys): the trees' first level interns them (comm and the
+	   context fields of a hist key); parents matched per frame id */
+	xpp_hist *ctxs;
+	regex_t parent_re;
+	bool parent_re_set;
+	uint32_t *frame_parent;   /* per frame id: 0 unknown, 1 no parent, else 2 + string id */
+	size_t frame_parent_cap;
 	struct xb_error err;
 	/* the attr of the previous sample and its index: most files have one or two */
 	const struct xpf_attr *last_attr;

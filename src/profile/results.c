@@ -54,13 +54,45 @@ int xpp_profile_order(const xpp_profile *p)
 	return p->order;
 }
 
-struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t comm, uint32_t f)
+struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, uint32_t f)
 {
 	size_t n;
 	struct xpp_hist_key k = xpp_hist_entries(p->frames, &n)[f].key;
+	const struct xpp_hist_entry *ctx = p->ctxs ? xpp_hist_entries(p->ctxs, &n) : NULL;
 
-	k.comm = comm;
+	if (!ctx || root >= n) {
+		k.comm = p->ctxs ? 0 : root;
+		return k;
+	}
+	k.comm = ctx[root].key.comm;
+	k.pid = ctx[root].key.pid;
+	k.tid = ctx[root].key.tid;
+	k.cpu = ctx[root].key.cpu;
+	k.parent = ctx[root].key.parent;
 	return k;
+}
+
+uint32_t xpp_profile_root_comm(const xpp_profile *p, uint32_t root)
+{
+	size_t n;
+	const struct xpp_hist_entry *ctx = p->ctxs ? xpp_hist_entries(p->ctxs, &n) : NULL;
+
+	if (!ctx)
+		return root;
+	return root < n ? ctx[root].key.comm : 0;
+}
+
+const char *xpp_profile_thread_name(const xpp_profile *p, int32_t pid, int32_t tid)
+{
+	const struct xpp_thread *th = xpp_machine_thread(p->m, pid, tid);
+	const char *s = th ? xpp_intern_str(p->comms, th->comm) : NULL;
+
+	return s ? s : "";
+}
+
+const char *xpp_profile_parent_name(const xpp_profile *p, const struct xpp_hist_key *k)
+{
+	return k->parent ? xpp_intern_str(p->strs, k->parent - 1) : NULL;
 }
 
 const struct xpp_name_list *xpp_profile_list(const xpp_profile *p, enum xpp_list which)

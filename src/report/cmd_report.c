@@ -20,7 +20,7 @@
 struct report_opts {
 	const char *input, *pprof;
 	const char *flamegraph; /* --flamegraph FILE: src/report/flamegraph/ */
-	bool dump, stats, header_only, stdio, tui, quiet, demangle;
+	bool dump, stats, header, header_only, stdio, tui, quiet, demangle;
 	bool threads;           /* -T: src/report/threads.c */
 	int verbose;
 	struct report_stdio_opts view; /* the symbolised views: src/report/stdio/, tui_curses/ */
@@ -215,6 +215,10 @@ static int run_stdio(xpf_reader *r, struct report_opts *o)
 		cli_error("out of memory");
 		return CLI_EXIT_RUNTIME;
 	}
+	if (o->header) {
+		header_print(r, captured_time(o->input), stdout);
+		o->view.header_shown = true;
+	}
 	status = report_stdio_run_reader(r, &o->view);
 	report_threads_free(o->view.threads);
 	o->view.threads = NULL;
@@ -253,6 +257,8 @@ int main(int argc, const char **argv)
 			 "perf report -D), then the record counts"),
 		OPT_BOOL(0, "stats", &o.stats,
 			 "print the number of records of each type (like perf report --stats)"),
+		OPT_BOOL(0, "header", &o.header,
+			 "print the file header and its features, then the report (--stdio)"),
 		OPT_BOOL(0, "header-only", &o.header_only,
 			 "print the file header and its features, then exit"),
 		OPT_BOOL(0, "stdio", &o.stdio,
@@ -272,9 +278,15 @@ int main(int argc, const char **argv)
 			   "FILE.svg ('-': stdout), with hover titles and click to zoom, instead "
 			   "of printing the report"),
 		OPT_STRING('s', "sort", &o.view.sort, "KEYS",
-			   "columns of the --stdio view, a comma-separated subset of comm, dso, "
-			   "sym, srcline (the source file:line of the sample, from DWARF) "
-			   "(default: comm,dso,sym)"),
+			   "group and sort the entries by KEYS, also their columns: a "
+			   "comma-separated list of comm, pid (thread id and name), dso, sym, "
+			   "srcline (the source file:line of the sample, from DWARF), cpu, parent "
+			   "(see --parent) (default: comm,dso,sym)"),
+		OPT_STRING('F', "fields", &o.view.fields, "FIELDS",
+			   "the columns of the --stdio view, in this order, as perf's: overhead, "
+			   "overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, "
+			   "overhead_children, sample, period and the --sort keys; entries are "
+			   "sorted by the --sort keys, then by these fields"),
 		OPT_DOUBLE(0, "percent-limit", &o.view.percent_limit, "PERCENT",
 			   "hide entries below PERCENT of their event"),
 		OPT_BOOL('T', "threads", &o.threads,
@@ -286,6 +298,23 @@ int main(int argc, const char **argv)
 			   "only samples of these commands"),
 		OPT_STRING('d', "dsos", &o.view.dsos, "DSO[,DSO...]",
 			   "only samples in these shared objects (short names, as shown)"),
+		OPT_STRING(0, "pid", &o.view.pids, "PID[,PID...]",
+			   "only samples of these processes"),
+		OPT_STRING(0, "tid", &o.view.tids, "TID[,TID...]",
+			   "only samples of these threads"),
+		OPT_STRING('C', "cpu", &o.view.cpus, "CPUS",
+			   "only samples taken on these cpus: numbers and ranges, as 0-2,4 (the "
+			   "file must have recorded the cpu; the others leave the totals)"),
+		OPT_STRING('S', "symbols", &o.view.symbols, "SYMBOL[,SYMBOL...]",
+			   "only samples whose own symbol is one of these (names as shown)"),
+		OPT_BOOL(0, "hide-unresolved", &o.view.hide_unresolved,
+			 "leave out the samples whose address has no symbol (they leave the "
+			 "totals) and the frames without one from call chains"),
+		OPT_STRING('p', "parent", &o.view.parent, "REGEX",
+			   "the parent of a sample is the first frame of its chain whose symbol "
+			   "matches REGEX (default '^sys_|^do_page_fault'); sorts by parent too"),
+		OPT_BOOL('x', "exclude-other", &o.view.exclude_other,
+			 "only samples with a parent (see --parent)"),
 		OPT_CALLBACK_NOARG(0, "children", &o.view.children,
 				   "with call graphs, show each entry's time with its callees "
 				   "(Children) beside its own (Self), sorted by Children (the default "
@@ -324,7 +353,8 @@ int main(int argc, const char **argv)
 		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
 		OPT_INCR('v', "verbose", &o.verbose,
 			 "with the TUI, print on exit the time to its first screen and how long "
-			 "the keys took (-vv: each key)"),
+			 "the keys took (-vv: each key); with --stdio, as perf: each symbol's "
+			 "first sample address, and the files' full paths"),
 		OPT_END(),
 	};
 	struct xb_error err = { 0 };
@@ -349,6 +379,14 @@ int main(int argc, const char **argv)
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
+	if (o.header) {
+		if (o.tui || o.header_only || o.dump || o.stats || o.pprof || o.flamegraph) {
+			cli_error("--header goes with the --stdio report only");
+			cli_usage(opts, usage, true);
+			return CLI_EXIT_USAGE;
+		}
+		o.stdio = true; /* as perf: the header, then the report as text */
+	}
 	if (o.header_only + (o.stdio || o.tui) + (o.dump || o.stats) + !!o.pprof + !!o.flamegraph >
 	    1 || (o.stdio && o.tui)) {
 		cli_error("--header-only, --stdio, --tui, --pprof, --flamegraph and --dump/--stats "
@@ -362,6 +400,7 @@ int main(int argc, const char **argv)
 	if (!o.dump && !o.stats && !o.header_only && !o.pprof && !o.flamegraph && !tui)
 		o.stdio = true;
 	o.view.quiet = o.quiet;
+	o.view.verbose = o.verbose;
 	o.view.no_demangle = !o.demangle;
 	o.view.buildid_dir = buildid_dir(cache, sizeof(cache));
 	if (!o.input)

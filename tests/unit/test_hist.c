@@ -1,8 +1,10 @@
-/* Unit tests of xperf-report's aggregation: keys, sums, collapsing by sort keys, ordering queue. */
+/* Unit tests of xperf-report's aggregation: keys, sums, collapsing by sort keys, filters, ordering queue. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "unit.h"
+#include "profile/filter.h"
 #include "profile/tree/hist.h"
 #include "profile/session/intern.h"
 #include "profile/session/ordered.h"
@@ -123,6 +125,59 @@ static void test_collapse(void)
 	xpp_hist_free(h);
 }
 
+/* The context keys (pid, cpu, parent) split entries only while a collapse keeps them. */
+static void test_context_keys(void)
+{
+	xpp_hist *h = xpp_hist_create(), *by_pid = NULL, *plain = NULL;
+	struct xpp_hist_key a = key(1, 2, 3, 0), b = a, c = a;
+	size_t n;
+
+	REQUIRE(h);
+	a.pid = b.pid = 10, a.tid = 10, b.tid = 11, c.pid = c.tid = 12;
+	c.cpu = 1, c.parent = 5;
+	CHECK(xpp_hist_add(h, &a, 100, 1) == 0);
+	CHECK(xpp_hist_add(h, &b, 10, 1) == 0);
+	CHECK(xpp_hist_add(h, &c, 1, 1) == 0);
+	xpp_hist_entries(h, &n);
+	CHECK_EQ_U64(n, 3);
+	CHECK(xpp_hist_find(h, &b) == 1);
+	c.cpu = 2;
+	CHECK(xpp_hist_find(h, &c) == -1);
+	by_pid = xpp_hist_collapse(h, XPP_HIST_KEY_PID | XPP_HIST_KEY_SYM);
+	plain = xpp_hist_collapse(h, XPP_HIST_KEY_COMM | XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM);
+	REQUIRE(by_pid && plain);
+	xpp_hist_entries(by_pid, &n);
+	CHECK_EQ_U64(n, 3); /* one a thread */
+	CHECK_EQ_U64(xpp_hist_entries(plain, &n)[0].period, 111);
+	CHECK_EQ_U64(n, 1);
+	xpp_hist_free(h);
+	xpp_hist_free(by_pid);
+	xpp_hist_free(plain);
+}
+
+/* --pid/--tid lists and perf's cpu lists ("0-2,4"). */
+static void test_int_lists(void)
+{
+	struct xpp_int_list l = { 0 };
+
+	CHECK(xpp_int_list_has(&l, 7)); /* empty: everything */
+	CHECK(xpp_int_list_parse(&l, "4,0-2", true) == 0);
+	CHECK_EQ_U64(l.nr, 4);
+	CHECK(xpp_int_list_has(&l, 0) && xpp_int_list_has(&l, 2) && xpp_int_list_has(&l, 4));
+	CHECK(!xpp_int_list_has(&l, 3) && !xpp_int_list_has(&l, -1));
+	xpp_int_list_free(&l);
+	CHECK(xpp_int_list_parse(&l, "0-2", false) == -EINVAL); /* no ranges for pids */
+	xpp_int_list_free(&l);
+	CHECK(xpp_int_list_parse(&l, "3-1", true) == -EINVAL);
+	xpp_int_list_free(&l);
+	CHECK(xpp_int_list_parse(&l, "1,,2", false) == -EINVAL);
+	xpp_int_list_free(&l);
+	CHECK(xpp_int_list_parse(&l, "-5", false) == -EINVAL);
+	xpp_int_list_free(&l);
+	CHECK(xpp_int_list_parse(&l, "99999999999", false) == -EINVAL);
+	xpp_int_list_free(&l);
+}
+
 static void test_intern(void)
 {
 	xpp_intern *in = xpp_intern_create();
@@ -205,6 +260,8 @@ int main(void)
 	RUN(test_sums);
 	RUN(test_many_keys);
 	RUN(test_collapse);
+	RUN(test_context_keys);
+	RUN(test_int_lists);
 	RUN(test_intern);
 	RUN(test_ordered_rounds);
 	UNIT_MAIN_END();

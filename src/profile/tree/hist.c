@@ -20,7 +20,11 @@ static uint64_t key_hash(const struct xpp_hist_key *k)
 
 	h = xb_hash_add(h, (uint64_t)k->comm << 32 | k->dso);
 	h = xb_hash_add(h, (uint64_t)(uint32_t)k->sym << 8 | k->level);
-	return xb_hash_add(h, (uint64_t)k->inl << 32 | k->srcline);
+	h = xb_hash_add(h, (uint64_t)k->inl << 32 | k->srcline);
+	if (k->tid | k->cpu | k->parent)
+		h = xb_hash_add(h, ((uint64_t)(uint32_t)k->tid << 32 | (uint32_t)k->cpu) ^
+				   (uint64_t)k->parent << 20);
+	return h;
 }
 
 static uint64_t hash_of(const void *ctx, uint32_t v)
@@ -35,7 +39,8 @@ static bool key_eq(const void *ctx, uint32_t v, const void *key)
 	const struct xpp_hist_key *a = &((const xpp_hist *)ctx)->e[v - 1].key, *b = key;
 
 	return a->addr == b->addr && a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
-	       a->level == b->level && a->inl == b->inl && a->srcline == b->srcline;
+	       a->level == b->level && a->inl == b->inl && a->srcline == b->srcline &&
+	       a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu && a->parent == b->parent;
 }
 
 xpp_hist *xpp_hist_create(void)
@@ -82,6 +87,16 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 	return (int64_t)h->nr - 1;
 }
 
+int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k)
+{
+	uint32_t *slot;
+
+	if (!h->nr)
+		return -1;
+	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, k);
+	return *slot ? (int64_t)*slot - 1 : -1;
+}
+
 struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr)
 {
 	*nr = h->nr;
@@ -102,6 +117,12 @@ void xpp_hist_key_mask(struct xpp_hist_key *k, unsigned int keys)
 	}
 	if (!(keys & XPP_HIST_KEY_SRCLINE))
 		k->srcline = 0;
+	if (!(keys & XPP_HIST_KEY_PID))
+		k->pid = k->tid = 0;
+	if (!(keys & XPP_HIST_KEY_CPU))
+		k->cpu = 0;
+	if (!(keys & XPP_HIST_KEY_PARENT))
+		k->parent = 0;
 }
 
 xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)

@@ -27,6 +27,10 @@ struct xpp_hist_key {
 	uint32_t level;   /* perf's level char: '.' user, 'k' kernel, 'g', 'u', 'H' */
 	uint32_t inl;
 	uint32_t srcline;
+	/* the sample's context, 0 unless its sort key was asked for (views set them) */
+	int32_t pid, tid;  /* perf's `pid` key: the thread */
+	int32_t cpu;       /* -1 where the sample has no cpu */
+	uint32_t parent;   /* perf's `parent` key: 1 + a string id of the symbol name, 0 [other] */
 };
 
 #define XPP_SRCLINE_FALLBACK (1u << 31)
@@ -46,6 +50,8 @@ static inline void xpp_hist_key_init(struct xpp_hist_key *k)
 	k->level = '.';
 	k->inl = 0;
 	k->srcline = 0;
+	k->pid = k->tid = k->cpu = 0;
+	k->parent = 0;
 }
 
 /* Which key fields count; the others are erased by xpp_hist_collapse(). */
@@ -53,6 +59,11 @@ static inline void xpp_hist_key_init(struct xpp_hist_key *k)
 #define XPP_HIST_KEY_DSO  (1u << 1)
 #define XPP_HIST_KEY_SYM  (1u << 2)     /* the symbol, and the inlined function */
 #define XPP_HIST_KEY_SRCLINE (1u << 3)
+#define XPP_HIST_KEY_PID  (1u << 4)     /* the thread: pid and tid */
+#define XPP_HIST_KEY_CPU  (1u << 5)
+#define XPP_HIST_KEY_PARENT (1u << 6)
+/* the keys of a sample's context rather than of its frame */
+#define XPP_HIST_KEY_CONTEXT (XPP_HIST_KEY_PID | XPP_HIST_KEY_CPU | XPP_HIST_KEY_PARENT)
 
 typedef struct xpp_hist xpp_hist;
 
@@ -65,6 +76,9 @@ int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uin
 /* The same, returning the entry's index in xpp_hist_entries() (stable: entries never move
  * between indexes), or -ENOMEM. Interns keys: xpp_hist_add_id(h, k, 0, 0) is a lookup-or-add. */
 int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr);
+
+/* The index of key k's entry, or -1 when it has none. */
+int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k);
 
 /* The entries, contiguous, in first-seen order; valid until the next xpp_hist_add(). */
 struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr);

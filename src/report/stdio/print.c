@@ -6,65 +6,87 @@
 
 #include "report/stdio/stdio_int.h"
 
-static void print_titles(const struct rv_cols *v, bool nr_samples, FILE *out)
+/* perf's column titles: "# " then the columns, two spaces apart, and a line of dots */
+void stdio_print_titles(const struct rv_cols *v, FILE *out)
 {
-	if (v->c->children)
-		fputs("# Children      Self", out);
-	else
-		fputs("# Overhead", out);
-	if (nr_samples)
-		fprintf(out, "  %12s", "Samples");
-	for (unsigned int i = 0; i < v->nr_cols; i++)
-		fprintf(out, "  %-*s", v->width[i], rv_col_title(v->cols[i]));
-	fputs(v->c->children ? "\n# ........  ........" : "\n# ........", out);
-	if (nr_samples)
-		fputs("  ............", out);
-	for (unsigned int i = 0; i < v->nr_cols; i++) {
-		fputs("  ", out);
-		for (int j = 0; j < v->width[i]; j++)
+	fputs("#", out);
+	for (unsigned int i = 0; i < v->nr_out; i++) {
+		unsigned int col = v->out[i];
+		int w = rv_out_width(v, col);
+
+		fprintf(out, col >= RV_OUT_OVERHEAD ? "%s%*s" : "%s%-*s", i ? "  " : " ", w,
+			rv_out_title(v, col));
+	}
+	fputs("\n#", out);
+	for (unsigned int i = 0; i < v->nr_out; i++) {
+		fputs(i ? "  " : " ", out);
+		for (int j = rv_out_width(v, v->out[i]); j > 0; j--)
 			fputc('.', out);
 	}
 	fputs("\n#\n", out);
 }
 
-static void print_entry(const struct rv_cols *v, const struct xpp_hist_entry *e, double pct,
-			bool nr_samples, FILE *out)
+/*
+ * One key column of an entry line; `last`: nothing follows it on the line; `prefix`: -v's
+ * address before the symbol, or NULL.
+ */
+static void print_key(const struct rv_cols *v, unsigned int col, const struct xpp_hist_key *k,
+		      bool last, const char *prefix, FILE *out)
 {
-	fprintf(out, "  %7.2f%%", pct);
-	if (nr_samples)
-		fprintf(out, "  %12" PRIu64, e->nr_samples);
-	stdio_print_keys(v, &e->key, out);
+	int width = rv_out_width(v, col);
+
+	if (col == XPP_HIST_KEY_SRCLINE) {
+		/* cut to the column, as perf's "%-.*s" does */
+		fprintf(out, "%-*.*s", last ? 0 : width, width, rv_srcline_name(v->c, k));
+	} else if (col == XPP_HIST_KEY_SYM) {
+		char buf[64];
+		const char *s = rv_sym_or_addr(v->c, k, buf, sizeof(buf));
+		int w = last ? 0 : width - 4;
+
+		if (prefix) {
+			fputs(prefix, out);
+			w -= RV_VERBOSE_SYM_WIDTH;
+		}
+		if (k->inl) {
+			/* perf appends " (inlined)" past the name, uncounted in the width */
+			int len = (int)strlen(s) + 10;
+
+			fprintf(out, "[%c] %s (inlined)%*s", (char)k->level, s, w > len ? w - len : 0,
+				"");
+			return;
+		}
+		fprintf(out, "[%c] %-*s", (char)k->level, w > 0 ? w : 0, s);
+	} else {
+		char buf[64];
+
+		fprintf(out, "%-*s", width, rv_col_text(v->c, k, col, buf, sizeof(buf)));
+	}
 }
 
-/* The key columns of one entry line, each after two spaces, then the newline. */
-void stdio_print_keys(const struct rv_cols *v, const struct xpp_hist_key *k, FILE *out)
+void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32_t e,
+		     const struct xpp_hist_key *k, FILE *out)
 {
-	for (unsigned int i = 0; i < v->nr_cols; i++) {
-		bool last = i + 1 == v->nr_cols;
+	double total = (double)g->ev->total_period;
 
-		if (v->cols[i] == XPP_HIST_KEY_COMM) {
-			fprintf(out, "  %-*s", v->width[i], rv_comm_name(v->c, k));
-		} else if (v->cols[i] == XPP_HIST_KEY_DSO) {
-			fprintf(out, "  %-*s", v->width[i], rv_dso_name(v->c, k));
-		} else if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
-			/* cut to the column, as perf's "%-.*s" does */
-			fprintf(out, "  %-*.*s", last ? 0 : v->width[i], v->width[i],
-				rv_srcline_name(v->c, k));
-		} else {
+	for (unsigned int i = 0; i < v->nr_out; i++) {
+		unsigned int col = v->out[i];
+		int w = rv_out_width(v, col);
+		uint64_t val;
+
+		fputs("  ", out);
+		if (col < RV_OUT_OVERHEAD) {
 			char buf[64];
-			const char *s = rv_sym_or_addr(v->c, k, buf, sizeof(buf));
-			int w = last ? 0 : v->width[i] - 4;
+			const char *prefix = col == XPP_HIST_KEY_SYM && rv_sym_name(v->c, k) ?
+					     rv_entry_sym_prefix(g, e, buf, sizeof(buf)) : NULL;
 
-			if (k->inl) {
-				/* perf appends " (inlined)" past the name, uncounted in the width */
-				int len = (int)strlen(s) + 10;
-
-				fprintf(out, "  [%c] %s (inlined)%*s", (char)k->level, s,
-					w > len ? w - len : 0, "");
-				continue;
-			}
-			fprintf(out, "  [%c] %-*s", (char)k->level, w > 0 ? w : 0, s);
+			print_key(v, col, k, i + 1 == v->nr_out, prefix, out);
+			continue;
 		}
+		val = rv_entry_metric(g, e, col);
+		if (col == RV_OUT_SAMPLE || col == RV_OUT_PERIOD)
+			fprintf(out, "%*" PRIu64, w, val);
+		else
+			fprintf(out, "%*.2f%%", w - 1, total ? 100.0 * (double)val / total : 0.0);
 	}
 	fputc('\n', out);
 }
@@ -79,11 +101,6 @@ void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out)
 	fprintf(out, "# Samples: %s of event '%s'\n", count,
 		rv_event_name(c, idx, buf, sizeof(buf)));
 	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
-}
-
-void stdio_print_titles(const struct rv_cols *v, bool nr_samples, FILE *out)
-{
-	print_titles(v, nr_samples, out);
 }
 
 static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
@@ -107,7 +124,7 @@ static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 
 	if (!o->quiet) {
 		stdio_print_event_head(c, idx, out);
-		print_titles(&v, o->show_nr_samples, out);
+		stdio_print_titles(&v, out);
 	}
 	for (size_t i = 0; i < g.nr_rows; i++) {
 		const struct xpp_hist_entry *x = &e[g.rows[i]];
@@ -116,7 +133,7 @@ static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 
 		if (pct < o->percent_limit)
 			continue;
-		print_entry(&v, x, pct, o->show_nr_samples, out);
+		stdio_print_row(&v, &g, g.rows[i], &x->key, out);
 	}
 	fputs("\n\n", out);
 	rv_entries_free(&g);
@@ -128,8 +145,9 @@ int stdio_print(struct rv_ctx *c, FILE *out)
 	int ret;
 
 	if (!c->o->quiet) {
-		fputs("# To display the perf.data header info, please use --header/--header-only "
-		      "options.\n#\n", out);
+		if (!c->o->header_shown)
+			fputs("# To display the perf.data header info, please use "
+			      "--header/--header-only options.\n#\n", out);
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", c->lost_samples);
 	}
 	for (uint32_t i = 0; i < c->nr_ev; i++) {

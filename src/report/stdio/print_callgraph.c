@@ -204,7 +204,7 @@ static int print_rows(struct cgview *g, FILE *out)
 	free(shown);
 	if (!o->quiet) {
 		stdio_print_event_head(g->c, (uint32_t)(g->ev - g->c->ev), out);
-		stdio_print_titles(&g->v, o->show_nr_samples, out);
+		stdio_print_titles(&g->v, out);
 	}
 	for (size_t r = 0; r < en->nr_rows; r++) {
 		uint32_t i = en->rows[r];
@@ -214,13 +214,7 @@ static int print_rows(struct cgview *g, FILE *out)
 
 		if ((g->c->children ? children : self) < o->percent_limit)
 			continue;
-		if (g->c->children)
-			fprintf(out, "  %7.2f%%", children);
-		fprintf(out, "  %7.2f%%", self);
-		if (o->show_nr_samples)
-			fprintf(out, "  %12" PRIu64,
-				g->c->children ? e[i].nr_samples : en->self_count[i]);
-		stdio_print_keys(&g->v, &key, out);
+		stdio_print_row(&g->v, en, i, &key, out);
 		if (g->c->cg.mode == CG_NONE)
 			continue;
 		if (rv_entry_chains(en, i, g->scratch, g->seq) < 0)

@@ -7,8 +7,8 @@
 #include "format/xpf_reader.h"
 
 struct report_stdio_opts {
-	const char *sort;          /* "comm,dso,sym" or any subset in any order, and srcline;
-				      NULL: "comm,dso,sym" */
+	const char *sort;          /* sort keys (comm, pid, dso, sym, srcline, cpu, parent) in
+				      any order; NULL: "comm,dso,sym" */
 	double percent_limit;      /* hide entries below this many percent */
 	bool show_nr_samples;      /* -n: a Samples column */
 	const char *comms;         /* comma-separated: only these commands; NULL: all */
@@ -31,6 +31,16 @@ struct report_stdio_opts {
 					   report (report.h); NULL: none */
 	bool wall;                 /* --wall: on-CPU clock and offcpu-time samples as one
 				      event, wall time in ns (view/wall.c) */
+	const char *parent;        /* -p REGEX: parent symbols (adds the parent key); NULL:
+				      perf's default */
+	bool exclude_other;        /* -x: only samples with a parent */
+	const char *pids, *tids;   /* --pid / --tid lists; NULL: all */
+	const char *cpus;          /* --cpu list ("0-2,4"); NULL: all */
+	const char *symbols;       /* -S: only these symbols; NULL: all */
+	bool hide_unresolved;      /* --hide-unresolved */
+	const char *fields;        /* -F: perf's output fields; NULL: perf's default */
+	int verbose;               /* -v */
+	bool header_shown;         /* --header printed the file's header before the report */
 };
 
 /*

@@ -12,8 +12,10 @@ int stdio_print_callgraph_event(struct rv_ctx *c, uint32_t idx, FILE *out);
 
 /* Shared with print_callgraph.c (print.c). */
 void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out);
-void stdio_print_titles(const struct rv_cols *v, bool nr_samples, FILE *out);
-void stdio_print_keys(const struct rv_cols *v, const struct xpp_hist_key *k, FILE *out);
+void stdio_print_titles(const struct rv_cols *v, FILE *out);
+/* One entry line: the columns of v->out for entry e of g (shown with key k), a newline. */
+void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32_t e,
+		     const struct xpp_hist_key *k, FILE *out);
 
 /* Print every event's section to out, as perf report --stdio does. 0 or -ENOMEM. */
 int stdio_print(struct rv_ctx *c, FILE *out);

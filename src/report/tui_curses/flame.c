@@ -115,7 +115,7 @@ static const char *node_name(const struct flame *f, uint32_t id, char *buf, size
 	if (!id)
 		return "all";
 	if (n->depth == 1) {
-		s = xpp_intern_str(f->t->c.comms, n->key);
+		s = xpp_intern_str(f->t->c.comms, xpp_profile_root_comm(f->t->c.p, n->key));
 		return s ? s : "[unknown]";
 	}
 	k = rv_frame_key(&f->t->c, 0, n->key);

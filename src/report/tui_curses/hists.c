@@ -86,19 +86,15 @@ static void draw_entry(const struct hists *h, const struct hb_row *r, int y, boo
 		x = put_share(y, x, total ? 100.0 * (double)e->period / total : 0, selected);
 	x = put_share(y, x, total ? 100.0 * (double)h->en.self[r->entry] / total : 0, selected);
 	if (c->o->show_nr_samples)
-		x += tui_putf(y, x, 14, true, "  %12" PRIu64,
-			      c->children ? e->nr_samples : h->en.self_count[r->entry]);
+		x += tui_putf(y, x, 14, true, "  %12" PRIu64, h->en.self_count[r->entry]);
 	for (unsigned int i = 0; i < h->cols.nr_cols && x < COLS; i++) {
 		unsigned int col = h->cols.cols[i];
 		bool last = i + 1 == h->cols.nr_cols;
 
 		x += tui_put(y, x, 2, "  ", true);
-		if (col == XPP_HIST_KEY_COMM)
-			x += tui_put(y, x, last ? COLS - x : w[i], rv_comm_name(c, &k), true);
-		else if (col == XPP_HIST_KEY_DSO)
-			x += tui_put(y, x, last ? COLS - x : w[i], rv_dso_name(c, &k), true);
-		else if (col == XPP_HIST_KEY_SRCLINE)
-			x += tui_put(y, x, last ? COLS - x : w[i], rv_srcline_name(c, &k), true);
+		if (col != XPP_HIST_KEY_SYM)
+			x += tui_put(y, x, last ? COLS - x : w[i],
+				     rv_col_text(c, &k, col, buf, sizeof(buf)), true);
 		else
 			x += tui_putf(y, x, last ? COLS - x : w[i], true, "[%c] %s%s", (char)k.level,
 				      rv_sym_or_addr(c, &k, buf, sizeof(buf)),

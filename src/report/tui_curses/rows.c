@@ -365,12 +365,9 @@ static void save_entry(const struct hists *h, const struct hb_row *r, FILE *f)
 	for (unsigned int i = 0; i < h->cols.nr_cols; i++) {
 		unsigned int col = h->cols.cols[i];
 
-		if (col == XPP_HIST_KEY_COMM)
-			fprintf(f, "  %-*s", h->cols.width[i], rv_comm_name(c, &k));
-		else if (col == XPP_HIST_KEY_DSO)
-			fprintf(f, "  %-*s", h->cols.width[i], rv_dso_name(c, &k));
-		else if (col == XPP_HIST_KEY_SRCLINE)
-			fprintf(f, "  %-*s", h->cols.width[i], rv_srcline_name(c, &k));
+		if (col != XPP_HIST_KEY_SYM)
+			fprintf(f, "  %-*s", h->cols.width[i],
+				rv_col_text(c, &k, col, buf, sizeof(buf)));
 		else
 			fprintf(f, "  [%c] %s%s", (char)k.level, rv_sym_or_addr(c, &k, buf, sizeof(buf)),
 				k.inl ? " (inlined)" : "");

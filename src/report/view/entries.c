@@ -1,5 +1,7 @@
 /* An event's entries as perf lists them (children and self from the call tree, or flat) and each entry's chains. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,10 +151,14 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 	if (nr > g->cap_entries) {
 		size_t c1 = g->cap_entries, c2 = c1, c3 = c1, c4 = c1;
 
+		size_t c5 = c1;
+
 		if (grow((void **)&g->self, &c1, nr, sizeof(*g->self)) ||
 		    grow((void **)&g->self_count, &c2, nr, sizeof(*g->self_count)) ||
 		    grow((void **)&g->level, &c3, nr, sizeof(*g->level)) ||
-		    grow((void **)&g->stamp, &c4, nr, sizeof(*g->stamp)))
+		    grow((void **)&g->stamp, &c4, nr, sizeof(*g->stamp)) ||
+		    (g->c->children && g->c->cg.mode != CG_NONE &&
+		     grow((void **)&g->depth, &c5, nr, sizeof(*g->depth))))
 			return -ENOMEM;
 		g->cap_entries = c1;
 	}
@@ -253,6 +259,15 @@ static int path_entries(struct rv_entries *g, uint32_t p, const uint32_t *f, uin
 
 		if (e < 0)
 			return (int)e;
+		if (g->depth && tag == p + 1) {
+			/* perf's callchain max_depth of the entry (see cmp_rows()): its own
+			 * entry holds the whole chain, another the frames past it in the order */
+			uint32_t d = i == n || e == g->paths[p].self_entry ? n :
+				     g->c->cg.order != 0 ? n - 1 - i : i;
+
+			if (d > g->depth[e])
+				g->depth[e] = d;
+		}
 		if (g->stamp[e] == tag)
 			continue;
 		g->stamp[e] = tag;
@@ -346,7 +361,7 @@ out:
 static bool dso_shown(const struct rv_entries *g, const struct xpp_hist_key *k)
 {
 	const struct xpp_name_list *f = g->c->dso_filter;
-	const char *name = rv_dso_name(g->c, k);
+	const char *name = xpp_profile_dso_name(g->c->p, k);
 
 	for (uint32_t i = 0; i < f->nr; i++)
 		if (!strcmp(f->names[i], name))
@@ -358,6 +373,11 @@ struct row_sort {
 	const struct rv_entries *g;
 	struct rv_cols v;
 };
+
+static bool same_context(const struct xpp_hist_key *a, const struct xpp_hist_key *b)
+{
+	return a->tid == b->tid && a->cpu == b->cpu && a->parent == b->parent;
+}
 
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
@@ -371,17 +391,19 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
+	/*
+	 * perf's __hpp__sort_acc: of equal children, a caller above its callee: by the depth
+	 * of their chains, deeper first in caller order (perf asks this of entries of one
+	 * thread, here of one command, and only when it sorts by symbol; with -g none its
+	 * entries keep no chains, so no depth)
+	 */
+	if (g->depth && (key_mask(g->c) & XPP_HIST_KEY_SYM) && e[a].key.comm == e[b].key.comm &&
+	    same_context(&e[a].key, &e[b].key) && g->depth[a] != g->depth[b])
+		return (g->depth[a] > g->depth[b]) == (g->c->cg.order != 0) ? -1 : 1;
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
-	/* perf's collapsed order: symbols of one DSO by start address, highest first */
-	if (e[a].key.comm == e[b].key.comm && e[a].key.dso == e[b].key.dso &&
-	    e[a].key.sym >= 0 && e[b].key.sym >= 0 && e[a].key.dso != XPP_HIST_NO_DSO) {
-		const struct xpp_dso *d = xpp_dso_table_get(g->c->dsos, e[a].key.dso);
-		uint64_t sa = d->syms.syms[e[a].key.sym].start, sb = d->syms.syms[e[b].key.sym].start;
-
-		if (sa != sb)
-			return sa > sb ? -1 : 1;
-	}
+	if (!same_context(&e[a].key, &e[b].key))
+		return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
 	/* and, with graphs, addresses without a symbol in one DSO highest first (perf's
 	 * _sort__addr_cmp orders its collapsed entries so; -g none keeps them lowest first) */
 	if (g->c->cg.mode != CG_NONE && e[a].key.comm == e[b].key.comm &&
@@ -445,6 +467,141 @@ static int select_rows(struct rv_entries *g)
 	return 0;
 }
 
+/* With -F: perf's sort list in turn, metrics most first, keys as perf orders them. */
+static int cmp_fields(const void *pa, const void *pb, void *arg)
+{
+	const struct row_sort *rs = arg;
+	const struct rv_entries *g = rs->g;
+	const struct rv_ctx *c = g->c;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	size_t n;
+	const struct xpp_hist_entry *e = xpp_hist_entries(g->h, &n);
+
+	for (unsigned int i = 0; i < c->nr_sort; i++) {
+		unsigned int col = c->sort[i];
+		int r;
+
+		if (col >= RV_OUT_OVERHEAD) {
+			uint64_t va = rv_entry_metric(g, a, col), vb = rv_entry_metric(g, b, col);
+
+			r = va > vb ? -1 : va < vb;
+		} else {
+			r = rv_cmp_col(c, &e[a].key, &e[b].key, col);
+		}
+		if (r)
+			return r;
+	}
+	return a < b ? -1 : a > b;
+}
+
+static bool wants(const struct rv_ctx *c, unsigned int col)
+{
+	for (unsigned int i = 0; i < c->nr_fields; i++)
+		if (c->fields[i] == col)
+			return true;
+	return false;
+}
+
+/*
+ * -F's sys/usr/guest columns: each entry's own period by the cpumode of its samples, read
+ * from the event's flat hist (its keys keep the level of the sample's mode) collapsed to
+ * the view's keys.
+ */
+static int mode_periods(struct rv_entries *g)
+{
+	static const unsigned int cols[4] = { RV_OUT_SYS, RV_OUT_US, RV_OUT_GUEST_SYS,
+					      RV_OUT_GUEST_US };
+	static const char levels[4] = { 'k', '.', 'g', 'u' };
+	unsigned int mask = key_mask(g->c);
+	size_t n, nr;
+	const struct xpp_hist_entry *raw = xpp_hist_entries(g->ev->h, &nr);
+	bool any = false;
+
+	xpp_hist_entries(g->h, &n);
+	for (int m = 0; m < 4; m++) {
+		if (!wants(g->c, cols[m]))
+			continue;
+		g->mode_period[m] = calloc(n + 1, sizeof(*g->mode_period[m]));
+		if (!g->mode_period[m])
+			return -ENOMEM;
+		any = true;
+	}
+	for (size_t i = 0; any && i < nr; i++) {
+		struct xpp_hist_key k = raw[i].key;
+		int64_t id;
+		int m;
+
+		for (m = 0; m < 4 && levels[m] != (char)k.level; m++)
+			;
+		if (m == 4 || !g->mode_period[m])
+			continue;
+		xpp_hist_key_mask(&k, mask);
+		if (g->chains && k.dso == XPP_HIST_NO_DSO)
+			k.level = 0; /* as collapse() keys entries of unmapped addresses */
+		id = xpp_hist_find(g->h, &k);
+		if (id >= 0)
+			g->mode_period[m][id] += raw[i].period;
+	}
+	return 0;
+}
+
+/*
+ * -v: each entry's first sample's address, from the event's flat hist (its entries are in
+ * the order samples first met them) collapsed to the view's keys. An entry of callees only
+ * has none here.
+ */
+static int entry_addrs(struct rv_entries *g)
+{
+	unsigned int mask = key_mask(g->c);
+	size_t n, nr;
+	const struct xpp_hist_entry *raw = xpp_hist_entries(g->ev->h, &nr);
+
+	xpp_hist_entries(g->h, &n);
+	g->addr = malloc((n + 1) * sizeof(*g->addr));
+	if (!g->addr)
+		return -ENOMEM;
+	memset(g->addr, 0xff, (n + 1) * sizeof(*g->addr));
+	for (size_t i = 0; g->ev->first_addr && i < nr; i++) {
+		struct xpp_hist_key k = raw[i].key;
+		int64_t id;
+
+		xpp_hist_key_mask(&k, mask);
+		if (g->chains && k.dso == XPP_HIST_NO_DSO)
+			k.level = 0;
+		id = xpp_hist_find(g->h, &k);
+		if (id >= 0 && g->addr[id] == UINT64_MAX)
+			g->addr[id] = g->ev->first_addr[i];
+	}
+	return 0;
+}
+
+/* perf's dso__symtab_origin(), as far as xperf knows where the symbols came from */
+static char symtab_origin(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	const struct xpp_dso *d =
+		k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(c->dsos, k->dso);
+
+	if (!d || !d->syms.nr)
+		return '!';
+	return d->kind == XPP_DSO_KERNEL ? 'k' : d->kind == XPP_DSO_ANON ? 'j' : 'd';
+}
+
+const char *rv_entry_sym_prefix(const struct rv_entries *g, uint32_t e, char *buf,
+				size_t size)
+{
+	size_t n;
+	const struct xpp_hist_key *k = &xpp_hist_entries(g->h, &n)[e].key;
+	uint64_t a = g->addr ? g->addr[e] : UINT64_MAX;
+
+	if (!g->addr)
+		return NULL;
+	if (a == UINT64_MAX)
+		a = k->addr;
+	snprintf(buf, size, "%-#*" PRIx64 " %c ", RV_VERBOSE_SYM_WIDTH - 3, a,
+		 symtab_origin(g->c, k));
+	return buf;
+}
+
 bool rv_event_chains(const struct rv_ctx *c, uint32_t idx)
 {
 	return c->callchains && c->ev[idx].cg && (c->children || c->cg.mode != CG_NONE);
@@ -470,12 +627,17 @@ int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx)
 		if (!ret)
 			ret = select_rows(g);
 	}
+	if (!ret && c->nr_fields)
+		ret = mode_periods(g);
+	if (!ret && c->o->verbose)
+		ret = entry_addrs(g);
 	if (ret < 0) {
 		rv_entries_free(g);
 		return ret;
 	}
 	rv_cols_init(&rs.v, c);
-	qsort_r(g->rows, g->nr_rows, sizeof(*g->rows), g->chains ? cmp_rows : cmp_flat, &rs);
+	qsort_r(g->rows, g->nr_rows, sizeof(*g->rows),
+		c->nr_sort ? cmp_fields : g->chains ? cmp_rows : cmp_flat, &rs);
 	return 0;
 }
 
@@ -484,6 +646,8 @@ void rv_entries_free(struct rv_entries *g)
 	xpp_hist_free(g->h);
 	free(g->self);
 	free(g->self_count);
+	for (int m = 0; m < 4; m++)
+		free(g->mode_period[m]);
 	free(g->level);
 	free(g->rows);
 	free(g->paths);
@@ -492,6 +656,8 @@ void rv_entries_free(struct rv_entries *g)
 	free(g->map.key);
 	free(g->map.entry);
 	free(g->stamp);
+	free(g->depth);
+	free(g->addr);
 	free(g->pathbuf);
 	free(g->fentry);
 	xpp_hist_free(g->chain_keys);
@@ -514,6 +680,28 @@ uint64_t rv_entry_period(const struct rv_entries *g, uint32_t e)
 	size_t n;
 
 	return g->c->children ? xpp_hist_entries(g->h, &n)[e].period : g->self[e];
+}
+
+uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int col)
+{
+	size_t n;
+
+	switch (col) {
+	case RV_OUT_CHILDREN:
+		return g->chains ? xpp_hist_entries(g->h, &n)[e].period : g->self[e];
+	case RV_OUT_SAMPLE:
+		return g->self_count[e];
+	case RV_OUT_SYS:
+	case RV_OUT_US:
+	case RV_OUT_GUEST_SYS:
+	case RV_OUT_GUEST_US: {
+		const uint64_t *m = g->mode_period[col - RV_OUT_SYS];
+
+		return m ? m[e] : 0;
+	}
+	default:
+		return g->self[e];
+	}
 }
 
 /*

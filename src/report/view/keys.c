@@ -16,6 +16,12 @@ const char *rv_comm_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
 
 const char *rv_dso_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
 {
+	const struct xpp_dso *d;
+
+	/* perf shows (and sorts by) the long names of files with -v */
+	if (c->o->verbose && k->dso != XPP_HIST_NO_DSO &&
+	    (d = xpp_dso_table_get(c->dsos, k->dso)) && d->kind == XPP_DSO_USER)
+		return d->long_name;
 	return xpp_profile_dso_name(c->p, k);
 }
 
@@ -61,51 +67,159 @@ const char *rv_frame_name(const struct rv_ctx *c, uint32_t f, char *buf, size_t 
 
 const char *rv_col_title(unsigned int key)
 {
-	return key == XPP_HIST_KEY_COMM ? "Command" : key == XPP_HIST_KEY_DSO ? "Shared Object" :
-	       key == XPP_HIST_KEY_SRCLINE ? "Source:Line" : "Symbol";
+	switch (key) {
+	case XPP_HIST_KEY_COMM:
+		return "Command";
+	case XPP_HIST_KEY_DSO:
+		return "Shared Object";
+	case XPP_HIST_KEY_SRCLINE:
+		return "Source:Line";
+	case XPP_HIST_KEY_PID:
+		return "    Pid:Command";
+	case XPP_HIST_KEY_CPU:
+		return "CPU";
+	case XPP_HIST_KEY_PARENT:
+		return "Parent symbol";
+	default:
+		return "Symbol";
+	}
+}
+
+const char *rv_col_text(const struct rv_ctx *c, const struct xpp_hist_key *k, unsigned int col,
+			char *buf, size_t size)
+{
+	const char *s;
+
+	switch (col) {
+	case XPP_HIST_KEY_COMM:
+		return rv_comm_name(c, k);
+	case XPP_HIST_KEY_DSO:
+		return rv_dso_name(c, k);
+	case XPP_HIST_KEY_SRCLINE:
+		return rv_srcline_name(c, k);
+	case XPP_HIST_KEY_PID:
+		snprintf(buf, size, "%7d:%s", k->tid, xpp_profile_thread_name(c->p, k->pid, k->tid));
+		return buf;
+	case XPP_HIST_KEY_CPU:
+		snprintf(buf, size, "%3.3d", k->cpu); /* perf's "%*.*d" at the title's width */
+		return buf;
+	case XPP_HIST_KEY_PARENT:
+		s = xpp_profile_parent_name(c->p, k);
+		return s ? s : "[other]";
+	default:
+		return "";
+	}
+}
+
+
+/* a filter down to one name makes its column say nothing: perf drops it */
+static bool col_dropped(const struct rv_ctx *c, unsigned int col)
+{
+	return (col == XPP_HIST_KEY_COMM && c->comm_filter->nr == 1) ||
+	       (col == XPP_HIST_KEY_DSO && c->dso_filter->nr == 1);
 }
 
 void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c)
 {
 	memset(v, 0, sizeof(*v));
 	v->c = c;
-	for (unsigned int i = 0; i < c->nr_cols; i++) {
-		/* a filter down to one name makes its column say nothing: perf drops it */
-		if ((c->cols[i] == XPP_HIST_KEY_COMM && c->comm_filter->nr == 1) ||
-		    (c->cols[i] == XPP_HIST_KEY_DSO && c->dso_filter->nr == 1))
-			continue;
-		v->cols[v->nr_cols++] = c->cols[i];
+	for (unsigned int i = 0; i < c->nr_cols; i++)
+		if (!col_dropped(c, c->cols[i]))
+			v->cols[v->nr_cols++] = c->cols[i];
+	if (c->nr_fields) {
+		for (unsigned int i = 0; i < c->nr_fields; i++)
+			if (!col_dropped(c, c->fields[i]))
+				v->out[v->nr_out++] = c->fields[i];
+		return;
+	}
+	/* perf's default fields: children, overhead, samples with -n, then the keys */
+	if (c->children)
+		v->out[v->nr_out++] = RV_OUT_CHILDREN;
+	v->out[v->nr_out++] = RV_OUT_OVERHEAD;
+	if (c->o->show_nr_samples)
+		v->out[v->nr_out++] = RV_OUT_SAMPLE;
+	for (unsigned int i = 0; i < v->nr_cols; i++)
+		v->out[v->nr_out++] = v->cols[i];
+}
+
+const char *rv_out_title(const struct rv_cols *v, unsigned int col)
+{
+	switch (col) {
+	case RV_OUT_OVERHEAD: /* perf names it Self beside Children, unless -F says */
+		return v->c->children && !v->c->nr_fields ? "Self" : "Overhead";
+	case RV_OUT_SYS:
+		return "sys";
+	case RV_OUT_US:
+		return "usr";
+	case RV_OUT_GUEST_SYS:
+		return "guest sys";
+	case RV_OUT_GUEST_US:
+		return "guest usr";
+	case RV_OUT_CHILDREN:
+		return "Children";
+	case RV_OUT_SAMPLE:
+		return "Samples";
+	case RV_OUT_PERIOD:
+		return "Period";
+	default:
+		return rv_col_title(col);
+	}
+}
+
+int rv_out_width(const struct rv_cols *v, unsigned int col)
+{
+	if (col == RV_OUT_GUEST_SYS || col == RV_OUT_GUEST_US)
+		return 9;
+	if (col == RV_OUT_SAMPLE || col == RV_OUT_PERIOD)
+		return 12;
+	if (col >= RV_OUT_OVERHEAD)
+		return 8;
+	for (unsigned int i = 0; i < v->nr_cols; i++)
+		if (v->cols[i] == col)
+			return v->width[i];
+	return 0;
+}
+
+int rv_cmp_col(const struct rv_ctx *c, const struct xpp_hist_key *ka,
+	       const struct xpp_hist_key *kb, unsigned int col)
+{
+	switch (col) {
+	case XPP_HIST_KEY_COMM:
+		return strcmp(rv_comm_name(c, ka), rv_comm_name(c, kb));
+	case XPP_HIST_KEY_DSO: /* perf's cmp_null: entries without one after the others */
+		if ((ka->dso == XPP_HIST_NO_DSO) != (kb->dso == XPP_HIST_NO_DSO))
+			return ka->dso == XPP_HIST_NO_DSO ? 1 : -1;
+		return strcmp(rv_dso_name(c, ka), rv_dso_name(c, kb));
+	case XPP_HIST_KEY_SRCLINE:
+		return strcmp(rv_srcline_name(c, ka), rv_srcline_name(c, kb));
+	case XPP_HIST_KEY_PID: /* perf's sort__thread_cmp: by tid */
+		return ka->tid < kb->tid ? -1 : ka->tid > kb->tid;
+	case XPP_HIST_KEY_CPU:
+		return ka->cpu < kb->cpu ? -1 : ka->cpu > kb->cpu;
+	case XPP_HIST_KEY_PARENT: { /* named parents first, by name, then [other] */
+		const char *na = xpp_profile_parent_name(c->p, ka);
+		const char *nb = xpp_profile_parent_name(c->p, kb);
+
+		return na && nb ? strcmp(na, nb) : na ? -1 : nb ? 1 : 0;
+	}
+	default: {
+		const char *na = rv_sym_name(c, ka), *nb = rv_sym_name(c, kb);
+
+		if (na && nb)
+			return strcmp(na, nb);
+		if (na || nb)
+			return na ? -1 : 1;
+		return ka->addr < kb->addr ? -1 : ka->addr > kb->addr;
+	}
 	}
 }
 
 int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
 		const struct rv_cols *v)
 {
-	int r;
-
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
-		switch (v->cols[i]) {
-		case XPP_HIST_KEY_COMM:
-			r = strcmp(rv_comm_name(v->c, ka), rv_comm_name(v->c, kb));
-			break;
-		case XPP_HIST_KEY_DSO:
-			r = strcmp(rv_dso_name(v->c, ka), rv_dso_name(v->c, kb));
-			break;
-		case XPP_HIST_KEY_SRCLINE:
-			r = strcmp(rv_srcline_name(v->c, ka), rv_srcline_name(v->c, kb));
-			break;
-		default: {
-			const char *na = rv_sym_name(v->c, ka), *nb = rv_sym_name(v->c, kb);
+		int r = rv_cmp_col(v->c, ka, kb, v->cols[i]);
 
-			if (na && nb)
-				r = strcmp(na, nb);
-			else if (na || nb)
-				r = na ? -1 : 1;
-			else
-				r = ka->addr < kb->addr ? -1 : ka->addr > kb->addr;
-			break;
-		}
-		}
 		if (r)
 			return r;
 	}
@@ -172,14 +286,19 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 			if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
 				w = !counted || counted[j] ?
 				    (int)strlen(rv_srcline_name(v->c, &e[j].key)) : 0;
-			} else if (v->cols[i] == XPP_HIST_KEY_COMM) {
-				w = (int)strlen(rv_comm_name(v->c, &e[j].key));
-			} else if (v->cols[i] == XPP_HIST_KEY_DSO) {
-				w = (int)strlen(rv_dso_name(v->c, &e[j].key));
+			} else if (v->cols[i] == XPP_HIST_KEY_CPU) {
+				w = 0; /* perf keeps the title's width: -1 prints wider */
+			} else if (v->cols[i] != XPP_HIST_KEY_SYM) {
+				char buf[64];
+
+				w = (int)strlen(rv_col_text(v->c, &e[j].key, v->cols[i], buf,
+							    sizeof(buf)));
 			} else {
 				const char *s = rv_sym_name(v->c, &e[j].key);
 
 				w = s ? (int)strlen(s) + 4 : RV_UNRESOLVED_WIDTH + 4 + 2;
+				if (s && v->c->o->verbose)
+					w += RV_VERBOSE_SYM_WIDTH;
 				unresolved |= !s;
 			}
 			if (w > v->width[i])

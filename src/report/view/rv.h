@@ -22,6 +22,26 @@ struct cg_opts {
 	bool srcline;          /* -g srcline: frames show their source line and differ by it */
 };
 
+#define RV_MAX_COLS 8
+
+/*
+ * perf's output fields (-F) beside the sort keys: values above every XPP_HIST_KEY_* bit.
+ * The percentages are of the event's total; overhead is the entry's own period (perf's
+ * "Self" with children), sys/usr and guest its own period split by the samples' cpumode,
+ * sample its own samples, period its own period.
+ */
+enum rv_metric {
+	RV_OUT_OVERHEAD = 1 << 16,
+	RV_OUT_SYS,
+	RV_OUT_US,
+	RV_OUT_GUEST_SYS,
+	RV_OUT_GUEST_US,
+	RV_OUT_CHILDREN,
+	RV_OUT_SAMPLE,
+	RV_OUT_PERIOD,
+};
+#define RV_MAX_OUT 16
+
 /*
  * A view of one profile: the options (report_stdio_opts serves every symbolised view), the
  * profile's results (borrowed pointers) and how to show them.
@@ -35,8 +55,12 @@ struct rv_ctx {
 	const struct xpp_event *ev;
 	uint32_t nr_ev;
 	uint64_t lost_samples;
-	unsigned int cols[4];  /* XPP_HIST_KEY_* in column order (--sort) */
+	unsigned int cols[RV_MAX_COLS]; /* XPP_HIST_KEY_* in column order (--sort) */
 	unsigned int nr_cols;
+	/* with -F (nr_fields > 0): the output columns (RV_OUT_* and keys) in order, and
+	   perf's sort list for them (-s keys first, then the fields) */
+	unsigned int fields[RV_MAX_OUT], nr_fields;
+	unsigned int sort[RV_MAX_OUT], nr_sort;
 	const struct xpp_name_list *comm_filter, *dso_filter;
 	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
 	bool children;         /* --children in effect */
@@ -87,8 +111,10 @@ const char *rv_event_name(const struct rv_ctx *c, uint32_t idx, char *buf, size_
 /* The columns a view shows (a filter down to one name drops its column) and their widths. */
 struct rv_cols {
 	const struct rv_ctx *c;
-	unsigned int cols[4], nr_cols;
-	int width[4];
+	unsigned int cols[RV_MAX_COLS], nr_cols;
+	int width[RV_MAX_COLS];
+	/* what the stdio lines show, in order: metrics (RV_OUT_*) and the keys of cols[] */
+	unsigned int out[RV_MAX_OUT], nr_out;
 };
 
 #define RV_UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address, as perf prints them */
@@ -97,6 +123,12 @@ void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c);
 /* perf's widths: each column as wide as its title and its widest value among e[0..n). */
 void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n);
 const char *rv_col_title(unsigned int key);
+/* An output column's title (metrics too) and width (a key's: its cols[] width). */
+const char *rv_out_title(const struct rv_cols *v, unsigned int col);
+int rv_out_width(const struct rv_cols *v, unsigned int col);
+/* How entries of one key column compare, as perf sorts them (< 0: a first). */
+int rv_cmp_col(const struct rv_ctx *c, const struct xpp_hist_key *a,
+	       const struct xpp_hist_key *b, unsigned int col);
 /* The tie-break between entries of equal overhead: by each column's text, as perf sorts. */
 int rv_cmp_keys(const struct xpp_hist_key *a, const struct xpp_hist_key *b,
 		const struct rv_cols *v);
@@ -107,6 +139,13 @@ const char *rv_dso_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
 const char *rv_sym_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
 /* The Source:Line column's text ("??:0" unknown). */
 const char *rv_srcline_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
+/*
+ * The text of a column but the symbol's (comm, dso, srcline, pid, cpu, parent) as perf
+ * prints it before padding: "%7d:comm" for pid, "%3.3d" for cpu, "[other]" for no parent.
+ */
+const char *rv_col_text(const struct rv_ctx *c, const struct xpp_hist_key *k, unsigned int col,
+			char *buf, size_t size);
+
 /* The symbol, or perf's "0x..." of the address (16 digits, no 0x for zero), in buf. */
 const char *rv_sym_or_addr(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
 			   size_t size);
@@ -152,6 +191,10 @@ struct rv_entries {
 	bool chains;
 	xpp_hist *h;                 /* keys collapsed to the --sort keys */
 	uint64_t *self, *self_count; /* per entry */
+	uint64_t *mode_period[4];    /* per entry, with -F asking: its own period in kernel,
+					user, guest kernel, guest user mode, else NULL */
+	uint64_t *addr;              /* per entry, with -v: its first sample's address, as
+					perf's he->ip (UINT64_MAX unknown), else NULL */
 	uint8_t *level;              /* per entry: what [.]/[k] shows */
 	uint32_t *rows;
 	size_t nr_rows;
@@ -163,6 +206,7 @@ struct rv_entries {
 	uint32_t *order;             /* order[pair_off[e]..pair_off[e + 1]) */
 	struct rv_entry_map map;
 	uint32_t *stamp;             /* per entry: the last path that met it, + 1 */
+	uint32_t *depth;             /* per entry, with children: perf's callchain max_depth */
 	size_t cap_entries;
 	uint32_t *pathbuf, *fentry;  /* scratch: one path's keys, its entries */
 	/* frames as chains tell them apart (rv_entry_chains()), filled as chains are built */
@@ -190,6 +234,16 @@ void rv_entries_free(struct rv_entries *g);
 struct xpp_hist_key rv_entry_key(const struct rv_entries *g, uint32_t e);
 /* Entry e's children period and sample count (its own when the view has no children). */
 uint64_t rv_entry_period(const struct rv_entries *g, uint32_t e);
+/*
+ * -v: perf's "%-#18llx %c " before entry e's symbol (its first sample's address and where
+ * the symbols came from) into buf; NULL without -v.
+ */
+const char *rv_entry_sym_prefix(const struct rv_entries *g, uint32_t e, char *buf,
+				size_t size);
+#define RV_VERBOSE_SYM_WIDTH 21 /* what that prefix adds to the Symbol column */
+
+/* Entry e's value of metric col (RV_OUT_*): a period, or a count for RV_OUT_SAMPLE. */
+uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int col);
 
 /*
  * The chains of entry e (with chains only) into t (reset first), in the order perf shows

@@ -8,15 +8,39 @@
 #include "cli/cli.h"
 #include "report/view/rv.h"
 
-static int parse_sort(struct rv_ctx *c, const char *s)
-{
-	static const struct { const char *name; unsigned int key; } keys[] = {
-		{ "comm", XPP_HIST_KEY_COMM }, { "dso", XPP_HIST_KEY_DSO }, { "sym", XPP_HIST_KEY_SYM },
-		{ "symbol", XPP_HIST_KEY_SYM }, { "srcline", XPP_HIST_KEY_SRCLINE },
-	};
-	unsigned int seen = 0;
+static const struct { const char *name; unsigned int key; } keys[] = {
+	{ "comm", XPP_HIST_KEY_COMM }, { "dso", XPP_HIST_KEY_DSO }, { "sym", XPP_HIST_KEY_SYM },
+	{ "symbol", XPP_HIST_KEY_SYM }, { "srcline", XPP_HIST_KEY_SRCLINE },
+	{ "pid", XPP_HIST_KEY_PID }, { "cpu", XPP_HIST_KEY_CPU },
+	{ "parent", XPP_HIST_KEY_PARENT },
+	/* perf's output fields, -F only */
+	{ "overhead", RV_OUT_OVERHEAD }, { "overhead_sys", RV_OUT_SYS },
+	{ "overhead_us", RV_OUT_US }, { "overhead_guest_sys", RV_OUT_GUEST_SYS },
+	{ "overhead_guest_us", RV_OUT_GUEST_US }, { "overhead_children", RV_OUT_CHILDREN },
+	{ "sample", RV_OUT_SAMPLE }, { "period", RV_OUT_PERIOD },
+};
+#define NR_SORT_KEYS 8 /* the first entries of keys[]: what --sort takes */
 
-	c->nr_cols = 0;
+static bool listed(const unsigned int *a, unsigned int n, unsigned int v)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (a[i] == v)
+			return true;
+	return false;
+}
+
+/*
+ * -F as perf: the columns in its order, then the sort keys it lacks; perf's sort list is
+ * the --sort keys (none by default), then the fields it lacks. Entries are grouped by the
+ * keys among them. c->cols holds the --sort keys on entry.
+ */
+static int parse_fields(struct rv_ctx *c, const char *s)
+{
+	unsigned int nsort = c->nr_cols;
+
+	memcpy(c->sort, c->cols, nsort * sizeof(*c->sort));
+	c->nr_sort = nsort;
+	c->nr_fields = 0;
 	while (*s) {
 		size_t n = strcspn(s, ","), i;
 
@@ -24,8 +48,49 @@ static int parse_sort(struct rv_ctx *c, const char *s)
 			if (strlen(keys[i].name) == n && !strncmp(keys[i].name, s, n))
 				break;
 		if (i == sizeof(keys) / sizeof(keys[0])) {
-			cli_error("unknown --sort key '%.*s': use comm, dso, sym or srcline", (int)n,
-				  s);
+			cli_error("unknown -F field '%.*s': use overhead, overhead_sys, overhead_us, "
+				  "overhead_guest_sys, overhead_guest_us, overhead_children, "
+				  "sample, period or a --sort key", (int)n, s);
+			return -EINVAL;
+		}
+		if (!listed(c->fields, c->nr_fields, keys[i].key) && c->nr_fields < RV_MAX_OUT)
+			c->fields[c->nr_fields++] = keys[i].key;
+		s += n;
+		if (*s == ',')
+			s++;
+	}
+	if (!c->nr_fields) {
+		cli_error("-F needs at least one field");
+		return -EINVAL;
+	}
+	for (unsigned int i = 0; i < nsort; i++)
+		if (!listed(c->fields, c->nr_fields, c->sort[i]) && c->nr_fields < RV_MAX_OUT)
+			c->fields[c->nr_fields++] = c->sort[i];
+	for (unsigned int i = 0; i < c->nr_fields; i++)
+		if (!listed(c->sort, c->nr_sort, c->fields[i]) && c->nr_sort < RV_MAX_OUT)
+			c->sort[c->nr_sort++] = c->fields[i];
+	/* the keys, in the order the columns show them */
+	c->nr_cols = 0;
+	for (unsigned int i = 0; i < c->nr_fields; i++)
+		if (c->fields[i] < RV_OUT_OVERHEAD)
+			c->cols[c->nr_cols++] = c->fields[i];
+	return 0;
+}
+
+static int parse_sort(struct rv_ctx *c, const char *s)
+{
+	unsigned int seen = 0;
+
+	c->nr_cols = 0;
+	while (*s) {
+		size_t n = strcspn(s, ","), i;
+
+		for (i = 0; i < NR_SORT_KEYS; i++)
+			if (strlen(keys[i].name) == n && !strncmp(keys[i].name, s, n))
+				break;
+		if (i == NR_SORT_KEYS) {
+			cli_error("unknown --sort key '%.*s': use comm, pid, dso, sym, srcline, "
+				  "cpu or parent", (int)n, s);
 			return -EINVAL;
 		}
 		if (!(seen & keys[i].key))
@@ -36,7 +101,8 @@ static int parse_sort(struct rv_ctx *c, const char *s)
 			s++;
 	}
 	if (!c->nr_cols) {
-		cli_error("--sort needs at least one key: comm, dso, sym or srcline");
+		cli_error("--sort needs at least one key: comm, pid, dso, sym, srcline, cpu or "
+			  "parent");
 		return -EINVAL;
 	}
 	return 0;
@@ -99,12 +165,39 @@ bad:
 	return -EINVAL;
 }
 
+static bool has_col(const struct rv_ctx *c, unsigned int key)
+{
+	for (unsigned int i = 0; i < c->nr_cols; i++)
+		if (c->cols[i] == key)
+			return true;
+	return false;
+}
+
 int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp_opts *po)
 {
 	c->o = o;
-	if (parse_sort(c, o->sort ? o->sort : "comm,dso,sym") < 0 ||
-	    parse_call_graph(&c->cg, o->call_graph) < 0)
+	c->nr_cols = 0;
+	/* with -F and no --sort, perf sorts by the fields alone */
+	if ((o->sort || !o->fields) && parse_sort(c, o->sort ? o->sort : "comm,dso,sym") < 0)
 		return -EINVAL;
+	if (parse_call_graph(&c->cg, o->call_graph) < 0)
+		return -EINVAL;
+	/* perf: -p REGEX sorts by parent too, after the other keys */
+	if (o->parent && c->nr_cols < RV_MAX_COLS &&
+	    !has_col(c, XPP_HIST_KEY_PARENT))
+		c->cols[c->nr_cols++] = XPP_HIST_KEY_PARENT;
+	if (o->fields && parse_fields(c, o->fields) < 0)
+		return -EINVAL;
+	for (unsigned int i = 0; i < c->nr_cols; i++)
+		po->keys |= c->cols[i] & XPP_HIST_KEY_CONTEXT;
+	po->parent = o->parent;
+	po->exclude_other = o->exclude_other;
+	po->pids = o->pids;
+	po->tids = o->tids;
+	po->cpus = o->cpus;
+	po->symbols = o->symbols;
+	po->hide_unresolved = o->hide_unresolved;
+	po->entry_addrs = o->verbose > 0;
 	po->comms = o->comms;
 	po->dsos = o->dsos;
 	po->kallsyms = o->kallsyms;
