@@ -216,6 +216,8 @@ int xpp_profile_order(const xpp_profile *p);
  * thread, cpu and parent the key gets.
  */
 struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, uint32_t f);
+/* A key of the trees' first level as a hist key: its context only, no DSO nor symbol. */
+struct xpp_hist_key xpp_profile_root_key(const xpp_profile *p, uint32_t root);
 /* The comm id of a key of the trees' first level. */
 uint32_t xpp_profile_root_comm(const xpp_profile *p, uint32_t root);
 /* The name of a thread as perf's `pid` key shows it: its last comm ("" if unknown). */

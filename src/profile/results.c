@@ -54,21 +54,38 @@ int xpp_profile_order(const xpp_profile *p)
 	return p->order;
 }
 
+/* Copy the context of first-level key `root` (its comm, thread, cpu, parent) into k. */
+static void set_context(const xpp_profile *p, uint32_t root, struct xpp_hist_key *k)
+{
+	size_t n;
+	const struct xpp_hist_entry *ctx = p->ctxs ? xpp_hist_entries(p->ctxs, &n) : NULL;
+
+	if (!ctx || root >= n) {
+		k->comm = p->ctxs ? 0 : root;
+		return;
+	}
+	k->comm = ctx[root].key.comm;
+	k->pid = ctx[root].key.pid;
+	k->tid = ctx[root].key.tid;
+	k->cpu = ctx[root].key.cpu;
+	k->parent = ctx[root].key.parent;
+}
+
 struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, uint32_t f)
 {
 	size_t n;
 	struct xpp_hist_key k = xpp_hist_entries(p->frames, &n)[f].key;
-	const struct xpp_hist_entry *ctx = p->ctxs ? xpp_hist_entries(p->ctxs, &n) : NULL;
 
-	if (!ctx || root >= n) {
-		k.comm = p->ctxs ? 0 : root;
-		return k;
-	}
-	k.comm = ctx[root].key.comm;
-	k.pid = ctx[root].key.pid;
-	k.tid = ctx[root].key.tid;
-	k.cpu = ctx[root].key.cpu;
-	k.parent = ctx[root].key.parent;
+	set_context(p, root, &k);
+	return k;
+}
+
+struct xpp_hist_key xpp_profile_root_key(const xpp_profile *p, uint32_t root)
+{
+	struct xpp_hist_key k;
+
+	xpp_hist_key_init(&k);
+	set_context(p, root, &k);
 	return k;
 }
 

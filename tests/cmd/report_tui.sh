@@ -29,7 +29,9 @@ tui_case() {
 SHARES=$TEST_TMP/shares.data
 CALLERS=$TEST_TMP/callers.data
 TWO=$TEST_TMP/two_events.data
+THREADS=$TEST_TMP/threads.data
 if [ -z "$why_skip" ]; then
+	xperf record -q -g -o "$THREADS" -- "$WL/threads" 0.5 >/dev/null 2>&1 || :
 	xperf record -q -g -o "$SHARES" -- "$WL/shares" 1 >/dev/null 2>&1 || :
 	xperf record -q -g -o "$CALLERS" -- "$WL/two_callers" 1 >/dev/null 2>&1 || :
 	xperf record -q -g -e cpu-clock,task-clock -o "$TWO" -- "$WL/shares" 0.5 >/dev/null 2>&1 || :
@@ -243,6 +245,32 @@ tui_case "d zooms into the selected entry's DSO and hides the others; Esc zooms 
 	[ "$(entries t | grep -vc "\[k\]")" = 0 ] || fail "user entries with K: $(entries t)"
 	keys t Left t
 	wait_screen t "Command: shares"
+	keys t q
+	ended t 0
+'
+
+tui_case "t zooms into the selected thread with --sort pid, and the flame view follows" '
+	need "$THREADS"
+	pane t
+	tui t xperf report --no-children --sort pid,sym -i "$THREADS"
+	# the first entry is one of the two worker threads; its tid leads the Pid:Command column
+	tid=$(entries t | head -n 1 | awk "{ split(\$3, a, \":\"); print a[1] }")
+	name=$(entries t | head -n 1 | awk "{ split(\$3, a, \":\"); print a[2] }")
+	case $name in xp-thread-[ab]) ;; *) fail "first entry: $(entries t | head -n 1)" ;; esac
+	entries t | grep -qv " $tid:" || fail "only one thread before the zoom"
+	keys t t
+	wait_screen t "Thread: $name\\($tid\\)"
+	[ "$(entries t | grep -vc " $tid:")" = 0 ] || fail "other threads shown: $(entries t)"
+	keys t f
+	wait_screen t "^Flame graph: .*, Thread: $name\\($tid\\)"
+	screen t | grep -q "\[${name%_*}" || fail "no frame of $name: $(screen t)"
+	other=xp-thread-a
+	[ "$name" = xp-thread-a ] && other=xp-thread-b
+	! screen t | grep -q "\[$other" || fail "the other thread drawn: $(screen t)"
+	keys t Escape
+	wait_screen t "Thread: $name"
+	keys t t
+	wait_screen t "zoom out"
 	keys t q
 	ended t 0
 '

@@ -58,25 +58,25 @@ static uint64_t w_self(const struct flame *f, uint32_t id)
 
 /*
  * Weigh every node by the samples the zooms let through: a node's own samples count when
- * its frame (with the command above it) passes, and each node adds up its descendants.
- * Nodes are numbered after their parents, so one pass down and one up do it.
+ * its frame (with the command or thread above it) passes, and each node adds up its
+ * descendants. Nodes are numbered after their parents, so one pass down and one up do it.
  */
 static int weigh(struct flame *f, const struct hb_zoom *zooms, unsigned int nr_zooms)
 {
-	uint32_t nr = xpp_cg_nr_nodes(f->cg), *comm;
+	uint32_t nr = xpp_cg_nr_nodes(f->cg), *root;
 
 	if (!nr_zooms)
 		return 0;
 	f->w = calloc(nr, sizeof(*f->w));
-	comm = calloc(nr, sizeof(*comm));
-	if (!f->w || !comm) {
-		free(comm);
+	root = calloc(nr, sizeof(*root));
+	if (!f->w || !root) {
+		free(root);
 		return -ENOMEM;
 	}
 	for (uint32_t i = 1; i < nr; i++) {
 		const struct xpp_cg_node *n = xpp_cg_node(f->cg, i);
 
-		comm[i] = n->depth == 1 ? n->key : comm[n->parent];
+		root[i] = n->depth == 1 ? n->key : root[n->parent];
 	}
 	for (uint32_t i = nr; i-- > 1;) {
 		const struct xpp_cg_node *n = xpp_cg_node(f->cg, i);
@@ -84,10 +84,9 @@ static int weigh(struct flame *f, const struct hb_zoom *zooms, unsigned int nr_z
 
 		if (n->self_count) {
 			if (n->depth == 1)
-				k = (struct xpp_hist_key){ .comm = comm[i], .dso = XPP_HIST_NO_DSO,
-							   .sym = -1 };
+				k = xpp_profile_root_key(f->t->c.p, root[i]);
 			else
-				k = rv_frame_key(&f->t->c, comm[i], n->key);
+				k = rv_frame_key(&f->t->c, root[i], n->key);
 			if (hb_key_in_zooms(f->t, zooms, nr_zooms, &k)) {
 				f->w[i].self_period = n->self_period;
 				f->w[i].period += n->self_period;
@@ -97,7 +96,7 @@ static int weigh(struct flame *f, const struct hb_zoom *zooms, unsigned int nr_z
 		f->w[n->parent].period += f->w[i].period;
 		f->w[n->parent].count += f->w[i].count;
 	}
-	free(comm);
+	free(root);
 	return 0;
 }
 

@@ -305,8 +305,19 @@ static int zoom_key(struct hists *h, int ch)
 		}
 		return zoom(h, Z_DSO, k.dso, rv_dso_name(c, &k));
 	}
+	/*
+	 * t: entries keyed by thread (--sort pid) zoom into the selected thread, as perf's
+	 * "Thread: name(tid)"; entries keyed by command only hold every thread of that name,
+	 * so they zoom into the command.
+	 */
+	if (has_col(h, XPP_HIST_KEY_PID)) {
+		snprintf(buf, sizeof(buf), "%s(%d)",
+			 xpp_profile_thread_name(c->p, k.pid, k.tid), (int)k.tid);
+		return zoom(h, Z_THREAD, (uint32_t)k.tid, buf);
+	}
 	if (!has_col(h, XPP_HIST_KEY_COMM)) {
-		snprintf(h->msg, sizeof(h->msg), "t: the entries have no command (--sort without comm)");
+		snprintf(h->msg, sizeof(h->msg), "t: the entries have no thread nor command "
+			 "(--sort without pid or comm)");
 		return 0;
 	}
 	return zoom(h, Z_COMM, k.comm, rv_comm_name(c, &k));

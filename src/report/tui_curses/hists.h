@@ -23,11 +23,11 @@ struct hb_row {
 	bool has_kids;          /* its run has branches after it (above the threshold) */
 };
 
-enum hb_zoom_kind { Z_DSO, Z_COMM, Z_KERNEL, Z_SYM };
+enum hb_zoom_kind { Z_DSO, Z_COMM, Z_KERNEL, Z_SYM, Z_THREAD };
 
 struct hb_zoom {
 	enum hb_zoom_kind kind;
-	uint32_t id;            /* the DSO or comm id */
+	uint32_t id;            /* the DSO or comm id, the thread's tid */
 	char text[128];         /* the name shown in the title; the symbol filter's text */
 };
 

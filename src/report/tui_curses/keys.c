@@ -22,7 +22,7 @@ static const struct key_help keys[] = {
 	{ "C", "fold every call chain" },
 	{ "/", "show only the symbols that contain a text (empty: all)" },
 	{ "d", "zoom into the selected entry's shared object (again: zoom out)" },
-	{ "t", "zoom into the selected entry's thread, by command (again: zoom out)" },
+	{ "t", "zoom into the selected entry's thread (by command without --sort pid; again: zoom out)" },
 	{ "K", "show only kernel entries (again: all)" },
 	{ "Esc, Left", "take the last zoom or filter back; then back to the event list" },
 	{ "a", "annotate the selected symbol" },

@@ -138,6 +138,10 @@ bool hb_key_in_zooms(const struct tui *t, const struct hb_zoom *zooms, unsigned 
 			if (k->comm != z->id)
 				return false;
 			break;
+		case Z_THREAD:
+			if ((uint32_t)k->tid != z->id)
+				return false;
+			break;
 		case Z_KERNEL:
 			if (k->level != 'k')
 				return false;
@@ -154,7 +158,7 @@ bool hb_key_in_zooms(const struct tui *t, const struct hb_zoom *zooms, unsigned 
 
 void hb_zooms_str(const struct hb_zoom *zooms, unsigned int nr, char *buf, size_t size)
 {
-	static const char *const what[] = { "DSO", "Command", "Kernel only", "Symbol" };
+	static const char *const what[] = { "DSO", "Command", "Kernel only", "Symbol", "Thread" };
 	size_t at = 0;
 
 	buf[0] = '\0';
