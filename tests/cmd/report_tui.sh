@@ -227,7 +227,7 @@ tui_case "/ filters the symbols: the one searched for, and only it" '
 	ended t 0
 '
 
-tui_case "d zooms into the selected entry's DSO and hides the others; Esc zooms out" '
+tui_case "d zooms into the selected entry's DSO and hides the others; Esc zooms out; k, K, t" '
 	need "$SHARES"
 	pane t
 	tui t xperf report -i "$SHARES"
@@ -240,9 +240,13 @@ tui_case "d zooms into the selected entry's DSO and hides the others; Esc zooms 
 	entries t | grep -q "work_a" || fail "work_a hidden"
 	keys t Escape
 	wait_screen t "libc\.so"
+	keys t k
+	wait_screen t "Kernel only"
+	[ "$(entries t | grep -vc "\[k\]")" = 0 ] || fail "user entries with k: $(entries t)"
+	keys t K
+	wait_screen t "zoom out"
 	keys t K
 	wait_screen t "Kernel only"
-	[ "$(entries t | grep -vc "\[k\]")" = 0 ] || fail "user entries with K: $(entries t)"
 	keys t Left t
 	wait_screen t "Command: shares"
 	keys t q

@@ -290,7 +290,7 @@ static int zoom_key(struct hists *h, int ch)
 			return 0;
 		return zoom(h, Z_SYM, 0, s);
 	}
-	if (ch == 'K')
+	if (ch == 'k' || ch == 'K')
 		return zoom(h, Z_KERNEL, 0, "");
 	if (h->sel >= h->nr_rows) {
 		snprintf(h->msg, sizeof(h->msg), "no entry selected");
@@ -400,7 +400,8 @@ static int key(struct hists *h, int ch, bool has_list)
 {
 	int page = page_lines(), ret = 0;
 
-	if (tui_move(ch, &h->sel, h->nr_rows, (size_t)page)) {
+	/* k zooms into the kernel, as in perf's browser; j and the arrows move */
+	if (ch != 'k' && tui_move(ch, &h->sel, h->nr_rows, (size_t)page)) {
 		/* a page key turns the page, the selection keeping its place on screen */
 		if (ch == KEY_PPAGE)
 			h->top = h->top > (size_t)page ? h->top - (size_t)page : 0;
@@ -425,6 +426,7 @@ static int key(struct hists *h, int ch, bool has_list)
 	case '/':
 	case 'd':
 	case 't':
+	case 'k':
 	case 'K':
 		ret = zoom_key(h, ch);
 		break;

@@ -13,7 +13,7 @@ struct key_help {
 
 static const struct key_help keys[] = {
 	{ NULL, "Main view" },
-	{ "Up, Down, j, k", "move the selection one line" },
+	{ "Up, Down, j", "move the selection one line (k zooms, as in perf)" },
 	{ "PgUp, PgDn", "move one screen up or down" },
 	{ "Home, End", "go to the first or the last line" },
 	{ "Enter, +", "fold or unfold the call chain of the selected entry or branch" },
@@ -23,7 +23,7 @@ static const struct key_help keys[] = {
 	{ "/", "show only the symbols that contain a text (empty: all)" },
 	{ "d", "zoom into the selected entry's shared object (again: zoom out)" },
 	{ "t", "zoom into the selected entry's thread (by command without --sort pid; again: zoom out)" },
-	{ "K", "show only kernel entries (again: all)" },
+	{ "k, K", "show only kernel entries (again: all)" },
 	{ "Esc, Left", "take the last zoom or filter back; then back to the event list" },
 	{ "a", "annotate the selected symbol" },
 	{ "f", "flame graph of the event" },
