@@ -927,7 +927,8 @@ int main(int argc, const char **argv)
 	bare_z_to_level_1(argc, argv);
 	n = cli_parse(argc, argv, options, usage, CLI_STOP_AT_NON_OPTION);
 	if (n < 0)
-		return n == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+		return n == CLI_HELP ? CLI_EXIT_OK
+		       : rec_regs_listed() ? REC_EXIT_REGS_LISTED : CLI_EXIT_USAGE;
 	opts.argc = n;
 	opts.argv = n ? argv : NULL;
 	if (no_compress)

@@ -151,7 +151,17 @@ static const struct {
 	{ "R14", 22 }, { "R15", 23 },
 };
 
-/* NULL: every register (perf's PERF_REGS_MASK); "?": print the names, as perf does. */
+static bool regs_listed;
+
+bool rec_regs_listed(void)
+{
+	return regs_listed;
+}
+
+/*
+ * NULL: every register (perf's PERF_REGS_MASK). "?": the names, as perf 6.1 answers it:
+ * on stderr, and the command line counts as a usage error (the usage follows, exit 129).
+ */
 static int parse_regs(const char *opt, const char *arg, uint64_t *mask)
 {
 	char *copy, *tok, *save = NULL;
@@ -162,11 +172,12 @@ static int parse_regs(const char *opt, const char *arg, uint64_t *mask)
 		return 0;
 	}
 	if (!strcmp(arg, "?")) {
-		printf("available registers: ");
+		fprintf(stderr, "available registers: ");
 		for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
-			printf("%s ", regs[i].name);
-		printf("\n");
-		return CLI_HELP;
+			fprintf(stderr, "%s ", regs[i].name);
+		fprintf(stderr, "\n\n");
+		regs_listed = true;
+		return -1;
 	}
 	copy = strdup(arg);
 	if (!copy)

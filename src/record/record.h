@@ -90,6 +90,9 @@ int rec_opt_max_size(const struct cli_option *o, const char *arg, bool unset);
 int rec_opt_filter(const struct cli_option *o, const char *arg, bool unset);
 int rec_opt_user_regs(const struct cli_option *o, const char *arg, bool unset);
 int rec_opt_intr_regs(const struct cli_option *o, const char *arg, bool unset);
+/* --user-regs=? or -I? listed the registers: perf then exits 129, as for a usage error. */
+bool rec_regs_listed(void);
+#define REC_EXIT_REGS_LISTED 129
 /* --switch-output in any form. */
 static inline bool rec_switching(const struct rec_control *c)
 {

@@ -104,14 +104,20 @@ perf_case "-d, --sample-cpu, --user-regs, -I: the attrs perf writes for the same
 	xperf-report --stdio -i xperf.data | grep -q spin_work
 '
 
-perf_case "--user-regs=? and -I? name the registers perf names" '
-	set +e
-	perf record --user-regs=? 2>&1 | grep "^available registers" >perf.list
-	set -e
-	xperf-record --user-regs=? >u
-	xperf-record -I? >i
-	diff perf.list u
-	diff perf.list i
+perf_case "--user-regs=? and -I? name the registers perf names, as perf: stderr, status 129" '
+	for q in --user-regs=? --intr-regs=? -I?; do
+		set +e
+		perf record $q >perf.out 2>perf.err; prc=$?
+		xperf-record $q >x.out 2>x.err; xrc=$?
+		set -e
+		[ $xrc = $prc ] || fail "$q: xperf exits $xrc, perf $prc"
+		[ ! -s x.out ] || fail "$q: xperf printed on stdout: $(head -c 200 x.out)"
+		[ ! -s perf.out ] || fail "$q: perf printed on stdout (the oracle changed)"
+		head -n 1 perf.err >perf.list
+		head -n 1 x.err >x.list
+		grep -q "^available registers: AX " perf.list
+		diff perf.list x.list
+	done
 '
 
 if have_tp; then
