@@ -106,6 +106,23 @@ int rec_opt_switch_output(const struct cli_option *o, const char *arg, bool unse
 	return -1;
 }
 
+int rec_opt_switch_output_event(const struct cli_option *o, const char *arg, bool unset)
+{
+	struct rec_control *c = o->value;
+	const char **n;
+
+	if (unset) {
+		c->nr_switch_events = 0;
+		return 0;
+	}
+	n = realloc(c->switch_events, (size_t)(c->nr_switch_events + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	c->switch_events = n;
+	n[c->nr_switch_events++] = arg;
+	return 0;
+}
+
 int rec_opt_max_size(const struct cli_option *o, const char *arg, bool unset)
 {
 	if (unset) {
