@@ -309,6 +309,12 @@ static struct cli_option options[] = {
 			    "default), past SIZE bytes (10M; B/K/M/G) or every TIME (30s; s/m/h/d); "
 			    "each piece is named FILE.YYYYMMDDHHMMSScc",
 			    rec_opt_switch_output),
+	OPT_CALLBACK(0, "switch-output-event", &opts.ctl, "EVENT",
+		     "start a new output piece whenever EVENT (as -e takes it; repeatable) "
+		     "occurs, in any task but ours for a command; implies --switch-output=signal",
+		     rec_opt_switch_output_event),
+	OPT_INT(0, "switch-max-files", &opts.ctl.switch_max_files, "N",
+		"with --switch-output, keep only the N newest pieces (the oldest is removed)"),
 	OPT_CALLBACK(0, "max-size", &opts.ctl.max_size, "SIZE",
 		     "stop recording once the output passes SIZE bytes (B/K/M/G)",
 		     rec_opt_max_size),
@@ -613,6 +619,35 @@ static int rename_piece(char *name, size_t len, struct xb_error *err)
 	return 0;
 }
 
+/* --switch-max-files: the names of the last N pieces, oldest at kept_next once full */
+static char **kept_pieces;
+static int kept_next;
+
+/* A piece is complete under its name: past N pieces, the oldest goes, as perf does. */
+static void keep_piece(const char *name)
+{
+	int n = opts.ctl.switch_max_files;
+
+	if (n <= 0)
+		return;
+	if (!kept_pieces && !(kept_pieces = calloc((size_t)n, sizeof(*kept_pieces))))
+		return;
+	if (kept_pieces[kept_next] && unlink(kept_pieces[kept_next]) < 0 && errno != ENOENT)
+		cli_warning("--switch-max-files: cannot remove '%s': %s", kept_pieces[kept_next],
+			    strerror(errno));
+	free(kept_pieces[kept_next]);
+	kept_pieces[kept_next] = strdup(name);
+	kept_next = (kept_next + 1) % n;
+}
+
+static void free_kept_pieces(void)
+{
+	for (int i = 0; kept_pieces && i < opts.ctl.switch_max_files; i++)
+		free(kept_pieces[i]);
+	free(kept_pieces);
+	kept_pieces = NULL;
+}
+
 /*
  * -D: the events but the tracking dummy start disabled; after MS milliseconds (never for
  * -1) they are enabled, as perf does, with its two messages.
@@ -717,6 +752,7 @@ static int switch_output(struct rec_session *s)
 	if (ret == 0)
 		ret = rename_piece(name, sizeof(name), &err);
 	if (ret == 0) {
+		keep_piece(name);
 		if (!opts.quiet) {
 			fprintf(stderr, "[ xperf record: dump data: Woken up %llu times ]\n",
 				(unsigned long long)s->st.wakeups);
@@ -761,6 +797,8 @@ static int record(struct rec_session *s, struct rec_target *t)
 		ret = rec_filters_apply(&opts, first_event, s->evl, &err);
 	if (ret == 0)
 		ret = session_offcpu(s, &opts, &err);
+	if (ret == 0 && s->swev)
+		ret = rec_switch_event_open(s->swev, s->ctx, t, &err);
 	if (ret < 0) {
 		explain_open_failure(&err);
 		return CLI_EXIT_RUNTIME;
@@ -850,8 +888,10 @@ static int record(struct rec_session *s, struct rec_target *t)
 	if (s->rotate && rename_piece(piece, sizeof(piece), &err) < 0) {
 		cli_error("%s", err.msg);
 		exit_code = CLI_EXIT_RUNTIME;
-	} else if (s->rotate && !opts.quiet) {
-		fprintf(stderr, "[ xperf record: Dump %s ]\n", piece);
+	} else if (s->rotate) {
+		keep_piece(piece);
+		if (!opts.quiet)
+			fprintf(stderr, "[ xperf record: Dump %s ]\n", piece);
 	}
 	if (s->rotate)
 		snprintf(piece, sizeof(piece), "%s.<timestamp>", opts.output);
@@ -892,7 +932,8 @@ static void bare_z_to_level_1(int argc, const char **argv)
 			static const char *const longs[] = {
 				"--event", "--freq", "--count", "--call-graph", "--pid", "--tid",
 				"--cpu", "--uid", "--output", "--mmap-pages", "--compression-level",
-				"--filter", "--delay", "--max-size",
+				"--filter", "--delay", "--max-size", "--switch-output-event",
+				"--switch-max-files",
 			};
 			size_t k;
 
@@ -927,7 +968,8 @@ int main(int argc, const char **argv)
 	bare_z_to_level_1(argc, argv);
 	n = cli_parse(argc, argv, options, usage, CLI_STOP_AT_NON_OPTION);
 	if (n < 0)
-		return n == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+		return n == CLI_HELP ? CLI_EXIT_OK
+		       : rec_regs_listed() ? REC_EXIT_REGS_LISTED : CLI_EXIT_USAGE;
 	opts.argc = n;
 	opts.argv = n ? argv : NULL;
 	if (no_compress)
@@ -952,6 +994,17 @@ int main(int argc, const char **argv)
 	}
 	if (opts.callgraph == REC_CG_DWARF && !opts.stack_size)
 		opts.stack_size = REC_DEFAULT_STACK_SIZE;
+	/* perf: the events switch as SIGUSR2 does, whatever --switch-output said */
+	if (opts.ctl.nr_switch_events) {
+		opts.ctl.switch_signal = true;
+		opts.ctl.switch_size = 0;
+		opts.ctl.switch_secs = 0;
+	}
+	if (opts.ctl.switch_max_files < 0) {
+		cli_error("invalid --switch-max-files '%d' (a number of files, 0 for all)",
+			  opts.ctl.switch_max_files);
+		return CLI_EXIT_USAGE;
+	}
 	if (rec_switching(&opts.ctl) && !strcmp(opts.output, "-")) {
 		cli_error("--switch-output writes files: it cannot write a pipe (-o -)");
 		return CLI_EXIT_USAGE;
@@ -970,6 +1023,13 @@ int main(int argc, const char **argv)
 
 		if (rec_filters_check(&opts, first_event, s.evl, &err) < 0) {
 			cli_error("%s", err.msg);
+			code = CLI_EXIT_USAGE;
+			goto out;
+		}
+		if (opts.ctl.nr_switch_events &&
+		    rec_switch_event_parse(&s.swev, s.ctx, opts.ctl.switch_events,
+					   opts.ctl.nr_switch_events, &err) < 0) {
+			cli_error("--switch-output-event: %s", err.msg);
 			code = CLI_EXIT_USAGE;
 			goto out;
 		}
@@ -1015,6 +1075,8 @@ out:
 	xpe_ctx_free(s.ctx);
 	free(opts.events);
 	free(opts.ctl.filters);
+	free(opts.ctl.switch_events);
+	free_kept_pieces();
 	free(first_event);
 	free((void *)opts.cmdline_argv);
 	if (done_signal) {

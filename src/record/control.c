@@ -106,6 +106,23 @@ int rec_opt_switch_output(const struct cli_option *o, const char *arg, bool unse
 	return -1;
 }
 
+int rec_opt_switch_output_event(const struct cli_option *o, const char *arg, bool unset)
+{
+	struct rec_control *c = o->value;
+	const char **n;
+
+	if (unset) {
+		c->nr_switch_events = 0;
+		return 0;
+	}
+	n = realloc(c->switch_events, (size_t)(c->nr_switch_events + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	c->switch_events = n;
+	n[c->nr_switch_events++] = arg;
+	return 0;
+}
+
 int rec_opt_max_size(const struct cli_option *o, const char *arg, bool unset)
 {
 	if (unset) {
@@ -151,7 +168,17 @@ static const struct {
 	{ "R14", 22 }, { "R15", 23 },
 };
 
-/* NULL: every register (perf's PERF_REGS_MASK); "?": print the names, as perf does. */
+static bool regs_listed;
+
+bool rec_regs_listed(void)
+{
+	return regs_listed;
+}
+
+/*
+ * NULL: every register (perf's PERF_REGS_MASK). "?": the names, as perf 6.1 answers it:
+ * on stderr, and the command line counts as a usage error (the usage follows, exit 129).
+ */
 static int parse_regs(const char *opt, const char *arg, uint64_t *mask)
 {
 	char *copy, *tok, *save = NULL;
@@ -162,11 +189,12 @@ static int parse_regs(const char *opt, const char *arg, uint64_t *mask)
 		return 0;
 	}
 	if (!strcmp(arg, "?")) {
-		printf("available registers: ");
+		fprintf(stderr, "available registers: ");
 		for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
-			printf("%s ", regs[i].name);
-		printf("\n");
-		return CLI_HELP;
+			fprintf(stderr, "%s ", regs[i].name);
+		fprintf(stderr, "\n\n");
+		regs_listed = true;
+		return -1;
 	}
 	copy = strdup(arg);
 	if (!copy)

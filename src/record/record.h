@@ -16,6 +16,7 @@
 #include "format/xpf_writer.h"
 #include "record/buildid.h"
 #include "record/offcpu.h"
+#include "record/switch_event.h"
 
 enum rec_callgraph { REC_CG_NONE = 0, REC_CG_FP, REC_CG_DWARF };
 
@@ -47,6 +48,9 @@ struct rec_control {
 	bool sample_cpu;         /* --sample-cpu */
 	uint64_t user_regs;      /* --user-regs mask (PERF_SAMPLE_REGS_USER) */
 	uint64_t intr_regs;      /* -I/--intr-regs mask (PERF_SAMPLE_REGS_INTR) */
+	int switch_max_files;    /* --switch-max-files: keep the N newest pieces, 0 all */
+	const char **switch_events; /* --switch-output-event arguments (imply signal mode) */
+	int nr_switch_events;
 };
 
 /* What the command line asked for. Set by cmd_record.c, read by the others. */
@@ -88,8 +92,12 @@ int rec_opt_delay(const struct cli_option *o, const char *arg, bool unset);
 int rec_opt_switch_output(const struct cli_option *o, const char *arg, bool unset);
 int rec_opt_max_size(const struct cli_option *o, const char *arg, bool unset);
 int rec_opt_filter(const struct cli_option *o, const char *arg, bool unset);
+int rec_opt_switch_output_event(const struct cli_option *o, const char *arg, bool unset);
 int rec_opt_user_regs(const struct cli_option *o, const char *arg, bool unset);
 int rec_opt_intr_regs(const struct cli_option *o, const char *arg, bool unset);
+/* --user-regs=? or -I? listed the registers: perf then exits 129, as for a usage error. */
+bool rec_regs_listed(void);
+#define REC_EXIT_REGS_LISTED 129
 /* --switch-output in any form. */
 static inline bool rec_switching(const struct rec_control *c)
 {
@@ -154,6 +162,7 @@ struct rec_session {
 	struct xb_error werr;
 	struct xrec_buildids *bids; /* DSOs of MMAP2 records, NULL with --no-buildid */
 	struct rec_offcpu *offcpu;  /* --off-cpu, else NULL */
+	struct rec_switch_event *swev; /* --switch-output-event, else NULL: sets *switch_flag */
 	bool stop;               /* set by the loop's caller (signal, child exit) */
 	size_t tracking;         /* the event that carries mmap/comm/task (0, or -D's dummy) */
 	bool tracking_is_dummy;  /* it is -D's dummy:HG, enabled from the start */
@@ -168,6 +177,13 @@ struct rec_session {
 	bool max_size_hit;
 };
 
+/*
+ * One ring of `pages` data pages per cpu of an opened evlist (cpus as opened, nr_threads
+ * its thread count): rings[c] is mapped on the first open fd of cpu c, every other fd of
+ * that cpu is redirected into it. 0 or a negative errno with err set.
+ */
+int rec_rings_map(xpe_evlist *evl, const struct xpe_cpus *cpus, int nr_threads, size_t pages,
+		  xpe_ring **rings, struct xb_error *err);
 /* Fill the attrs of s->evl from opts and the target. */
 void session_config(struct rec_session *s, const struct rec_opts *o, const struct rec_target *t);
 /* Open events on the target, mmap one ring per cpu, redirect the other fds into it. */

@@ -140,11 +140,46 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 	}
 }
 
+int rec_rings_map(xpe_evlist *evl, const struct xpe_cpus *cpus, int nr_threads, size_t pages,
+		  xpe_ring **rings, struct xb_error *err)
+{
+	size_t n = xpe_evlist_count(evl), i;
+	int c, th, ret;
+
+	for (c = 0; c < cpus->nr; c++) {
+		xpe_ring *r = NULL;
+
+		/* The first open fd of this cpu owns its ring; every other one feeds it. */
+		for (i = 0; i < n; i++) {
+			struct xpe_event *ev = xpe_evlist_event(evl, i);
+
+			for (th = 0; th < nr_threads; th++) {
+				int fd = ev->fd[c * nr_threads + th];
+
+				if (fd < 0)
+					continue;
+				if (!r) {
+					ret = xpe_ring_mmap(&r, fd, pages, err);
+					if (ret < 0)
+						return ret;
+					rings[c] = r;
+					continue;
+				}
+				ret = xpe_ring_set_output(r, fd);
+				if (ret < 0)
+					return xb_error_set(err, ret, "cannot redirect event '%s' "
+							    "into the ring of cpu %d: %s", ev->name,
+							    cpus->cpu[c], strerror(-ret));
+			}
+		}
+	}
+	return 0;
+}
+
 int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_target *t,
 		 struct xb_error *err)
 {
-	int nthreads = t->tg.threads.nr, c, th, ret, failed = -1;
-	size_t n = xpe_evlist_count(s->evl), i;
+	int ret, failed = -1;
 
 	ret = xpe_evlist_open(s->evl, s->ctx, &t->tg.cpus, &t->tg.threads, XPE_OPEN_FALLBACK,
 			      &failed, err);
@@ -154,34 +189,7 @@ int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_tar
 	if (!s->rings)
 		return xb_error_set(err, -ENOMEM, "out of memory");
 	s->nr_rings = t->tg.cpus.nr;
-	for (c = 0; c < t->tg.cpus.nr; c++) {
-		xpe_ring *r = NULL;
-
-		/* The first open fd of this cpu owns its ring; every other one feeds it. */
-		for (i = 0; i < n; i++) {
-			struct xpe_event *ev = xpe_evlist_event(s->evl, i);
-
-			for (th = 0; th < nthreads; th++) {
-				int fd = ev->fd[c * nthreads + th];
-
-				if (fd < 0)
-					continue;
-				if (!r) {
-					ret = xpe_ring_mmap(&r, fd, o->mmap_pages, err);
-					if (ret < 0)
-						return ret;
-					s->rings[c] = r;
-					continue;
-				}
-				ret = xpe_ring_set_output(r, fd);
-				if (ret < 0)
-					return xb_error_set(err, ret, "cannot redirect event '%s' "
-							    "into the ring of cpu %d: %s", ev->name,
-							    t->tg.cpus.cpu[c], strerror(-ret));
-			}
-		}
-	}
-	return 0;
+	return rec_rings_map(s->evl, &t->tg.cpus, t->tg.threads.nr, o->mmap_pages, s->rings, err);
 }
 
 static int add_attr(struct rec_session *s, const struct xpe_event *ev, struct xb_error *err)
@@ -394,7 +402,8 @@ static bool output_limits(struct rec_session *s)
 int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic_t *done,
 		int *child_status)
 {
-	struct pollfd *pfd = calloc((size_t)s->nr_rings + 1, sizeof(*pfd));
+	struct pollfd *pfd = calloc((size_t)(s->nr_rings + rec_switch_event_nr_fds(s->swev)) + 1,
+				    sizeof(*pfd));
 	sigset_t blocked, orig;
 	int i, nr = 0;
 	bool had_child = t->wl.pid > 0;
@@ -409,6 +418,8 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 		pfd[nr].events = POLLIN;
 		nr++;
 	}
+	if (s->swev)
+		nr += rec_switch_event_pollfds(s->swev, pfd + nr);
 	/* Signals are taken only inside ppoll, so a SIGCHLD cannot slip in before it. */
 	sigemptyset(&blocked);
 	sigaddset(&blocked, SIGCHLD);
@@ -446,6 +457,9 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 				if (pfd[i].revents & (POLLHUP | POLLERR))
 					pfd[i].fd = -pfd[i].fd - 1;
 			}
+			/* --switch-output-event: as a SIGUSR2, after this round */
+			if (s->swev && rec_switch_event_fired(s->swev) && s->switch_flag)
+				*s->switch_flag = 1;
 		} else if (ret < 0 && errno != EINTR) {
 			break;
 		}
@@ -477,6 +491,8 @@ void session_close(struct rec_session *s)
 	s->rings = NULL;
 	rec_offcpu_free(s->offcpu);
 	s->offcpu = NULL;
+	rec_switch_event_free(s->swev);
+	s->swev = NULL;
 	s->nr_rings = 0;
 	xpe_evlist_close(s->evl);
 }

@@ -11,8 +11,8 @@ have_tp() { [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tr
 # pieces: the --switch-output files of the case's directory (FILE.YYYYMMDDHHMMSScc)
 pieces() { ls | grep -E '^xperf\.data\.[0-9]{16}$' || true; }
 # reads_piece FILE [last]: perf report and script read it without a complaint, and so does
-# xperf; the samples each one counts are the same, and the spin workload's function is named
-# (threads and maps of the piece are in it). The last piece may hold no sample, when the
+# xperf; the samples each one counts are the same, and the workload's function ($PIECE_FN,
+# spin_work by default) is named (threads and maps of the piece are in it). The last piece may hold no sample, when the
 # switch came just before the command ended (so may perf's): then both read its records.
 reads_piece() {
 	if [ "${2:-}" = last ] && ! perf_run script -i "$1" 2>/dev/null | grep -q .; then
@@ -23,10 +23,11 @@ reads_piece() {
 		grep -q "FINISHED_INIT" xst || fail "$1: xperf reads no records"
 		return 0
 	fi
+	local fn=${PIECE_FN:-spin_work}
 	perf_reads_back "$1"
-	grep -q spin_work out || fail "$1: perf report names no spin_work"
+	grep -q $fn out || fail "$1: perf report names no $fn"
 	xperf-report --stdio -i "$1" >xout 2>xerr
-	grep -q spin_work xout || fail "$1: xperf report names no spin_work"
+	grep -q $fn xout || fail "$1: xperf report names no $fn"
 	xperf-script -i "$1" >xs 2>xerr
 	[ "$(wc -l <s)" = "$(wc -l <xs)" ] || fail "$1: perf script $(wc -l <s) lines, xperf script $(wc -l <xs)"
 }
@@ -104,14 +105,20 @@ perf_case "-d, --sample-cpu, --user-regs, -I: the attrs perf writes for the same
 	xperf-report --stdio -i xperf.data | grep -q spin_work
 '
 
-perf_case "--user-regs=? and -I? name the registers perf names" '
-	set +e
-	perf record --user-regs=? 2>&1 | grep "^available registers" >perf.list
-	set -e
-	xperf-record --user-regs=? >u
-	xperf-record -I? >i
-	diff perf.list u
-	diff perf.list i
+perf_case "--user-regs=? and -I? name the registers perf names, as perf: stderr, status 129" '
+	for q in --user-regs=? --intr-regs=? -I?; do
+		set +e
+		perf record $q >perf.out 2>perf.err; prc=$?
+		xperf-record $q >x.out 2>x.err; xrc=$?
+		set -e
+		[ $xrc = $prc ] || fail "$q: xperf exits $xrc, perf $prc"
+		[ ! -s x.out ] || fail "$q: xperf printed on stdout: $(head -c 200 x.out)"
+		[ ! -s perf.out ] || fail "$q: perf printed on stdout (the oracle changed)"
+		head -n 1 perf.err >perf.list
+		head -n 1 x.err >x.list
+		grep -q "^available registers: AX " perf.list
+		diff perf.list x.list
+	done
 '
 
 if have_tp; then
@@ -195,6 +202,61 @@ perf_case "--switch-output=1s: a piece a second" '
 	reads_piece $(tail -n 1 p) last
 '
 
+if have_tp; then
+# The marker of the phases workload: a system call nothing else here makes. The events of
+# --switch-output-event are watched on every cpu for a command, as perf watches them.
+MARK=syscalls:sys_enter_sched_rr_get_interval
+export MARK
+if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_sched_rr_get_interval ] ||
+   [ -d /sys/kernel/debug/tracing/events/syscalls/sys_enter_sched_rr_get_interval ]; then
+perf_case "--switch-output-event: a piece per marker as with perf, each read by perf and xperf" '
+	perf_run record -q -N --no-bpf-event --switch-output-event $MARK -o perf.data -- \
+		$WL/phases 3 0.3
+	np=$(ls | grep -cE "^perf\.data\.[0-9]{16}$" || true)
+	xperf-record --switch-output-event $MARK -- $WL/phases 3 0.3 2>err
+	pieces >p
+	cat p err
+	[ "$np" = 3 ] || skip "perf made $np pieces of 2 markers (another task made the call?)"
+	[ "$(wc -l <p)" = "$np" ] || fail "$(wc -l <p) pieces, perf $np"
+	# the events are not recorded: only cpu-clock samples
+	xperf-report --stats -i $(head -n 1 p) >st
+	if grep -q "sched_rr_get_interval" st; then fail "the marker event went to the file"; fi
+	export PIECE_FN=phase_work
+	for f in $(head -n -1 p); do reads_piece $f; done
+	reads_piece $(tail -n 1 p) last
+'
+
+perf_case "--switch-output-event with --switch-output=SIZE: signal mode wins, as in perf" '
+	xperf-record -q --switch-output=1G --switch-output-event $MARK -- $WL/phases 2 0.2 & pid=$!
+	sleep 0.1
+	kill -USR2 $pid
+	wait $pid
+	pieces >p
+	cat p
+	[ "$(wc -l <p)" = 3 ] || fail "$(wc -l <p) pieces: SIGUSR2 and the marker should switch"
+'
+else
+skip_case "--switch-output-event against perf" "no syscalls:sys_enter_sched_rr_get_interval"
+fi
+fi
+
+perf_case "--switch-max-files=2: only the 2 newest pieces stay, as with perf" '
+	perf_run record -q -N --no-bpf-event --switch-output=1s --switch-max-files=2 \
+		-o perf.data -- $WL/spin 3.5
+	np=$(ls | grep -cE "^perf\.data\.[0-9]{16}$" || true)
+	xperf-record --switch-output=1s --switch-max-files=2 -- $WL/spin 3.5 2>err
+	pieces >p
+	cat p err
+	[ "$np" = 2 ] || fail "perf kept $np pieces"
+	[ "$(wc -l <p)" = 2 ] || fail "xperf kept $(wc -l <p) pieces"
+	# the kept ones are the last two named, of four
+	grep -o "xperf\.data\.[0-9]\{16\}" err >dumped
+	[ "$(wc -l <dumped)" = 4 ] || fail "$(wc -l <dumped) pieces dumped"
+	tail -n 2 dumped | diff - p
+	reads_piece $(head -n 1 p)
+	reads_piece $(tail -n 1 p) last
+'
+
 perf_case "--max-size: the recording stops past the size, the file complete" '
 	start=$(date +%s%N)
 	xperf-record --no-compress --max-size=200K -F 10000 -g -- $WL/spin 3 2>err
@@ -211,7 +273,8 @@ perf_case "--max-size: the recording stops past the size, the file complete" '
 
 for bad in "--switch-output=garbage" "--switch-output=10x" "--max-size=x" "--max-size=0" \
 	   "-D abc" "-D -2" "--user-regs=AX,FOO" "-IFOO" "--filter x" \
-	   "-e cpu-clock --filter x" "--switch-output -o -"; do
+	   "-e cpu-clock --filter x" "--switch-output -o -" "--switch-max-files=-1" \
+	   "--switch-output-event no_such_event" "--switch-output-event sched:no_such_tp"; do
 	test_case "a bad value ($bad): exit 1, one error line, no file" "
 		set +e
 		xperf-record $bad -- true 2>err; rc=\$?

@@ -137,6 +137,16 @@ if have xperf-record xperf-report; then
 		vg log2 $B/xperf-report -T --stdio -i $f
 		grep -q "PID *TID" log2.out
 	'
+	if [ -d /sys/kernel/tracing/events/syscalls/sys_enter_sched_rr_get_interval ]; then
+	test_case "record --switch-output-event --switch-max-files=1, and -I?" '
+		vg log1 $B/xperf-record --switch-max-files=1 --switch-output-event \
+			syscalls:sys_enter_sched_rr_get_interval -- $B/workloads/phases 3 0.05
+		[ "$(ls | grep -cE "^xperf\.data\.[0-9]{16}$")" = 1 ] || fail "not one piece left"
+		rc=0
+		vg log2 $B/xperf-record -I? || rc=$?
+		[ $rc -eq 129 ] || fail "-I? exit $rc"
+	'
+	fi
 fi
 
 # The unit programs, as many at a time as there are cpus (valgrind runs each on one), each
