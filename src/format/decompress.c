@@ -27,6 +27,8 @@ struct xpf_decomp {
 	size_t carry;
 	uint64_t carry_off;
 	struct xpf_pipe *pipe;   /* non-NULL: a thread decompresses ahead (decomp_pipe.c) */
+	xpf_reuse_fn reuse;      /* told before buf[0, head) is written over */
+	void *reuse_ctx;
 };
 
 struct xpf_decomp *xpf_decomp_new(size_t out_size)
@@ -58,6 +60,21 @@ void xpf_decomp_free(struct xpf_decomp *dc)
 	free(dc);
 }
 
+void xpf_decomp_set_reuse_hook(struct xpf_decomp *dc, xpf_reuse_fn fn, void *ctx)
+{
+	dc->reuse = fn;
+	dc->reuse_ctx = ctx;
+	if (dc->pipe)
+		xpf_pipe_set_reuse_hook(dc->pipe, fn, ctx);
+}
+
+/* The records handed out so far, all in buf[0, head), are about to be written over. */
+static void reusing(struct xpf_decomp *dc)
+{
+	if (dc->reuse && dc->head)
+		dc->reuse(dc->reuse_ctx, dc->buf, dc->buf + dc->head);
+}
+
 /* Offset of the compressed record that held the first byte at buf[pos]. */
 static uint64_t origin(const struct xpf_decomp *dc, size_t pos)
 {
@@ -72,6 +89,7 @@ void xpf_decomp_feed(struct xpf_decomp *dc, const void *data, size_t size, uint6
 		xpf_pipe_feed(dc->pipe, off);
 		return;
 	}
+	reusing(dc);
 	/* what is pending came from earlier records: remember where it began */
 	if (tail) {
 		dc->carry_off = origin(dc, dc->head);
@@ -104,6 +122,7 @@ static int refill(struct xpf_decomp *dc, const char *name, struct xb_error *err)
 	if (dc->head) {
 		uint64_t tail_off = origin(dc, dc->head);
 
+		reusing(dc);
 		memmove(dc->buf, dc->buf + dc->head, tail);
 		dc->carry = tail;
 		dc->carry_off = tail_off;
@@ -181,5 +200,9 @@ int xpf_decomp_start_pipe(struct xpf_decomp *dc, const uint8_t *map, uint64_t po
 	/* only before the first record: the stream must be untouched */
 	if (dc->pipe || dc->len || dc->in_size)
 		return -EBUSY;
-	return xpf_pipe_start(&dc->pipe, dc->zd, map, pos, end, swap, chunk);
+	int ret = xpf_pipe_start(&dc->pipe, dc->zd, map, pos, end, swap, chunk);
+
+	if (!ret)
+		xpf_pipe_set_reuse_hook(dc->pipe, dc->reuse, dc->reuse_ctx);
+	return ret;
 }
