@@ -848,7 +848,13 @@ static int sort_addrs(xpp_profile *p)
 	return 0;
 }
 
-int xpp_profile_run(xpp_profile *p, struct xb_error *err)
+/* The reader is about to reuse memory where queued records may lie: they are copied. */
+static void reader_reusing(void *ctx, const void *lo, const void *hi)
+{
+	xpp_ordered_reusing(((xpp_profile *)ctx)->q, lo, hi);
+}
+
+static int run_records(xpp_profile *p, struct xb_error *err)
 {
 	struct xpf_record rec;
 	int ret;
@@ -864,7 +870,7 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 			continue; /* perf's own records: the reader applies what matters */
 		} else if ((a0 = xpf_reader_attr(p->r, 0)) &&
 			   xpf_record_time(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &t)) {
-			ret = xpp_ordered_queue(p->q, t, hdr, rec.file_offset);
+			ret = xpp_ordered_queue(p->q, t, hdr, rec.file_offset, rec.lasting);
 		} else {
 			ret = deliver(p, hdr, rec.file_offset);
 		}
@@ -886,6 +892,16 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 	for (uint32_t i = 0; !ret && i < p->nr_ev; i++)
 		if (p->ev[i].cg)
 			xpp_cg_freeze(p->ev[i].cg);
+	return ret;
+}
+
+int xpp_profile_run(xpp_profile *p, struct xb_error *err)
+{
+	int ret;
+
+	xpf_reader_set_reuse_hook(p->r, reader_reusing, p);
+	ret = run_records(p, err);
+	xpf_reader_set_reuse_hook(p->r, NULL, NULL);
 	return ret;
 }
 

@@ -221,7 +221,7 @@ static void queue(xpp_ordered *q, uint64_t time, uint64_t tag)
 	struct rec r = { .h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(r) }, .time = time,
 			 .tag = tag };
 
-	CHECK(xpp_ordered_queue(q, time, &r.h, tag * 8) == 0);
+	CHECK(xpp_ordered_queue(q, time, &r.h, tag * 8, false) == 0);
 }
 
 static void test_ordered_rounds(void)
@@ -255,6 +255,35 @@ static void test_ordered_rounds(void)
 	xpp_ordered_free(q);
 }
 
+/*
+ * Lasting records stay in the caller's memory until reusing() names it: then they are
+ * copied, and what the caller writes there afterwards does not reach the queue's records.
+ */
+static void test_ordered_in_place(void)
+{
+	xpp_ordered *q = xpp_ordered_create(collect, NULL);
+	struct rec buf[6];
+	uint64_t times[6] = { 30, 10, 20, 60, 50, 40 }, want[6] = { 2, 3, 1, 6, 5, 4 };
+
+	REQUIRE(q);
+	nr_got = 0;
+	for (unsigned int i = 0; i < 6; i++) {
+		buf[i] = (struct rec){ .h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(buf[i]) },
+				       .time = times[i], .tag = i + 1 };
+		CHECK(xpp_ordered_queue(q, times[i], &buf[i].h, (i + 1) * 8, true) == 0);
+	}
+	/* the first three are copied, then their memory is written over */
+	xpp_ordered_reusing(q, &buf[0], &buf[3]);
+	CHECK_EQ_U64(xpp_ordered_failed(q), 0);
+	memset(buf, 0xff, 3 * sizeof(buf[0]));
+	CHECK(xpp_ordered_round(q) == 0);
+	CHECK(xpp_ordered_flush_all(q) == 0);
+	CHECK_EQ_U64(nr_got, 6);
+	for (unsigned int i = 0; i < 6 && i < nr_got; i++)
+		CHECK_EQ_U64(got[i], want[i]);
+	xpp_ordered_free(q);
+}
+
 int main(void)
 {
 	RUN(test_sums);
@@ -264,5 +293,6 @@ int main(void)
 	RUN(test_int_lists);
 	RUN(test_intern);
 	RUN(test_ordered_rounds);
+	RUN(test_ordered_in_place);
 	UNIT_MAIN_END();
 }
