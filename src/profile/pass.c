@@ -443,7 +443,8 @@ static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key 
  * event's `own` too (see struct xpp_event).
  */
 static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uint32_t n,
-			 uint64_t period, const struct xpp_hist_key *self)
+			 uint64_t period, const struct xpp_hist_key *self,
+			 struct xpp_sample_answer *ans)
 {
 	uint32_t *f;
 	bool own;
@@ -463,6 +464,7 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uin
 	}
 	f[-1] = root;
 	leaf = xpp_cg_add_path(e->cg, f - 1, n + 1, period, 1);
+	ans->leaf = leaf;
 	if (leaf < 0 || !own)
 		return leaf < 0 ? (int)leaf : 0;
 	xpp_hist_key_mask(&k0, ~(XPP_HIST_KEY_COMM | XPP_HIST_KEY_CONTEXT));
@@ -471,7 +473,8 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uin
 		return id < 0 ? (int)id : -ENOMEM;
 	xpp_hist_key_init(&ok);
 	ok.addr = XPP_OWN_KEY(leaf, id);
-	return xpp_hist_add(e->own, &ok, period, 1);
+	ans->own = xpp_hist_add_id(e->own, &ok, period, 1);
+	return ans->own < 0 ? (int)ans->own : 0;
 }
 
 /*
@@ -485,6 +488,7 @@ static void callchains_seen(xpp_profile *p, const struct xpf_attr *a, bool late)
 	if (p->callchains || !a || !(a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		return;
 	p->callchains = true;
+	p->epoch++; /* samples are charged otherwise from now on */
 	p->children = late ? p->o.children == 1 : p->o.children != 0;
 	if (p->order < 0)
 		p->order = late ? 1 : p->children;
@@ -631,9 +635,12 @@ static int64_t path_root(xpp_profile *p, const struct xpp_hist_key *k)
 	return xpp_hist_add_id(p->ctxs, &ck, 0, 0);
 }
 
-/* opts.entry_addrs: the sample into the event's hist, and addr if it made a new entry. */
-static int add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint64_t period,
-		     uint64_t addr)
+/*
+ * opts.entry_addrs: the sample into the event's hist, and addr if it made a new entry.
+ * The entry, or -ENOMEM.
+ */
+static int64_t add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint64_t period,
+			 uint64_t addr)
 {
 	size_t nr;
 	int64_t id;
@@ -641,10 +648,35 @@ static int add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint64_t
 	xpp_hist_entries(e->h, &nr);
 	id = xpp_hist_add_id(e->h, k, period, 1);
 	if (id < 0 || (size_t)id < nr)
-		return id < 0 ? (int)id : 0;
+		return id;
 	if (XB_ARRAY_RESERVE(e->first_addr, e->first_cap, (size_t)id + 1, 256))
 		return -ENOMEM;
 	e->first_addr[id] = addr;
+	return id;
+}
+
+/* One more sample in the hist entry `id` of h. */
+static void bump(xpp_hist *h, int64_t id, uint64_t period)
+{
+	struct xpp_hist_entry *ent = &xpp_hist_entries(h, &(size_t){ 0 })[id];
+
+	ent->period += period;
+	ent->nr_samples++;
+}
+
+/* A sample like one charged before in this epoch: charged the same way, nothing resolved. */
+static int charge_again(xpp_profile *p, struct xpp_event *e, const struct xpp_sample_answer *a,
+			uint64_t period)
+{
+	int ret;
+
+	if (a->keep_addr && (ret = add_addr(p, p->last_idx, a->dso, a->rel, period)) < 0)
+		return ret;
+	if (a->leaf >= 0 && (ret = (int)xpp_cg_add_self(e->cg, (uint32_t)a->leaf, period, 1)) < 0)
+		return ret;
+	if (a->own >= 0)
+		bump(e->own, a->own, period);
+	bump(e->h, a->flat, period);
 	return 0;
 }
 
@@ -660,7 +692,9 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	uint32_t n = 0, nview = 0;
 	uint64_t period, rel = 0;
 	int64_t line;
-	bool tree, parent, mapped = false;
+	bool tree, parent, mapped = false, cacheable;
+	struct xpp_sample_key ckey;
+	struct xpp_sample_answer ans = { -1, -1, -1, false, 0, 0 };
 	int ret;
 
 	if (!a) {
@@ -693,6 +727,26 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		 a->attr.freq ? 1 : a->attr.sample_period;
 	e->nr_samples++;
 	e->total_period += period;
+	tree = p->callchains && (p->children || !p->o.no_chains);
+	parent = p->parent_re_set && p->callchains;
+	/* subscribers see every frame, and a DWARF sample's stack is its own */
+	cacheable = p->scache && !p->o.on_sample && !p->o.addrs_only &&
+		    !xpp_unwind_wanted(s.type);
+	if (cacheable) {
+		const struct xpp_sample_answer *hit;
+
+		ckey = (struct xpp_sample_key){ a, s.pid, s.tid, s.ip, cpumode, 0, 0, NULL };
+		if ((p->o.keys & XPP_HIST_KEY_CPU) && (s.type & PERF_SAMPLE_CPU))
+			ckey.cpu = s.cpu + 1;
+		/* the chain is part of the key where it is charged or names the parent */
+		if ((tree || parent) && (s.type & PERF_SAMPLE_CALLCHAIN)) {
+			ckey.nr = (uint32_t)(s.callchain.nr > UINT32_MAX ? UINT32_MAX : s.callchain.nr);
+			ckey.ips = s.callchain.ips;
+		}
+		hit = xpp_sample_cache_find(p->scache, p->epoch, &ckey);
+		if (hit)
+			return charge_again(p, e, hit, period);
+	}
 
 	th = xpp_machine_thread(p->m, (int32_t)s.pid, (int32_t)s.tid);
 	if (!th)
@@ -743,11 +797,10 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		ret = add_addr(p, p->last_idx, k.dso, rel, period);
 		if (ret < 0)
 			return ret;
+		ans = (struct xpp_sample_answer){ -1, -1, -1, true, k.dso, rel };
 	}
 	if (p->o.addrs_only)
 		return 0;
-	tree = p->callchains && (p->children || !p->o.no_chains);
-	parent = p->parent_re_set && p->callchains;
 	if (tree || (p->callchains && (p->o.on_sample || parent))) {
 		ret = resolve_chain(p, th, &s, cpumode, &n, &nview);
 		if (ret < 0)
@@ -782,13 +835,19 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 
 		if (root < 0)
 			return (int)root;
-		ret = add_callchain(p, e, (uint32_t)root, n, period, &k);
+		ret = add_callchain(p, e, (uint32_t)root, n, period, &k, &ans);
 		if (ret < 0)
 			return ret;
 	}
 	if (p->o.entry_addrs)
-		return add_first(e, &k, period, mapped ? rel : s.ip);
-	return xpp_hist_add(e->h, &k, period, 1);
+		ans.flat = add_first(e, &k, period, mapped ? rel : s.ip);
+	else
+		ans.flat = xpp_hist_add_id(e->h, &k, period, 1);
+	if (ans.flat < 0)
+		return (int)ans.flat;
+	if (cacheable)
+		xpp_sample_cache_put(p->scache, p->epoch, &ckey, &ans);
+	return 0;
 }
 
 static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
@@ -1010,13 +1069,14 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	if (p->dsos && !opts->addrs_only && may_sample_kernel(r))
 		xpp_dso_table_prefetch_kernel(p->dsos);
 	p->q = xpp_ordered_create(deliver, p);
+	p->scache = xpp_sample_cache_create();
 	p->frames = xpp_hist_create();
 	p->fcache = calloc(1u << FRAME_CACHE_BITS, sizeof(*p->fcache));
 	p->epoch = 1;
 	p->strs = xpp_intern_create();
 	if (opts->keys & XPP_HIST_KEY_CONTEXT)
 		p->ctxs = xpp_hist_create();
-	if (!p->m || !p->q || !p->frames || !p->fcache || !p->strs ||
+	if (!p->m || !p->q || !p->scache || !p->frames || !p->fcache || !p->strs ||
 	    (!p->ctxs && (opts->keys & XPP_HIST_KEY_CONTEXT)) ||
 	    xpp_filter_parse(&p->comm_filter, opts->comms) ||
 	    xpp_filter_parse(&p->dso_filter, opts->dsos) ||
@@ -1087,6 +1147,7 @@ void xpp_profile_free(xpp_profile *p)
 	if (p->parent_re_set)
 		regfree(&p->parent_re);
 	xpp_ordered_free(p->q);
+	xpp_sample_cache_free(p->scache);
 	xpp_machine_free(p->m);
 	xpp_dso_table_free(p->dsos);
 	xpp_intern_free(p->comms);

@@ -7,6 +7,7 @@
 #include "base/hash.h"
 #include "profile/filter.h"
 #include "profile/profile.h"
+#include "profile/sample_cache.h"
 #include "profile/session/machine.h"
 #include "profile/session/ordered.h"
 #include "profile/unwind/unwind.h"
@@ -49,6 +50,7 @@ struct xpp_profile {
 	xpp_intern *comms;
 	xpp_machine *m;
 	xpp_ordered *q;
+	xpp_sample_cache *scache; /* repeated samples charged without resolving them again */
 	struct xpp_event *ev;
 	uint32_t nr_ev;
 	uint64_t lost_samples;
