@@ -850,13 +850,39 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	return 0;
 }
 
+static int add_sample_cb(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
+{
+	return add_sample(ctx, hdr, pos);
+}
+
+/*
+ * The kernel's symbols are read on another thread (kallsyms: tens of ms, nearly all in the
+ * kernel). Rather than wait for them at the first kernel sample, the pass puts kernel
+ * samples aside and goes on with the others; those put aside are charged as soon as the
+ * symbols are there, before the model next changes (so each meets the threads and maps of
+ * its time) and at the end. No total depends on the order samples are charged in;
+ * subscribers see samples one by one, in order, so nothing is put aside for them.
+ */
+static int sample_or_aside(xpp_profile *p, const struct perf_event_header *hdr, uint64_t pos)
+{
+	int ret;
+
+	if (p->kaside.len && !xpp_dso_table_kernel_pending(p->dsos) &&
+	    (ret = xpp_stash_drain(&p->kaside, add_sample_cb, p)) < 0)
+		return ret;
+	if ((hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER &&
+	    !p->o.on_sample && !p->o.on_side_band && xpp_dso_table_kernel_pending(p->dsos))
+		return xpp_stash_put(&p->kaside, hdr, pos);
+	return add_sample(p, hdr, pos);
+}
+
 static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 {
 	xpp_profile *p = ctx;
 	int ret;
 
 	if (hdr->type == PERF_RECORD_SAMPLE)
-		return add_sample(p, hdr, pos);
+		return sample_or_aside(p, hdr, pos);
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16) {
 		uint64_t lost;
 
@@ -867,6 +893,9 @@ static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 	/* context switches (thousands a second) change no thread or map: the cache stays */
 	if (hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE)
 		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
+	/* the samples put aside belong before the change */
+	if (p->kaside.len && (ret = xpp_stash_drain(&p->kaside, add_sample_cb, p)) < 0)
+		return ret;
 	p->epoch++; /* maps may change: the frame cache starts over */
 	ret = xpp_machine_apply(p->m, hdr);
 	if (ret < 0 || !p->o.on_side_band)
@@ -943,6 +972,9 @@ static int run_records(xpp_profile *p, struct xb_error *err)
 	if (ret < 0)
 		return ret;
 	ret = xpp_ordered_flush_all(p->q);
+	if (ret == 0)
+		ret = xpp_stash_drain(&p->kaside, add_sample_cb, p);
+	xpp_stash_free(&p->kaside);
 	if (ret == 0)
 		ret = sort_addrs(p);
 	if (ret < 0)
@@ -1148,6 +1180,7 @@ void xpp_profile_free(xpp_profile *p)
 		regfree(&p->parent_re);
 	xpp_ordered_free(p->q);
 	xpp_sample_cache_free(p->scache);
+	xpp_stash_free(&p->kaside);
 	xpp_machine_free(p->m);
 	xpp_dso_table_free(p->dsos);
 	xpp_intern_free(p->comms);

@@ -34,6 +34,7 @@ struct xpp_dso_table {
 	/* kallsyms read on a second thread while the pass runs (xpp_dso_table_prefetch_kernel) */
 	pthread_t kthread;
 	bool kthread_on;
+	bool kthread_done;       /* set by the thread as it ends (atomic): joining won't wait */
 	struct xpp_symtab kprefetch;
 	struct cache_slot cache[1u << CACHE_BITS];
 };
@@ -138,7 +139,13 @@ static void *kallsyms_thread(void *arg)
 	struct xb_error err;
 
 	xpp_kallsyms_load(&t->kprefetch, t->opts.kallsyms, &err);
+	__atomic_store_n(&t->kthread_done, true, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+bool xpp_dso_table_kernel_pending(const xpp_dso_table *t)
+{
+	return t->kthread_on && !__atomic_load_n(&t->kthread_done, __ATOMIC_ACQUIRE);
 }
 
 /*
