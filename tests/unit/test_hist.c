@@ -1,4 +1,5 @@
-/* Unit tests of xperf-report's aggregation: keys, sums, collapsing by sort keys, filters, ordering queue. */
+/* Unit tests of xperf-report's aggregation: keys, sums, collapsing by sort keys, filters, ordering
+ * queue, the stash and the sample cache. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,8 @@
 #include "profile/tree/hist.h"
 #include "profile/session/intern.h"
 #include "profile/session/ordered.h"
+#include "profile/session/stash.h"
+#include "profile/sample_cache.h"
 
 static struct xpp_hist_key key(uint32_t comm, uint32_t dso, int32_t sym, uint64_t addr)
 {
@@ -284,6 +287,61 @@ static void test_ordered_in_place(void)
 	xpp_ordered_free(q);
 }
 
+/* The stash hands records back in the order put, with their positions, and empties. */
+static void test_stash(void)
+{
+	struct xpp_stash st = { 0 };
+
+	nr_got = 0;
+	for (uint64_t i = 1; i <= 3; i++) {
+		struct rec r = { .h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(r) }, .time = i,
+				 .tag = 4 - i };
+
+		CHECK(xpp_stash_put(&st, &r.h, (4 - i) * 8) == 0);
+	}
+	CHECK(xpp_stash_drain(&st, collect, NULL) == 0);
+	CHECK_EQ_U64(nr_got, 3);
+	for (unsigned int i = 0; i < 3 && i < nr_got; i++)
+		CHECK_EQ_U64(got[i], 3 - i);
+	CHECK_EQ_U64(st.len, 0);
+	xpp_stash_free(&st);
+}
+
+/* An answer holds for the same key in the same epoch only, every ip compared. */
+static void test_sample_cache(void)
+{
+	xpp_sample_cache *c = xpp_sample_cache_create();
+	uint64_t ips[3] = { 10, 20, 30 }, other[3] = { 10, 20, 31 };
+	struct xpp_sample_key k = { .attr = &ips, .pid = 1, .tid = 2, .ip = 0x1000, .cpumode = 2,
+				    .nr = 3, .ips = ips }, k2 = k;
+	struct xpp_sample_answer a = { 5, 6, -1, true, 7, 8 };
+	const struct xpp_sample_answer *got_a;
+
+	REQUIRE(c);
+	CHECK(!xpp_sample_cache_find(c, 1, &k));
+	xpp_sample_cache_put(c, 1, &k, &a);
+	ips[2] = 99; /* the cache keeps its own copy of the chain */
+	got_a = xpp_sample_cache_find(c, 1, &k2);
+	CHECK(!got_a);
+	ips[2] = 30;
+	got_a = xpp_sample_cache_find(c, 1, &k2);
+	CHECK(got_a && got_a->flat == 5 && got_a->leaf == 6 && got_a->own == -1 && got_a->rel == 8);
+	CHECK(!xpp_sample_cache_find(c, 2, &k));   /* another epoch */
+	k2.ips = other;
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another chain */
+	k2 = k;
+	k2.tid = 3;
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another thread */
+	k2 = k;
+	k2.cpu = 2;
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another cpu, where it is a sort key */
+	k2 = k;
+	k2.nr = XPP_SAMPLE_CACHE_MAX_IPS + 1;      /* too long: never cached */
+	xpp_sample_cache_put(c, 1, &k2, &a);
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));
+	xpp_sample_cache_free(c);
+}
+
 int main(void)
 {
 	RUN(test_sums);
@@ -294,5 +352,7 @@ int main(void)
 	RUN(test_intern);
 	RUN(test_ordered_rounds);
 	RUN(test_ordered_in_place);
+	RUN(test_stash);
+	RUN(test_sample_cache);
 	UNIT_MAIN_END();
 }
