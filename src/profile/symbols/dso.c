@@ -8,6 +8,7 @@
 
 #include "base/array.h"
 #include "base/hash.h"
+#include "elf/build_id.h"
 #include "format/xpf_features.h"
 #include "profile/symbols/dso.h"
 #include "profile/symbols/load.h"
@@ -127,7 +128,7 @@ static bool kernel_differs(xpp_dso_table *t)
 
 		if (!e->filename || strcmp(e->filename, "[kernel.kallsyms]") || !e->size)
 			continue;
-		n = xpp_kernel_build_id(run, sizeof(run));
+		n = xelf_build_id_read_kernel(run, sizeof(run), NULL);
 		return n > 0 && ((size_t)n != e->size || memcmp(run, e->build_id, e->size));
 	}
 	return false;
