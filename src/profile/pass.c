@@ -526,8 +526,9 @@ static int view_sample(xpp_profile *p, const struct xpf_attr *a, const struct xp
 	return p->o.on_sample(p->o.hook_ctx, &v);
 }
 
-/* keep_addrs: one more self sample at (dso, addr) of event idx. */
-static int add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr, uint64_t period)
+/* keep_addrs: one more self sample at (dso, addr) of event idx: its entry, or -ENOMEM. */
+static int64_t add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr,
+			uint64_t period)
 {
 	struct xpp_hist_key k = { .addr = addr, .dso = dso };
 
@@ -541,17 +542,17 @@ static int add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr, u
 
 		ent->period += period;
 		ent->nr_samples++;
-		return 0;
+		return a->last_entry;
 	}
 	if (!a->h && !(a->h = xpp_hist_create()))
 		return -ENOMEM;
 	e = xpp_hist_add_id(a->h, &k, period, 1);
 	if (e < 0)
-		return (int)e;
+		return e;
 	a->last_addr = addr;
 	a->last_dso = dso;
 	a->last_entry = (uint32_t)e;
-	return 0;
+	return e;
 }
 
 /*
@@ -670,13 +671,14 @@ static int charge_again(xpp_profile *p, struct xpp_event *e, const struct xpp_sa
 {
 	int ret;
 
-	if (a->keep_addr && (ret = add_addr(p, p->last_idx, a->dso, a->rel, period)) < 0)
-		return ret;
+	if (a->addr_entry >= 0)
+		bump(p->addrs[p->last_idx].h, a->addr_entry, period);
 	if (a->leaf >= 0 && (ret = (int)xpp_cg_add_self(e->cg, (uint32_t)a->leaf, period, 1)) < 0)
 		return ret;
 	if (a->own >= 0)
 		bump(e->own, a->own, period);
-	bump(e->h, a->flat, period);
+	if (a->flat >= 0)
+		bump(e->h, a->flat, period);
 	return 0;
 }
 
@@ -694,7 +696,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	int64_t line;
 	bool tree, parent, mapped = false, cacheable;
 	struct xpp_sample_key ckey;
-	struct xpp_sample_answer ans = { -1, -1, -1, false, 0, 0 };
+	struct xpp_sample_answer ans = { -1, -1, -1, -1 };
 	int ret;
 
 	if (!a) {
@@ -730,16 +732,16 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	tree = p->callchains && (p->children || !p->o.no_chains);
 	parent = p->parent_re_set && p->callchains;
 	/* subscribers see every frame, and a DWARF sample's stack is its own */
-	cacheable = p->scache && !p->o.on_sample && !p->o.addrs_only &&
-		    !xpp_unwind_wanted(s.type);
+	cacheable = p->scache && !p->o.on_sample && !xpp_unwind_wanted(s.type);
 	if (cacheable) {
 		const struct xpp_sample_answer *hit;
 
 		ckey = (struct xpp_sample_key){ a, s.pid, s.tid, s.ip, cpumode, 0, 0, NULL };
 		if ((p->o.keys & XPP_HIST_KEY_CPU) && (s.type & PERF_SAMPLE_CPU))
 			ckey.cpu = s.cpu + 1;
-		/* the chain is part of the key where it is charged or names the parent */
-		if ((tree || parent) && (s.type & PERF_SAMPLE_CALLCHAIN)) {
+		/* the chain is part of the key where it is charged or names the parent, not in
+		 * annotate's pass */
+		if ((tree || parent) && !p->o.addrs_only && (s.type & PERF_SAMPLE_CALLCHAIN)) {
 			ckey.nr = (uint32_t)(s.callchain.nr > UINT32_MAX ? UINT32_MAX : s.callchain.nr);
 			ckey.ips = s.callchain.ips;
 		}
@@ -794,13 +796,15 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	    !xpp_filter_pass(&p->sym_filter, UINT32_MAX, xpp_profile_sym_name(p, &k)))
 		return 0;
 	if (p->o.keep_addrs && mapped) {
-		ret = add_addr(p, p->last_idx, k.dso, rel, period);
-		if (ret < 0)
-			return ret;
-		ans = (struct xpp_sample_answer){ -1, -1, -1, true, k.dso, rel };
+		ans.addr_entry = add_addr(p, p->last_idx, k.dso, rel, period);
+		if (ans.addr_entry < 0)
+			return (int)ans.addr_entry;
 	}
-	if (p->o.addrs_only)
+	if (p->o.addrs_only) {
+		if (cacheable)
+			xpp_sample_cache_put(p->scache, p->epoch, &ckey, &ans);
 		return 0;
+	}
 	if (tree || (p->callchains && (p->o.on_sample || parent))) {
 		ret = resolve_chain(p, th, &s, cpumode, &n, &nview);
 		if (ret < 0)

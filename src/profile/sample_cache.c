@@ -16,7 +16,8 @@ struct slot {
 
 struct xpp_sample_cache {
 	struct slot slots[1u << BITS];
-	/* each slot's chain; calloc'd, so only the pages of used slots are ever touched */
+	/* each slot's chain, read only once its slot holds an answer: not zeroed, so only the
+	 * pages of used slots are ever touched (calloc may clear reused heap memory) */
 	uint64_t (*ips)[XPP_SAMPLE_CACHE_MAX_IPS];
 };
 
@@ -24,7 +25,7 @@ xpp_sample_cache *xpp_sample_cache_create(void)
 {
 	xpp_sample_cache *c = calloc(1, sizeof(*c));
 
-	if (c && !(c->ips = calloc(1u << BITS, sizeof(*c->ips)))) {
+	if (c && !(c->ips = malloc((1u << BITS) * sizeof(*c->ips)))) {
 		free(c);
 		c = NULL;
 	}

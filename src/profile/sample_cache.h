@@ -22,14 +22,12 @@ struct xpp_sample_key {
 	const uint64_t *ips;
 };
 
-/* Where the pass charged such a sample; -1 where nothing was. */
+/* Where the pass charged such a sample; -1 where nothing was (addrs_only: only addr_entry). */
 struct xpp_sample_answer {
 	int64_t flat;           /* entry of the event's hist */
 	int64_t leaf;           /* node of the event's call graph */
 	int64_t own;            /* entry of the event's `own` hist */
-	bool keep_addr;         /* keep_addrs: one more sample at (dso, rel) */
-	uint32_t dso;
-	uint64_t rel;
+	int64_t addr_entry;     /* keep_addrs: entry of the event's hist of addresses */
 };
 
 typedef struct xpp_sample_cache xpp_sample_cache;

@@ -314,7 +314,7 @@ static void test_sample_cache(void)
 	uint64_t ips[3] = { 10, 20, 30 }, other[3] = { 10, 20, 31 };
 	struct xpp_sample_key k = { .attr = &ips, .pid = 1, .tid = 2, .ip = 0x1000, .cpumode = 2,
 				    .nr = 3, .ips = ips }, k2 = k;
-	struct xpp_sample_answer a = { 5, 6, -1, true, 7, 8 };
+	struct xpp_sample_answer a = { 5, 6, -1, 8 };
 	const struct xpp_sample_answer *got_a;
 
 	REQUIRE(c);
@@ -325,7 +325,8 @@ static void test_sample_cache(void)
 	CHECK(!got_a);
 	ips[2] = 30;
 	got_a = xpp_sample_cache_find(c, 1, &k2);
-	CHECK(got_a && got_a->flat == 5 && got_a->leaf == 6 && got_a->own == -1 && got_a->rel == 8);
+	CHECK(got_a && got_a->flat == 5 && got_a->leaf == 6 && got_a->own == -1 &&
+	      got_a->addr_entry == 8);
 	CHECK(!xpp_sample_cache_find(c, 2, &k));   /* another epoch */
 	k2.ips = other;
 	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another chain */
