@@ -6,30 +6,16 @@
 set -u
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
 XA=$BUILD/xperf-annotate
 MIN_SAMPLES=${MIN_SAMPLES:-100000}
 
 command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
 [ -x "$XA" ] || { echo "   $XA is not built"; exit 1; }
 [ -x "$BUILD/workloads/shares" ] || { echo "   $BUILD/workloads/shares is not built"; exit 1; }
-mkdir -p "$CACHE"
 
-F=$CACHE/annotate.data
-n=0
-[ -s "$F" ] && n=$(samples_of "$F")
-if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
-	echo "   recording $F (about 6 s)..."
-	# cpu-clock every 20 us: about 50k samples per second
-	for i in 1 2 3; do
-		perf record -q -z -g -N --no-bpf-event -e cpu-clock -c 20000 -o "$F.tmp" -- \
-			"$BUILD/workloads/shares" 6 >/dev/null 2>"$BENCH_TMP/record.err" &&
-			mv "$F.tmp" "$F" && break
-	done
-	n=$(samples_of "$F")
-fi
-echo "   file: $F, $(du -k "$F" | cut -f1) KiB, ${n:-0} samples (-g)"
-[ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples"; exit 1; }
+# cpu-clock every 20 us: about 50k samples per second, 6 s
+F=$(bench_file annotate.data "$MIN_SAMPLES" "-g" -z -g -e cpu-clock -c 20000 -- \
+	"$BUILD/workloads/shares" 6) || exit 1
 
 sym=$(perf report --stdio --no-children -q -g none --sort sym -i "$F" 2>/dev/null |
 	awk '/%/ { print $NF; exit }')

@@ -25,21 +25,6 @@ if ! command -v hyperfine >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get
 		{ apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq hyperfine >/dev/null 2>&1; }
 fi
 
-# best_cpu CMD...: least CPU time (task-clock, user + system) in seconds over $RUNS runs.
-# The machine is shared and busy: wall time includes waiting for a CPU, CPU time does not.
-best_cpu() {
-	local best="" ms i
-	for ((i = 0; i < RUNS; i++)); do
-		perf stat -x, -e task-clock -o "$BENCH_TMP/stat" "$@" >/dev/null 2>&1
-		ms=$(awk -F, '$3 == "task-clock" || $3 ~ /^task-clock/ { print $1; exit }' "$BENCH_TMP/stat")
-		[ -n "$ms" ] || continue
-		if [ -z "$best" ] || awk -v a="$ms" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-			best=$ms
-		fi
-	done
-	awk -v ms="${best:-0}" 'BEGIN { printf "%.4f\n", ms / 1000 }'
-}
-
 if [ ! -x /usr/bin/time ] && [ "$(id -u)" = 0 ]; then
 	apt-get install -y -qq time >/dev/null 2>&1
 fi

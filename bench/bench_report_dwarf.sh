@@ -7,7 +7,6 @@
 set -u
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
 XR=$BUILD/xperf-report
 WL=$BUILD/workloads/libc_sort
 MIN_SAMPLES=${MIN_SAMPLES:-20000}
@@ -19,23 +18,10 @@ if ! "$BUILD/xperf" version 2>/dev/null | grep -Eq '^ +libdw +yes'; then
 	echo "   this build has no libdw: skipped"
 	exit 0
 fi
-mkdir -p "$CACHE"
 
-# cpu-clock every 100 us: about 4-6k samples per second of libc_sort (8 KiB of stack each)
-DW=$CACHE/report-dwarf.data
-n=0
-[ -s "$DW" ] && n=$(samples_of "$DW")
-if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
-	echo "   recording $DW (about 8 s)..."
-	for i in 1 2 3; do
-		perf record -q -N --no-bpf-event --call-graph dwarf -e cpu-clock -c 100000 \
-			-o "$DW.tmp" -- "$WL" 8 >/dev/null 2>"$BENCH_TMP/record.err" &&
-			mv "$DW.tmp" "$DW" && break
-	done
-	n=$(samples_of "$DW")
-fi
-echo "   file: $DW, $(du -k "$DW" | cut -f1) KiB, ${n:-0} samples (--call-graph dwarf)"
-[ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples: $(tail -n 2 "$BENCH_TMP/record.err")"; exit 1; }
+# cpu-clock every 100 us: about 4-6k samples per second of libc_sort (8 KiB of stack each), 8 s
+DW=$(bench_file report-dwarf.data "$MIN_SAMPLES" "--call-graph dwarf" \
+	--call-graph dwarf -e cpu-clock -c 100000 -- "$WL" 8) || exit 1
 
 # The two reports must agree before their times mean anything: same first rows.
 "$XR" --stdio -q --no-children -g none -i "$DW" >"$BENCH_TMP/x.out" 2>&1 || { echo "   xperf report failed"; exit 1; }

@@ -6,7 +6,6 @@
 set -u
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
 XR=$BUILD/xperf-report
 WL=$BUILD/workloads/cxx_inline
 MIN_SAMPLES=${MIN_SAMPLES:-20000}
@@ -16,23 +15,11 @@ command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
 [ -x "$WL" ] || { echo "   $WL is not built (g++ missing?): skipped"; exit 0; }
 "$BUILD/xperf" version 2>/dev/null | grep -q '+libdw' ||
 	{ echo "   xperf was built without libdw: skipped"; exit 0; }
-mkdir -p "$CACHE"
 
-F=$CACHE/report-inline.data
-n=0
-# a file of an older build of the workload would have lost its DWARF: record anew then
-[ -s "$F" ] && [ "$F" -nt "$WL" ] && n=$(samples_of "$F")
-if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
-	echo "   recording $F (about 1 s)..."
-	# cpu-clock every 20 us: about 50k samples per second of the single-threaded workload
-	for i in 1 2 3; do
-		perf record -q -z -g -N --no-bpf-event -e cpu-clock -c 20000 -o "$F.tmp" -- "$WL" 1 \
-			>/dev/null 2>"$BENCH_TMP/record.err" && mv "$F.tmp" "$F" && break
-	done
-	n=$(samples_of "$F")
-fi
-echo "   file: $F, $(du -k "$F" | cut -f1) KiB, ${n:-0} samples (-g, cxx_inline)"
-[ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples"; exit 1; }
+# cpu-clock every 20 us: about 50k samples per second of the single-threaded workload, 1 s;
+# a file of an older build of the workload would have lost its DWARF: recorded anew then
+F=$(bench_file report-inline.data "$MIN_SAMPLES" "-g, cxx_inline" --newer "$WL" \
+	-z -g -e cpu-clock -c 20000 -- "$WL" 1) || exit 1
 
 ARGS="--stdio --inline --sort sym,srcline"
 # The flat rows must agree before the times mean anything.

@@ -10,21 +10,14 @@
 set -u
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
 XR=$BUILD/xperf-report
 PATHS=$BUILD/tests/xpf-paths
 
 command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
 [ -x "$XR" ] && [ -x "$PATHS" ] || { echo "   $XR or $PATHS is not built"; exit 1; }
 [ -x /usr/bin/time ] || { echo "   /usr/bin/time is absent: no peak RSS to measure"; exit 0; }
-mkdir -p "$CACHE"
-REAL=$CACHE/paths-real.data
-
-if [ ! -s "$REAL" ]; then
-	perf record -q -g -N --no-bpf-event -e cpu-clock -o "$REAL.tmp" -- "$BUILD/workloads/shares" 0.5 \
-		>/dev/null 2>"$BENCH_TMP/record.err" && mv "$REAL.tmp" "$REAL" ||
-		{ echo "   perf record failed: $(tail -n 2 "$BENCH_TMP/record.err")"; exit 1; }
-fi
+REAL=$(bench_file paths-real.data 1 "-g, shares" -g -e cpu-clock -- "$BUILD/workloads/shares" 0.5) ||
+	exit 1
 for n in 100000 1000000; do
 	f=$CACHE/paths-$n.data
 	if [ ! -s "$f" ] || [ "$PATHS" -nt "$f" ]; then

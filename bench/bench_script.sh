@@ -7,30 +7,13 @@
 set -u
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
 XS=$BUILD/xperf-script
 XR=$BUILD/xperf-report
-MIN_SAMPLES=${MIN_SAMPLES:-100000}
 
 command -v perf >/dev/null || { echo "   perf is absent: skipped"; exit 0; }
 [ -x "$XS" ] || { echo "   $XS is not built"; exit 1; }
-mkdir -p "$CACHE"
 
-BIG=$CACHE/report-big.data
-n=0
-[ -s "$BIG" ] && n=$(samples_of "$BIG")
-if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
-	BIG=$CACHE/report-stdio.data
-	[ -s "$BIG" ] && n=$(samples_of "$BIG")
-fi
-if [ "${n:-0}" -lt "$MIN_SAMPLES" ]; then
-	echo "   recording $BIG (about 5 s)..."
-	perf record -q -z -g -N --no-bpf-event -e cpu-clock -c 20000 -o "$BIG.tmp" -- \
-		"$BUILD/workloads/threads" 5 >/dev/null 2>"$BENCH_TMP/record.err" && mv "$BIG.tmp" "$BIG"
-	n=$(samples_of "$BIG")
-fi
-echo "   file: $BIG, $(du -k "$BIG" | cut -f1) KiB, ${n:-0} samples (-g)"
-[ "${n:-0}" -ge "$MIN_SAMPLES" ] || { echo "   too few samples"; exit 1; }
+BIG=$(report_stdio_file) || exit 1
 
 # The outputs must agree before their times mean anything: the same first lines.
 "$XS" -i "$BIG" 2>/dev/null | head -n 200 | sed -E 's/ [^ ]+ \(\[vdso\]\)$/ [unknown] ([vdso])/' >"$BENCH_TMP/x.out"

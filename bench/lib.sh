@@ -33,6 +33,21 @@ best_time() {
 	awk -v ns="$best" 'BEGIN { printf "%.4f\n", ns / 1e9 }'
 }
 
+# best_cpu CMD...: least CPU time (task-clock, user + system) in seconds over $RUNS runs.
+# The machine is shared and busy: wall time includes waiting for a CPU, CPU time does not.
+best_cpu() {
+	local best="" ms i
+	for ((i = 0; i < RUNS; i++)); do
+		perf stat -x, -e task-clock -o "$BENCH_TMP/stat" "$@" >/dev/null 2>&1
+		ms=$(awk -F, '$3 == "task-clock" || $3 ~ /^task-clock/ { print $1; exit }' "$BENCH_TMP/stat")
+		[ -n "$ms" ] || continue
+		if [ -z "$best" ] || awk -v a="$ms" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$ms
+		fi
+	done
+	awk -v ms="${best:-0}" 'BEGIN { printf "%.4f\n", ms / 1000 }'
+}
+
 peak_rss() { # CMD...: maximum resident set size in KiB
 	/usr/bin/time -f %M -o "$BENCH_TMP/rss" "$@" >/dev/null 2>&1
 	tail -n 1 "$BENCH_TMP/rss"
@@ -52,33 +67,73 @@ report_rss_line() {
 	echo "   $what peak RSS: xperf ${rx} KiB, perf ${rp} KiB, ratio $(ratio "$rx" "$rp") (target <= 0.5)"
 }
 
-# report_big_file: the path of the large compressed -g file of the report benches
-# ($BENCH_CACHE or $BUILD/bench-cache, report-big.data: >= MIN_SAMPLES samples, 500k by
-# default), recorded with perf (cpu-clock every 20 us, CPU_SECONDS of CPU on two threads)
-# when it is missing or too small. Says what it does on stderr; fails when it cannot.
-report_big_file() {
-	local cache=${BENCH_CACHE:-$BUILD/bench-cache} min=${MIN_SAMPLES:-500000}
-	local big n=0 wl=$BUILD/workloads/threads cpu=${CPU_SECONDS:-22}
-	big=$cache/report-big.data
-	mkdir -p "$cache"
-	[ -s "$big" ] && n=$(samples_of "$big")
-	if [ "${n:-0}" -lt "$min" ]; then
-		echo "   recording $big (about $((cpu / 2 + 2)) s)..." >&2
-		if [ -x "$wl" ]; then
-			set -- "$wl" "$cpu"
-		else
-			# two CPU-bound shells, one per core
-			set -- sh -c "timeout $((cpu / 2)) sh -c 'while :; do :; done' &
-				      timeout $((cpu / 2)) sh -c 'while :; do :; done'; wait"
-		fi
-		if ! perf record -q -z -g -N --no-bpf-event -e cpu-clock -c 20000 -o "$big.tmp" -- "$@" \
-			>/dev/null 2>"$BENCH_TMP/record.err" || ! mv "$big.tmp" "$big"; then
-			echo "   perf record failed: $(tail -n 3 "$BENCH_TMP/record.err")" >&2
-			return 1
-		fi
-		n=$(samples_of "$big")
+# The recordings the benches share, kept between runs.
+CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
+
+# bench_file NAME MIN WHAT [--newer FILE] PERF_RECORD_ARGS... -- CMD...: the path of
+# $CACHE/NAME, a perf recording of at least MIN samples, made anew with
+# `perf record -q -N --no-bpf-event PERF_RECORD_ARGS -- CMD` (up to three tries) when it is
+# missing, too small or older than FILE. WHAT says in a word or two what it holds. Says what
+# it does on stderr; fails when there are still too few samples.
+bench_file() {
+	local name=$1 min=$2 what=$3 newer="" f n=0 i
+	shift 3
+	if [ "${1:-}" = --newer ]; then
+		newer=$2
+		shift 2
 	fi
-	echo "   file: $big, $(du -k "$big" | cut -f1) KiB, ${n:-0} samples (compressed, -g)" >&2
-	[ "${n:-0}" -ge "$min" ] || { echo "   too few samples" >&2; return 1; }
-	echo "$big"
+	f=$CACHE/$name
+	mkdir -p "$CACHE"
+	[ -s "$f" ] && { [ -z "$newer" ] || [ "$f" -nt "$newer" ]; } && n=$(samples_of "$f")
+	if [ "${n:-0}" -lt "$min" ]; then
+		echo "   recording $f..." >&2
+		: >"$BENCH_TMP/record.err"
+		for i in 1 2 3; do
+			perf record -q -N --no-bpf-event -o "$f.tmp" "$@" >/dev/null \
+				2>"$BENCH_TMP/record.err" && mv "$f.tmp" "$f" && break
+		done
+		n=$(samples_of "$f")
+	fi
+	echo "   file: $f, $(du -k "$f" | cut -f1) KiB, ${n:-0} samples ($what)" >&2
+	if [ "${n:-0}" -lt "$min" ]; then
+		echo "   too few samples: $(tail -n 2 "$BENCH_TMP/record.err" | tr '\n' ' ')" >&2
+		return 1
+	fi
+	echo "$f"
+}
+
+# two_busy_threads SECONDS: BUSY_CMD (an array) becomes a command of two CPU-bound threads:
+# the threads workload, or two busy shells where it is not built
+two_busy_threads() {
+	if [ -x "$BUILD/workloads/threads" ]; then
+		BUSY_CMD=("$BUILD/workloads/threads" "$1")
+	else
+		BUSY_CMD=(sh -c "timeout $1 sh -c 'while :; do :; done' & timeout $1 sh -c 'while :; do :; done'; wait")
+	fi
+}
+
+# report_big_file: the path of the large compressed -g file of the report benches
+# ($CACHE/report-big.data: >= MIN_SAMPLES samples, 500k by default), recorded with perf
+# (cpu-clock every 20 us, CPU_SECONDS of CPU on two threads) when it is missing or too small.
+report_big_file() {
+	local cpu=${CPU_SECONDS:-22}
+
+	two_busy_threads "$cpu"
+	bench_file report-big.data "${MIN_SAMPLES:-500000}" "compressed, -g" \
+		-z -g -e cpu-clock -c 20000 -- "${BUSY_CMD[@]}"
+}
+
+# report_stdio_file: the big file of report_big_file when it is there with at least
+# MIN_SAMPLES (100k by default) samples, else a smaller one of its own (about 5 s to record)
+report_stdio_file() {
+	local min=${MIN_SAMPLES:-100000} n=0
+
+	[ -s "$CACHE/report-big.data" ] && n=$(samples_of "$CACHE/report-big.data")
+	if [ "${n:-0}" -ge "$min" ]; then
+		echo "   file: $CACHE/report-big.data, $(du -k "$CACHE/report-big.data" | cut -f1) KiB, $n samples (-g)" >&2
+		echo "$CACHE/report-big.data"
+		return
+	fi
+	two_busy_threads 5
+	bench_file report-stdio.data "$min" "-g" -z -g -e cpu-clock -c 20000 -- "${BUSY_CMD[@]}"
 }

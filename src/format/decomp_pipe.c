@@ -19,7 +19,7 @@
  * record when it meets it and gets exactly the records, offsets and errors of decompress.c.
  */
 enum {
-	NR_CHUNKS = 4,
+	NR_CHUNKS = 6,
 	ROOM = 65536,   /* in front of each chunk: the unfinished record carried from the last */
 	MAX_SEGS = 256,
 	DEFAULT_CHUNK = 512 << 10,
@@ -60,12 +60,15 @@ struct xpf_pipe {
 
 	/* the reader's */
 	struct chunk *cur;       /* NULL before the first chunk */
+	struct chunk *prev;      /* the chunk before cur, still held: see next_chunk() */
 	uint32_t ci, si;         /* cur's index; its segment whose output ends at lim */
 	uint32_t oseg;           /* the segment holding head, for origin() */
 	const uint8_t *head, *lim;
 	uint64_t carry_off;      /* origin of the bytes in front of cur's data */
 	bool fed;                /* a compressed record was fed and its output not reached */
 	uint64_t fed_off;
+	xpf_reuse_fn reuse;      /* told before a chunk goes back to the thread */
+	void *reuse_ctx;
 };
 
 static uint8_t *data_of(const struct chunk *c)
@@ -258,7 +261,22 @@ static uint64_t origin(struct xpf_pipe *p, const uint8_t *pos)
 	return p->cur->segs[p->oseg].off;
 }
 
-/* On to the next chunk, carrying the unfinished record in front of its data. */
+/* Hand chunk c back to the thread, after telling the reuse hook. */
+static void give_back(struct xpf_pipe *p, struct chunk *c)
+{
+	if (p->reuse)
+		p->reuse(p->reuse_ctx, c->mem, data_of(c) + p->chunk);
+	pthread_mutex_lock(&p->lock);
+	c->ready = false;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/*
+ * On to the next chunk, carrying the unfinished record in front of its data. The chunk
+ * left stays held until the one after it is left too: records an ordering queue keeps in
+ * place (a round or two, less than a chunk) are then rarely copied out of it.
+ */
 static struct chunk *next_chunk(struct xpf_pipe *p)
 {
 	size_t tail = (size_t)(p->lim - p->head);
@@ -271,12 +289,9 @@ static struct chunk *next_chunk(struct xpf_pipe *p)
 	n = wait_ready(p, ni);
 	if (tail)
 		memcpy(data_of(n) - tail, p->head, tail); /* tail < 64 KiB: less than one record */
-	if (p->cur) {
-		pthread_mutex_lock(&p->lock);
-		p->cur->ready = false;
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
-	}
+	if (p->prev)
+		give_back(p, p->prev);
+	p->prev = p->cur;
 	p->cur = n;
 	p->ci = ni;
 	p->si = 0;
@@ -356,6 +371,12 @@ void xpf_pipe_feed(struct xpf_pipe *p, uint64_t off)
 {
 	p->fed = true;
 	p->fed_off = off;
+}
+
+void xpf_pipe_set_reuse_hook(struct xpf_pipe *p, xpf_reuse_fn fn, void *ctx)
+{
+	p->reuse = fn;
+	p->reuse_ctx = ctx;
 }
 
 size_t xpf_pipe_pending(const struct xpf_pipe *p)

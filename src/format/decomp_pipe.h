@@ -9,6 +9,7 @@
 #include <zstd.h>
 
 #include "base/error.h"
+#include "format/xpf_reader.h"
 
 struct xpf_pipe;
 
@@ -22,5 +23,7 @@ void xpf_pipe_feed(struct xpf_pipe *p, uint64_t off);
 int xpf_pipe_next(struct xpf_pipe *p, bool swap, struct perf_event_header **hdr, uint64_t *off,
 		  const char *name, struct xb_error *err);
 size_t xpf_pipe_pending(const struct xpf_pipe *p);
+/* fn is called with a chunk's memory before the chunk goes back to the thread. */
+void xpf_pipe_set_reuse_hook(struct xpf_pipe *p, xpf_reuse_fn fn, void *ctx);
 
 #endif

@@ -11,10 +11,14 @@
 /*
  * perf feeds every COMPRESSED record of a file to one zstd stream, and a record of the
  * decompressed stream may start in one COMPRESSED record and end in the next. We keep one
- * large output buffer: complete records are handed out in place; when more output is needed
- * the unfinished tail (less than one record, at most 64 KiB) is moved to the front and
- * decompression continues behind it.
+ * large output buffer: complete records are handed out in place, and the output of the next
+ * compressed record goes on behind them. Only when the room behind is short is the
+ * unfinished tail (less than one record, at most 64 KiB) moved to the front, after telling
+ * the reuse hook: records handed out stay put for most of a buffer, so a caller that keeps
+ * some (an ordering queue, a round or two) rarely has to copy them.
  */
+#define MIN_ROOM (256u << 10)
+
 struct xpf_decomp {
 	ZSTD_DStream *zd;
 	uint8_t *buf;
@@ -23,10 +27,13 @@ struct xpf_decomp {
 	size_t in_size, in_pos;
 	bool flush;              /* the last call filled the buffer: zstd may hold more output */
 	uint64_t in_off;         /* file offset of the current compressed record */
-	/* buf[0, carry) came from an earlier compressed record, at carry_off */
+	/* buf[.., carry) came from an earlier compressed record, the one at carry_off (only
+	 * the unfinished record at head may start there) */
 	size_t carry;
 	uint64_t carry_off;
 	struct xpf_pipe *pipe;   /* non-NULL: a thread decompresses ahead (decomp_pipe.c) */
+	xpf_reuse_fn reuse;      /* told before buf[0, head) is written over */
+	void *reuse_ctx;
 };
 
 struct xpf_decomp *xpf_decomp_new(size_t out_size)
@@ -58,6 +65,21 @@ void xpf_decomp_free(struct xpf_decomp *dc)
 	free(dc);
 }
 
+void xpf_decomp_set_reuse_hook(struct xpf_decomp *dc, xpf_reuse_fn fn, void *ctx)
+{
+	dc->reuse = fn;
+	dc->reuse_ctx = ctx;
+	if (dc->pipe)
+		xpf_pipe_set_reuse_hook(dc->pipe, fn, ctx);
+}
+
+/* The records handed out so far, all in buf[0, head), are about to be written over. */
+static void reusing(struct xpf_decomp *dc)
+{
+	if (dc->reuse && dc->head)
+		dc->reuse(dc->reuse_ctx, dc->buf, dc->buf + dc->head);
+}
+
 /* Offset of the compressed record that held the first byte at buf[pos]. */
 static uint64_t origin(const struct xpf_decomp *dc, size_t pos)
 {
@@ -73,13 +95,9 @@ void xpf_decomp_feed(struct xpf_decomp *dc, const void *data, size_t size, uint6
 		return;
 	}
 	/* what is pending came from earlier records: remember where it began */
-	if (tail) {
+	if (tail)
 		dc->carry_off = origin(dc, dc->head);
-		memmove(dc->buf, dc->buf + dc->head, tail);
-	}
-	dc->carry = tail;
-	dc->head = 0;
-	dc->len = tail;
+	dc->carry = dc->len;
 	dc->in = data;
 	dc->in_size = size;
 	dc->in_pos = 0;
@@ -101,12 +119,10 @@ static int refill(struct xpf_decomp *dc, const char *name, struct xb_error *err)
 	ZSTD_inBuffer in;
 	size_t ret;
 
-	if (dc->head) {
-		uint64_t tail_off = origin(dc, dc->head);
-
+	if (dc->head && dc->cap - dc->len < MIN_ROOM) {
+		reusing(dc);
 		memmove(dc->buf, dc->buf + dc->head, tail);
-		dc->carry = tail;
-		dc->carry_off = tail_off;
+		dc->carry = dc->carry > dc->head ? dc->carry - dc->head : 0;
 		dc->head = 0;
 		dc->len = tail;
 	}
@@ -162,13 +178,14 @@ int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header *
 		}
 		if (dc->in_pos >= dc->in_size && !dc->flush)
 			return 0; /* the rest of this record is in the next compressed record */
-		size_t before_len = dc->len - dc->head, before_in = dc->in_pos;
+		size_t before_tail = dc->len - dc->head, before_in = dc->in_pos;
 		int ret = refill(dc, name, err);
 
 		if (ret)
 			return ret;
 		/* no progress with input left would loop for ever */
-		if (dc->len == before_len && dc->in_pos == before_in && dc->in_pos < dc->in_size)
+		if (dc->len - dc->head == before_tail && dc->in_pos == before_in &&
+		    dc->in_pos < dc->in_size)
 			return xb_error_set(err, -EINVAL,
 					     "%s: compressed record at offset 0x%llx: decompression made no progress",
 					     name, (unsigned long long)dc->in_off);
@@ -181,5 +198,9 @@ int xpf_decomp_start_pipe(struct xpf_decomp *dc, const uint8_t *map, uint64_t po
 	/* only before the first record: the stream must be untouched */
 	if (dc->pipe || dc->len || dc->in_size)
 		return -EBUSY;
-	return xpf_pipe_start(&dc->pipe, dc->zd, map, pos, end, swap, chunk);
+	int ret = xpf_pipe_start(&dc->pipe, dc->zd, map, pos, end, swap, chunk);
+
+	if (!ret)
+		xpf_pipe_set_reuse_hook(dc->pipe, dc->reuse, dc->reuse_ctx);
+	return ret;
 }

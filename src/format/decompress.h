@@ -8,6 +8,7 @@
 #include <linux/perf_event.h>
 
 #include "base/error.h"
+#include "format/xpf_reader.h"
 
 struct xpf_decomp;
 
@@ -23,12 +24,18 @@ void xpf_decomp_feed(struct xpf_decomp *dc, const void *data, size_t size, uint6
 
 /*
  * Next complete decompressed record: 1 with *hdr pointing into the buffer (file byte order,
- * writable, valid until the next call) and *off the offset of the compressed record that
+ * writable, valid until the reuse hook names its memory) and *off the offset of the compressed record that
  * held its first byte; 0 when the fed input is used up (an unfinished record stays
  * pending); negative errno with err set ("NAME: compressed record at offset 0x..: zstd: ..").
  */
 int xpf_decomp_next(struct xpf_decomp *dc, bool swap, struct perf_event_header **hdr,
 		    uint64_t *off, const char *name, struct xb_error *err);
+
+/*
+ * fn(ctx, lo, hi) is called before output memory that held records handed out is reused,
+ * so a caller may keep records past the next call (xpf_reader_set_reuse_hook()).
+ */
+void xpf_decomp_set_reuse_hook(struct xpf_decomp *dc, xpf_reuse_fn fn, void *ctx);
 
 /* Bytes of an unfinished record waiting for the next compressed record. */
 size_t xpf_decomp_pending(const struct xpf_decomp *dc);

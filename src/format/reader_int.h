@@ -55,6 +55,8 @@ struct xpf_reader {
 	uint64_t pipe_min;
 	size_t pipe_chunk;
 	bool pipe_tried;
+	xpf_reuse_fn reuse;  /* told before memory of lasting records is reused or dropped */
+	void *reuse_ctx;
 
 	/* the last record handed out, to name its offset in sample errors */
 	const struct perf_event_header *last_hdr;

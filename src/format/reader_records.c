@@ -127,6 +127,9 @@ static int emit(struct xpf_reader *r, struct xpf_record *rec, const uint8_t *src
 	rec->hdr = h;
 	rec->file_offset = off;
 	rec->from_compressed = from_compressed;
+	/* a stream's buffer moves as it grows; the map and the decompression chunks stay */
+	rec->lasting = h != (struct perf_event_header *)(void *)r->scratch &&
+		       (from_compressed || !r->stream);
 	rec->extra = NULL;
 	rec->extra_size = 0;
 	r->last_hdr = h;
@@ -222,19 +225,32 @@ static int keep_tracing_data(struct xpf_reader *r, const uint8_t *rec, uint16_t 
  * A mapped file's pages behind the cursor are given back every DROP_STEP bytes, so a
  * report's peak RSS follows its own structures, not the size of the file. Safe whatever
  * still points there: the mapping is private and read-only, so a dropped page that is
- * touched again is read back from the file. Records before `upto` have been handed out
- * already (and queued ones were copied).
+ * touched again is read back from the file. The pages of the last DROP_LAG bytes before
+ * `upto` stay: records kept in place by an ordering queue (a round or two) are mostly
+ * there, and the reuse hook is told of the rest, so it can copy them rather than read them
+ * back from the file.
  */
 #define DROP_STEP (2u << 20)
+#define DROP_LAG (2u << 20)
 
 static void drop_behind(struct xpf_reader *r, uint64_t upto)
 {
-	uint64_t to = upto & ~(uint64_t)4095;
+	uint64_t to = (upto > DROP_LAG ? upto - DROP_LAG : 0) & ~(uint64_t)4095;
 
 	if (!r->mapped || to < r->dropped + DROP_STEP)
 		return;
+	if (r->reuse)
+		r->reuse(r->reuse_ctx, r->map + r->dropped, r->map + to);
 	madvise((void *)(r->map + r->dropped), to - r->dropped, MADV_DONTNEED);
 	r->dropped = to;
+}
+
+void xpf_reader_set_reuse_hook(xpf_reader *r, xpf_reuse_fn fn, void *ctx)
+{
+	r->reuse = fn;
+	r->reuse_ctx = ctx;
+	if (r->dc)
+		xpf_decomp_set_reuse_hook(r->dc, fn, ctx);
 }
 
 static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct xb_error *err)

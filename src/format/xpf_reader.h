@@ -54,6 +54,12 @@ struct xpf_record {
 	/* true for records unpacked from COMPRESSED/COMPRESSED2 records */
 	bool from_compressed;
 	/*
+	 * hdr stays valid past the next call: until the reader's reuse hook names its memory
+	 * (see xpf_reader_set_reuse_hook()) or until xpf_reader_close(). False for copies
+	 * (byte-swapped or unaligned records) and for records of a stream's buffer.
+	 */
+	bool lasting;
+	/*
 	 * HEADER_TRACING_DATA and AUXTRACE records are followed in the file by a payload that
 	 * is not part of the record (header.size excludes it): it is skipped and shown here.
 	 * File byte order; valid as long as hdr.
@@ -105,6 +111,16 @@ const struct xpf_attr *xpf_reader_attr_of(const xpf_reader *r, const struct perf
  * cut short ends normally (0) and sets a warning, see xpf_reader_warning().
  */
 int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xb_error *err);
+
+/*
+ * Called by the reader, inside xpf_reader_next(), before it reuses or gives back the memory
+ * [lo, hi) where `lasting` records it returned earlier may lie: a caller that keeps such
+ * records (an ordering queue) copies those in the range before it returns.
+ */
+typedef void (*xpf_reuse_fn)(void *ctx, const void *lo, const void *hi);
+
+/* Set the reuse hook (NULL: none). Without one, no record may be kept past the next call. */
+void xpf_reader_set_reuse_hook(xpf_reader *r, xpf_reuse_fn fn, void *ctx);
 
 /*
  * Decode a SAMPLE record with the attr it belongs to. When hdr is the record last returned

@@ -443,7 +443,8 @@ static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key 
  * event's `own` too (see struct xpp_event).
  */
 static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uint32_t n,
-			 uint64_t period, const struct xpp_hist_key *self)
+			 uint64_t period, const struct xpp_hist_key *self,
+			 struct xpp_sample_answer *ans)
 {
 	uint32_t *f;
 	bool own;
@@ -463,6 +464,7 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uin
 	}
 	f[-1] = root;
 	leaf = xpp_cg_add_path(e->cg, f - 1, n + 1, period, 1);
+	ans->leaf = leaf;
 	if (leaf < 0 || !own)
 		return leaf < 0 ? (int)leaf : 0;
 	xpp_hist_key_mask(&k0, ~(XPP_HIST_KEY_COMM | XPP_HIST_KEY_CONTEXT));
@@ -471,7 +473,8 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uin
 		return id < 0 ? (int)id : -ENOMEM;
 	xpp_hist_key_init(&ok);
 	ok.addr = XPP_OWN_KEY(leaf, id);
-	return xpp_hist_add(e->own, &ok, period, 1);
+	ans->own = xpp_hist_add_id(e->own, &ok, period, 1);
+	return ans->own < 0 ? (int)ans->own : 0;
 }
 
 /*
@@ -485,6 +488,7 @@ static void callchains_seen(xpp_profile *p, const struct xpf_attr *a, bool late)
 	if (p->callchains || !a || !(a->attr.sample_type & PERF_SAMPLE_CALLCHAIN))
 		return;
 	p->callchains = true;
+	p->epoch++; /* samples are charged otherwise from now on */
 	p->children = late ? p->o.children == 1 : p->o.children != 0;
 	if (p->order < 0)
 		p->order = late ? 1 : p->children;
@@ -522,8 +526,9 @@ static int view_sample(xpp_profile *p, const struct xpf_attr *a, const struct xp
 	return p->o.on_sample(p->o.hook_ctx, &v);
 }
 
-/* keep_addrs: one more self sample at (dso, addr) of event idx. */
-static int add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr, uint64_t period)
+/* keep_addrs: one more self sample at (dso, addr) of event idx: its entry, or -ENOMEM. */
+static int64_t add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr,
+			uint64_t period)
 {
 	struct xpp_hist_key k = { .addr = addr, .dso = dso };
 
@@ -537,17 +542,17 @@ static int add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t addr, u
 
 		ent->period += period;
 		ent->nr_samples++;
-		return 0;
+		return a->last_entry;
 	}
 	if (!a->h && !(a->h = xpp_hist_create()))
 		return -ENOMEM;
 	e = xpp_hist_add_id(a->h, &k, period, 1);
 	if (e < 0)
-		return (int)e;
+		return e;
 	a->last_addr = addr;
 	a->last_dso = dso;
 	a->last_entry = (uint32_t)e;
-	return 0;
+	return e;
 }
 
 /*
@@ -631,9 +636,12 @@ static int64_t path_root(xpp_profile *p, const struct xpp_hist_key *k)
 	return xpp_hist_add_id(p->ctxs, &ck, 0, 0);
 }
 
-/* opts.entry_addrs: the sample into the event's hist, and addr if it made a new entry. */
-static int add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint64_t period,
-		     uint64_t addr)
+/*
+ * opts.entry_addrs: the sample into the event's hist, and addr if it made a new entry.
+ * The entry, or -ENOMEM.
+ */
+static int64_t add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint64_t period,
+			 uint64_t addr)
 {
 	size_t nr;
 	int64_t id;
@@ -641,10 +649,36 @@ static int add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint64_t
 	xpp_hist_entries(e->h, &nr);
 	id = xpp_hist_add_id(e->h, k, period, 1);
 	if (id < 0 || (size_t)id < nr)
-		return id < 0 ? (int)id : 0;
+		return id;
 	if (XB_ARRAY_RESERVE(e->first_addr, e->first_cap, (size_t)id + 1, 256))
 		return -ENOMEM;
 	e->first_addr[id] = addr;
+	return id;
+}
+
+/* One more sample in the hist entry `id` of h. */
+static void bump(xpp_hist *h, int64_t id, uint64_t period)
+{
+	struct xpp_hist_entry *ent = &xpp_hist_entries(h, &(size_t){ 0 })[id];
+
+	ent->period += period;
+	ent->nr_samples++;
+}
+
+/* A sample like one charged before in this epoch: charged the same way, nothing resolved. */
+static int charge_again(xpp_profile *p, struct xpp_event *e, const struct xpp_sample_answer *a,
+			uint64_t period)
+{
+	int ret;
+
+	if (a->addr_entry >= 0)
+		bump(p->addrs[p->last_idx].h, a->addr_entry, period);
+	if (a->leaf >= 0 && (ret = (int)xpp_cg_add_self(e->cg, (uint32_t)a->leaf, period, 1)) < 0)
+		return ret;
+	if (a->own >= 0)
+		bump(e->own, a->own, period);
+	if (a->flat >= 0)
+		bump(e->h, a->flat, period);
 	return 0;
 }
 
@@ -660,7 +694,9 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	uint32_t n = 0, nview = 0;
 	uint64_t period, rel = 0;
 	int64_t line;
-	bool tree, parent, mapped = false;
+	bool tree, parent, mapped = false, cacheable;
+	struct xpp_sample_key ckey;
+	struct xpp_sample_answer ans = { -1, -1, -1, -1 };
 	int ret;
 
 	if (!a) {
@@ -693,6 +729,26 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		 a->attr.freq ? 1 : a->attr.sample_period;
 	e->nr_samples++;
 	e->total_period += period;
+	tree = p->callchains && (p->children || !p->o.no_chains);
+	parent = p->parent_re_set && p->callchains;
+	/* subscribers see every frame, and a DWARF sample's stack is its own */
+	cacheable = p->scache && !p->o.on_sample && !xpp_unwind_wanted(s.type);
+	if (cacheable) {
+		const struct xpp_sample_answer *hit;
+
+		ckey = (struct xpp_sample_key){ a, s.pid, s.tid, s.ip, cpumode, 0, 0, NULL };
+		if ((p->o.keys & XPP_HIST_KEY_CPU) && (s.type & PERF_SAMPLE_CPU))
+			ckey.cpu = s.cpu + 1;
+		/* the chain is part of the key where it is charged or names the parent, not in
+		 * annotate's pass */
+		if ((tree || parent) && !p->o.addrs_only && (s.type & PERF_SAMPLE_CALLCHAIN)) {
+			ckey.nr = (uint32_t)(s.callchain.nr > UINT32_MAX ? UINT32_MAX : s.callchain.nr);
+			ckey.ips = s.callchain.ips;
+		}
+		hit = xpp_sample_cache_find(p->scache, p->epoch, &ckey);
+		if (hit)
+			return charge_again(p, e, hit, period);
+	}
 
 	th = xpp_machine_thread(p->m, (int32_t)s.pid, (int32_t)s.tid);
 	if (!th)
@@ -740,14 +796,15 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	    !xpp_filter_pass(&p->sym_filter, UINT32_MAX, xpp_profile_sym_name(p, &k)))
 		return 0;
 	if (p->o.keep_addrs && mapped) {
-		ret = add_addr(p, p->last_idx, k.dso, rel, period);
-		if (ret < 0)
-			return ret;
+		ans.addr_entry = add_addr(p, p->last_idx, k.dso, rel, period);
+		if (ans.addr_entry < 0)
+			return (int)ans.addr_entry;
 	}
-	if (p->o.addrs_only)
+	if (p->o.addrs_only) {
+		if (cacheable)
+			xpp_sample_cache_put(p->scache, p->epoch, &ckey, &ans);
 		return 0;
-	tree = p->callchains && (p->children || !p->o.no_chains);
-	parent = p->parent_re_set && p->callchains;
+	}
 	if (tree || (p->callchains && (p->o.on_sample || parent))) {
 		ret = resolve_chain(p, th, &s, cpumode, &n, &nview);
 		if (ret < 0)
@@ -782,13 +839,45 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 
 		if (root < 0)
 			return (int)root;
-		ret = add_callchain(p, e, (uint32_t)root, n, period, &k);
+		ret = add_callchain(p, e, (uint32_t)root, n, period, &k, &ans);
 		if (ret < 0)
 			return ret;
 	}
 	if (p->o.entry_addrs)
-		return add_first(e, &k, period, mapped ? rel : s.ip);
-	return xpp_hist_add(e->h, &k, period, 1);
+		ans.flat = add_first(e, &k, period, mapped ? rel : s.ip);
+	else
+		ans.flat = xpp_hist_add_id(e->h, &k, period, 1);
+	if (ans.flat < 0)
+		return (int)ans.flat;
+	if (cacheable)
+		xpp_sample_cache_put(p->scache, p->epoch, &ckey, &ans);
+	return 0;
+}
+
+static int add_sample_cb(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
+{
+	return add_sample(ctx, hdr, pos);
+}
+
+/*
+ * The kernel's symbols are read on another thread (kallsyms: tens of ms, nearly all in the
+ * kernel). Rather than wait for them at the first kernel sample, the pass puts kernel
+ * samples aside and goes on with the others; those put aside are charged as soon as the
+ * symbols are there, before the model next changes (so each meets the threads and maps of
+ * its time) and at the end. No total depends on the order samples are charged in;
+ * subscribers see samples one by one, in order, so nothing is put aside for them.
+ */
+static int sample_or_aside(xpp_profile *p, const struct perf_event_header *hdr, uint64_t pos)
+{
+	int ret;
+
+	if (p->kaside.len && !xpp_dso_table_kernel_pending(p->dsos) &&
+	    (ret = xpp_stash_drain(&p->kaside, add_sample_cb, p)) < 0)
+		return ret;
+	if ((hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER &&
+	    !p->o.on_sample && !p->o.on_side_band && xpp_dso_table_kernel_pending(p->dsos))
+		return xpp_stash_put(&p->kaside, hdr, pos);
+	return add_sample(p, hdr, pos);
 }
 
 static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
@@ -797,7 +886,7 @@ static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 	int ret;
 
 	if (hdr->type == PERF_RECORD_SAMPLE)
-		return add_sample(p, hdr, pos);
+		return sample_or_aside(p, hdr, pos);
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16) {
 		uint64_t lost;
 
@@ -808,6 +897,9 @@ static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 	/* context switches (thousands a second) change no thread or map: the cache stays */
 	if (hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE)
 		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
+	/* the samples put aside belong before the change */
+	if (p->kaside.len && (ret = xpp_stash_drain(&p->kaside, add_sample_cb, p)) < 0)
+		return ret;
 	p->epoch++; /* maps may change: the frame cache starts over */
 	ret = xpp_machine_apply(p->m, hdr);
 	if (ret < 0 || !p->o.on_side_band)
@@ -848,7 +940,13 @@ static int sort_addrs(xpp_profile *p)
 	return 0;
 }
 
-int xpp_profile_run(xpp_profile *p, struct xb_error *err)
+/* The reader is about to reuse memory where queued records may lie: they are copied. */
+static void reader_reusing(void *ctx, const void *lo, const void *hi)
+{
+	xpp_ordered_reusing(((xpp_profile *)ctx)->q, lo, hi);
+}
+
+static int run_records(xpp_profile *p, struct xb_error *err)
 {
 	struct xpf_record rec;
 	int ret;
@@ -864,7 +962,7 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 			continue; /* perf's own records: the reader applies what matters */
 		} else if ((a0 = xpf_reader_attr(p->r, 0)) &&
 			   xpf_record_time(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &t)) {
-			ret = xpp_ordered_queue(p->q, t, hdr, rec.file_offset);
+			ret = xpp_ordered_queue(p->q, t, hdr, rec.file_offset, rec.lasting);
 		} else {
 			ret = deliver(p, hdr, rec.file_offset);
 		}
@@ -879,6 +977,9 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 		return ret;
 	ret = xpp_ordered_flush_all(p->q);
 	if (ret == 0)
+		ret = xpp_stash_drain(&p->kaside, add_sample_cb, p);
+	xpp_stash_free(&p->kaside);
+	if (ret == 0)
 		ret = sort_addrs(p);
 	if (ret < 0)
 		xb_error_set(err, ret, "cannot process the records: %s", strerror(-ret));
@@ -886,6 +987,16 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 	for (uint32_t i = 0; !ret && i < p->nr_ev; i++)
 		if (p->ev[i].cg)
 			xpp_cg_freeze(p->ev[i].cg);
+	return ret;
+}
+
+int xpp_profile_run(xpp_profile *p, struct xb_error *err)
+{
+	int ret;
+
+	xpf_reader_set_reuse_hook(p->r, reader_reusing, p);
+	ret = run_records(p, err);
+	xpf_reader_set_reuse_hook(p->r, NULL, NULL);
 	return ret;
 }
 
@@ -994,13 +1105,14 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	if (p->dsos && !opts->addrs_only && may_sample_kernel(r))
 		xpp_dso_table_prefetch_kernel(p->dsos);
 	p->q = xpp_ordered_create(deliver, p);
+	p->scache = xpp_sample_cache_create();
 	p->frames = xpp_hist_create();
 	p->fcache = calloc(1u << FRAME_CACHE_BITS, sizeof(*p->fcache));
 	p->epoch = 1;
 	p->strs = xpp_intern_create();
 	if (opts->keys & XPP_HIST_KEY_CONTEXT)
 		p->ctxs = xpp_hist_create();
-	if (!p->m || !p->q || !p->frames || !p->fcache || !p->strs ||
+	if (!p->m || !p->q || !p->scache || !p->frames || !p->fcache || !p->strs ||
 	    (!p->ctxs && (opts->keys & XPP_HIST_KEY_CONTEXT)) ||
 	    xpp_filter_parse(&p->comm_filter, opts->comms) ||
 	    xpp_filter_parse(&p->dso_filter, opts->dsos) ||
@@ -1071,6 +1183,8 @@ void xpp_profile_free(xpp_profile *p)
 	if (p->parent_re_set)
 		regfree(&p->parent_re);
 	xpp_ordered_free(p->q);
+	xpp_sample_cache_free(p->scache);
+	xpp_stash_free(&p->kaside);
 	xpp_machine_free(p->m);
 	xpp_dso_table_free(p->dsos);
 	xpp_intern_free(p->comms);

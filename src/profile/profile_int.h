@@ -7,8 +7,10 @@
 #include "base/hash.h"
 #include "profile/filter.h"
 #include "profile/profile.h"
+#include "profile/sample_cache.h"
 #include "profile/session/machine.h"
 #include "profile/session/ordered.h"
+#include "profile/session/stash.h"
 #include "profile/unwind/unwind.h"
 #include "profile/symbols/srcline.h"
 
@@ -49,6 +51,8 @@ struct xpp_profile {
 	xpp_intern *comms;
 	xpp_machine *m;
 	xpp_ordered *q;
+	xpp_sample_cache *scache; /* repeated samples charged without resolving them again */
+	struct xpp_stash kaside;  /* kernel samples waiting for the kernel's symbols (pass.c) */
 	struct xpp_event *ev;
 	uint32_t nr_ev;
 	uint64_t lost_samples;

@@ -1,4 +1,5 @@
-/* Unit tests of xperf-report's aggregation: keys, sums, collapsing by sort keys, filters, ordering queue. */
+/* Unit tests of xperf-report's aggregation: keys, sums, collapsing by sort keys, filters, ordering
+ * queue, the stash and the sample cache. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,8 @@
 #include "profile/tree/hist.h"
 #include "profile/session/intern.h"
 #include "profile/session/ordered.h"
+#include "profile/session/stash.h"
+#include "profile/sample_cache.h"
 
 static struct xpp_hist_key key(uint32_t comm, uint32_t dso, int32_t sym, uint64_t addr)
 {
@@ -221,7 +224,7 @@ static void queue(xpp_ordered *q, uint64_t time, uint64_t tag)
 	struct rec r = { .h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(r) }, .time = time,
 			 .tag = tag };
 
-	CHECK(xpp_ordered_queue(q, time, &r.h, tag * 8) == 0);
+	CHECK(xpp_ordered_queue(q, time, &r.h, tag * 8, false) == 0);
 }
 
 static void test_ordered_rounds(void)
@@ -255,6 +258,91 @@ static void test_ordered_rounds(void)
 	xpp_ordered_free(q);
 }
 
+/*
+ * Lasting records stay in the caller's memory until reusing() names it: then they are
+ * copied, and what the caller writes there afterwards does not reach the queue's records.
+ */
+static void test_ordered_in_place(void)
+{
+	xpp_ordered *q = xpp_ordered_create(collect, NULL);
+	struct rec buf[6];
+	uint64_t times[6] = { 30, 10, 20, 60, 50, 40 }, want[6] = { 2, 3, 1, 6, 5, 4 };
+
+	REQUIRE(q);
+	nr_got = 0;
+	for (unsigned int i = 0; i < 6; i++) {
+		buf[i] = (struct rec){ .h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(buf[i]) },
+				       .time = times[i], .tag = i + 1 };
+		CHECK(xpp_ordered_queue(q, times[i], &buf[i].h, (i + 1) * 8, true) == 0);
+	}
+	/* the first three are copied, then their memory is written over */
+	xpp_ordered_reusing(q, &buf[0], &buf[3]);
+	CHECK_EQ_U64(xpp_ordered_failed(q), 0);
+	memset(buf, 0xff, 3 * sizeof(buf[0]));
+	CHECK(xpp_ordered_round(q) == 0);
+	CHECK(xpp_ordered_flush_all(q) == 0);
+	CHECK_EQ_U64(nr_got, 6);
+	for (unsigned int i = 0; i < 6 && i < nr_got; i++)
+		CHECK_EQ_U64(got[i], want[i]);
+	xpp_ordered_free(q);
+}
+
+/* The stash hands records back in the order put, with their positions, and empties. */
+static void test_stash(void)
+{
+	struct xpp_stash st = { 0 };
+
+	nr_got = 0;
+	for (uint64_t i = 1; i <= 3; i++) {
+		struct rec r = { .h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(r) }, .time = i,
+				 .tag = 4 - i };
+
+		CHECK(xpp_stash_put(&st, &r.h, (4 - i) * 8) == 0);
+	}
+	CHECK(xpp_stash_drain(&st, collect, NULL) == 0);
+	CHECK_EQ_U64(nr_got, 3);
+	for (unsigned int i = 0; i < 3 && i < nr_got; i++)
+		CHECK_EQ_U64(got[i], 3 - i);
+	CHECK_EQ_U64(st.len, 0);
+	xpp_stash_free(&st);
+}
+
+/* An answer holds for the same key in the same epoch only, every ip compared. */
+static void test_sample_cache(void)
+{
+	xpp_sample_cache *c = xpp_sample_cache_create();
+	uint64_t ips[3] = { 10, 20, 30 }, other[3] = { 10, 20, 31 };
+	struct xpp_sample_key k = { .attr = &ips, .pid = 1, .tid = 2, .ip = 0x1000, .cpumode = 2,
+				    .nr = 3, .ips = ips }, k2 = k;
+	struct xpp_sample_answer a = { 5, 6, -1, 8 };
+	const struct xpp_sample_answer *got_a;
+
+	REQUIRE(c);
+	CHECK(!xpp_sample_cache_find(c, 1, &k));
+	xpp_sample_cache_put(c, 1, &k, &a);
+	ips[2] = 99; /* the cache keeps its own copy of the chain */
+	got_a = xpp_sample_cache_find(c, 1, &k2);
+	CHECK(!got_a);
+	ips[2] = 30;
+	got_a = xpp_sample_cache_find(c, 1, &k2);
+	CHECK(got_a && got_a->flat == 5 && got_a->leaf == 6 && got_a->own == -1 &&
+	      got_a->addr_entry == 8);
+	CHECK(!xpp_sample_cache_find(c, 2, &k));   /* another epoch */
+	k2.ips = other;
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another chain */
+	k2 = k;
+	k2.tid = 3;
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another thread */
+	k2 = k;
+	k2.cpu = 2;
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another cpu, where it is a sort key */
+	k2 = k;
+	k2.nr = XPP_SAMPLE_CACHE_MAX_IPS + 1;      /* too long: never cached */
+	xpp_sample_cache_put(c, 1, &k2, &a);
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));
+	xpp_sample_cache_free(c);
+}
+
 int main(void)
 {
 	RUN(test_sums);
@@ -264,5 +352,8 @@ int main(void)
 	RUN(test_int_lists);
 	RUN(test_intern);
 	RUN(test_ordered_rounds);
+	RUN(test_ordered_in_place);
+	RUN(test_stash);
+	RUN(test_sample_cache);
 	UNIT_MAIN_END();
 }

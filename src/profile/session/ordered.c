@@ -1,4 +1,4 @@
-/* The per-round ordering queue: record copies in two swapped arenas, stably sorted at flush. */
+/* The per-round ordering queue: records kept in place or copied to an arena, stably sorted at flush. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,11 +6,18 @@
 #include "base/array.h"
 #include "profile/session/ordered.h"
 
+/*
+ * A queued record is either where the reader left it (a `lasting` record: in the mapped
+ * file or a decompressed chunk, ref is its address) or copied into the current arena (ref
+ * is 1 + twice its offset there). Records are 8-byte aligned, so the low bit tells which.
+ * Copying every record cost a tenth of a report's pass (8 KB for a DWARF sample); in place,
+ * a record is copied only when the reader is about to reuse its memory before its round
+ * is flushed, which is rare.
+ */
 struct entry {
 	uint64_t time;
-	uint64_t seq;   /* arrival order: equal times keep it */
-	size_t off;     /* in the current arena */
 	uint64_t pos;   /* in the file, for the deliver callback */
+	uintptr_t ref;
 };
 
 struct arena {
@@ -27,10 +34,10 @@ struct xpp_ordered {
 	size_t tmp_cap;
 	size_t *runs, runs_cap;
 	struct arena cur, spare;
-	uint64_t seq;
 	uint64_t max_time;     /* largest time queued so far */
 	uint64_t next_flush;   /* what the next round may deliver up to */
-	bool sorted;           /* e[] is in (time, seq) order */
+	bool sorted;           /* e[] is in time order (arrival order among equal times) */
+	int failed;            /* a copy in xpp_ordered_reusing() found no memory */
 };
 
 xpp_ordered *xpp_ordered_create(xpp_ordered_deliver_fn deliver, void *ctx)
@@ -57,34 +64,43 @@ void xpp_ordered_free(xpp_ordered *q)
 	free(q);
 }
 
-static int arena_put(struct arena *a, const void *p, size_t size, size_t *off)
+/* Copy a record into the arena: its ref there. 0 on ENOMEM (no ref is 0). */
+static uintptr_t arena_put(struct arena *a, const struct perf_event_header *h)
 {
-	size_t need = (size + 7) & ~(size_t)7;
+	size_t need = ((size_t)h->size + 7) & ~(size_t)7;
+	uintptr_t ref;
 
 	if (XB_ARRAY_RESERVE(a->buf, a->cap, a->len + need, 1 << 20))
-		return -ENOMEM;
-	memcpy(a->buf + a->len, p, size);
-	*off = a->len;
+		return 0;
+	memcpy(a->buf + a->len, h, h->size);
+	ref = 1 + 2 * (uintptr_t)a->len;
 	a->len += need;
-	return 0;
+	return ref;
+}
+
+static const struct perf_event_header *record_of(const xpp_ordered *q, uintptr_t ref)
+{
+	if (ref & 1)
+		return (const struct perf_event_header *)(const void *)(q->cur.buf + (ref >> 1));
+	return (const struct perf_event_header *)ref;
 }
 
 int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_header *hdr,
-		      uint64_t pos)
+		      uint64_t pos, bool lasting)
 {
 	struct entry *e;
-	int ret;
 
 	if (q->nr == q->cap && XB_ARRAY_RESERVE(q->e, q->cap, q->nr + 1, 4096))
 		return -ENOMEM;
 	e = &q->e[q->nr];
-	ret = arena_put(&q->cur, hdr, hdr->size, &e->off);
-	if (ret < 0)
-		return ret;
+	/* in place only where aligned: the low bit of ref must be free */
+	if (lasting && !((uintptr_t)hdr & 7))
+		e->ref = (uintptr_t)hdr;
+	else if (!(e->ref = arena_put(&q->cur, hdr)))
+		return -ENOMEM;
 	e->time = time;
 	e->pos = pos;
-	e->seq = q->seq++;
-	if (q->nr && (time < e[-1].time))
+	if (q->nr && time < e[-1].time)
 		q->sorted = false;
 	q->nr++;
 	if (time > q->max_time)
@@ -92,15 +108,36 @@ int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_hea
 	return 0;
 }
 
-static inline bool before(const struct entry *a, const struct entry *b)
+void xpp_ordered_reusing(xpp_ordered *q, const void *lo, const void *hi)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	uintptr_t l = (uintptr_t)lo, h = (uintptr_t)hi;
+
+	for (size_t i = 0; i < q->nr; i++) {
+		uintptr_t ref = q->e[i].ref, copy;
+
+		if (ref & 1 || ref < l || ref >= h)
+			continue;
+		copy = arena_put(&q->cur, (const struct perf_event_header *)ref);
+		if (!copy) {
+			/* the record is lost to the queue: the run stops with ENOMEM */
+			q->failed = -ENOMEM;
+			continue;
+		}
+		q->e[i].ref = copy;
+	}
+}
+
+int xpp_ordered_failed(const xpp_ordered *q)
+{
+	return q->failed;
 }
 
 /*
- * Sort e[0..n) by (time, seq). The queue is a few ascending runs (one per CPU buffer the
+ * Sort e[0..n) by time, stably. The queue is a few ascending runs (one per CPU buffer the
  * recorder drained), so a bottom-up merge of the natural runs costs n log(runs), not
- * n log n, and keeps no allocation beyond one reused buffer.
+ * n log n, and keeps no allocation beyond one reused buffer. A run ends where the time goes
+ * down, and a merge takes from the later run only what is strictly earlier, so records of
+ * equal time keep their arrival order.
  */
 static int sort_runs(xpp_ordered *q)
 {
@@ -126,7 +163,7 @@ static int sort_runs(xpp_ordered *q)
 	runs = q->runs;
 	runs[nruns++] = 0;
 	for (i = 1; i < n; i++)
-		if (before(&src[i], &src[i - 1]))
+		if (src[i].time < src[i - 1].time)
 			runs[nruns++] = i;
 	runs[nruns] = n;
 	dst = q->tmp;
@@ -137,7 +174,7 @@ static int sort_runs(xpp_ordered *q)
 			size_t a = runs[r], am = runs[r + 1], b = am, bm = runs[r + 2], k = a;
 
 			while (a < am && b < bm)
-				dst[k++] = before(&src[b], &src[a]) ? src[b++] : src[a++];
+				dst[k++] = src[b].time < src[a].time ? src[b++] : src[a++];
 			while (a < am)
 				dst[k++] = src[a++];
 			while (b < bm)
@@ -172,6 +209,8 @@ static int flush_upto(xpp_ordered *q, uint64_t limit)
 	size_t i, n, j;
 	int ret = 0;
 
+	if (q->failed)
+		return q->failed;
 	if (!q->nr)
 		return 0;
 	if (!q->sorted) {
@@ -181,8 +220,7 @@ static int flush_upto(xpp_ordered *q, uint64_t limit)
 	}
 	q->sorted = true;
 	for (n = 0; n < q->nr && q->e[n].time <= limit; n++) {
-		ret = q->deliver(q->ctx, (const struct perf_event_header *)(q->cur.buf + q->e[n].off),
-				 q->e[n].pos);
+		ret = q->deliver(q->ctx, record_of(q, q->e[n].ref), q->e[n].pos);
 		if (ret < 0)
 			return ret;
 	}
@@ -191,16 +229,13 @@ static int flush_upto(xpp_ordered *q, uint64_t limit)
 		q->cur.len = 0;
 		return 0;
 	}
-	/* keep the rest in the spare arena, which becomes the current one */
+	/* keep the rest, copies in the spare arena, which becomes the current one */
 	q->spare.len = 0;
 	for (i = n, j = 0; i < q->nr; i++, j++) {
-		const struct perf_event_header *h =
-			(const struct perf_event_header *)(q->cur.buf + q->e[i].off);
 		struct entry e = q->e[i];
 
-		ret = arena_put(&q->spare, h, h->size, &e.off);
-		if (ret < 0)
-			return ret;
+		if (e.ref & 1 && !(e.ref = arena_put(&q->spare, record_of(q, e.ref))))
+			return -ENOMEM;
 		q->e[j] = e;
 	}
 	q->nr = j;

@@ -1,4 +1,5 @@
-/* Ordering records by time per round, as perf report does on FINISHED_ROUND. */
+/* Ordering records by time per round, as perf report does on FINISHED_ROUND, without copying
+ * the records the reader lets us keep in place. */
 #ifndef XPERF_REPORT_ORDERED_H
 #define XPERF_REPORT_ORDERED_H
 
@@ -19,11 +20,21 @@ xpp_ordered *xpp_ordered_create(xpp_ordered_deliver_fn deliver, void *ctx);
 void xpp_ordered_free(xpp_ordered *q);
 
 /*
- * Queue a copy of a timed record (time in ns) read at file position pos (kept for messages
- * about it). 0 or -ENOMEM.
+ * Queue a timed record (time in ns) read at file position pos (kept for messages about it):
+ * a `lasting` record (the reader's: see struct xpf_record) is kept where it is until
+ * xpp_ordered_reusing() names its memory, any other is copied. 0 or -ENOMEM.
  */
 int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_header *hdr,
-		      uint64_t pos);
+		      uint64_t pos, bool lasting);
+
+/*
+ * The memory [lo, hi) is about to be reused (the reader's reuse hook): copy the records
+ * queued there. A copy that fails for want of memory is remembered: xpp_ordered_failed().
+ */
+void xpp_ordered_reusing(xpp_ordered *q, const void *lo, const void *hi);
+
+/* A copy in xpp_ordered_reusing() failed: -ENOMEM, else 0. */
+int xpp_ordered_failed(const xpp_ordered *q);
 
 /*
  * FINISHED_ROUND: deliver every queued record up to the largest time seen before the

@@ -1,19 +1,12 @@
 /* Recorded build-ids: finding the file that was recorded (on disk, build-id cache, debug dirs). */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/build_id.h"
 #include "profile/symbols/load.h"
-
-void xpp_build_id_hex(const uint8_t *id, size_t size, char *hex)
-{
-	for (size_t i = 0; i < size; i++)
-		sprintf(hex + 2 * i, "%02x", id[i]);
-	hex[2 * size] = 0;
-}
 
 /* Whether the ELF file at path has exactly this build-id. */
 static bool file_has(const char *path, const uint8_t *id, size_t size)
@@ -43,7 +36,7 @@ int xpp_build_id_find(const char *file, const uint8_t *id, size_t size, const ch
 	}
 	/* a file without a build-id note cannot be told apart: perf refuses it too */
 	other = n >= 0;
-	xpp_build_id_hex(id, size, hex);
+	xelf_build_id_hex(id, size, hex);
 	/* perf's cache: a copy of the recorded file, kept by `perf buildid-cache` or record */
 	if (buildid_dir && (size_t)snprintf(out, cap, "%s/.build-id/%.2s/%s/elf", buildid_dir, hex,
 					    hex + 2) < cap && file_has(out, id, size))
@@ -57,49 +50,13 @@ int xpp_build_id_find(const char *file, const uint8_t *id, size_t size, const ch
 	return -ENOENT;
 }
 
-/*
- * The build-id of the running kernel from /sys/kernel/notes: a sequence of ELF notes
- * (namesz, descsz, type, then name and desc each padded to 4 bytes).
- */
-int xpp_kernel_build_id(uint8_t *id, size_t cap)
-{
-	unsigned char buf[4096];
-	ssize_t len;
-	size_t off = 0;
-	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	len = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (len < 0)
-		return -EIO;
-	while (off + 12 <= (size_t)len) {
-		uint32_t nh[3];
-		size_t name, desc;
-
-		memcpy(nh, buf + off, 12);
-		name = off + 12;
-		desc = name + ((nh[0] + 3u) & ~3u);
-		if (nh[0] > sizeof(buf) || nh[1] > sizeof(buf) || desc + nh[1] > (size_t)len)
-			break;
-		if (nh[2] == 3 /* NT_GNU_BUILD_ID */ && nh[0] == 4 && !memcmp(buf + name, "GNU", 4)) {
-			if (!nh[1] || nh[1] > cap)
-				return -EINVAL;
-			memcpy(id, buf + desc, nh[1]);
-			return (int)nh[1];
-		}
-		off = desc + ((nh[1] + 3u) & ~3u);
-	}
-	return 0;
-}
-
 int xpp_build_id_find_kallsyms(const uint8_t *id, size_t size, const char *buildid_dir,
 			       char *out, size_t cap, bool *mismatch)
 {
 	char hex[2 * XPP_BUILD_ID_MAX + 1];
 	uint8_t run[XPP_BUILD_ID_MAX];
-	int n = xpp_kernel_build_id(run, sizeof(run));
+	/* no note (-ENOENT) or no file: the kernel does not say */
+	int n = xelf_build_id_read_kernel(run, sizeof(run), NULL);
 
 	*mismatch = false;
 	if (!size || size > XPP_BUILD_ID_MAX)
@@ -109,7 +66,7 @@ int xpp_build_id_find_kallsyms(const uint8_t *id, size_t size, const char *build
 		snprintf(out, cap, "/proc/kallsyms");
 		return 0;
 	}
-	xpp_build_id_hex(id, size, hex);
+	xelf_build_id_hex(id, size, hex);
 	/* perf keeps the recorded kernel's symbols as [kernel.kallsyms]/BUILD-ID/kallsyms */
 	if (buildid_dir &&
 	    (size_t)snprintf(out, cap, "%s/[kernel.kallsyms]/%s/kallsyms", buildid_dir, hex) < cap &&

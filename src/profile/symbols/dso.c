@@ -8,6 +8,7 @@
 
 #include "base/array.h"
 #include "base/hash.h"
+#include "elf/build_id.h"
 #include "format/xpf_features.h"
 #include "profile/symbols/dso.h"
 #include "profile/symbols/load.h"
@@ -34,6 +35,7 @@ struct xpp_dso_table {
 	/* kallsyms read on a second thread while the pass runs (xpp_dso_table_prefetch_kernel) */
 	pthread_t kthread;
 	bool kthread_on;
+	bool kthread_done;       /* set by the thread as it ends (atomic): joining won't wait */
 	struct xpp_symtab kprefetch;
 	struct cache_slot cache[1u << CACHE_BITS];
 };
@@ -126,7 +128,7 @@ static bool kernel_differs(xpp_dso_table *t)
 
 		if (!e->filename || strcmp(e->filename, "[kernel.kallsyms]") || !e->size)
 			continue;
-		n = xpp_kernel_build_id(run, sizeof(run));
+		n = xelf_build_id_read_kernel(run, sizeof(run), NULL);
 		return n > 0 && ((size_t)n != e->size || memcmp(run, e->build_id, e->size));
 	}
 	return false;
@@ -138,7 +140,13 @@ static void *kallsyms_thread(void *arg)
 	struct xb_error err;
 
 	xpp_kallsyms_load(&t->kprefetch, t->opts.kallsyms, &err);
+	__atomic_store_n(&t->kthread_done, true, __ATOMIC_RELEASE);
 	return NULL;
+}
+
+bool xpp_dso_table_kernel_pending(const xpp_dso_table *t)
+{
+	return t->kthread_on && !__atomic_load_n(&t->kthread_done, __ATOMIC_ACQUIRE);
 }
 
 /*

@@ -67,6 +67,12 @@ int64_t xpp_dso_table_findnew(xpp_dso_table *t, const char *filename, bool kerne
 void xpp_dso_table_prefetch_kernel(xpp_dso_table *t);
 
 /*
+ * Whether the prefetch is still reading: resolving a kernel address now would wait for
+ * it. The pass puts kernel samples aside meanwhile and goes on with the others.
+ */
+bool xpp_dso_table_kernel_pending(const xpp_dso_table *t);
+
+/*
  * The build-ids the file recorded (its BUILD_ID feature; borrowed, must outlive the
  * table): DSOs created from now on take theirs by file name. Call before the pass.
  */

@@ -36,8 +36,6 @@ int xpp_elf_build_id_mem(const void *image, size_t size, uint8_t *id, size_t cap
 
 #define XPP_BUILD_ID_MAX 20 /* perf's BUILD_ID_SIZE: a SHA-1 */
 
-/* id as lower-case hex into hex (2 * size + 1 bytes). */
-void xpp_build_id_hex(const uint8_t *id, size_t size, char *hex);
 
 /*
  * Where the recorded file with build-id `id` is, perf's order aside (all hold the same
@@ -49,9 +47,6 @@ void xpp_build_id_hex(const uint8_t *id, size_t size, char *hex);
  */
 int xpp_build_id_find(const char *file, const uint8_t *id, size_t size, const char *buildid_dir,
 		      const char *debug_root, char *out, size_t cap, bool *mismatch);
-
-/* The running kernel's build-id (/sys/kernel/notes) into id: its size, 0, or -errno. */
-int xpp_kernel_build_id(uint8_t *id, size_t cap);
 
 /*
  * The kallsyms file of the kernel with build-id `id`: /proc/kallsyms when the running kernel

@@ -180,7 +180,6 @@ int64_t xpp_cg_add_path(xpp_callgraph *g, const uint32_t *keys, size_t n, uint64
 		    uint64_t count)
 {
 	uint32_t cur = 0;
-	struct self_rec *r;
 
 	for (size_t i = 0; i < n; i++) {
 		int64_t c = xpp_cg_child(g, cur, keys[i]);
@@ -189,6 +188,13 @@ int64_t xpp_cg_add_path(xpp_callgraph *g, const uint32_t *keys, size_t n, uint64
 			return c;
 		cur = (uint32_t)c;
 	}
+	return xpp_cg_add_self(g, cur, period, count);
+}
+
+int64_t xpp_cg_add_self(xpp_callgraph *g, uint32_t cur, uint64_t period, uint64_t count)
+{
+	struct self_rec *r;
+
 	if (!g->self_ix[cur]) {
 		if (g->nr_selfs == g->cap_selfs) {
 			uint32_t cap = g->cap_selfs ? g->cap_selfs * 2 : 256;

@@ -46,6 +46,10 @@ int64_t xpp_cg_child(xpp_callgraph *g, uint32_t parent, uint32_t key);
 int64_t xpp_cg_add_path(xpp_callgraph *g, const uint32_t *keys, size_t n, uint64_t period,
 		    uint64_t count);
 
+/* Charge period and count samples to node id's self, as xpp_cg_add_path() to its last node
+ * (a path found again). Returns id or -ENOMEM. */
+int64_t xpp_cg_add_self(xpp_callgraph *g, uint32_t id, uint64_t period, uint64_t count);
+
 uint32_t xpp_cg_nr_nodes(const xpp_callgraph *g);
 
 /*

@@ -1,0 +1,107 @@
+/* The pass's answers per distinct sample, direct-mapped and compared whole. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hash.h"
+#include "profile/sample_cache.h"
+
+#define BITS 12
+
+struct slot {
+	uint64_t hash;
+	uint32_t epoch;         /* 0: empty (the pass's epochs start at 1) */
+	struct xpp_sample_key k; /* k.ips points into the cache's ips[] */
+	struct xpp_sample_answer a;
+};
+
+struct xpp_sample_cache {
+	struct slot slots[1u << BITS];
+	/* each slot's chain, read only once its slot holds an answer: not zeroed, so only the
+	 * pages of used slots are ever touched (calloc may clear reused heap memory) */
+	uint64_t (*ips)[XPP_SAMPLE_CACHE_MAX_IPS];
+};
+
+xpp_sample_cache *xpp_sample_cache_create(void)
+{
+	xpp_sample_cache *c = calloc(1, sizeof(*c));
+
+	if (c && !(c->ips = malloc((1u << BITS) * sizeof(*c->ips)))) {
+		free(c);
+		c = NULL;
+	}
+	return c;
+}
+
+void xpp_sample_cache_free(xpp_sample_cache *c)
+{
+	if (!c)
+		return;
+	free(c->ips);
+	free(c);
+}
+
+static uint64_t hash_of(const struct xpp_sample_key *k)
+{
+	uint64_t h = xb_hash_add(xb_hash_add(xb_hash_u64((uintptr_t)k->attr),
+					     (uint64_t)k->pid << 32 | k->tid),
+				 k->ip ^ (uint64_t)k->cpumode << 48 ^ (uint64_t)k->nr << 56 ^
+					 (uint64_t)k->cpu << 32);
+
+	uint64_t h2 = 0;
+	uint32_t i;
+
+	/* two lanes: a chain of dependent multiplies is as slow as the chain is long */
+	for (i = 0; i + 1 < k->nr; i += 2) {
+		h = xb_hash_add(h, k->ips[i]);
+		h2 = xb_hash_add(h2, k->ips[i + 1]);
+	}
+	if (i < k->nr)
+		h = xb_hash_add(h, k->ips[i]);
+	return xb_hash_add(h, h2);
+}
+
+static bool same(const struct xpp_sample_key *a, const struct xpp_sample_key *b)
+{
+	if (a->attr != b->attr || a->pid != b->pid || a->tid != b->tid || a->ip != b->ip ||
+	    a->cpumode != b->cpumode || a->cpu != b->cpu || a->nr != b->nr)
+		return false;
+	/* a plain loop: chains are short, and a call to memcmp cost more than the compare */
+	for (uint32_t i = 0; i < a->nr; i++)
+		if (a->ips[i] != b->ips[i])
+			return false;
+	return true;
+}
+
+const struct xpp_sample_answer *xpp_sample_cache_find(xpp_sample_cache *c, uint32_t epoch,
+						     const struct xpp_sample_key *k)
+{
+	uint64_t h;
+	struct slot *s;
+
+	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS)
+		return NULL;
+	h = hash_of(k);
+	s = &c->slots[xb_hash_bits(h, BITS)];
+	return s->epoch == epoch && s->hash == h && same(&s->k, k) ? &s->a : NULL;
+}
+
+void xpp_sample_cache_put(xpp_sample_cache *c, uint32_t epoch, const struct xpp_sample_key *k,
+			  const struct xpp_sample_answer *a)
+{
+	uint64_t h;
+	uint32_t i;
+	struct slot *s;
+
+	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS)
+		return;
+	h = hash_of(k);
+	i = xb_hash_bits(h, BITS);
+	s = &c->slots[i];
+	s->hash = h;
+	s->epoch = epoch;
+	s->k = *k;
+	s->k.ips = c->ips[i];
+	if (k->nr) /* ips may be NULL then */
+		memcpy(c->ips[i], k->ips, k->nr * sizeof(*k->ips));
+	s->a = *a;
+}
