@@ -1,6 +1,7 @@
 /* An event's entries as perf lists them (children and self from the call tree, or flat) and each entry's chains. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -795,22 +796,74 @@ struct kid_sort {
 	const xpp_callgraph *t;
 };
 
+/* perf's match_chain order of a node's children: DSO, then symbol start (an address
+ * without one), highest first (its rb_root_in, read from the first) */
+static int cmp_kids_perf(const void *pa, const void *pb, void *arg)
+{
+	const struct kid_sort *ks = arg;
+	struct xpp_hist_key a = rv_frame_key(ks->g->c, 0, xpp_cg_node(ks->t, *(const uint32_t *)pa)->key);
+	struct xpp_hist_key b = rv_frame_key(ks->g->c, 0, xpp_cg_node(ks->t, *(const uint32_t *)pb)->key);
+	uint64_t va = a.addr, vb = b.addr;
+
+	if (a.dso != b.dso) /* without a map (NULL to perf) lowest */
+		return a.dso == XPP_HIST_NO_DSO ? 1 : b.dso == XPP_HIST_NO_DSO ? -1 :
+		       a.dso > b.dso ? -1 : 1;
+	if (a.inl || b.inl) {
+		char ba[64], bb[64];
+		const char *na = rv_sym_or_addr(ks->g->c, &a, ba, sizeof(ba));
+		const char *nb = rv_sym_or_addr(ks->g->c, &b, bb, sizeof(bb));
+
+		return strcmp(nb, na);
+	}
+	if (a.sym >= 0 && b.sym >= 0 && a.dso != XPP_HIST_NO_DSO) {
+		const struct xpp_dso *d = xpp_dso_table_get(ks->g->c->dsos, a.dso);
+
+		va = d->syms.syms[a.sym].start;
+		vb = d->syms.syms[b.sym].start;
+	}
+	return va > vb ? -1 : va < vb;
+}
+
 static int cmp_kids(const void *pa, const void *pb, void *arg)
 {
 	const struct kid_sort *ks = arg;
 	const struct xpp_cg_node *a = xpp_cg_node(ks->t, *(const uint32_t *)pa);
 	const struct xpp_cg_node *b = xpp_cg_node(ks->t, *(const uint32_t *)pb);
-	char ba[64], bb[64];
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
-	/* perf's ties keep its child order: names in descending order */
-	return strcmp(rv_frame_name(ks->g->c, b->key, bb, sizeof(bb)),
-		      rv_frame_name(ks->g->c, a->key, ba, sizeof(ba)));
+	/* perf's ties keep its child order (cmp_kids_perf()) */
+	return cmp_kids_perf(pa, pb, arg);
 }
 
 uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
 			uint32_t *nr)
+{
+	struct kid_sort ks = { g, t };
+	const struct xpp_cg_node *parent = xpp_cg_node(t, id);
+	uint64_t min_hit = g->min_hit;
+	uint32_t n = 0, *k;
+
+	/* fractal: perf's __sort_chain_graph_rel, a share of the parent's callees */
+	if (g->c->cg.mode == CG_FRACTAL)
+		min_hit = (uint64_t)ceil((double)(parent->period - parent->self_period) *
+					 (g->c->cg.threshold / 100.0));
+
+	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
+		n++;
+	k = malloc((n + 1) * sizeof(*k));
+	*nr = 0;
+	if (!k)
+		return NULL;
+	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
+		if (xpp_cg_node(t, c)->period >= min_hit)
+			k[(*nr)++] = c;
+	qsort_r(k, *nr, sizeof(*k), cmp_kids, &ks);
+	return k;
+}
+
+uint32_t *rv_chain_kids_perf(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
+			     uint32_t *nr)
 {
 	struct kid_sort ks = { g, t };
 	uint32_t n = 0, *k;
@@ -822,9 +875,8 @@ uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint
 	if (!k)
 		return NULL;
 	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
-		if (xpp_cg_node(t, c)->period >= g->min_hit)
-			k[(*nr)++] = c;
-	qsort_r(k, *nr, sizeof(*k), cmp_kids, &ks);
+		k[(*nr)++] = c;
+	qsort_r(k, *nr, sizeof(*k), cmp_kids_perf, &ks);
 	return k;
 }
 

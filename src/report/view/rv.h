@@ -10,18 +10,6 @@
 #include "profile/profile.h"
 #include "report/stdio/report_stdio.h"
 
-enum cg_mode { CG_GRAPH, CG_FOLDED, CG_NONE };
-enum cg_value { CG_PERCENT, CG_COUNT, CG_PERIOD };
-
-/* What -g asked for, perf's defaults filled in once the file's attrs are known. */
-struct cg_opts {
-	enum cg_mode mode;
-	double threshold;      /* percent of the event's total: smaller branches are hidden */
-	int order;             /* 1 caller first, 0 callee first, -1 perf's default */
-	enum cg_value value;
-	bool srcline;          /* -g srcline: frames show their source line and differ by it */
-};
-
 #define RV_MAX_COLS 8
 
 /*
@@ -64,7 +52,7 @@ struct rv_ctx {
 	const struct xpp_name_list *comm_filter, *dso_filter;
 	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
 	bool children;         /* --children in effect */
-	struct cg_opts cg;
+	struct report_call_graph cg; /* set, perf's defaults filled in */
 };
 
 /* ---- setup (setup.c) ---- */
@@ -254,11 +242,19 @@ uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int co
 int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq);
 
 /*
- * The children of node id of a chain tree with at least g->min_hit, most first, ties as
- * perf orders them: a new array of *nr ids (free it), NULL on ENOMEM.
+ * The children of node id of a chain tree with at least g->min_hit (fractal: the threshold
+ * of the node's callees), most first, ties as perf orders them: a new array of *nr ids (free it), NULL on ENOMEM.
  */
 uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
 			uint32_t *nr);
+
+/*
+ * All children of node id, in the order perf keeps them before sorting (by DSO, then symbol
+ * start, highest first): the order its flat and folded chains keep for equal counts. A new
+ * array of *nr ids (free it), NULL on ENOMEM.
+ */
+uint32_t *rv_chain_kids_perf(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
+			     uint32_t *nr);
 
 /*
  * perf's callchain nodes hold runs of entries: a run goes on through nodes with one child
