@@ -273,7 +273,8 @@ int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
 	double t0 = monotonic_now();
-	struct report_opts o = { .view.children = -1, .view.inlines = -1, .demangle = true };
+	struct report_opts o = { .view.children = -1, .view.inlines = -1, .view.group = -1,
+				  .demangle = true };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
 		OPT_STRING('i', "input", &o.input, "FILE",
@@ -322,6 +323,11 @@ int main(int argc, const char **argv)
 		OPT_BOOL('T', "threads", &o.threads,
 			 "after the report, the per-thread counts of 'xperf record -s' "
 			 "(the stdio view)"),
+		OPT_CALLBACK_NOARG(0, "group", &o.view.group,
+				   "show the events of a group (recorded with -e '{a,b}') side by "
+				   "side in one section, a percentage column each, as perf (the "
+				   "default for files with groups; on a file without, all its events "
+				   "as one group; --no-group: a section each)", set_children),
 		OPT_BOOL('n', "show-nr-samples", &o.view.show_nr_samples,
 			 "add a column with the number of samples of each entry"),
 		OPT_STRING('c', "comms", &o.view.comms, "COMM[,COMM...]",

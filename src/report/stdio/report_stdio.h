@@ -47,6 +47,8 @@ struct report_stdio_opts {
 				      children when the file has callchains */
 	struct report_call_graph cg; /* -g (and --percent-limit, which sets its threshold) */
 	bool inverted;             /* -G: caller order whatever -g and --children say */
+	int group;                 /* 1 --group, 0 --no-group, -1 perf's default (groups side by
+				      side when the file has them) */
 	int inlines;               /* 1 --inline, 0 --no-inline, -1: perf's default (inline
 				      frames in files recorded with --call-graph dwarf) */
 	uint32_t max_stack;        /* frames kept per chain, as struct xpp_opts: 0 perf's
