@@ -177,6 +177,17 @@ perf_case "{cpu-clock,task-clock}: one section side by side (perf's default), --
 	[ "$(grep -c "^# Samples: " xperf.out)" -eq 2 ] || fail "--no-group: not two sections"
 '
 
+perf_case "{cpu-clock,task-clock} -g: Children and Self side by side, the leader's graphs" '
+	prec -g -e "{cpu-clock,task-clock}" -o gg.data -- "$WL/two_callers" 0.3
+	same_graphs gg.data
+	grep -q "^#         Children              Self  Command" xperf.out ||
+		fail "titles: $(grep Children xperf.out)"
+	same_graphs gg.data --no-children
+	same_graphs gg.data -n -g folded,0,count
+	same_graphs gg.data --no-children -g fractal,0.5,callee
+	same_graphs gg.data --percent-limit 5
+'
+
 if [ -x "$XPERF_BUILD/xperf-record" ]; then
 	perf_case "xperf-record {cpu-clock,task-clock} and -g files: as perf reads them" '
 		"$XPERF_BUILD/xperf-record" -e "{cpu-clock,task-clock}" -o xg.data -- "$WL/shares" 0.3 \

@@ -127,7 +127,7 @@ static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 	int ret;
 
 	if (rv_event_chains(c, idx))
-		return stdio_print_callgraph_event(c, idx, out);
+		return stdio_print_callgraph_event(c, idx, 1, out);
 	ret = rv_entries_build(&g, c, idx);
 	if (ret < 0)
 		return ret;
@@ -170,8 +170,8 @@ int stdio_print(struct rv_ctx *c, FILE *out)
 		uint32_t n = stdio_group_size(c, i, &name, &forced);
 
 		/* a group's members are in its leader's section (perf skips an empty leader
-		 * with its members); with call graphs, not yet: each event has its own */
-		bool lead = group && n > 1 && !rv_event_chains(c, i);
+		 * with its members) */
+		bool lead = group && n > 1;
 
 		if (lead)
 			next = i + n;
@@ -179,7 +179,9 @@ int stdio_print(struct rv_ctx *c, FILE *out)
 			continue;
 		if (!c->ev[i].nr_samples)
 			continue;
-		if (lead)
+		if (lead && rv_event_chains(c, i))
+			ret = stdio_print_callgraph_event(c, i, n, out);
+		else if (lead)
 			ret = stdio_print_group(c, i, n, out);
 		else
 			ret = print_event(c, i, out);

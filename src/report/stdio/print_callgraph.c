@@ -6,15 +6,6 @@
 
 #include "report/stdio/stdio_int.h"
 
-struct cgview {
-	struct rv_ctx *c;
-	const struct xpp_event *ev;
-	struct rv_entries en;
-	struct rv_cols v;
-	xpp_callgraph *scratch;      /* one entry's chains */
-	uint32_t *seq;
-};
-
 /* A frame as chains show it: the name, with -g srcline its line, and perf's " (inlined)". */
 static void print_frame(const struct cgview *g, uint32_t f, FILE *out)
 {
@@ -309,20 +300,27 @@ static int print_rows(struct cgview *g, FILE *out)
 		if ((g->c->children ? children : self) < o->percent_limit)
 			continue;
 		stdio_print_row(&g->v, en, i, &key, out);
-		if (g->c->cg.mode == CG_NONE)
-			continue;
-		if (rv_entry_chains(en, i, g->scratch, g->seq) < 0)
+		if (stdio_cg_entry(g, i, out) < 0)
 			break;
-		if (g->c->cg.mode == CG_FOLDED || g->c->cg.mode == CG_FLAT)
-			print_chains(g, out);
-		else
-			print_graph(g, rv_entry_period(en, i), out);
 	}
 	fputs("\n\n", out);
 	return 0;
 }
 
-int stdio_print_callgraph_event(struct rv_ctx *c, uint32_t idx, FILE *out)
+int stdio_cg_entry(struct cgview *g, uint32_t i, FILE *out)
+{
+	if (g->c->cg.mode == CG_NONE)
+		return 0;
+	if (rv_entry_chains(&g->en, i, g->scratch, g->seq) < 0)
+		return -ENOMEM;
+	if (g->c->cg.mode == CG_FOLDED || g->c->cg.mode == CG_FLAT)
+		print_chains(g, out);
+	else
+		print_graph(g, rv_entry_period(&g->en, i), out);
+	return 0;
+}
+
+int stdio_print_callgraph_event(struct rv_ctx *c, uint32_t idx, uint32_t nr_members, FILE *out)
 {
 	struct cgview g = { .c = c, .ev = &c->ev[idx] };
 	int ret;
@@ -337,7 +335,9 @@ int stdio_print_callgraph_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 		ret = -ENOMEM;
 	/* a million graph lines are output-bound: the printers write unlocked, under one lock */
 	flockfile(out);
-	if (!ret)
+	if (!ret && nr_members > 1)
+		ret = stdio_print_group_rows(&g, nr_members, out);
+	else if (!ret)
 		ret = print_rows(&g, out);
 	funlockfile(out);
 	rv_entries_free(&g.en);

@@ -72,140 +72,223 @@ static void dots(int n, FILE *out)
 		fputc('.', out);
 }
 
-/* perf's hpp__width_fn with event_group: each column as wide as its members together */
-static void print_titles(const struct rv_cols *v, uint32_t n, bool nr_samples, FILE *out)
-{
-	fprintf(out, "# %*s", (int)(8 * n), "Overhead");
-	if (nr_samples)
-		fprintf(out, "  %*s", (int)(12 * n), "Samples");
-	for (unsigned int i = 0; i < v->nr_cols; i++)
-		fprintf(out, "  %-*s", v->width[i], rv_col_title(v->cols[i]));
-	fputs("\n# ", out);
-	dots((int)(8 * n), out);
-	if (nr_samples)
-		fputs("  ", out), dots((int)(12 * n), out);
-	for (unsigned int i = 0; i < v->nr_cols; i++)
-		fputs("  ", out), dots(v->width[i], out);
-	fputs("\n#\n", out);
-}
-
-/* The union of the members' entries: per entry and member, the period and samples. */
+/*
+ * The union of the members' entries: per entry and member, the period with callees
+ * (children) and without (self), and their samples.
+ */
 struct group {
 	const struct rv_ctx *c;
-	uint32_t n;
+	uint32_t lead, n;
+	bool children;          /* the Children and Self columns */
 	xpp_hist *u;
-	uint64_t *period, *samples; /* [entry * n + member] */
+	struct val { uint64_t acc, self, self_n; } *val; /* [entry * n + member] */
+	uint32_t *lead_entry;   /* per entry: the leader's entry id, UINT32_MAX none */
+	bool *shown;            /* per entry: a row of some member */
+	size_t cap;
 	struct rv_cols v;
 };
+
+/* perf's hpp__width_fn with event_group: each column as wide as its members together */
+static void print_titles(const struct group *g, bool nr_samples, FILE *out)
+{
+	int w = (int)(8 * g->n);
+
+	if (g->children)
+		fprintf(out, "# %*s  %*s", w, "Children", w, "Self");
+	else
+		fprintf(out, "# %*s", w, "Overhead");
+	if (nr_samples)
+		fprintf(out, "  %*s", (int)(12 * g->n), "Samples");
+	for (unsigned int i = 0; i < g->v.nr_cols; i++)
+		fprintf(out, "  %-*s", g->v.width[i], rv_col_title(g->v.cols[i]));
+	fputs("\n# ", out);
+	dots(w, out);
+	if (g->children)
+		fputs("  ", out), dots(w, out);
+	if (nr_samples)
+		fputs("  ", out), dots((int)(12 * g->n), out);
+	for (unsigned int i = 0; i < g->v.nr_cols; i++)
+		fputs("  ", out), dots(g->v.width[i], out);
+	fputs("\n#\n", out);
+}
 
 static int cmp_group_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct group *g = arg;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const struct val *va = &g->val[(size_t)a * g->n], *vb = &g->val[(size_t)b * g->n];
 	size_t nr;
 	const struct xpp_hist_entry *e = xpp_hist_entries(g->u, &nr);
 
-	/* perf's __hpp__sort with event_group: the leader, then each member in turn */
-	for (uint32_t m = 0; m < g->n; m++) {
-		uint64_t va = g->period[(size_t)a * g->n + m], vb = g->period[(size_t)b * g->n + m];
-
-		if (va != vb)
-			return va > vb ? -1 : 1;
-	}
+	/* perf's sort with event_group: Children of the leader (perf's __hpp__sort_acc has
+	 * no members), then the leader's Self and each member's in turn */
+	if (g->children && va[0].acc != vb[0].acc)
+		return va[0].acc > vb[0].acc ? -1 : 1;
+	for (uint32_t m = 0; m < g->n; m++)
+		if (va[m].self != vb[m].self)
+			return va[m].self > vb[m].self ? -1 : 1;
 	return rv_cmp_keys(&e[a].key, &e[b].key, &g->v);
 }
 
-static int collect(struct group *g, uint32_t lead)
+/* Member m's rows into the union (the leader's first, all its entries, so that the union's
+ * ids below its number of entries are the leader's). */
+static int add_member(struct group *g, const struct rv_entries *en, uint32_t m)
 {
-	size_t cap = 0, nr;
+	size_t nr;
+	const struct xpp_hist_entry *e = xpp_hist_entries(en->h, &nr);
 
-	for (uint32_t m = 0; m < g->n; m++)
-		if (g->c->ev[lead + m].h && xpp_hist_entries(g->c->ev[lead + m].h, &nr))
-			cap += nr;
-	g->u = xpp_hist_create();
-	g->period = calloc((cap + 1) * g->n, sizeof(*g->period));
-	g->samples = calloc((cap + 1) * g->n, sizeof(*g->samples));
-	if (!g->u || !g->period || !g->samples)
-		return -ENOMEM;
-	for (uint32_t m = 0; m < g->n; m++) {
-		struct rv_entries en;
-		const struct xpp_hist_entry *e;
-		int ret;
+	for (size_t r = 0; r < (m ? en->nr_rows : nr); r++) {
+		uint32_t i = m ? en->rows[r] : (uint32_t)r;
+		struct xpp_hist_key k = rv_entry_key(en, i);
+		int64_t id = xpp_hist_add_id(g->u, &k, 0, 0);
+		struct val *v;
 
-		if (!g->c->ev[lead + m].nr_samples)
-			continue;
-		ret = rv_entries_build(&en, g->c, lead + m);
-		if (ret < 0)
-			return ret;
-		e = xpp_hist_entries(en.h, &nr);
-		for (size_t r = 0; r < en.nr_rows; r++) {
-			const struct xpp_hist_entry *x = &e[en.rows[r]];
-			int64_t id = xpp_hist_add_id(g->u, &x->key, 0, 0);
+		if (id < 0 || (size_t)id >= g->cap)
+			return id < 0 ? (int)id : -EOVERFLOW;
+		v = &g->val[(size_t)id * g->n + m];
+		v->acc += e[i].period;
+		v->self += en->self[i];
+		v->self_n += en->self_count[i];
+		if (!m)
+			g->lead_entry[id] = i;
+	}
+	for (size_t r = 0; r < en->nr_rows; r++) {
+		struct xpp_hist_key k = rv_entry_key(en, en->rows[r]);
 
-			if (id < 0 || (size_t)id >= cap) {
-				rv_entries_free(&en);
-				return id < 0 ? (int)id : -EOVERFLOW;
-			}
-			g->period[(size_t)id * g->n + m] += x->period;
-			g->samples[(size_t)id * g->n + m] += x->nr_samples;
-		}
-		rv_entries_free(&en);
+		g->shown[xpp_hist_add_id(g->u, &k, 0, 0)] = true;
 	}
 	return 0;
 }
 
-int stdio_print_group(struct rv_ctx *c, uint32_t lead, uint32_t n, FILE *out)
+/* The union of the group's entries, the leader's from lead_en. */
+static int collect(struct group *g, const struct rv_entries *lead_en)
 {
-	const struct report_stdio_opts *o = c->o;
-	struct group g = { .c = c, .n = n };
-	struct xpp_hist_entry *e = NULL;
-	uint32_t *rows = NULL;
-	size_t nr = 0;
-	int ret = collect(&g, lead);
+	size_t nr;
+	int ret = 0;
 
-	if (!ret) {
-		e = xpp_hist_entries(g.u, &nr);
-		rows = malloc((nr + 1) * sizeof(*rows));
-		if (!rows)
-			ret = -ENOMEM;
+	g->cap = 0;
+	for (uint32_t m = 0; m < g->n; m++)
+		if (g->c->ev[g->lead + m].h && xpp_hist_entries(g->c->ev[g->lead + m].h, &nr))
+			g->cap += nr;
+	/* chain entries (callers included) can outnumber the sample entries */
+	if (lead_en)
+		g->cap += xpp_hist_entries(lead_en->h, &nr) ? nr : 0;
+	for (uint32_t m = 1; lead_en && m < g->n; m++)
+		if (g->c->ev[g->lead + m].cg)
+			g->cap += xpp_cg_nr_nodes(g->c->ev[g->lead + m].cg);
+	g->u = xpp_hist_create();
+	g->val = calloc((g->cap + 1) * g->n, sizeof(*g->val));
+	g->lead_entry = malloc((g->cap + 1) * sizeof(*g->lead_entry));
+	g->shown = calloc(g->cap + 1, sizeof(*g->shown));
+	if (!g->u || !g->val || !g->lead_entry || !g->shown)
+		return -ENOMEM;
+	memset(g->lead_entry, 0xff, (g->cap + 1) * sizeof(*g->lead_entry));
+	for (uint32_t m = 0; m < g->n && !ret; m++) {
+		struct rv_entries en;
+
+		if (!m && lead_en) {
+			ret = add_member(g, lead_en, 0);
+			continue;
+		}
+		if (!g->c->ev[g->lead + m].nr_samples)
+			continue;
+		ret = rv_entries_build(&en, g->c, g->lead + m);
+		if (ret < 0)
+			return ret;
+		ret = add_member(g, &en, m);
+		rv_entries_free(&en);
 	}
-	if (ret < 0)
-		goto out;
+	return ret;
+}
+
+static void group_free(struct group *g)
+{
+	free(g->val);
+	free(g->lead_entry);
+	free(g->shown);
+	xpp_hist_free(g->u);
+}
+
+/* Every row of g, sorted, printed; with cg, each followed by the leader's graph of it. */
+static int print_rows(struct group *g, struct cgview *cg, FILE *out)
+{
+	const struct report_stdio_opts *o = g->c->o;
+	uint64_t lead_total = g->c->ev[g->lead].total_period;
+	struct xpp_hist_entry *e, *shown;
+	uint32_t *rows;
+	size_t nr, nrows = 0;
+	int ret = 0;
+
+	e = xpp_hist_entries(g->u, &nr);
+	rows = malloc((nr + 1) * sizeof(*rows));
+	shown = malloc((nr + 1) * sizeof(*shown));
+	if (!rows || !shown) {
+		free(rows);
+		free(shown);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < nr; i++)
-		rows[i] = (uint32_t)i;
-	rv_cols_init(&g.v, c);
-	rv_widths(&g.v, e, nr);
-	qsort_r(rows, nr, sizeof(*rows), cmp_group_rows, &g);
+		if (g->shown[i])
+			shown[nrows] = e[i], rows[nrows++] = (uint32_t)i;
+	rv_cols_init(&g->v, g->c);
+	rv_widths(&g->v, shown, nrows);
+	free(shown);
+	qsort_r(rows, nrows, sizeof(*rows), cmp_group_rows, g);
 	if (!o->quiet) {
-		print_head(c, lead, n, out);
-		print_titles(&g.v, n, o->show_nr_samples, out);
+		print_head(g->c, g->lead, g->n, out);
+		print_titles(g, o->show_nr_samples, out);
 	}
-	for (size_t i = 0; i < nr; i++) {
-		const uint64_t *p = &g.period[(size_t)rows[i] * n];
-		const uint64_t *s = &g.samples[(size_t)rows[i] * n];
+	for (size_t r = 0; r < nrows && !ret; r++) {
+		const struct val *v = &g->val[(size_t)rows[r] * g->n];
+		uint64_t lead = g->children ? v[0].acc : v[0].self;
 
 		/* perf's percent limit reads the leader's share */
-		if ((c->ev[lead].total_period ? 100.0 * (double)p[0] /
-		     (double)c->ev[lead].total_period : 0) < o->percent_limit)
+		if ((lead_total ? 100.0 * (double)lead / (double)lead_total : 0) < o->percent_limit)
 			continue;
-		fputs("  ", out);
-		for (uint32_t m = 0; m < n; m++) {
-			uint64_t total = c->ev[lead + m].total_period;
+		for (int col = g->children ? 0 : 1; col < 2; col++) {
+			fputs("  ", out);
+			for (uint32_t m = 0; m < g->n; m++) {
+				uint64_t total = g->c->ev[g->lead + m].total_period;
+				uint64_t p = col ? v[m].self : v[m].acc;
 
-			fprintf(out, " %6.2f%%", total ? 100.0 * (double)p[m] / (double)total : 0.0);
+				fprintf(out, " %6.2f%%", total ? 100.0 * (double)p / (double)total : 0.0);
+			}
 		}
 		if (o->show_nr_samples) {
 			fputs("  ", out);
-			for (uint32_t m = 0; m < n; m++)
-				fprintf(out, " %11" PRIu64, s[m]);
+			/* perf counts an entry's own samples, with --children too */
+			for (uint32_t m = 0; m < g->n; m++)
+				fprintf(out, " %11" PRIu64, v[m].self_n);
 		}
-		stdio_print_keys(&g.v, &e[rows[i]].key, out);
+		stdio_print_keys(&g->v, &e[rows[r]].key, out);
+		/* a member's entry the leader lacks has no chains, as perf's linked dummy */
+		if (cg && g->lead_entry[rows[r]] != UINT32_MAX)
+			ret = stdio_cg_entry(cg, g->lead_entry[rows[r]], out);
 	}
 	fputs("\n\n", out);
-out:
 	free(rows);
-	free(g.period);
-	free(g.samples);
-	xpp_hist_free(g.u);
+	return ret;
+}
+
+int stdio_print_group(struct rv_ctx *c, uint32_t lead, uint32_t n, FILE *out)
+{
+	struct group g = { .c = c, .lead = lead, .n = n };
+	int ret = collect(&g, NULL);
+
+	if (!ret)
+		ret = print_rows(&g, NULL, out);
+	group_free(&g);
+	return ret;
+}
+
+int stdio_print_group_rows(struct cgview *cg, uint32_t n, FILE *out)
+{
+	struct group g = { .c = cg->c, .lead = (uint32_t)(cg->ev - cg->c->ev), .n = n,
+			   .children = cg->c->children };
+	int ret = collect(&g, &cg->en);
+
+	if (!ret)
+		ret = print_rows(&g, cg, out);
+	group_free(&g);
 	return ret;
 }
