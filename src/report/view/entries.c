@@ -708,18 +708,27 @@ uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int co
 /*
  * The frame that stands for f in chains: perf's chains tell frames apart by function (with
  * -g srcline, by source line too), while frames differ by source line whenever the sort
- * keys have it, so frames equal but for that are one in a chain.
+ * keys have it, so frames equal but for that are one in a chain; and frames without a map
+ * are one per address, whatever their level (a user and a kernel context's 0).
  */
 static int64_t chain_frame(struct rv_entries *g, uint32_t f)
 {
 	struct xpp_hist_key k;
 	int64_t id;
 
-	if (!xpp_profile_srclines(g->c->p))
-		return f; /* frames are what chains compare */
 	if (f < g->frame_cap && g->frame_rep[f])
 		return g->frame_rep[f] - 1;
 	k = rv_frame_key(g->c, 0, f);
+	if (k.dso == XPP_HIST_NO_DSO) {
+		k.level = 0; /* perf matches frames without a map by address alone */
+	} else if (!xpp_profile_srclines(g->c->p)) {
+		/* frames are what chains compare: f stands for itself (cached all the same,
+		 * so the next time costs one load) */
+		if (XB_ARRAY_RESERVE0(g->frame_rep, g->frame_cap, (size_t)f + 1, 256))
+			return -ENOMEM;
+		g->frame_rep[f] = f + 1;
+		return f;
+	}
 	if (!g->c->cg.srcline)
 		k.srcline = 0;
 	else if (k.srcline & XPP_SRCLINE_FALLBACK)
@@ -801,8 +810,9 @@ struct kid_sort {
 static int cmp_kids_perf(const void *pa, const void *pb, void *arg)
 {
 	const struct kid_sort *ks = arg;
-	struct xpp_hist_key a = rv_frame_key(ks->g->c, 0, xpp_cg_node(ks->t, *(const uint32_t *)pa)->key);
-	struct xpp_hist_key b = rv_frame_key(ks->g->c, 0, xpp_cg_node(ks->t, *(const uint32_t *)pb)->key);
+	uint32_t fa = xpp_cg_node(ks->t, *(const uint32_t *)pa)->key;
+	uint32_t fb = xpp_cg_node(ks->t, *(const uint32_t *)pb)->key;
+	struct xpp_hist_key a = rv_frame_key(ks->g->c, 0, fa), b = rv_frame_key(ks->g->c, 0, fb);
 	uint64_t va = a.addr, vb = b.addr;
 
 	if (a.dso != b.dso) /* without a map (NULL to perf) lowest */
@@ -836,18 +846,13 @@ static int cmp_kids(const void *pa, const void *pb, void *arg)
 	return cmp_kids_perf(pa, pb, arg);
 }
 
-uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
-			uint32_t *nr)
+/* The children of node id with at least min_hit, sorted by cmp: a new array of *nr ids */
+static uint32_t *chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
+			    uint64_t min_hit, int (*cmp)(const void *, const void *, void *),
+			    uint32_t *nr)
 {
 	struct kid_sort ks = { g, t };
-	const struct xpp_cg_node *parent = xpp_cg_node(t, id);
-	uint64_t min_hit = g->min_hit;
 	uint32_t n = 0, *k;
-
-	/* fractal: perf's __sort_chain_graph_rel, a share of the parent's callees */
-	if (g->c->cg.mode == CG_FRACTAL)
-		min_hit = (uint64_t)ceil((double)(parent->period - parent->self_period) *
-					 (g->c->cg.threshold / 100.0));
 
 	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
 		n++;
@@ -858,26 +863,27 @@ uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint
 	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
 		if (xpp_cg_node(t, c)->period >= min_hit)
 			k[(*nr)++] = c;
-	qsort_r(k, *nr, sizeof(*k), cmp_kids, &ks);
+	qsort_r(k, *nr, sizeof(*k), cmp, &ks);
 	return k;
+}
+
+uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
+			uint32_t *nr)
+{
+	const struct xpp_cg_node *parent = xpp_cg_node(t, id);
+	uint64_t min_hit = g->min_hit;
+
+	/* fractal: perf's __sort_chain_graph_rel, a share of the parent's callees */
+	if (g->c->cg.mode == CG_FRACTAL)
+		min_hit = (uint64_t)ceil((double)(parent->period - parent->self_period) *
+					 (g->c->cg.threshold / 100.0));
+	return chain_kids(g, t, id, min_hit, cmp_kids, nr);
 }
 
 uint32_t *rv_chain_kids_perf(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
 			     uint32_t *nr)
 {
-	struct kid_sort ks = { g, t };
-	uint32_t n = 0, *k;
-
-	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
-		n++;
-	k = malloc((n + 1) * sizeof(*k));
-	*nr = 0;
-	if (!k)
-		return NULL;
-	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
-		k[(*nr)++] = c;
-	qsort_r(k, *nr, sizeof(*k), cmp_kids_perf, &ks);
-	return k;
+	return chain_kids(g, t, id, 0, cmp_kids_perf, nr);
 }
 
 uint32_t rv_chain_run_end(const xpp_callgraph *t, uint32_t id)
