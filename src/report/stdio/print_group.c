@@ -12,6 +12,8 @@ uint32_t stdio_group_size(const struct rv_ctx *c, uint32_t idx, const char **nam
 
 	*name = NULL;
 	*forced = false;
+	if (c->o->wall)
+		return 1; /* its events are one already */
 	if (f->nr_groups) {
 		for (uint32_t i = 0; i < f->nr_groups; i++) {
 			const struct xpf_group_desc *g = &f->groups[i];
@@ -40,7 +42,8 @@ uint32_t stdio_group_size(const struct rv_ctx *c, uint32_t idx, const char **nam
 
 bool stdio_group_view(const struct rv_ctx *c)
 {
-	return c->o->group > 0 || (c->o->group < 0 && xpf_reader_features(c->r)->nr_groups);
+	return !c->o->wall &&
+	       (c->o->group > 0 || (c->o->group < 0 && xpf_reader_features(c->r)->nr_groups));
 }
 
 /* "# Samples: ..." of a group: its events' samples and counts summed, its description */
