@@ -83,6 +83,7 @@ struct group {
 	const struct rv_ctx *c;
 	uint32_t lead, n;
 	bool children;          /* the Children and Self columns */
+	const struct rv_entries *lead_en; /* with call graphs: the leader's entries */
 	xpp_hist *u;
 	struct val { uint64_t acc, self, self_n; } *val; /* [entry * n + member] */
 	uint32_t *lead_entry;   /* per entry: the leader's entry id, UINT32_MAX none */
@@ -127,6 +128,13 @@ static int cmp_group_rows(const void *pa, const void *pb, void *arg)
 	 * no members), then the leader's Self and each member's in turn */
 	if (g->children && va[0].acc != vb[0].acc)
 		return va[0].acc > vb[0].acc ? -1 : 1;
+	if (g->children && g->lead_en && g->lead_entry[a] != UINT32_MAX &&
+	    g->lead_entry[b] != UINT32_MAX) {
+		int r = rv_entry_cmp_depth(g->lead_en, g->lead_entry[a], g->lead_entry[b]);
+
+		if (r)
+			return r;
+	}
 	for (uint32_t m = 0; m < g->n; m++)
 		if (va[m].self != vb[m].self)
 			return va[m].self > vb[m].self ? -1 : 1;
@@ -287,7 +295,7 @@ int stdio_print_group(struct rv_ctx *c, uint32_t lead, uint32_t n, FILE *out)
 int stdio_print_group_rows(struct cgview *cg, uint32_t n, FILE *out)
 {
 	struct group g = { .c = cg->c, .lead = (uint32_t)(cg->ev - cg->c->ev), .n = n,
-			   .children = cg->c->children };
+			   .children = cg->c->children, .lead_en = &cg->en };
 	int ret = collect(&g, &cg->en);
 
 	if (!ret)

@@ -380,6 +380,17 @@ static bool same_context(const struct xpp_hist_key *a, const struct xpp_hist_key
 	return a->tid == b->tid && a->cpu == b->cpu && a->parent == b->parent;
 }
 
+int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b)
+{
+	size_t n;
+	const struct xpp_hist_entry *e = xpp_hist_entries(g->h, &n);
+
+	if (g->depth && (key_mask(g->c) & XPP_HIST_KEY_SYM) && e[a].key.comm == e[b].key.comm &&
+	    same_context(&e[a].key, &e[b].key) && g->depth[a] != g->depth[b])
+		return (g->depth[a] > g->depth[b]) == (g->c->cg.order != 0) ? -1 : 1;
+	return 0;
+}
+
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct row_sort *rs = arg;
@@ -398,9 +409,8 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	 * thread, here of one command, and only when it sorts by symbol; with -g none its
 	 * entries keep no chains, so no depth)
 	 */
-	if (g->depth && (key_mask(g->c) & XPP_HIST_KEY_SYM) && e[a].key.comm == e[b].key.comm &&
-	    same_context(&e[a].key, &e[b].key) && g->depth[a] != g->depth[b])
-		return (g->depth[a] > g->depth[b]) == (g->c->cg.order != 0) ? -1 : 1;
+	if (rv_entry_cmp_depth(g, a, b))
+		return rv_entry_cmp_depth(g, a, b);
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
 	if (!same_context(&e[a].key, &e[b].key))

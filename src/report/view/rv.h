@@ -218,6 +218,13 @@ bool rv_event_chains(const struct rv_ctx *c, uint32_t idx);
 int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx);
 void rv_entries_free(struct rv_entries *g);
 
+/*
+ * perf's __hpp__sort_acc for entries a and b of equal children: of one command and context,
+ * sorted by symbol, the caller (the deeper chain in caller order) first: < 0 when a goes
+ * first, > 0 when b does, 0 when it does not tell.
+ */
+int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b);
+
 /* Entry e's key as a view shows it (with its level). */
 struct xpp_hist_key rv_entry_key(const struct rv_entries *g, uint32_t e);
 /* Entry e's children period and sample count (its own when the view has no children). */
