@@ -38,6 +38,8 @@ enum cli_opt_type {
 #define CLI_NONEG   (1 << 1) /* no --no-X form */
 #define CLI_HIDDEN  (1 << 2) /* not shown in help */
 #define CLI_NOARG   (1 << 3) /* a callback that takes no argument */
+#define CLI_LASTARG_DEFAULT (1 << 4) /* as perf's: the next argument is the value unless
+					it is missing or starts with '-', then defval */
 
 struct cli_option;
 /* Return 0, or -1 after printing an error with cli_error(). arg is NULL when unset or no arg. */
@@ -66,6 +68,7 @@ struct cli_option {
 #define OPT_STRING_OPTARG(s, l, v, a, h, d) { .type = CLI_OPT_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .flags = CLI_OPTARG, .defval = (intptr_t)(d) }
 #define OPT_CALLBACK(s, l, v, a, h, f)     { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f) }
 #define OPT_CALLBACK_NOARG(s, l, v, h, f)  { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .help = (h), .callback = (f), .flags = CLI_NOARG }
+#define OPT_CALLBACK_DEFAULT(s, l, v, a, h, f, d) { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = CLI_LASTARG_DEFAULT, .defval = (intptr_t)(d) }
 #define OPT_CALLBACK_OPTARG(s, l, v, a, h, f) { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = CLI_OPTARG }
 
 /* cli_parse() flags */

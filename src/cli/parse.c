@@ -28,6 +28,12 @@ static bool takes_arg(const struct cli_option *o)
 	}
 }
 
+/* CLI_LASTARG_DEFAULT: no value follows argv[i] (the end, or another option) */
+static bool lastarg_default(const struct cli_option *o, const char **argv, int argc, int i)
+{
+	return (o->flags & CLI_LASTARG_DEFAULT) && (i + 1 >= argc || argv[i + 1][0] == '-');
+}
+
 /* Store `arg` into the option's value; 0 or -1 after printing an error. */
 static int apply(const struct cli_option *o, const char *arg, bool unset, bool is_long)
 {
@@ -189,6 +195,8 @@ static int parse_long(const char **argv, int argc, int *i, const struct cli_opti
 		return apply(o, eq + 1, false, true);
 	if (o->flags & CLI_OPTARG)
 		return apply(o, NULL, false, true);
+	if (lastarg_default(o, argv, argc, *i))
+		return apply(o, (const char *)o->defval, false, true);
 	if (*i + 1 >= argc) {
 		cli_error("option '--%s' requires a value", o->long_name);
 		return -1;
@@ -219,6 +227,8 @@ static int parse_short(const char **argv, int argc, int *i, const struct cli_opt
 			return apply(o, p + 1, false, false);
 		if (o->flags & CLI_OPTARG)
 			return apply(o, NULL, false, false);
+		if (lastarg_default(o, argv, argc, *i))
+			return apply(o, (const char *)o->defval, false, false);
 		if (*i + 1 >= argc) {
 			cli_error("switch '%c' requires a value", *p);
 			return -1;

@@ -55,7 +55,7 @@ void cli_usage(const struct cli_option *opts, const char *const *usage, bool to_
 				      o->long_name);
 		if (hint)
 			n += snprintf(left + n, sizeof(left) - n,
-				      (o->flags & CLI_OPTARG) ? (o->long_name ? "[=<%s>]" : "[<%s>]") : " <%s>",
+				      (o->flags & (CLI_OPTARG | CLI_LASTARG_DEFAULT)) ? (o->long_name ? "[=<%s>]" : "[<%s>]") : " <%s>",
 				      hint);
 		if (n >= HELP_COLUMN)
 			fprintf(f, "%s\n%*s%s\n", left, HELP_COLUMN, "", o->help ? o->help : "");

@@ -207,6 +207,34 @@ static int set_max_stack(const struct cli_option *opt, const char *arg, bool uns
 	return 0;
 }
 
+/* -g as perf's: each one changes what it names (--no-call-graph: none) */
+static int set_call_graph(const struct cli_option *opt, const char *arg, bool unset)
+{
+	return report_call_graph_parse(opt->value, unset ? NULL : arg) < 0 ? -1 : 0;
+}
+
+/* --percent-limit as perf's: the entries' limit and the call graphs' threshold (the last of
+ * it and -g's number wins, as they come) */
+static int set_percent_limit(const struct cli_option *opt, const char *arg, bool unset)
+{
+	struct report_stdio_opts *v = opt->value;
+	char *end;
+
+	if (unset) {
+		v->percent_limit = 0;
+		return 0;
+	}
+	v->percent_limit = strtod(arg, &end);
+	if (end == arg || *end) {
+		cli_error("invalid --percent-limit '%s': want a percentage", arg);
+		return -1;
+	}
+	if (!v->cg.set)
+		report_call_graph_init(&v->cg);
+	v->cg.threshold = v->percent_limit;
+	return 0;
+}
+
 static int run_stdio(xpf_reader *r, struct report_opts *o)
 {
 	int status;
@@ -245,7 +273,8 @@ int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
 	double t0 = monotonic_now();
-	struct report_opts o = { .view.children = -1, .view.inlines = -1, .demangle = true };
+	struct report_opts o = { .view.children = -1, .view.inlines = -1, .view.group = -1,
+				  .demangle = true };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
 		OPT_STRING('i', "input", &o.input, "FILE",
@@ -287,11 +316,18 @@ int main(int argc, const char **argv)
 			   "overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, "
 			   "overhead_children, sample, period and the --sort keys; entries are "
 			   "sorted by the --sort keys, then by these fields"),
-		OPT_DOUBLE(0, "percent-limit", &o.view.percent_limit, "PERCENT",
-			   "hide entries below PERCENT of their event"),
+		OPT_CALLBACK(0, "percent-limit", &o.view, "PERCENT",
+			     "hide entries below PERCENT of their event (Children with "
+			     "--children), and call-graph branches below it, as -g's threshold",
+			     set_percent_limit),
 		OPT_BOOL('T', "threads", &o.threads,
 			 "after the report, the per-thread counts of 'xperf record -s' "
 			 "(the stdio view)"),
+		OPT_CALLBACK_NOARG(0, "group", &o.view.group,
+				   "show the events of a group (recorded with -e '{a,b}') side by "
+				   "side in one section, a percentage column each, as perf (the "
+				   "default for files with groups; on a file without, all its events "
+				   "as one group; --no-group: a section each)", set_children),
 		OPT_BOOL('n', "show-nr-samples", &o.view.show_nr_samples,
 			 "add a column with the number of samples of each entry"),
 		OPT_STRING('c', "comms", &o.view.comms, "COMM[,COMM...]",
@@ -320,13 +356,21 @@ int main(int argc, const char **argv)
 				   "(Children) beside its own (Self), sorted by Children (the default "
 				   "for files with callchains; --no-children: the flat view)",
 				   set_children),
-		OPT_STRING('g', "call-graph", &o.view.call_graph,
-			   "MODE[,THRESHOLD][,ORDER][,KEY][,VALUE]",
-			   "call graphs of files with callchains: MODE graph (default), folded "
-			   "or none; THRESHOLD hides branches under that percent (0.5); ORDER "
-			   "caller or callee (default: caller with --children, else callee); "
-			   "KEY function (default) or srcline (frames by source line, shown "
-			   "after the name); VALUE percent, count or period"),
+		OPT_CALLBACK_DEFAULT('g', "call-graph", &o.view.cg,
+				     "MODE[,THRESHOLD[,LIMIT]][,ORDER][,KEY][,VALUE]",
+				     "call graphs of files with callchains, words in any order "
+				     "(alone: graph,0.5,caller,function,percent): MODE graph (default; "
+				     "percentages of the event), fractal (of the parent), flat (each "
+				     "chain in full), folded (a line per chain, frames joined by ';') "
+				     "or none; THRESHOLD hides branches under that percent (0.5), LIMIT "
+				     "shows that many branches per level (default all); ORDER caller "
+				     "or callee (default: caller with --children, else callee); KEY "
+				     "function (default) or srcline (frames by source line, shown "
+				     "after the name); VALUE percent, period or count",
+				     set_call_graph, "graph,0.5,caller,function,percent"),
+		OPT_BOOL('G', "inverted", &o.view.inverted,
+			 "call graphs in caller order (perf's alias for -g caller), whatever -g "
+			 "and --children say"),
 		OPT_CALLBACK_NOARG(0, "inline", &o.view.inlines,
 				   "in call graphs, show the functions inlined at each address, "
 				   "each as a frame 'name (inlined)' above the function they were "

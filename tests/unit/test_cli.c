@@ -121,6 +121,47 @@ static void test_optarg_number(void)
 	CHECK_EQ_U64(lvl, 7);
 }
 
+static const char *last_g;
+
+static int take_g(const struct cli_option *opt, const char *arg, bool unset)
+{
+	(void)opt;
+	last_g = unset ? "unset" : arg;
+	return 0;
+}
+
+/*
+ * perf's LASTARG_DEFAULT: the next argument is the value unless it is missing or an
+ * option (then the default), so "-g caller", "-g -i f" and a last "-g" all work.
+ */
+static void test_lastarg_default(void)
+{
+	static const struct cli_option o3[] = {
+		OPT_CALLBACK_DEFAULT('g', "call-graph", NULL, "MODE", "graphs", take_g, "dflt"),
+		OPT_BOOL('b', "bool", &flag_b, "a switch"),
+		OPT_END(),
+	};
+	const char *next[] = { "t", "-g", "caller", NULL };
+	const char *before_opt[] = { "t", "-g", "-b", NULL };
+	const char *last[] = { "t", "-b", "--call-graph", NULL };
+	const char *eq[] = { "t", "--call-graph=flat", "x", NULL };
+	const char *neg[] = { "t", "--no-call-graph", NULL };
+
+	CHECK_EQ_U64(cli_parse(3, next, o3, usage, 0), 0);
+	CHECK_STR(last_g, "caller");
+	reset();
+	CHECK_EQ_U64(cli_parse(3, before_opt, o3, usage, 0), 0);
+	CHECK_STR(last_g, "dflt");
+	CHECK(flag_b);
+	CHECK_EQ_U64(cli_parse(3, last, o3, usage, 0), 0);
+	CHECK_STR(last_g, "dflt");
+	CHECK_EQ_U64(cli_parse(3, eq, o3, usage, 0), 1);
+	CHECK_STR(last_g, "flat");
+	CHECK_STR(eq[0], "x");
+	CHECK_EQ_U64(cli_parse(2, neg, o3, usage, 0), 0);
+	CHECK_STR(last_g, "unset");
+}
+
 int main(void)
 {
 	RUN(test_short_and_long_forms);
@@ -129,5 +170,6 @@ int main(void)
 	RUN(test_errors);
 	RUN(test_help_no_prefix);
 	RUN(test_optarg_number);
+	RUN(test_lastarg_default);
 	UNIT_MAIN_END();
 }

@@ -63,6 +63,15 @@ static void print_key(const struct rv_cols *v, unsigned int col, const struct xp
 	}
 }
 
+void stdio_print_keys(const struct rv_cols *v, const struct xpp_hist_key *k, FILE *out)
+{
+	for (unsigned int i = 0; i < v->nr_cols; i++) {
+		fputs("  ", out);
+		print_key(v, v->cols[i], k, i + 1 == v->nr_cols, NULL, out);
+	}
+	fputc('\n', out);
+}
+
 void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32_t e,
 		     const struct xpp_hist_key *k, FILE *out)
 {
@@ -96,9 +105,13 @@ void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out)
 {
 	const struct xpp_event *ev = &c->ev[idx];
 	char buf[96], count[32];
+	const char *name;
+	bool forced;
 
 	rv_count_str(ev->nr_samples, count, sizeof(count));
-	fprintf(out, "# Samples: %s of event '%s'\n", count,
+	/* perf says "events" for a group's leader even when it shows it alone */
+	fprintf(out, "# Samples: %s of event%s '%s'\n", count,
+		stdio_group_size(c, idx, &name, &forced) > 1 ? "s" : "",
 		rv_event_name(c, idx, buf, sizeof(buf)));
 	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
 }
@@ -114,7 +127,7 @@ static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 	int ret;
 
 	if (rv_event_chains(c, idx))
-		return stdio_print_callgraph_event(c, idx, out);
+		return stdio_print_callgraph_event(c, idx, 1, out);
 	ret = rv_entries_build(&g, c, idx);
 	if (ret < 0)
 		return ret;
@@ -142,6 +155,7 @@ static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 
 int stdio_print(struct rv_ctx *c, FILE *out)
 {
+	bool group = stdio_group_view(c);
 	int ret;
 
 	if (!c->o->quiet) {
@@ -150,10 +164,27 @@ int stdio_print(struct rv_ctx *c, FILE *out)
 			      "--header/--header-only options.\n#\n", out);
 		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", c->lost_samples);
 	}
-	for (uint32_t i = 0; i < c->nr_ev; i++) {
+	for (uint32_t i = 0, next = 0; i < c->nr_ev; i++) {
+		const char *name;
+		bool forced;
+		uint32_t n = stdio_group_size(c, i, &name, &forced);
+
+		/* a group's members are in its leader's section (perf skips an empty leader
+		 * with its members) */
+		bool lead = group && n > 1;
+
+		if (lead)
+			next = i + n;
+		else if (i < next)
+			continue;
 		if (!c->ev[i].nr_samples)
 			continue;
-		ret = print_event(c, i, out);
+		if (lead && rv_event_chains(c, i))
+			ret = stdio_print_callgraph_event(c, i, n, out);
+		else if (lead)
+			ret = stdio_print_group(c, i, n, out);
+		else
+			ret = print_event(c, i, out);
 		if (ret < 0)
 			return ret;
 	}

@@ -9,7 +9,7 @@
 
 int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 {
-	struct report_stdio_opts none = { .children = -1, .inlines = -1 };
+	struct report_stdio_opts none = { .children = -1, .inlines = -1, .group = -1 };
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct rv_ctx c = { 0 };

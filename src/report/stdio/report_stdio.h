@@ -6,6 +6,30 @@
 
 #include "format/xpf_reader.h"
 
+/* -g as perf's callchain_param: what the call graphs show and how (see report_call_graph_parse) */
+enum report_cg_mode { CG_GRAPH, CG_FRACTAL, CG_FLAT, CG_FOLDED, CG_NONE };
+enum report_cg_value { CG_PERCENT, CG_COUNT, CG_PERIOD };
+
+struct report_call_graph {
+	bool set;              /* false: perf's defaults (the rest unset) */
+	enum report_cg_mode mode;
+	double threshold;      /* percent: graph, flat, folded of the event's total, fractal of
+				  the parent's callees; smaller branches are hidden */
+	uint32_t print_limit;  /* branches shown per level (chains per entry); 0: all */
+	int order;             /* 1 caller first, 0 callee first, -1 perf's default */
+	enum report_cg_value value;
+	bool srcline;          /* -g srcline: frames show their source line and differ by it */
+};
+
+/*
+ * Apply one -g argument to g as perf parses it (words in any order, each a prefix of a
+ * mode, order, key or value word; the first number the threshold, a second the print
+ * limit); NULL or "none"-like unset: no call graph. 0, or -EINVAL after cli_error().
+ */
+int report_call_graph_parse(struct report_call_graph *g, const char *arg);
+/* perf's defaults: graph, 0.5, no limit, the order left to the view, function, percent */
+void report_call_graph_init(struct report_call_graph *g);
+
 struct report_stdio_opts {
 	const char *sort;          /* sort keys (comm, pid, dso, sym, srcline, cpu, parent) in
 				      any order; NULL: "comm,dso,sym" */
@@ -21,8 +45,10 @@ struct report_stdio_opts {
 	const char *buildid_dir;   /* perf's build-id cache (~/.debug); NULL: none */
 	int children;              /* 1 --children, 0 --no-children, -1 (0 too): perf's default,
 				      children when the file has callchains */
-	const char *call_graph;    /* -g: "graph|folded|none[,THRESHOLD][,caller|callee]
-				      [,function|srcline][,percent|count|period]"; NULL: graph */
+	struct report_call_graph cg; /* -g (and --percent-limit, which sets its threshold) */
+	bool inverted;             /* -G: caller order whatever -g and --children say */
+	int group;                 /* 1 --group, 0 --no-group, -1 perf's default (groups side by
+				      side when the file has them) */
 	int inlines;               /* 1 --inline, 0 --no-inline, -1: perf's default (inline
 				      frames in files recorded with --call-graph dwarf) */
 	uint32_t max_stack;        /* frames kept per chain, as struct xpp_opts: 0 perf's

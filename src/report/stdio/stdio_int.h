@@ -7,15 +7,47 @@
 
 #include "report/view/rv.h"
 
-/* Call-graph views (print_callgraph.c): one event's entries with their graphs. */
-int stdio_print_callgraph_event(struct rv_ctx *c, uint32_t idx, FILE *out);
+/* An event's call-graph view: its entries and the chains of one at a time. */
+struct cgview {
+	struct rv_ctx *c;
+	const struct xpp_event *ev;
+	struct rv_entries en;
+	struct rv_cols v;
+	xpp_callgraph *scratch;      /* one entry's chains */
+	uint32_t *seq;
+};
+
+/*
+ * Call-graph views (print_callgraph.c): one event's entries with their graphs; with
+ * nr_members > 1 the group it leads, side by side (stdio_print_group_rows()).
+ */
+int stdio_print_callgraph_event(struct rv_ctx *c, uint32_t idx, uint32_t nr_members, FILE *out);
+/* The graph (or chains) of entry i of g->en as -g asks, nothing for none. 0 or -ENOMEM. */
+int stdio_cg_entry(struct cgview *g, uint32_t i, FILE *out);
 
 /* Shared with print_callgraph.c (print.c). */
 void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out);
 void stdio_print_titles(const struct rv_cols *v, FILE *out);
+/* The key columns of an entry line (after its own metrics), each after two spaces, a
+ * newline: the group view's, whose metrics are the members' */
+void stdio_print_keys(const struct rv_cols *v, const struct xpp_hist_key *k, FILE *out);
 /* One entry line: the columns of v->out for entry e of g (shown with key k), a newline. */
 void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32_t e,
 		     const struct xpp_hist_key *k, FILE *out);
+
+/*
+ * perf's event groups (print_group.c). The size of the group event idx leads: 1 alone, 0
+ * when it is a member of another's; *name its group's name (NULL: perf's "anon group"),
+ * *forced when --group or --no-group made all events one group (perf's
+ * evlist__force_leader).
+ */
+uint32_t stdio_group_size(const struct rv_ctx *c, uint32_t idx, const char **name, bool *forced);
+/* Whether groups are shown side by side: --group, or by default when the file has groups. */
+bool stdio_group_view(const struct rv_ctx *c);
+/* The section of the n events from lead, side by side. 0 or -ENOMEM. */
+int stdio_print_group(struct rv_ctx *c, uint32_t lead, uint32_t n, FILE *out);
+/* The same with call graphs: the leader's entries and graphs in g, its n - 1 members. */
+int stdio_print_group_rows(struct cgview *g, uint32_t n, FILE *out);
 
 /* Print every event's section to out, as perf report --stdio does. 0 or -ENOMEM. */
 int stdio_print(struct rv_ctx *c, FILE *out);

@@ -220,7 +220,7 @@ static bool has_samples(const struct rv_ctx *c)
 
 int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 {
-	struct report_stdio_opts none = { .children = -1 };
+	struct report_stdio_opts none = { .children = -1, .group = -1 };
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct tui t = { .o = o, .r = r, .key_pending = -1 };

@@ -1,6 +1,7 @@
 /* An event's entries as perf lists them (children and self from the call tree, or flat) and each entry's chains. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,6 +380,17 @@ static bool same_context(const struct xpp_hist_key *a, const struct xpp_hist_key
 	return a->tid == b->tid && a->cpu == b->cpu && a->parent == b->parent;
 }
 
+int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b)
+{
+	size_t n;
+	const struct xpp_hist_entry *e = xpp_hist_entries(g->h, &n);
+
+	if (g->depth && (key_mask(g->c) & XPP_HIST_KEY_SYM) && e[a].key.comm == e[b].key.comm &&
+	    same_context(&e[a].key, &e[b].key) && g->depth[a] != g->depth[b])
+		return (g->depth[a] > g->depth[b]) == (g->c->cg.order != 0) ? -1 : 1;
+	return 0;
+}
+
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct row_sort *rs = arg;
@@ -397,9 +409,8 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	 * thread, here of one command, and only when it sorts by symbol; with -g none its
 	 * entries keep no chains, so no depth)
 	 */
-	if (g->depth && (key_mask(g->c) & XPP_HIST_KEY_SYM) && e[a].key.comm == e[b].key.comm &&
-	    same_context(&e[a].key, &e[b].key) && g->depth[a] != g->depth[b])
-		return (g->depth[a] > g->depth[b]) == (g->c->cg.order != 0) ? -1 : 1;
+	if (rv_entry_cmp_depth(g, a, b))
+		return rv_entry_cmp_depth(g, a, b);
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
 	if (!same_context(&e[a].key, &e[b].key))
@@ -707,18 +718,27 @@ uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int co
 /*
  * The frame that stands for f in chains: perf's chains tell frames apart by function (with
  * -g srcline, by source line too), while frames differ by source line whenever the sort
- * keys have it, so frames equal but for that are one in a chain.
+ * keys have it, so frames equal but for that are one in a chain; and frames without a map
+ * are one per address, whatever their level (a user and a kernel context's 0).
  */
 static int64_t chain_frame(struct rv_entries *g, uint32_t f)
 {
 	struct xpp_hist_key k;
 	int64_t id;
 
-	if (!xpp_profile_srclines(g->c->p))
-		return f; /* frames are what chains compare */
 	if (f < g->frame_cap && g->frame_rep[f])
 		return g->frame_rep[f] - 1;
 	k = rv_frame_key(g->c, 0, f);
+	if (k.dso == XPP_HIST_NO_DSO) {
+		k.level = 0; /* perf matches frames without a map by address alone */
+	} else if (!xpp_profile_srclines(g->c->p)) {
+		/* frames are what chains compare: f stands for itself (cached all the same,
+		 * so the next time costs one load) */
+		if (XB_ARRAY_RESERVE0(g->frame_rep, g->frame_cap, (size_t)f + 1, 256))
+			return -ENOMEM;
+		g->frame_rep[f] = f + 1;
+		return f;
+	}
 	if (!g->c->cg.srcline)
 		k.srcline = 0;
 	else if (k.srcline & XPP_SRCLINE_FALLBACK)
@@ -795,22 +815,51 @@ struct kid_sort {
 	const xpp_callgraph *t;
 };
 
+/* perf's match_chain order of a node's children: DSO, then symbol start (an address
+ * without one), highest first (its rb_root_in, read from the first) */
+static int cmp_kids_perf(const void *pa, const void *pb, void *arg)
+{
+	const struct kid_sort *ks = arg;
+	uint32_t fa = xpp_cg_node(ks->t, *(const uint32_t *)pa)->key;
+	uint32_t fb = xpp_cg_node(ks->t, *(const uint32_t *)pb)->key;
+	struct xpp_hist_key a = rv_frame_key(ks->g->c, 0, fa), b = rv_frame_key(ks->g->c, 0, fb);
+	uint64_t va = a.addr, vb = b.addr;
+
+	if (a.dso != b.dso) /* without a map (NULL to perf) lowest */
+		return a.dso == XPP_HIST_NO_DSO ? 1 : b.dso == XPP_HIST_NO_DSO ? -1 :
+		       a.dso > b.dso ? -1 : 1;
+	if (a.inl || b.inl) {
+		char ba[64], bb[64];
+		const char *na = rv_sym_or_addr(ks->g->c, &a, ba, sizeof(ba));
+		const char *nb = rv_sym_or_addr(ks->g->c, &b, bb, sizeof(bb));
+
+		return strcmp(nb, na);
+	}
+	if (a.sym >= 0 && b.sym >= 0 && a.dso != XPP_HIST_NO_DSO) {
+		const struct xpp_dso *d = xpp_dso_table_get(ks->g->c->dsos, a.dso);
+
+		va = d->syms.syms[a.sym].start;
+		vb = d->syms.syms[b.sym].start;
+	}
+	return va > vb ? -1 : va < vb;
+}
+
 static int cmp_kids(const void *pa, const void *pb, void *arg)
 {
 	const struct kid_sort *ks = arg;
 	const struct xpp_cg_node *a = xpp_cg_node(ks->t, *(const uint32_t *)pa);
 	const struct xpp_cg_node *b = xpp_cg_node(ks->t, *(const uint32_t *)pb);
-	char ba[64], bb[64];
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
-	/* perf's ties keep its child order: names in descending order */
-	return strcmp(rv_frame_name(ks->g->c, b->key, bb, sizeof(bb)),
-		      rv_frame_name(ks->g->c, a->key, ba, sizeof(ba)));
+	/* perf's ties keep its child order (cmp_kids_perf()) */
+	return cmp_kids_perf(pa, pb, arg);
 }
 
-uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
-			uint32_t *nr)
+/* The children of node id with at least min_hit, sorted by cmp: a new array of *nr ids */
+static uint32_t *chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
+			    uint64_t min_hit, int (*cmp)(const void *, const void *, void *),
+			    uint32_t *nr)
 {
 	struct kid_sort ks = { g, t };
 	uint32_t n = 0, *k;
@@ -822,10 +871,29 @@ uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint
 	if (!k)
 		return NULL;
 	for (uint32_t c = xpp_cg_node(t, id)->first_child; c; c = xpp_cg_node(t, c)->next_sibling)
-		if (xpp_cg_node(t, c)->period >= g->min_hit)
+		if (xpp_cg_node(t, c)->period >= min_hit)
 			k[(*nr)++] = c;
-	qsort_r(k, *nr, sizeof(*k), cmp_kids, &ks);
+	qsort_r(k, *nr, sizeof(*k), cmp, &ks);
 	return k;
+}
+
+uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
+			uint32_t *nr)
+{
+	const struct xpp_cg_node *parent = xpp_cg_node(t, id);
+	uint64_t min_hit = g->min_hit;
+
+	/* fractal: perf's __sort_chain_graph_rel, a share of the parent's callees */
+	if (g->c->cg.mode == CG_FRACTAL)
+		min_hit = (uint64_t)ceil((double)(parent->period - parent->self_period) *
+					 (g->c->cg.threshold / 100.0));
+	return chain_kids(g, t, id, min_hit, cmp_kids, nr);
+}
+
+uint32_t *rv_chain_kids_perf(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
+			     uint32_t *nr)
+{
+	return chain_kids(g, t, id, 0, cmp_kids_perf, nr);
 }
 
 uint32_t rv_chain_run_end(const xpp_callgraph *t, uint32_t id)

@@ -10,18 +10,6 @@
 #include "profile/profile.h"
 #include "report/stdio/report_stdio.h"
 
-enum cg_mode { CG_GRAPH, CG_FOLDED, CG_NONE };
-enum cg_value { CG_PERCENT, CG_COUNT, CG_PERIOD };
-
-/* What -g asked for, perf's defaults filled in once the file's attrs are known. */
-struct cg_opts {
-	enum cg_mode mode;
-	double threshold;      /* percent of the event's total: smaller branches are hidden */
-	int order;             /* 1 caller first, 0 callee first, -1 perf's default */
-	enum cg_value value;
-	bool srcline;          /* -g srcline: frames show their source line and differ by it */
-};
-
 #define RV_MAX_COLS 8
 
 /*
@@ -64,7 +52,7 @@ struct rv_ctx {
 	const struct xpp_name_list *comm_filter, *dso_filter;
 	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
 	bool children;         /* --children in effect */
-	struct cg_opts cg;
+	struct report_call_graph cg; /* set, perf's defaults filled in */
 };
 
 /* ---- setup (setup.c) ---- */
@@ -230,6 +218,13 @@ bool rv_event_chains(const struct rv_ctx *c, uint32_t idx);
 int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx);
 void rv_entries_free(struct rv_entries *g);
 
+/*
+ * perf's __hpp__sort_acc for entries a and b of equal children: of one command and context,
+ * sorted by symbol, the caller (the deeper chain in caller order) first: < 0 when a goes
+ * first, > 0 when b does, 0 when it does not tell.
+ */
+int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b);
+
 /* Entry e's key as a view shows it (with its level). */
 struct xpp_hist_key rv_entry_key(const struct rv_entries *g, uint32_t e);
 /* Entry e's children period and sample count (its own when the view has no children). */
@@ -254,11 +249,19 @@ uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int co
 int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq);
 
 /*
- * The children of node id of a chain tree with at least g->min_hit, most first, ties as
- * perf orders them: a new array of *nr ids (free it), NULL on ENOMEM.
+ * The children of node id of a chain tree with at least g->min_hit (fractal: the threshold
+ * of the node's callees), most first, ties as perf orders them: a new array of *nr ids (free it), NULL on ENOMEM.
  */
 uint32_t *rv_chain_kids(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
 			uint32_t *nr);
+
+/*
+ * All children of node id, in the order perf keeps them before sorting (by DSO, then symbol
+ * start, highest first): the order its flat and folded chains keep for equal counts. A new
+ * array of *nr ids (free it), NULL on ENOMEM.
+ */
+uint32_t *rv_chain_kids_perf(const struct rv_entries *g, const xpp_callgraph *t, uint32_t id,
+			     uint32_t *nr);
 
 /*
  * perf's callchain nodes hold runs of entries: a run goes on through nodes with one child

@@ -108,60 +108,98 @@ static int parse_sort(struct rv_ctx *c, const char *s)
 	return 0;
 }
 
+void report_call_graph_init(struct report_call_graph *g)
+{
+	*g = (struct report_call_graph){
+		.set = true, .mode = CG_GRAPH, .threshold = 0.5, .order = -1, .value = CG_PERCENT,
+	};
+}
+
 /*
- * -g as perf parses it: words in any order, the first number the threshold (a second one,
- * perf's print limit, is accepted and ignored). Unknown words are a usage error.
+ * perf's parse_callchain_mode/order/sort_key/value, tried in that order: a word matches
+ * when it is a prefix of one of theirs ("f" is flat, "c" caller, "p" percent). 1 when it
+ * matched, 0 not, -1 for "address", which we do not do.
  */
-static int parse_call_graph(struct cg_opts *g, const char *arg)
+static int cg_word(struct report_call_graph *g, const char *w, size_t n)
 {
 	static const struct { const char *word; int what, val; } words[] = {
-		{ "graph", 0, CG_GRAPH }, { "folded", 0, CG_FOLDED }, { "none", 0, CG_NONE },
-		{ "caller", 1, 1 }, { "callee", 1, 0 }, { "function", 2, 0 }, { "srcline", 2, 1 },
-		{ "percent", 3, CG_PERCENT }, { "count", 3, CG_COUNT }, { "period", 3, CG_PERIOD },
+		{ "graph", 0, CG_GRAPH }, { "flat", 0, CG_FLAT }, { "fractal", 0, CG_FRACTAL },
+		{ "folded", 0, CG_FOLDED }, { "none", 0, CG_NONE },
+		{ "caller", 1, 1 }, { "callee", 1, 0 },
+		{ "function", 2, 0 }, { "address", 2, -1 }, { "srcline", 2, 1 },
+		{ "percent", 3, CG_PERCENT }, { "period", 3, CG_PERIOD }, { "count", 3, CG_COUNT },
 	};
-	int numbers = 0;
 
-	g->mode = CG_GRAPH;
-	g->threshold = 0.5;
-	g->order = -1;
-	g->value = CG_PERCENT;
-	g->srcline = false;
-	while (arg && *arg) {
-		size_t n = strcspn(arg, ","), i;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (strncmp(words[i].word, w, n) || strlen(words[i].word) < n)
+			continue;
+		if (words[i].what == 0)
+			g->mode = words[i].val;
+		else if (words[i].what == 1)
+			g->order = words[i].val;
+		else if (words[i].what == 2 && words[i].val < 0)
+			return -1; /* chains by address: frames are functions here */
+		else if (words[i].what == 2)
+			g->srcline = words[i].val;
+		else
+			g->value = words[i].val;
+		return 1;
+	}
+	return 0;
+}
+
+int report_call_graph_parse(struct report_call_graph *g, const char *arg)
+{
+	bool threshold_set = false;
+	const char *s = arg;
+
+	if (!g->set)
+		report_call_graph_init(g);
+	if (!arg) {
+		g->mode = CG_NONE;
+		return 0;
+	}
+	while (*s) {
+		size_t n = strcspn(s, ",");
 		char word[64], *end;
+		int known;
 
 		if (n >= sizeof(word))
 			goto bad;
-		memcpy(word, arg, n);
+		memcpy(word, s, n);
 		word[n] = 0;
-		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-			if (n && !strncmp(words[i].word, word, n))
-				break;
-		if (i < sizeof(words) / sizeof(words[0])) {
-			if (words[i].what == 0)
-				g->mode = words[i].val;
-			else if (words[i].what == 1)
-				g->order = words[i].val;
-			else if (words[i].what == 2)
-				g->srcline = words[i].val;
-			else if (words[i].what == 3)
-				g->value = words[i].val;
-		} else if (n) {
-			double d = strtod(word, &end);
-
-			if (*end || d < 0 || d > 100)
-				goto bad;
-			if (!numbers++)
-				g->threshold = d;
+		known = n ? cg_word(g, word, n) : 1;
+		if (known < 0) {
+			cli_error("-g address (chains by instruction address) is not supported: use "
+				  "function or srcline");
+			return -EINVAL;
 		}
-		arg += n;
-		if (*arg == ',')
-			arg++;
+		if (!known) {
+			/* perf: the first number is the threshold, any later one the print limit */
+			if (!threshold_set) {
+				double d = strtod(word, &end);
+
+				if (end == word)
+					goto bad;
+				g->threshold = d;
+				threshold_set = true;
+			} else {
+				unsigned long l = strtoul(word, &end, 0);
+
+				if (end == word)
+					goto bad;
+				g->print_limit = l > UINT32_MAX ? UINT32_MAX : (uint32_t)l;
+			}
+		}
+		s += n;
+		if (*s == ',')
+			s++;
 	}
 	return 0;
 bad:
-	cli_error("invalid -g argument '%s': use graph, folded or none, a threshold, caller or "
-		  "callee, function or srcline, percent, count or period", arg);
+	cli_error("invalid -g argument '%s': use graph, fractal, flat, folded or none, a "
+		  "threshold and a print limit, caller or callee, function or srcline, percent, "
+		  "period or count", arg);
 	return -EINVAL;
 }
 
@@ -180,8 +218,11 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 	/* with -F and no --sort, perf sorts by the fields alone */
 	if ((o->sort || !o->fields) && parse_sort(c, o->sort ? o->sort : "comm,dso,sym") < 0)
 		return -EINVAL;
-	if (parse_call_graph(&c->cg, o->call_graph) < 0)
-		return -EINVAL;
+	c->cg = o->cg;
+	if (!c->cg.set)
+		report_call_graph_init(&c->cg);
+	if (o->inverted)
+		c->cg.order = 1; /* perf's -G: after -g and whatever --children implies */
 	/* perf: -p REGEX sorts by parent too, after the other keys */
 	if (o->parent && c->nr_cols < RV_MAX_COLS &&
 	    !has_col(c, XPP_HIST_KEY_PARENT))
