@@ -774,6 +774,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 {
 	struct xb_error err = { 0 };
 	bool pipe_out = !strcmp(opts.output, "-"), renamed = false, created = false;
+	bool write_failed = false;
 	char old[4096], piece[4096];
 	int ret, status = 0, exit_code;
 	uint64_t bytes_out, bytes_in, samples;
@@ -856,6 +857,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 	exit_code = opts.argc > 0 ? summary_child_status(&opts, status) : 0;
 	if (ret < 0) {
 		cli_error("%s", s->werr.msg);
+		write_failed = true;
 		exit_code = CLI_EXIT_RUNTIME;
 	}
 	/* --switch-output could not start its next piece: the pieces before are complete */
@@ -868,11 +870,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 	if (end_file(s, &err) < 0) {
 		if (ret == 0)
 			cli_error("%s", err.msg);
-		if (!pipe_out)
-			cli_hint("the file holds what was written up to the last complete round: "
-				 "%llu of the %llu samples read",
-				 (unsigned long long)xpf_writer_samples_written(s->w),
-				 (unsigned long long)s->st.samples);
+		write_failed = true;
 		exit_code = CLI_EXIT_RUNTIME;
 	}
 	/* what the file holds: after a failed write, less than what the rings gave */
@@ -884,6 +882,21 @@ static int record(struct rec_session *s, struct rec_target *t)
 		exit_code = CLI_EXIT_RUNTIME;
 	}
 	s->w = NULL;
+	/*
+	 * A write that failed before any sample reached the file (a disk full from the start)
+	 * leaves nothing, as a recording that could not write its header: whether the header
+	 * and the first rounds of side-band records fit is a matter of timing.
+	 */
+	if (write_failed && !pipe_out && !s->rotate && !samples) {
+		drop_output(created, renamed, old);
+		cli_hint("no sample reached '%s' before the write failed: no file is left",
+			 opts.output);
+		return exit_code;
+	}
+	if (write_failed && !pipe_out)
+		cli_hint("the file holds what was written up to the last complete round: "
+			 "%llu of the %llu samples read", (unsigned long long)samples,
+			 (unsigned long long)s->st.samples);
 	/* --switch-output: the last piece is named like the others */
 	if (s->rotate && rename_piece(piece, sizeof(piece), &err) < 0) {
 		cli_error("%s", err.msg);
