@@ -115,7 +115,12 @@ perf_case "--show-task-events --show-mmap-events as perf script" '
 	same_as_perf "$DATA/x-threads.data" --show-task-events
 	grep -q "PERF_RECORD_FORK" xperf.out
 '
+# DWARF unwinding and source lines need libdw (report_dwarf.sh checks what a build
+# without it says)
+have_libdw() { "$XPERF_BUILD/xperf" version 2>/dev/null | grep -Eq "^ +libdw +yes"; }
+export -f have_libdw
 perf_case "DWARF call graphs: the same samples and frame addresses as perf script" '
+	have_libdw || skip "built without libdw: no DWARF unwinding"
 	# names differ on purpose where DWARF and ELF names differ (see xperf-script.1)
 	perf_run script -i "$DATA/p-sort.data" >perf.out 2>/dev/null
 	"$XS" -i "$DATA/p-sort.data" >xperf.out
@@ -154,8 +159,16 @@ test_case "--folded lines are sorted, counts add up to the samples" '
 	[ "$n" = "$m" ] || fail "folded counts $n, file has $m samples"
 '
 test_case "-F srcline prints source lines of the workload" '
-	"$XS" -F comm,ip,sym,srcline -i "$DATA/x-shares.data" >out
+	have_libdw || skip "built without libdw: no source lines (the case below checks its message)"
+	"$XS" -F comm,ip,sym,srcline -i "$DATA/x-shares.data" >out 2>err
 	grep -Eq "^  shares\.c:[0-9]+$" out
+	! grep -q "need libdw" err
+'
+test_case "-F srcline without libdw: one warning that says so, addresses for lines" '
+	! have_libdw || skip "built with libdw (the case above checks the lines)"
+	"$XS" -F comm,ip,sym,srcline -i "$DATA/x-shares.data" >out 2>err
+	[ "$(grep -c "source lines need libdw" err)" -eq 1 ] || fail "$(cat err)"
+	grep -Eq "^  shares\[[0-9a-f]+\]$" out || fail "$(head -5 out)"
 '
 test_case "an unknown -F field is a usage error naming it" '
 	rc=0; "$XS" -F comm,bogus -i "$DATA/x-shares.data" >out 2>err || rc=$?
