@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include "base/array.h"
+#include "format/xpf_reader.h"
 #include "profile.pb-c.h"
 #include "profile/symbols/dso.h"
 #include "report/pprof/pprof.h"
@@ -259,24 +260,6 @@ static const char *unit_of(const struct xpf_attr *a)
 		       "nanoseconds" : "count";
 }
 
-static const char *name_of(const struct xpf_attr *a, char *buf, size_t size)
-{
-	static const char *const sw[] = { "cpu-clock", "task-clock", "page-faults",
-					  "context-switches", "cpu-migrations", "minor-faults",
-					  "major-faults" };
-	static const char *const hw[] = { "cycles", "instructions", "cache-references",
-					  "cache-misses", "branches", "branch-misses" };
-
-	if (a->name && a->name[0])
-		return a->name;
-	if (a->attr.type == PERF_TYPE_SOFTWARE && a->attr.config < sizeof(sw) / sizeof(sw[0]))
-		return sw[a->attr.config];
-	if (a->attr.type == PERF_TYPE_HARDWARE && a->attr.config < sizeof(hw) / sizeof(hw[0]))
-		return hw[a->attr.config];
-	snprintf(buf, size, "event-%u-0x%llx", a->attr.type, (unsigned long long)a->attr.config);
-	return buf;
-}
-
 static int write_gz(const char *path, const uint8_t *buf, size_t len, struct xb_error *err)
 {
 	gzFile gz = strcmp(path, "-") ? gzopen(path, "wb") : gzdopen(dup(STDOUT_FILENO), "wb");
@@ -366,7 +349,7 @@ int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
 				goto out;
 			perftools__profiles__value_type__init(vt);
 			pr.sample_type[pr.n_sample_type++] = vt;
-			vt->type = str(&pp, j ? name_of(a, nbuf, sizeof(nbuf)) : "samples");
+			vt->type = str(&pp, j ? xpf_attr_event_name(a, nbuf, sizeof(nbuf)) : "samples");
 			vt->unit = str(&pp, j ? unit_of(a) : "count");
 		}
 		if (first == UINT32_MAX && ev[e].nr_samples)
