@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "config.h"
 #include "script/script.h"
 
 struct script_opts {
@@ -47,13 +46,6 @@ static int script_start(struct script *sc)
 
 	if (script_fields_check(&sc->f, sc->r) < 0)
 		return -EINVAL;
-	if (!HAVE_LIBDW)
-		for (int t = 0; t < T_NR; t++)
-			if (sc->f.fields[t] & F_SRCLINE) {
-				cli_warning("source lines need libdw, and this xperf was built "
-					    "without it: srcline shows shared objects and addresses");
-				break;
-			}
 	sc->ev_names = calloc(n ? n : 1, sizeof(*sc->ev_names));
 	if (!sc->ev_names)
 		return -ENOMEM;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 
+#include "cli/cli.h"
 #include "profile/symbols/dso.h"
 #include "script/script.h"
 
@@ -100,13 +101,19 @@ static void print_srcline(struct script *sc, const struct xpp_hist_key *k, uint6
 			  bool mapped)
 {
 	const char *line;
-
 	const struct xpp_dso *d = mapped ? dso_of(sc, k) : NULL;
+	int ret;
 
 	if (!d)
 		return;
 	out_mem(sc->out, "\n  ", 3);
-	if (xpp_profile_srcline_at(sc->p, k->dso, addr, &line) > 0) {
+	ret = xpp_profile_srcline_at(sc->p, k->dso, addr, &line);
+	if (ret == -EOPNOTSUPP && !sc->srcline_unsupported) {
+		sc->srcline_unsupported = true;
+		cli_warning("source lines need libdw, and this xperf was built without it: "
+			    "srcline shows shared objects and addresses");
+	}
+	if (ret > 0) {
 		out_str(sc->out, line);
 	} else {
 		/* perf's stand-in where no line is known: "dso[address]" */

@@ -59,6 +59,7 @@ struct script {
 	const char **ev_names;   /* per attr index */
 	uint32_t nr_names;
 	struct tp_printer *tp;
+	bool srcline_unsupported; /* said once: no libdw for -F srcline */
 };
 
 int script_on_sample(void *ctx, const struct xpp_sample_view *v);
