@@ -40,7 +40,7 @@ fi
 if command -v perf >/dev/null 2>&1; then
 	echo
 	echo "demo: the same file read by Linux perf (the format is perf.data):"
-	step perf report --stdio --no-children -g none --sort symbol -i "$OUT" --percent-limit 5 2>/dev/null | \
+	step perf report --stdio --no-children -g none --sort sym -i "$OUT" --percent-limit 5 2>/dev/null | \
 		grep -v '^#' | grep -v '^$' | head -n 20
 fi
 echo
