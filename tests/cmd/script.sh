@@ -217,6 +217,19 @@ if have_tp; then
 		grep -q "sched:sched_switch: prev_comm=" perf.out
 		diff perf.out xperf.out >diff.out || { head diff.out; fail "differs from perf script"; }
 	'
+	perf_case "damaged tracing data: one warning naming it, the lines without their fields" '
+		te_built || skip "built without libtraceevent (the case below checks its message)"
+		perf_run record -N -q -e sched:sched_switch -o - -- sleep 0.05 >pipe.data 2>/dev/null
+		python3 - <<EOF2
+d = open("pipe.data", "rb").read()
+magic = b"\x17\x08Dtracing"
+assert magic in d, "no TRACING_DATA in the stream"
+open("bad.data", "wb").write(d.replace(magic, b"\x17\x08Dtracinx", 1))
+EOF2
+		"$XS" -i - <bad.data >out 2>err || fail "exit $?: $(cat err)"
+		[ "$(grep -c "tracing data is damaged" err)" -eq 1 ] || fail "$(cat err)"
+		grep -q "sched:sched_switch: *$" out || fail "$(head -3 out)"
+	'
 	test_case "a build without libtraceevent prints the lines and says once why fields lack" '
 		! te_built || skip "built with libtraceevent (the cases above compare its fields)"
 		"$XS" -i "$DATA/x-tp.data" >out 2>err
