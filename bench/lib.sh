@@ -73,7 +73,9 @@ CACHE=${BENCH_CACHE:-$BUILD/bench-cache}
 # bench_file NAME MIN WHAT [--newer FILE] PERF_RECORD_ARGS... -- CMD...: the path of
 # $CACHE/NAME, a perf recording of at least MIN samples, made anew with
 # `perf record -q -N --no-bpf-event PERF_RECORD_ARGS -- CMD` (up to three tries) when it is
-# missing, too small or older than FILE. WHAT says in a word or two what it holds. Says what
+# missing, too small, older than FILE, or made by another command line (kept in NAME.cmd: a
+# recording of a workload path that has since gone, e.g. another checkout's, would time a
+# report that cannot read the program's files). WHAT says in a word or two what it holds. Says what
 # it does on stderr; fails when there are still too few samples.
 bench_file() {
 	local name=$1 min=$2 what=$3 newer="" f n=0 i
@@ -84,13 +86,14 @@ bench_file() {
 	fi
 	f=$CACHE/$name
 	mkdir -p "$CACHE"
-	[ -s "$f" ] && { [ -z "$newer" ] || [ "$f" -nt "$newer" ]; } && n=$(samples_of "$f")
+	[ -s "$f" ] && { [ -z "$newer" ] || [ "$f" -nt "$newer" ]; } &&
+		[ "$(cat "$f.cmd" 2>/dev/null)" = "$*" ] && n=$(samples_of "$f")
 	if [ "${n:-0}" -lt "$min" ]; then
 		echo "   recording $f..." >&2
 		: >"$BENCH_TMP/record.err"
 		for i in 1 2 3; do
 			perf record -q -N --no-bpf-event -o "$f.tmp" "$@" >/dev/null \
-				2>"$BENCH_TMP/record.err" && mv "$f.tmp" "$f" && break
+				2>"$BENCH_TMP/record.err" && mv "$f.tmp" "$f" && echo "$*" >"$f.cmd" && break
 		done
 		n=$(samples_of "$f")
 	fi
@@ -116,11 +119,14 @@ two_busy_threads() {
 # ($CACHE/report-big.data: >= MIN_SAMPLES samples, 500k by default), recorded with perf
 # (cpu-clock every 20 us, CPU_SECONDS of CPU on two threads) when it is missing or too small.
 report_big_file() {
-	local cpu=${CPU_SECONDS:-22}
+	big_file_args
+	bench_file report-big.data "${MIN_SAMPLES:-500000}" "compressed, -g" "${BIG_ARGS[@]}"
+}
 
-	two_busy_threads "$cpu"
-	bench_file report-big.data "${MIN_SAMPLES:-500000}" "compressed, -g" \
-		-z -g -e cpu-clock -c 20000 -- "${BUSY_CMD[@]}"
+# big_file_args: BIG_ARGS (an array) becomes the perf record arguments of report-big.data
+big_file_args() {
+	two_busy_threads "${CPU_SECONDS:-22}"
+	BIG_ARGS=(-z -g -e cpu-clock -c 20000 -- "${BUSY_CMD[@]}")
 }
 
 # report_stdio_file: the big file of report_big_file when it is there with at least
@@ -128,7 +134,9 @@ report_big_file() {
 report_stdio_file() {
 	local min=${MIN_SAMPLES:-100000} n=0
 
-	[ -s "$CACHE/report-big.data" ] && n=$(samples_of "$CACHE/report-big.data")
+	big_file_args
+	[ -s "$CACHE/report-big.data" ] && [ "$(cat "$CACHE/report-big.data.cmd" 2>/dev/null)" = "${BIG_ARGS[*]}" ] &&
+		n=$(samples_of "$CACHE/report-big.data")
 	if [ "${n:-0}" -ge "$min" ]; then
 		echo "   file: $CACHE/report-big.data, $(du -k "$CACHE/report-big.data" | cut -f1) KiB, $n samples (-g)" >&2
 		echo "$CACHE/report-big.data"
