@@ -91,8 +91,8 @@ static int annotate_one(struct run *r, uint32_t ev, const struct sym_total *t)
 /*
  * The symbols of event ev with samples (named o->symbol, or all), found from the sample
  * addresses: each distinct address is looked up once, and a DSO's symbols are read only
- * when it has samples. The kernel's only with `kernel` (reading them costs more than the
- * rest of an annotation).
+ * when it has samples (and, for a named symbol, a symbol of that name). The kernel's only
+ * with `kernel` (reading them costs more than the rest of an annotation).
  */
 static int collect(struct run *r, uint32_t ev, bool kernel, struct sym_total **out, size_t *nr)
 {
@@ -106,6 +106,9 @@ static int collect(struct run *r, uint32_t ev, bool kernel, struct sym_total **o
 			xpp_profile_addr_hits(r->p, ev, dso, 0, UINT64_MAX, &nh);
 
 		if (!nh || (d->kind == XPP_DSO_KERNEL && !kernel))
+			continue;
+		/* a DSO without the name has nothing to annotate: its table is not built */
+		if (r->o->symbol && !xpp_dso_table_may_have(r->dsos, dso, r->o->symbol))
 			continue;
 		for (size_t i = 0; i < nh; i++) {
 			int64_t sym = xpp_dso_table_resolve(r->dsos, dso, h[i].addr);

@@ -10,19 +10,24 @@
 
 /*
  * perf feeds every COMPRESSED record of a file to one zstd stream, and a record of the
- * decompressed stream may start in one COMPRESSED record and end in the next. We keep one
- * large output buffer: complete records are handed out in place, and the output of the next
- * compressed record goes on behind them. Only when the room behind is short is the
- * unfinished tail (less than one record, at most 64 KiB) moved to the front, after telling
- * the reuse hook: records handed out stay put for most of a buffer, so a caller that keeps
- * some (an ordering queue, a round or two) rarely has to copy them.
+ * decompressed stream may start in one COMPRESSED record and end in the next. We keep two
+ * large output buffers and fill one at a time: complete records are handed out in place, and
+ * the output of the next compressed record goes on behind them. Only when the room behind is
+ * short is the unfinished tail (less than one record, at most 64 KiB) moved to the front of
+ * the other buffer, after telling the reuse hook that the other buffer's old records go: the
+ * records handed out stay put for a whole buffer after the one they are in, so a caller that
+ * keeps some (an ordering queue, a round or two) almost never has to copy them. With one
+ * buffer, whose front was reused at once, the ordering queue copied a fifth of all records.
+ * The second buffer is allocated at the first switch: small files never touch it.
  */
-#define MIN_ROOM (256u << 10)
+#define MIN_ROOM (128u << 10)
 
 struct xpf_decomp {
 	ZSTD_DStream *zd;
 	uint8_t *buf;
 	size_t cap, head, len;   /* records live in buf[head, len) */
+	uint8_t *spare;          /* the other buffer (cap bytes, NULL until the first switch) */
+	size_t spare_len;        /* spare[0, spare_len) holds records handed out earlier */
 	const uint8_t *in;       /* payload of the current compressed record */
 	size_t in_size, in_pos;
 	bool flush;              /* the last call filled the buffer: zstd may hold more output */
@@ -62,6 +67,7 @@ void xpf_decomp_free(struct xpf_decomp *dc)
 	xpf_pipe_free(dc->pipe);
 	ZSTD_freeDStream(dc->zd);
 	free(dc->buf);
+	free(dc->spare);
 	free(dc);
 }
 
@@ -73,11 +79,32 @@ void xpf_decomp_set_reuse_hook(struct xpf_decomp *dc, xpf_reuse_fn fn, void *ctx
 		xpf_pipe_set_reuse_hook(dc->pipe, fn, ctx);
 }
 
-/* The records handed out so far, all in buf[0, head), are about to be written over. */
-static void reusing(struct xpf_decomp *dc)
+/*
+ * The room behind the records is short: go on in the other buffer, the unfinished tail
+ * first, once the reuse hook knows its old records go. Without memory for a second buffer,
+ * the tail moves to the front of this one, whose records go at once.
+ */
+static void switch_buffer(struct xpf_decomp *dc)
 {
-	if (dc->reuse && dc->head)
+	size_t tail = dc->len - dc->head;
+	uint8_t *to;
+
+	if (!dc->spare && (dc->spare = malloc(dc->cap)))
+		dc->spare_len = 0;
+	to = dc->spare ? dc->spare : dc->buf;
+	if (dc->reuse && to == dc->buf && dc->head)
 		dc->reuse(dc->reuse_ctx, dc->buf, dc->buf + dc->head);
+	else if (dc->reuse && dc->spare_len)
+		dc->reuse(dc->reuse_ctx, dc->spare, dc->spare + dc->spare_len);
+	memmove(to, dc->buf + dc->head, tail);
+	if (to != dc->buf) {
+		dc->spare = dc->buf;
+		dc->spare_len = dc->head;
+		dc->buf = to;
+	}
+	dc->carry = dc->carry > dc->head ? dc->carry - dc->head : 0;
+	dc->head = 0;
+	dc->len = tail;
 }
 
 /* Offset of the compressed record that held the first byte at buf[pos]. */
@@ -114,18 +141,12 @@ size_t xpf_decomp_pending(const struct xpf_decomp *dc)
 
 static int refill(struct xpf_decomp *dc, const char *name, struct xb_error *err)
 {
-	size_t tail = dc->len - dc->head;
 	ZSTD_outBuffer out;
 	ZSTD_inBuffer in;
 	size_t ret;
 
-	if (dc->head && dc->cap - dc->len < MIN_ROOM) {
-		reusing(dc);
-		memmove(dc->buf, dc->buf + dc->head, tail);
-		dc->carry = dc->carry > dc->head ? dc->carry - dc->head : 0;
-		dc->head = 0;
-		dc->len = tail;
-	}
+	if (dc->head && dc->cap - dc->len < MIN_ROOM)
+		switch_buffer(dc);
 	out.dst = dc->buf;
 	out.size = dc->cap;
 	out.pos = dc->len;

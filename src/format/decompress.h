@@ -12,7 +12,8 @@
 
 struct xpf_decomp;
 
-/* out_size: the decompression buffer (at least 256 KiB is used). NULL on ENOMEM. */
+/* out_size: each of the two output buffers (at least 256 KiB; the second is allocated when
+ * the first is full). NULL on ENOMEM. */
 struct xpf_decomp *xpf_decomp_new(size_t out_size);
 void xpf_decomp_free(struct xpf_decomp *dc);
 

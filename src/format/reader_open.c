@@ -363,12 +363,13 @@ static int finish_open(struct xpf_reader *r, xpf_reader **out, struct xb_error *
 	int ret = r->stream ? 0 : parse_image(r, err);
 
 	if (!ret) {
-		size_t dsize = 1u << 20;
+		size_t dsize = 512u << 10;
 
 		/* perf sizes its buffer from mmap_len; records may be larger than that, never
-		 * than 64 KiB. Records stay in place behind the output for most of the buffer
-		 * (decompress.c): 1 MiB holds a round or two of them, and a larger one costs more
-		 * in first-touch page faults than it saves in zstd calls */
+		 * than 64 KiB. Records stay in place for a whole buffer after their own
+		 * (decompress.c keeps two): two of 512 KiB outlast the rounds an ordering queue
+		 * holds, and larger ones cost more in first-touch page faults than they save in
+		 * zstd calls */
 		if (r->feat.compressed.mmap_len > dsize && r->feat.compressed.mmap_len < (256u << 20))
 			dsize = r->feat.compressed.mmap_len;
 		r->dc = xpf_decomp_new(dsize);

@@ -225,6 +225,67 @@ static void test_build_id_debug_file(void)
 	CHECK(system(cmd) == 0);
 }
 
+/*
+ * xpp_elf_syms_may_have() says yes for every name the load gives (demangled C++ ones and
+ * aliases included) and no for a name the load does not give: it stands in for loading.
+ */
+static void may_have_all(const char *bin, const char *debug_root, bool no_demangle)
+{
+	struct xpp_symtab t = { .no_demangle = no_demangle };
+	struct xb_error err = { 0 };
+	uint32_t wrong = 0;
+
+	CHECK(xpp_elf_syms_load(&t, bin, debug_root, &err) == 0);
+	REQUIRE(t.nr > 0);
+	/* finish keeps one symbol per address: the names it dropped are in the file too */
+	for (uint32_t i = 0; i < t.nr; i++)
+		if (xpp_elf_syms_may_have(bin, debug_root, no_demangle, xpp_symtab_name(&t, i)) != 1)
+			wrong++;
+	CHECK(wrong == 0);
+	CHECK(xpp_elf_syms_may_have(bin, debug_root, no_demangle, "no_such_function_here") == 0);
+	xpp_symtab_free(&t);
+}
+
+static void test_may_have(void)
+{
+	char dir[] = "/tmp/xperf-debug-XXXXXX", bin[512], cmd[4096], hex[2 * 64 + 1];
+	struct xb_error err = { 0 };
+	uint8_t id[64];
+	int n;
+
+	snprintf(bin, sizeof(bin), "%s", unit_build_path("workloads/shares"));
+	may_have_all(bin, "/nonexistent", false);
+	snprintf(bin, sizeof(bin), "%s", unit_build_path("workloads/cxx_inline"));
+	if (access(bin, R_OK) == 0) {
+		may_have_all(bin, "/nonexistent", false);
+		may_have_all(bin, "/nonexistent", true);
+		/* a demangled name is found from its mangled one, and only when demangling */
+		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", false, "work::do_round") == 1);
+		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", true, "work::do_round") == 0);
+		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", true, "_ZN4work8do_roundEv") == 1);
+	}
+	if (access("/bin/ls", R_OK) == 0) {
+		may_have_all("/bin/ls", "/nonexistent", false);
+		CHECK(xpp_elf_syms_may_have("/bin/ls", "/nonexistent", false, "nothing@plt") == 1);
+	}
+	/* the symbols of a stripped file are where the load finds them: its debug file */
+	snprintf(bin, sizeof(bin), "%s", unit_build_path("workloads/shares"));
+	REQUIRE(mkdtemp(dir));
+	n = xelf_build_id_read_file(bin, id, sizeof(id), &err);
+	REQUIRE(n > 1);
+	xelf_build_id_hex(id, (size_t)n, hex);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/.build-id/%.2s' && cp '%s' '%s/.build-id/%.2s/%s.debug' && "
+		 "strip --strip-all -o '%s/stripped' '%s'", dir, hex, bin, dir, hex, hex + 2, dir, bin);
+	REQUIRE(system(cmd) == 0);
+	snprintf(bin, sizeof(bin), "%s/stripped", dir);
+	CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", false, "work_a") == 0);
+	CHECK(xpp_elf_syms_may_have(bin, dir, false, "work_a") == 1);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+	CHECK(xpp_elf_syms_may_have("/nonexistent/file", NULL, false, "main") == -ENOENT);
+	CHECK(xpp_elf_syms_may_have("/etc/hostname", NULL, false, "main") == -ENOEXEC);
+}
+
 static void test_not_elf(void)
 {
 	struct xpp_symtab t = { 0 };
@@ -308,9 +369,11 @@ int main(void)
 	if (access(unit_build_path("workloads/shares"), R_OK) == 0) {
 		RUN(test_elf_against_nm);
 		RUN(test_build_id_debug_file);
+		RUN(test_may_have);
 	} else {
 		SKIP(test_elf_against_nm, "the workload 'shares' is not built");
 		SKIP(test_build_id_debug_file, "the workload 'shares' is not built");
+		SKIP(test_may_have, "the workload 'shares' is not built");
 	}
 	if (access("/bin/ls", R_OK) == 0)
 		RUN(test_dynsym_and_plt);

@@ -292,31 +292,46 @@ int64_t xpp_dso_table_kernel(xpp_dso_table *t)
 }
 
 /*
- * A file DSO: read where its recorded build-id says (xpp_build_id_find), never from a file
- * with another build-id (it would name functions that never ran); without a recorded
- * build-id, from its path as it is.
+ * Where the symbols of a file DSO are read: where its recorded build-id says
+ * (xpp_build_id_find), never from a file with another build-id (it would name functions
+ * that never ran); without a recorded build-id, from its path as it is (joined to --symfs
+ * in joined[]). 0 with *path set (into joined[] or found[]), -ENOENT when no file has the
+ * recorded build-id (*mismatch: as xpp_build_id_find() says), -ENAMETOOLONG.
  */
+static int user_file(const xpp_dso_table *t, const struct xpp_dso *d, char joined[PATH_MAX],
+		     char found[PATH_MAX], const char **path, bool *mismatch)
+{
+	*path = d->long_name;
+	if (t->opts.symfs) {
+		if ((size_t)snprintf(joined, PATH_MAX, "%s%s", t->opts.symfs, d->long_name) >=
+		    PATH_MAX)
+			return -ENAMETOOLONG;
+		*path = joined;
+	}
+	if (!d->build_id_size)
+		return 0;
+	if (xpp_build_id_find(*path, d->build_id, d->build_id_size, t->opts.buildid_dir,
+			      t->opts.debug_root, found, PATH_MAX, mismatch))
+		return -ENOENT;
+	*path = found;
+	return 0;
+}
+
 static void load_user(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)
 {
 	char joined[PATH_MAX], found[PATH_MAX];
-	const char *path = d->long_name;
+	const char *path;
+	int ret = user_file(t, d, joined, found, &path, &d->build_id_mismatch);
 	size_t n;
 
-	if (t->opts.symfs) {
-		if ((size_t)snprintf(joined, sizeof(joined), "%s%s", t->opts.symfs, path) >=
-		    sizeof(joined))
-			return;
-		path = joined;
-	}
-	if (!d->build_id_size) {
+	if (ret == -ENOENT)
+		d->no_file = true;
+	if (ret < 0)
+		return;
+	if (path != found) {
 		if (path == joined)
 			d->file = strdup(path);
 		xpp_elf_syms_load(&d->syms, path, t->opts.debug_root, err);
-		return;
-	}
-	if (xpp_build_id_find(path, d->build_id, d->build_id_size, t->opts.buildid_dir,
-			      t->opts.debug_root, found, sizeof(found), &d->build_id_mismatch)) {
-		d->no_file = true;
 		return;
 	}
 	n = strlen(found);
@@ -326,6 +341,21 @@ static void load_user(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)
 	else if (strcmp(found, d->long_name))
 		d->file = strdup(found);
 	xpp_elf_syms_load(&d->syms, found, t->opts.debug_root, err);
+}
+
+bool xpp_dso_table_may_have(xpp_dso_table *t, uint32_t id, const char *name)
+{
+	char joined[PATH_MAX], found[PATH_MAX];
+	struct xpp_dso *d = xpp_dso_table_get(t, id);
+	const char *path;
+	bool mismatch = false;
+
+	if (!d || d->loaded || d->kind != XPP_DSO_USER)
+		return true;
+	/* where the load would find no file it reads no symbols: let it say so */
+	if (user_file(t, d, joined, found, &path, &mismatch) < 0)
+		return true;
+	return xpp_elf_syms_may_have(path, t->opts.debug_root, t->opts.no_demangle, name) != 0;
 }
 
 static void load_kernel(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)

@@ -102,6 +102,14 @@ struct xpp_dso *xpp_dso_table_get(const xpp_dso_table *t, uint32_t id);
  */
 int64_t xpp_dso_table_resolve(xpp_dso_table *t, uint32_t id, uint64_t addr);
 
+/*
+ * Whether DSO id may have a symbol named `name` (as xpp_dso_sym_name() names them), asked
+ * before its symbols are loaded: false only when its file's symbol table certainly has
+ * none, so a view looking for one name need not load the DSO's symbols. A DSO already
+ * loaded, not a file, or whose file cannot be read: true.
+ */
+bool xpp_dso_table_may_have(xpp_dso_table *t, uint32_t id, const char *name);
+
 static inline const char *xpp_dso_sym_name(const struct xpp_dso *d, uint32_t idx)
 {
 	return xpp_symtab_name(&d->syms, idx);

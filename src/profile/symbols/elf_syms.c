@@ -167,6 +167,21 @@ static bool text_section(Elf *elf, size_t shndx)
 	return n && strstr(n, "text");
 }
 
+/* A symbol of a .symtab/.dynsym that perf takes as a function: its name, else NULL. */
+static const char *func_sym_name(Elf *elf, const GElf_Shdr *sh, const GElf_Sym *s)
+{
+	int type = GELF_ST_TYPE(s->st_info);
+	const char *name;
+
+	if (!s->st_name || s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE)
+		return NULL;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC &&
+	    !(type == STT_NOTYPE && text_section(elf, s->st_shndx)))
+		return NULL;
+	name = elf_strptr(elf, sh->sh_link, s->st_name);
+	return name && *name ? name : NULL;
+}
+
 static int add_symbols(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		       const struct loads *l)
 {
@@ -179,19 +194,12 @@ static int add_symbols(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_
 	for (i = 1; i < n; i++) {
 		GElf_Sym s;
 		const char *name;
-		int type, bind, ret;
+		int bind, ret;
 		enum xpp_sym_binding b;
 
 		if (!gelf_getsym(d, (int)i, &s))
 			break;
-		type = GELF_ST_TYPE(s.st_info);
-		if (!s.st_name || s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
-			continue;
-		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
-		    !(type == STT_NOTYPE && text_section(elf, s.st_shndx)))
-			continue;
-		name = elf_strptr(elf, sh->sh_link, s.st_name);
-		if (!name || !*name)
+		if (!(name = func_sym_name(elf, sh, &s)))
 			continue;
 		bind = GELF_ST_BIND(s.st_info);
 		b = bind == STB_GLOBAL ? XPP_SYM_GLOBAL : bind == STB_WEAK ? XPP_SYM_WEAK : XPP_SYM_LOCAL;
@@ -203,6 +211,43 @@ static int add_symbols(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_
 		free(dm);
 		if (ret < 0)
 			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Whether a function symbol of the table is named `want` once add_symbols() named it: 1
+ * yes, 0 no, -ENOEXEC for a table add_symbols() cannot read either.
+ */
+static int has_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_demangle,
+		      const char *want)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t i, n;
+
+	if (!d || !sh->sh_entsize)
+		return -ENOEXEC;
+	n = sh->sh_size / sh->sh_entsize;
+	for (i = 1; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		char *dm;
+		bool same;
+
+		if (!gelf_getsym(d, (int)i, &s))
+			break;
+		if (!(name = func_sym_name(elf, sh, &s)))
+			continue;
+		if (name[0] != '_' || no_demangle) {
+			if (!strcmp(name, want))
+				return 1;
+			continue;
+		}
+		dm = xpp_demangle(name);
+		same = !strcmp(dm ? dm : name, want);
+		free(dm);
+		if (same)
+			return 1;
 	}
 	return 0;
 }
@@ -354,45 +399,85 @@ int xpp_elf_dwarf_file(const char *path, const char *debug_root, char *out, size
 	return ret;
 }
 
+/* Where xpp_elf_syms_load() takes a file's symbols from: the files it opened and the table. */
+struct syms_src {
+	struct elf_file rt, dbg;
+	struct loads l;
+	Elf *src;               /* the file of scn */
+	Elf_Scn *scn;           /* the table, NULL: none */
+	GElf_Shdr sh;
+};
+
+static void syms_src_close(struct syms_src *s)
+{
+	elf_file_close(&s->dbg);
+	elf_file_close(&s->rt);
+}
+
+/* The first .symtab of the debug file or the file itself, else the file's .dynsym. */
+static int syms_src_open(struct syms_src *s, const char *path, const char *debug_root)
+{
+	char cand[PATH_MAX];
+	int ret;
+
+	s->dbg = (struct elf_file){ .fd = -1 };
+	ret = elf_file_open(&s->rt, path);
+	if (ret < 0)
+		return ret;
+	read_loads(s->rt.elf, &s->l);
+	s->src = s->rt.elf;
+	if (!open_debug_file(&s->dbg, s->rt.elf, path, debug_root, false, cand)) {
+		s->src = s->dbg.elf;
+		if (!s->l.nr)
+			read_loads(s->dbg.elf, &s->l);
+	}
+	s->scn = find_symtab(s->src, SHT_SYMTAB, &s->sh);
+	if (!s->scn) {
+		s->src = s->rt.elf;
+		s->scn = find_symtab(s->src, SHT_SYMTAB, &s->sh);
+	}
+	if (!s->scn)
+		s->scn = find_symtab(s->src, SHT_DYNSYM, &s->sh);
+	return 0;
+}
+
 int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_root,
 		  struct xb_error *err)
 {
-	struct elf_file rt = { .fd = -1 }, dbg = { .fd = -1 };
-	char cand[PATH_MAX];
-	struct loads l;
-	GElf_Shdr sh;
-	Elf_Scn *scn;
-	Elf *src;
+	struct syms_src s;
 	int ret;
 
-	ret = elf_file_open(&rt, path);
+	ret = syms_src_open(&s, path, debug_root);
 	if (ret < 0)
 		return xb_error_set(err, ret, "cannot read symbols of '%s': %s", path,
 				     ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
-	read_loads(rt.elf, &l);
-	src = rt.elf;
-	if (!open_debug_file(&dbg, rt.elf, path, debug_root, false, cand)) {
-		src = dbg.elf;
-		if (!l.nr)
-			read_loads(dbg.elf, &l);
-	}
-	scn = find_symtab(src, SHT_SYMTAB, &sh);
-	if (!scn) {
-		src = rt.elf;
-		scn = find_symtab(src, SHT_SYMTAB, &sh);
-	}
-	if (!scn)
-		scn = find_symtab(src, SHT_DYNSYM, &sh);
-	ret = scn ? add_symbols(t, src, scn, &sh, &l) : 0;
+	ret = s.scn ? add_symbols(t, s.src, s.scn, &s.sh, &s.l) : 0;
 	if (!ret)
-		ret = add_plt_symbols(t, rt.elf, &l);
-	elf_file_close(&dbg);
-	elf_file_close(&rt);
+		ret = add_plt_symbols(t, s.rt.elf, &s.l);
+	syms_src_close(&s);
 	if (ret < 0)
 		return xb_error_set(err, ret, "cannot read symbols of '%s': %s", path,
 				     strerror(-ret));
 	xpp_symtab_finish(t);
 	return 0;
+}
+
+int xpp_elf_syms_may_have(const char *path, const char *debug_root, bool no_demangle,
+			  const char *name)
+{
+	size_t len = strlen(name);
+	struct syms_src s;
+	int ret;
+
+	/* PLT entries are named after the relocations' symbols: not worth reading here */
+	if (len > 4 && !strcmp(name + len - 4, "@plt"))
+		return 1;
+	ret = syms_src_open(&s, path, debug_root);
+	if (ret < 0)
+		return ret;
+	ret = s.scn ? has_symbol(s.src, s.scn, &s.sh, no_demangle, name) : 0;
+	syms_src_close(&s);
+	return ret;
 }
 
 int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xb_error *err)

@@ -21,6 +21,15 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 		  struct xb_error *err);
 
 /*
+ * Whether xpp_elf_syms_load() of the same file would give a symbol named `name` (demangled
+ * unless no_demangle), without building the table: reading the names costs a fraction of
+ * sorting them into one. 1 it may (a name@plt is not looked for: always 1), 0 it would
+ * not, or a negative errno when the file cannot be read.
+ */
+int xpp_elf_syms_may_have(const char *path, const char *debug_root, bool no_demangle,
+			  const char *name);
+
+/*
  * The file holding the DWARF line tables of the ELF file at `path`, looked for where
  * xpp_elf_syms_load() looks for symbols (build-id debug file, .gnu_debuglink, the file
  * itself): its name into out. 0, or a negative errno (-ENOENT: no line tables anywhere).
