@@ -159,13 +159,6 @@ int tui_term_open(void)
 	add_cap("sgr0");
 	add_cap("rmkx");
 	T.active = true;
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	init_colors();
 	return 0;
 fail:
 	if (out_fd >= 0)
@@ -178,6 +171,17 @@ fail:
 		fclose(T.in);
 	T.out = T.in = NULL;
 	return -ENOTTY;
+}
+
+void tui_term_modes(void)
+{
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	init_colors();
 }
 
 void tui_term_close(void)
