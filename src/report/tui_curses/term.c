@@ -182,6 +182,14 @@ void tui_term_modes(void)
 	set_escdelay(25);
 	curs_set(0);
 	init_colors();
+	/*
+	 * Until the screen has once been left and taken back, ncurses (6.4) flushes its output
+	 * at every cursor move: a full screen went out in some seventy writes, each waking the
+	 * terminal (tmux reads and parses each one). Leaving and taking it back now, before
+	 * anything is drawn, makes every refresh one write.
+	 */
+	endwin();
+	refresh();
 }
 
 void tui_term_close(void)
