@@ -6,7 +6,10 @@
 # from outside (from starting the command in a ready tmux pane until the status line shows
 # in the pane's output, looked for every 10 ms: an upper bound); the CPU time of the TUI
 # (start to q) and of the stdio report are compared too, the steadiest number on a shared
-# machine. Keys are timed inside (-vv: from the key's arrival to the refreshed screen), in
+# machine. Seen from tmux includes what typing the command in tmux, the shell and the polling
+# add, which the stdio report's time (the shell's `time`) does not: that round trip is timed
+# for shell builtins printing the status line at once, and the TUI's time less it is compared
+# too. Keys are timed inside (-vv: from the key's arrival to the refreshed screen), in
 # a scripted session that also annotates and steps with Tab.
 set -u
 cd "$(dirname "$0")/.."
@@ -34,22 +37,18 @@ task_clock() {
 	awk -F, '$3 ~ /^task-clock/ { printf "%.4f\n", $1 / 1000; f = 1 } END { if (!f) print 0 }' "$1"
 }
 
-# tui_once POLL [CPU]: run the TUI once, wait for its first screen (the status line in the
-# pane's output stream, copied to a file by pipe-pane and looked at every POLL seconds),
-# quit; prints "OUTSIDE_S INSIDE_MS CPU_S". Fine polling takes CPU from the TUI on a small
-# machine: the inside time is taken on runs polled every 0.2 s. With CPU, the run is under
-# perf stat: its CPU time from start to quit (idle while waiting for q) is an upper bound
-# of the CPU the first screen took.
-tui_once() {
-	local t0 t1 i inside pre=
+# pane_once POLL CMD: run CMD (typed in the pane), wait until the status line shows in the
+# pane's output stream (copied to a file by pipe-pane and looked at every POLL seconds), press
+# q and wait for "EXIT=" (CMD ends by printing it); prints the seconds from typing CMD to the
+# status line showing.
+pane_once() {
+	local t0 t1 i
 	tm send-keys -t b "clear" Enter
 	sleep 0.2
 	: >"$BENCH_TMP/pane.out"
-	rm -f "$BENCH_TMP/tui.stat"
-	[ -n "${2:-}" ] && pre="perf stat -x, -e task-clock -o '$BENCH_TMP/tui.stat'"
 	tm pipe-pane -t b -o "cat >>'$BENCH_TMP/pane.out'"
 	t0=$(now_ns)
-	tm send-keys -t b "$pre $XR -v -i '$BIG' 2>'$BENCH_TMP/tui.err'; echo EXIT=\$?" Enter
+	tm send-keys -t b "$2" Enter
 	for ((i = 0; i < 3000; i++)); do
 		grep -qF "Press '?' for help" "$BENCH_TMP/pane.out" && break
 		sleep "$1"
@@ -61,9 +60,29 @@ tui_once() {
 		tm capture-pane -p -t b | grep -q '^EXIT=' && break
 		sleep 0.01
 	done
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }'
+}
+
+# tui_once POLL [CPU]: run the TUI once (pane_once); prints "OUTSIDE_S INSIDE_MS CPU_S". Fine
+# polling takes CPU from the TUI on a small machine: the inside time is taken on runs polled
+# every 0.2 s. With CPU, the run is under perf stat: its CPU time from start to quit (idle
+# while waiting for q) is an upper bound of the CPU the first screen took.
+tui_once() {
+	local out inside pre=
+	rm -f "$BENCH_TMP/tui.stat"
+	[ -n "${2:-}" ] && pre="perf stat -x, -e task-clock -o '$BENCH_TMP/tui.stat'"
+	out=$(pane_once "$1" "$pre $XR -v -i '$BIG' 2>'$BENCH_TMP/tui.err'; echo EXIT=\$?")
 	inside=$(sed -n 's/.*tui: first screen \([0-9.]*\) ms.*/\1/p' "$BENCH_TMP/tui.err")
-	awk -v a="$t0" -v b="$t1" -v c="${inside:-0}" -v d="$(task_clock "$BENCH_TMP/tui.stat" 2>/dev/null)" \
-		'BEGIN { printf "%.4f %.1f %s\n", (b - a) / 1e9, c, d }'
+	echo "$out ${inside:-0} $(task_clock "$BENCH_TMP/tui.stat" 2>/dev/null)"
+}
+
+# noop_once: the same for a command of shell builtins (no program starts) that prints the
+# status line at once and waits for a key: what typing in tmux, the shell and the polling add
+# to every time seen from tmux, which the stdio report's time (the shell's `time`) does not
+# have. The command line shows \047 where the status line has a quote, so its echo does not
+# count as the status line.
+noop_once() {
+	pane_once 0.01 "printf 'Press \\047?\\047 for help\\n'; read -rsn1; echo EXIT=\$?"
 }
 
 # stdio_once: xperf report --stdio in the same pane: "WALL_S CPU_S" (bash's `time`, perf stat)
@@ -80,7 +99,7 @@ stdio_once() {
 
 # The machine is shared and noisy: the TUI and the stdio report take turns in the same pane,
 # and the best of each counts.
-best_out="" best_in="" ts="" cpu_tui="" cpu_stdio=""
+best_out="" best_in="" best_noop="" ts="" cpu_tui="" cpu_stdio=""
 less() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 tui_once 0.2 >/dev/null # the warm-up run, as best_time does
 for ((r = 0; r < RUNS; r++)); do
@@ -93,12 +112,16 @@ for ((r = 0; r < RUNS; r++)); do
 	if [ -z "$cpu_stdio" ] || less "$c" "$cpu_stdio"; then cpu_stdio=$c; fi
 	read -r out _ _ < <(tui_once 0.01)
 	if [ -z "$best_out" ] || less "$out" "$best_out"; then best_out=$out; fi
+	n=$(noop_once)
+	if [ -z "$best_noop" ] || less "$n" "$best_noop"; then best_noop=$n; fi
 done
 tp=$(best_time perf report --stdio -i "$BIG")
 in_s=$(awk -v m="$best_in" 'BEGIN { printf "%.4f", m / 1000 }')
 echo "   TUI first full screen: ${in_s}s inside (-v), ${best_out}s seen from tmux; xperf --stdio ${ts}s, perf --stdio ${tp}s"
 echo "   TUI first screen / xperf --stdio: $(ratio "$in_s" "$ts") inside, $(ratio "$best_out" "$ts") from tmux (target <= 1)"
 echo "   TUI first screen / perf --stdio: $(ratio "$in_s" "$tp") inside, $(ratio "$best_out" "$tp") from tmux (target <= 0.1)"
+out_less=$(awk -v a="$best_out" -v b="$best_noop" 'BEGIN { printf "%.4f", a - b }')
+echo "   tmux round trip of shell builtins printing the status line: ${best_noop}s; TUI seen from tmux less it: ${out_less}s, / xperf --stdio: $(ratio "$out_less" "$ts")"
 echo "   CPU time (user+sys, all threads): TUI start to q ${cpu_tui}s, xperf --stdio ${cpu_stdio}s, ratio $(ratio "$cpu_tui" "$cpu_stdio")"
 
 # Keys: moving, unfolding, zooming, searching, the other views. Sent one at a time with a

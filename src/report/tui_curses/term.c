@@ -159,13 +159,6 @@ int tui_term_open(void)
 	add_cap("sgr0");
 	add_cap("rmkx");
 	T.active = true;
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	init_colors();
 	return 0;
 fail:
 	if (out_fd >= 0)
@@ -178,6 +171,25 @@ fail:
 		fclose(T.in);
 	T.out = T.in = NULL;
 	return -ENOTTY;
+}
+
+void tui_term_modes(void)
+{
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	init_colors();
+	/*
+	 * Until the screen has once been left and taken back, ncurses (6.4) flushes its output
+	 * at every cursor move: a full screen went out in some seventy writes, each waking the
+	 * terminal (tmux reads and parses each one). Leaving and taking it back now, before
+	 * anything is drawn, makes every refresh one write.
+	 */
+	endwin();
+	refresh();
 }
 
 void tui_term_close(void)

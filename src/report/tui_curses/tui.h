@@ -39,9 +39,14 @@ enum tui_glyph {
  * Put the terminal in full-screen mode: input from standard input when it is a terminal,
  * else /dev/tty; output to standard output. Handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT and
  * the crash signals put the terminal back before the signal takes its course. -ENOTTY when
- * there is no usable terminal (nothing touched then).
+ * there is no usable terminal (nothing touched then). The screen is usable once
+ * tui_term_modes() has set it up: what can fail is done here, the rest (a few terminal
+ * round trips) there, which may run on another thread while the caller does other work
+ * that does not touch the screen.
  */
 int tui_term_open(void);
+/* After tui_term_open(): raw keys, no echo, no cursor, the colours; the screen is blank. */
+void tui_term_modes(void);
 /* Leave full-screen mode and restore the terminal as it was; safe to call twice. */
 void tui_term_close(void);
 bool tui_term_utf8(void);

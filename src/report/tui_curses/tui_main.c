@@ -1,6 +1,8 @@
 /* The report TUI's session: the terminal, the one pass over the file, the event list, timings (-v). */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,12 +220,22 @@ static bool has_samples(const struct rv_ctx *c)
 	return false;
 }
 
+/* The screen's set-up and the splash: on a thread of its own while the file is read. */
+static void *prepare_screen(void *input)
+{
+	tui_term_modes();
+	splash("Reading %s ...", input ? input : "the profile");
+	return NULL;
+}
+
 int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 {
 	struct report_stdio_opts none = { .children = -1, .group = -1 };
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct tui t = { .o = o, .r = r, .key_pending = -1 };
+	pthread_t prep;
+	bool prep_on;
 	int ret, status;
 
 	if (rv_ctx_parse(&t.c, o->view ? o->view : &none, &po) < 0)
@@ -233,10 +245,20 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	ret = tui_term_open();
 	if (ret < 0)
 		return ret;
-	splash("Reading %s ...", o->input ? o->input : "the profile");
+	/*
+	 * The pass starts at once (its kernel-symbol and decompression threads with it) while
+	 * another thread sets the terminal's modes and shows the splash: those wait for the
+	 * terminal (tmux) to answer, up to milliseconds on a busy machine. Nothing of the
+	 * pass touches the screen; the join orders the screen's state before its next use.
+	 */
 	ret = xpp_profile_create(&t.p, r, &po, &err);
+	prep_on = !pthread_create(&prep, NULL, prepare_screen, (void *)o->input);
+	if (!prep_on)
+		prepare_screen((void *)o->input);
 	if (ret == 0)
 		ret = xpp_profile_run(t.p, &err);
+	if (prep_on)
+		pthread_join(prep, NULL);
 	if (ret < 0) {
 		tui_term_close();
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
