@@ -29,6 +29,8 @@ struct xpp_dso_table {
 	struct xb_slots index;   /* by long name: id + 1 */
 	int64_t kernel_id;
 	bool kallsyms_given;     /* opts.kallsyms was set: no build-id check for the kernel */
+	const char *kcache_dir;  /* the kallsyms cache's directory (in kcache_buf); NULL: none */
+	char kcache_buf[PATH_MAX];
 	char *debug_buf;         /* symfs/usr/lib/debug, when symfs moves the default */
 	const struct xpf_build_id_entry *recorded;
 	uint32_t nr_recorded;
@@ -59,8 +61,10 @@ xpp_dso_table *xpp_dso_table_create(const struct xpp_dso_table_opts *opts)
 	if (opts)
 		t->opts = *opts;
 	t->kallsyms_given = t->opts.kallsyms != NULL;
-	if (!t->opts.kallsyms)
+	if (!t->opts.kallsyms) {
 		t->opts.kallsyms = "/proc/kallsyms";
+		t->kcache_dir = xpp_kallsyms_cache_dir(t->kcache_buf, sizeof(t->kcache_buf));
+	}
 	if (t->opts.symfs && !t->opts.symfs[0])
 		t->opts.symfs = NULL;
 	if (t->opts.symfs && !t->opts.debug_root) {
@@ -134,12 +138,22 @@ static bool kernel_differs(xpp_dso_table *t)
 	return false;
 }
 
+/* Kernel symbols from path: the running kernel's through the kallsyms cache. */
+static void load_kallsyms(xpp_dso_table *t, struct xpp_symtab *syms, const char *path,
+			  struct xb_error *err)
+{
+	if (!strcmp(path, "/proc/kallsyms"))
+		xpp_kallsyms_load_running(syms, path, t->kcache_dir, err);
+	else
+		xpp_kallsyms_load(syms, path, err);
+}
+
 static void *kallsyms_thread(void *arg)
 {
 	xpp_dso_table *t = arg;
 	struct xb_error err;
 
-	xpp_kallsyms_load(&t->kprefetch, t->opts.kallsyms, &err);
+	load_kallsyms(t, &t->kprefetch, t->opts.kallsyms, &err);
 	__atomic_store_n(&t->kthread_done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -364,14 +378,14 @@ static void load_kernel(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *er
 
 	if (t->kallsyms_given || !d->build_id_size) {
 		if (!kernel_prefetched(t, &d->syms))
-			xpp_kallsyms_load(&d->syms, t->opts.kallsyms, err);
+			load_kallsyms(t, &d->syms, t->opts.kallsyms, err);
 		return;
 	}
 	if (xpp_build_id_find_kallsyms(d->build_id, d->build_id_size, t->opts.buildid_dir, path,
 				       sizeof(path), &d->build_id_mismatch))
 		return;
 	if (strcmp(path, "/proc/kallsyms") || !kernel_prefetched(t, &d->syms))
-		xpp_kallsyms_load(&d->syms, path, err);
+		load_kallsyms(t, &d->syms, path, err);
 }
 
 /* The running kernel's vdso is the recorded one unless the build-ids say otherwise. */
