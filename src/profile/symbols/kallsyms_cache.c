@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,7 +14,8 @@
 #include "profile/symbols/load.h"
 
 /*
- * The file: a header, nr records, then the names (each NUL-terminated, names_len bytes).
+ * The file: a header, nr records laid out as struct xpp_sym (so the table is used where the
+ * file is mapped, with no copy), then the names (each NUL-terminated, names_len bytes).
  * Host byte order and layout: a cache never leaves the machine that wrote it, and one
  * written by another build (another magic or record size) is ignored as foreign.
  */
@@ -21,23 +24,17 @@
 
 struct cache_header {
 	char magic[8];
-	uint32_t record_size;   /* sizeof(struct cache_record) */
+	uint32_t record_size;   /* sizeof(struct xpp_sym) */
 	uint32_t nr;
 	uint64_t names_len;
 	uint64_t checksum;      /* of the records and the names (checksum()) */
 	struct xpp_kallsyms_key key;
 };
 
-struct cache_record {
-	uint64_t start, end;
-	uint32_t name;          /* offset in the names */
-	uint32_t binding;
-};
-
-/* no padding: every byte of the file is written and compared */
+/* no padding in what is compared; records start 8-aligned behind the header */
 _Static_assert(sizeof(struct xpp_kallsyms_key) == 72, "padded key");
 _Static_assert(sizeof(struct cache_header) == 104, "padded header");
-_Static_assert(sizeof(struct cache_record) == 24, "padded record");
+_Static_assert(sizeof(struct cache_header) % 8 == 0, "records misaligned");
 
 /*
  * A checksum of the payload against torn or damaged files (the header's sizes and the
@@ -130,67 +127,44 @@ int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
 	return 0;
 }
 
-/* The whole file at fd (opened by us, owned by us, private, a regular file) or NULL. */
-static void *read_owned(int fd, size_t *len)
+/* The file at fd (ours, private, a regular file of a sane size) mapped read-only, or NULL. */
+static void *map_owned(int fd, size_t *len)
 {
 	struct stat st;
-	char *buf;
-	size_t n = 0;
-	ssize_t r;
+	void *map;
 
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    (st.st_mode & 077) || st.st_size < (off_t)sizeof(struct cache_header) ||
 	    st.st_size > (off_t)1 << 30)
 		return NULL;
-	buf = malloc((size_t)st.st_size);
-	if (!buf)
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
 		return NULL;
-	while (n < (size_t)st.st_size) {
-		r = read(fd, buf + n, (size_t)st.st_size - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			free(buf);
-			return NULL;
-		}
-		n += (size_t)r;
-	}
-	*len = n;
-	return buf;
+	*len = (size_t)st.st_size;
+	return map;
 }
 
 /* Every bound of the file, before anything of it is used: 0, or -EINVAL. */
 static int validate(const char *buf, size_t len, const struct xpp_kallsyms_key *key)
 {
-	struct cache_header h;
+	const struct cache_header *h = (const void *)buf;
+	const struct xpp_sym *syms = (const void *)(buf + sizeof(*h));
 	const char *names;
-	uint64_t want;
 
-	memcpy(&h, buf, sizeof(h));
-	if (memcmp(h.magic, CACHE_MAGIC, sizeof(h.magic)) ||
-	    h.record_size != sizeof(struct cache_record) || memcmp(&h.key, key, sizeof(*key)) ||
-	    !h.nr || !h.names_len || h.names_len > UINT32_MAX)
+	if (memcmp(h->magic, CACHE_MAGIC, sizeof(h->magic)) ||
+	    h->record_size != sizeof(struct xpp_sym) || memcmp(&h->key, key, sizeof(*key)) ||
+	    !h->nr || !h->names_len || h->names_len > UINT32_MAX)
 		return -EINVAL;
-	want = sizeof(h) + (uint64_t)h.nr * sizeof(struct cache_record) + h.names_len;
-	if (want != len || checksum(buf + sizeof(h), len - sizeof(h), h.nr) != h.checksum)
+	if (sizeof(*h) + (uint64_t)h->nr * sizeof(*syms) + h->names_len != len ||
+	    checksum(buf + sizeof(*h), len - sizeof(*h), h->nr) != h->checksum)
 		return -EINVAL;
-	names = buf + len - h.names_len;
-	if (names[h.names_len - 1])
+	names = buf + len - h->names_len;
+	if (names[h->names_len - 1])
 		return -EINVAL;
-	for (uint32_t i = 0; i < h.nr; i++) {
-		struct cache_record rec;
-
-		memcpy(&rec, buf + sizeof(h) + (size_t)i * sizeof(rec), sizeof(rec));
-		if (rec.name >= h.names_len || rec.end <= rec.start || rec.binding > XPP_SYM_WEAK)
+	for (uint32_t i = 0; i < h->nr; i++)
+		if (syms[i].name >= h->names_len || syms[i].end <= syms[i].start ||
+		    syms[i].binding > XPP_SYM_WEAK || (i && syms[i - 1].start >= syms[i].start))
 			return -EINVAL;
-		if (i) {
-			uint64_t prev;
-
-			memcpy(&prev, buf + sizeof(h) + (size_t)(i - 1) * sizeof(rec), sizeof(prev));
-			if (prev >= rec.start)
-				return -EINVAL;
-		}
-	}
 	return 0;
 }
 
@@ -198,42 +172,30 @@ int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
 			    const struct xpp_kallsyms_key *key)
 {
 	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct cache_header h;
+	const struct cache_header *h;
 	size_t len = 0;
-	char *buf;
+	char *map;
 
 	if (fd < 0)
 		return -errno;
-	buf = read_owned(fd, &len);
+	map = map_owned(fd, &len);
 	close(fd);
-	if (!buf)
+	if (!map)
 		return -EINVAL;
-	if (validate(buf, len, key)) {
-		free(buf);
+	if (validate(map, len, key)) {
+		munmap(map, len);
 		return -EINVAL;
 	}
-	memcpy(&h, buf, sizeof(h));
+	h = (const void *)map;
 	memset(t, 0, sizeof(*t));
-	t->syms = malloc(h.nr * sizeof(*t->syms));
-	t->names = malloc(h.names_len);
-	if (!t->syms || !t->names) {
-		free(buf);
-		xpp_symtab_free(t);
-		return -ENOMEM;
-	}
-	for (uint32_t i = 0; i < h.nr; i++) {
-		struct cache_record rec;
-
-		memcpy(&rec, buf + sizeof(h) + (size_t)i * sizeof(rec), sizeof(rec));
-		t->syms[i] = (struct xpp_sym){ .start = rec.start, .end = rec.end, .name = rec.name,
-					       .order = i, .binding = (uint8_t)rec.binding };
-	}
-	memcpy(t->names, buf + len - h.names_len, h.names_len);
-	free(buf);
-	t->nr = t->cap = h.nr;
-	t->names_len = t->names_cap = h.names_len;
+	t->syms = (struct xpp_sym *)(void *)(map + sizeof(*h));
+	t->names = map + len - h->names_len;
+	t->nr = t->cap = h->nr;
+	t->names_len = t->names_cap = h->names_len;
 	t->finished = true;
 	t->last_alias_wins = true;
+	t->map = map;
+	t->map_len = len;
 	return 0;
 }
 
@@ -251,11 +213,11 @@ static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key
 		return NULL;
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, CACHE_MAGIC, sizeof(h.magic));
-	h.record_size = sizeof(struct cache_record);
+	h.record_size = sizeof(struct xpp_sym);
 	h.nr = t->nr;
 	memcpy(&h.key, key, sizeof(h.key));
 	h.names_len = names_len;
-	*len = sizeof(h) + (size_t)t->nr * sizeof(struct cache_record) + names_len;
+	*len = sizeof(h) + (size_t)t->nr * sizeof(struct xpp_sym) + names_len;
 	buf = calloc(1, *len);
 	if (!buf)
 		return NULL;
@@ -264,10 +226,15 @@ static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key
 	for (uint32_t i = 0; i < t->nr; i++) {
 		const char *name = xpp_symtab_name(t, i);
 		size_t n = strlen(name) + 1;
-		struct cache_record rec = { .start = t->syms[i].start, .end = t->syms[i].end,
-					    .name = (uint32_t)at, .binding = t->syms[i].binding };
+		char *rec = buf + sizeof(h) + (size_t)i * sizeof(struct xpp_sym);
+		uint32_t off = (uint32_t)at;
 
-		memcpy(buf + sizeof(h) + (size_t)i * sizeof(rec), &rec, sizeof(rec));
+		/* field by field: the padding stays the zeroes calloc gave it */
+		memcpy(rec + offsetof(struct xpp_sym, start), &t->syms[i].start, 8);
+		memcpy(rec + offsetof(struct xpp_sym, end), &t->syms[i].end, 8);
+		memcpy(rec + offsetof(struct xpp_sym, name), &off, 4);
+		memcpy(rec + offsetof(struct xpp_sym, order), &i, 4);
+		memcpy(rec + offsetof(struct xpp_sym, binding), &t->syms[i].binding, 1);
 		memcpy(names + at, name, n);
 		at += n;
 	}
