@@ -32,8 +32,8 @@ struct cache_header {
 };
 
 /* no padding in what is compared; records start 8-aligned behind the header */
-_Static_assert(sizeof(struct xpp_kallsyms_key) == 72, "padded key");
-_Static_assert(sizeof(struct cache_header) == 104, "padded header");
+_Static_assert(sizeof(struct xpp_kallsyms_key) == 80, "padded key");
+_Static_assert(sizeof(struct cache_header) == 112, "padded header");
 _Static_assert(sizeof(struct cache_header) % 8 == 0, "records misaligned");
 
 /*
@@ -124,6 +124,8 @@ int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
 	if (id > 0)
 		k->build_id_size = (uint32_t)id;
 	k->modules_hash = modules_hash();
+	if (read_small("/proc/sys/kernel/kptr_restrict", boot_id, sizeof(boot_id)) > 0)
+		k->kptr_restrict = (uint32_t)strtoul(boot_id, NULL, 10) + 1;
 	return 0;
 }
 

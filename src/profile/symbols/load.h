@@ -89,6 +89,10 @@ struct xpp_kallsyms_key {
 	uint8_t build_id[20];      /* /sys/kernel/notes; build_id_size 0: none */
 	uint32_t build_id_size;
 	uint64_t modules_hash;     /* /proc/modules' names, sizes, addresses; 0: no modules */
+	/* /proc/sys/kernel/kptr_restrict + 1 (0: unknown): raised, it hides the addresses
+	 * from /proc/kallsyms, and the cache must not show them all the same */
+	uint32_t kptr_restrict;
+	uint32_t reserved;         /* 0 */
 };
 
 /* The running kernel's key: 0, or a negative errno when it has no boot id (no cache then). */
