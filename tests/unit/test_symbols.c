@@ -125,11 +125,13 @@ static void write_file(const char *path, const char *text)
 /* The first symbol's name after loading kallsyms file src through the cache in dir. */
 static const char *through_cache(struct xpp_symtab *t, const char *src, const char *dir)
 {
+	struct xpp_kallsyms_store store;
 	struct xb_error err = { 0 };
 
 	xpp_symtab_free(t);
-	if (xpp_kallsyms_load_running(t, src, dir, &err))
+	if (xpp_kallsyms_load_running(t, src, dir, &store, &err))
 		return NULL;
+	xpp_kallsyms_store_write(t, &store);
 	return at(t, 0xffffffff81000010);
 }
 

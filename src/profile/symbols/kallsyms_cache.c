@@ -331,20 +331,30 @@ static int make_dir(const char *dir)
 }
 
 int xpp_kallsyms_load_running(struct xpp_symtab *t, const char *path, const char *cache_dir,
-			      struct xb_error *err)
+			      struct xpp_kallsyms_store *store, struct xb_error *err)
 {
-	struct xpp_kallsyms_key key;
-	char file[4096];
+	char file[4096 + sizeof(CACHE_NAME)];
 	int ret;
 
-	if (!cache_dir || xpp_kallsyms_key_running(&key) ||
-	    (size_t)snprintf(file, sizeof(file), "%s/%s", cache_dir, CACHE_NAME) >= sizeof(file))
+	store->wanted = false;
+	if (!cache_dir || xpp_kallsyms_key_running(&store->key) ||
+	    (size_t)snprintf(store->dir, sizeof(store->dir), "%s", cache_dir) >= sizeof(store->dir))
 		return xpp_kallsyms_load(t, path, err);
-	if (!xpp_kallsyms_cache_read(t, file, &key))
+	snprintf(file, sizeof(file), "%s/%s", store->dir, CACHE_NAME);
+	if (!xpp_kallsyms_cache_read(t, file, &store->key))
 		return 0;
 	ret = xpp_kallsyms_load(t, path, err);
-	/* a cache that cannot be written costs the next run a read of kallsyms, nothing else */
-	if (!ret && !make_dir(cache_dir))
-		xpp_kallsyms_cache_write(t, file, &key);
+	store->wanted = !ret;
 	return ret;
+}
+
+void xpp_kallsyms_store_write(const struct xpp_symtab *t, const struct xpp_kallsyms_store *store)
+{
+	char file[4096 + sizeof(CACHE_NAME)];
+
+	/* a cache that cannot be written costs the next run a read of kallsyms, nothing else */
+	if (!store->wanted || make_dir(store->dir))
+		return;
+	snprintf(file, sizeof(file), "%s/%s", store->dir, CACHE_NAME);
+	xpp_kallsyms_cache_write(t, file, &store->key);
 }

@@ -112,14 +112,29 @@ int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
  */
 const char *xpp_kallsyms_cache_dir(char *buf, size_t size);
 
+/* A cache file to write once the symbols are in use (xpp_kallsyms_load_running()). */
+struct xpp_kallsyms_store {
+	bool wanted;
+	struct xpp_kallsyms_key key;   /* taken before kallsyms was read */
+	char dir[4096];
+};
+
 /*
  * The running kernel's symbols from `path` (its kallsyms, /proc/kallsyms) through the cache
- * file in cache_dir (NULL: no cache): read from the cache when it holds the running key,
- * else from path, then written to the cache (created private to the user; a failure to
- * write is not an error). As xpp_kallsyms_load() otherwise.
+ * in cache_dir (NULL: no cache): from the cache when it holds the running key, else from
+ * path, and then store->wanted says the cache is to be written: xpp_kallsyms_store_write(),
+ * which may run later, on another thread (writing takes milliseconds nobody should wait
+ * for). As xpp_kallsyms_load() otherwise.
  */
 int xpp_kallsyms_load_running(struct xpp_symtab *t, const char *path, const char *cache_dir,
-			      struct xb_error *err);
+			      struct xpp_kallsyms_store *store, struct xb_error *err);
+
+/*
+ * Write the cache for store (nothing unless wanted): the directory made private to the user
+ * where missing, the file atomically. t is only read. A failure is not an error: the next
+ * run reads kallsyms again.
+ */
+void xpp_kallsyms_store_write(const struct xpp_symtab *t, const struct xpp_kallsyms_store *store);
 
 /*
  * The symbols a JIT wrote for perf into `path` (/tmp/perf-PID.map): "START SIZE name" lines,
