@@ -2,7 +2,8 @@
 # xperf script against perf script on one large -g file (the report-big.data of
 # bench_report.sh when it is there, >= 100k samples): wall time of the default output
 # (target <= 0.2x), of --folded against perf script alone, the cheaper half of a
-# perf script | stackcollapse pipeline (target <= 0.05x), and of report --pprof against
+# perf script | stackcollapse pipeline (target <= 0.05x; also without the kallsyms cache,
+# XPERF_NO_KALLSYMS_CACHE=1), and of report --pprof against
 # perf's children report (target <= 0.3x).
 set -u
 cd "$(dirname "$0")/.."
@@ -25,6 +26,8 @@ tx=$(best_time "$XS" -i "$BIG")
 echo "   script time: xperf ${tx}s, perf ${tp}s, ratio $(ratio "$tx" "$tp") (target <= 0.2)"
 tf=$(best_time "$XS" --folded -i "$BIG")
 echo "   script --folded time: xperf ${tf}s, perf script alone ${tp}s, ratio $(ratio "$tf" "$tp") (target <= 0.05)"
+tf=$(best_time env XPERF_NO_KALLSYMS_CACHE=1 "$XS" --folded -i "$BIG")
+echo "   script --folded time without the kallsyms cache: xperf ${tf}s, ratio $(ratio "$tf" "$tp") (target <= 0.05)"
 if "$XR" --help 2>&1 | grep -q -- --pprof; then
 	tr=$(best_time perf report --stdio --children -i "$BIG")
 	tpp=$(best_time "$XR" --pprof "$BENCH_TMP/p.pb.gz" -i "$BIG")

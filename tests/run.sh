@@ -21,7 +21,11 @@ pass=0 fail=0 skip=0
 results=$(mktemp)
 failures=$(mktemp)
 flaky=$(mktemp)
-trap 'rm -f "$results" "$failures" "$flaky"' EXIT
+# The kallsyms cache of tests goes to a directory of this run (tests/cmd/lib.sh gives each
+# command suite its own), never into the home of whoever runs them.
+XDG_CACHE_HOME=$(mktemp -d)
+export XDG_CACHE_HOME
+trap 'rm -f "$results" "$failures" "$flaky"; rm -rf "$XDG_CACHE_HOME"' EXIT
 
 selected() { # NAME: is this suite asked for?
 	[ ${#filters[@]} -eq 0 ] && return 0

@@ -16,6 +16,9 @@ export PATH="$XPERF_BUILD:$PATH"
 TEST_NAME=$(basename "$0" .sh)
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/xperf-$TEST_NAME.XXXXXX")
 trap 'rm -rf "$TEST_TMP"' EXIT
+# The kallsyms cache (${XDG_CACHE_HOME:-$HOME/.cache}/xperf) of every suite goes to its own
+# directory, never into the home of whoever runs the tests.
+export XDG_CACHE_HOME=$TEST_TMP/cache
 _case_no=0
 _failed=0
 

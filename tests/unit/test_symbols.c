@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "unit.h"
 #include "elf/build_id.h"
@@ -110,6 +111,94 @@ static void test_kallsyms(void)
 	CHECK(xpp_kallsyms_load(&t, path, &err) == -EPERM);
 	unlink(path);
 	xpp_symtab_free(&t);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, text, strlen(text)) == (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* The first symbol's name after loading kallsyms file src through the cache in dir. */
+static const char *through_cache(struct xpp_symtab *t, const char *src, const char *dir)
+{
+	struct xpp_kallsyms_store store;
+	struct xb_error err = { 0 };
+
+	xpp_symtab_free(t);
+	if (xpp_kallsyms_load_running(t, src, dir, &store, &err))
+		return NULL;
+	xpp_kallsyms_store_write(t, &store);
+	return at(t, 0xffffffff81000010);
+}
+
+static void test_kallsyms_cache(void)
+{
+	char dir[] = "/tmp/xperf-kcache.XXXXXX", a[600], b[600], cache[600], cmd[700];
+	struct xpp_kallsyms_key key, stale;
+	struct xpp_symtab t = { 0 };
+	struct stat st;
+	int fd;
+
+	if (xpp_kallsyms_key_running(&key))
+		UNIT_SKIP("this kernel has no boot id: no cache");
+	REQUIRE(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(cache, sizeof(cache), "%s/sub/kallsyms", dir);
+	write_file(a, "ffffffff81000000 T from_a\nffffffff81000100 t a_two\n");
+	write_file(b, "ffffffff81000000 T from_b\nffffffff81000100 t b_two\n");
+	snprintf(cmd, sizeof(cmd), "%s/sub", dir);
+
+	/* the first read writes the cache, private to the user */
+	CHECK_STR(through_cache(&t, a, cmd), "from_a");
+	REQUIRE(stat(cache, &st) == 0);
+	CHECK_EQ_U64(st.st_mode & 0777, 0600);
+	/* the next read takes it from the cache, not from the (other) file */
+	CHECK_STR(through_cache(&t, b, cmd), "from_a");
+	CHECK_STR(at(&t, 0xffffffff81000180), "a_two");
+	CHECK_EQ_U64(t.nr, 2);
+
+	/* another key (a module loaded since): read anew and rewritten */
+	stale = key;
+	stale.modules_hash ^= 1;
+	REQUIRE(xpp_kallsyms_cache_write(&t, cache, &stale) == 0);
+	CHECK_STR(through_cache(&t, b, cmd), "from_b");
+	CHECK_STR(through_cache(&t, a, cmd), "from_b");
+	/* kptr_restrict raised since: the addresses are not shown from the cache either */
+	stale = key;
+	stale.kptr_restrict = key.kptr_restrict + 1;
+	REQUIRE(xpp_kallsyms_cache_write(&t, cache, &stale) == 0);
+	CHECK_STR(through_cache(&t, a, cmd), "from_a");
+	CHECK_STR(through_cache(&t, b, cmd), "from_a");
+
+	/* a damaged byte in a name: ignored and rewritten */
+	fd = open(cache, O_WRONLY);
+	REQUIRE(fd >= 0);
+	REQUIRE(pwrite(fd, "X", 1, st.st_size - 3) == 1);
+	close(fd);
+	CHECK_STR(through_cache(&t, b, cmd), "from_b");
+	CHECK_STR(through_cache(&t, a, cmd), "from_b");
+
+	/* a short file */
+	REQUIRE(truncate(cache, 50) == 0);
+	CHECK_STR(through_cache(&t, a, cmd), "from_a");
+	CHECK_STR(through_cache(&t, b, cmd), "from_a");
+
+	/* a file others may write is not trusted */
+	REQUIRE(chmod(cache, 0666) == 0);
+	CHECK_STR(through_cache(&t, b, cmd), "from_b");
+	REQUIRE(stat(cache, &st) == 0);
+	CHECK_EQ_U64(st.st_mode & 0777, 0600);
+
+	/* no cache directory: the file itself */
+	CHECK_STR(through_cache(&t, b, NULL), "from_b");
+	xpp_symtab_free(&t);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
 }
 
 /* The workload's own symbols against nm: every sized function resolves to its name (or an
@@ -365,6 +454,7 @@ int main(void)
 	RUN(test_lookup_and_ends);
 	RUN(test_alias_choice);
 	RUN(test_kallsyms);
+	RUN(test_kallsyms_cache);
 	/* a precondition missing is a skip, never an ok */
 	if (access(unit_build_path("workloads/shares"), R_OK) == 0) {
 		RUN(test_elf_against_nm);

@@ -29,13 +29,20 @@ struct xpp_dso_table {
 	struct xb_slots index;   /* by long name: id + 1 */
 	int64_t kernel_id;
 	bool kallsyms_given;     /* opts.kallsyms was set: no build-id check for the kernel */
+	const char *kcache_dir;  /* the kallsyms cache's directory (in kcache_buf); NULL: none */
+	char kcache_buf[PATH_MAX];
 	char *debug_buf;         /* symfs/usr/lib/debug, when symfs moves the default */
 	const struct xpf_build_id_entry *recorded;
 	uint32_t nr_recorded;
 	/* kallsyms read on a second thread while the pass runs (xpp_dso_table_prefetch_kernel) */
 	pthread_t kthread;
 	bool kthread_on;
-	bool kthread_done;       /* set by the thread as it ends (atomic): joining won't wait */
+	/* the symbols are in kprefetch (atomic; set under klock, with kloaded_cond): the
+	 * thread may still be writing the kallsyms cache from them, joined at the end */
+	bool kthread_done;
+	bool ktaken;             /* kprefetch was moved to the kernel DSO */
+	pthread_mutex_t klock;
+	pthread_cond_t kloaded_cond;
 	struct xpp_symtab kprefetch;
 	struct cache_slot cache[1u << CACHE_BITS];
 };
@@ -59,8 +66,10 @@ xpp_dso_table *xpp_dso_table_create(const struct xpp_dso_table_opts *opts)
 	if (opts)
 		t->opts = *opts;
 	t->kallsyms_given = t->opts.kallsyms != NULL;
-	if (!t->opts.kallsyms)
+	if (!t->opts.kallsyms) {
 		t->opts.kallsyms = "/proc/kallsyms";
+		t->kcache_dir = xpp_kallsyms_cache_dir(t->kcache_buf, sizeof(t->kcache_buf));
+	}
 	if (t->opts.symfs && !t->opts.symfs[0])
 		t->opts.symfs = NULL;
 	if (t->opts.symfs && !t->opts.debug_root) {
@@ -134,13 +143,38 @@ static bool kernel_differs(xpp_dso_table *t)
 	return false;
 }
 
+/*
+ * Kernel symbols from path: the running kernel's through the kallsyms cache, whose writing
+ * (when it is due) store says.
+ */
+static void load_kallsyms(xpp_dso_table *t, struct xpp_symtab *syms, const char *path,
+			  struct xpp_kallsyms_store *store, struct xb_error *err)
+{
+	store->wanted = false;
+	if (!strcmp(path, "/proc/kallsyms"))
+		xpp_kallsyms_load_running(syms, path, t->kcache_dir, store, err);
+	else
+		xpp_kallsyms_load(syms, path, err);
+}
+
+/*
+ * Loads the symbols, hands them over, and only then writes the cache from them (the pass
+ * reads the table meanwhile; nothing writes it or frees it before the join).
+ */
 static void *kallsyms_thread(void *arg)
 {
 	xpp_dso_table *t = arg;
+	struct xpp_kallsyms_store store;
+	struct xpp_symtab loaded = { 0 };
 	struct xb_error err;
 
-	xpp_kallsyms_load(&t->kprefetch, t->opts.kallsyms, &err);
+	load_kallsyms(t, &loaded, t->opts.kallsyms, &store, &err);
+	pthread_mutex_lock(&t->klock);
+	t->kprefetch = loaded;
 	__atomic_store_n(&t->kthread_done, true, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&t->kloaded_cond);
+	pthread_mutex_unlock(&t->klock);
+	xpp_kallsyms_store_write(&loaded, &store);
 	return NULL;
 }
 
@@ -151,36 +185,60 @@ bool xpp_dso_table_kernel_pending(const xpp_dso_table *t)
 
 /*
  * Reading /proc/kallsyms costs as much CPU as decoding a million samples, nearly all of it
- * in the kernel formatting the text: start it early on another core. The thread only
- * touches t->kprefetch, which nothing else reads until the join.
+ * in the kernel formatting the text: start it early on another core. Nothing else reads
+ * t->kprefetch until the thread says it is loaded (kthread_done); the thread may then go
+ * on writing the kallsyms cache from the same table, which stays read-only until the join.
  */
 void xpp_dso_table_prefetch_kernel(xpp_dso_table *t)
 {
 	if (t->kthread_on || kernel_differs(t))
 		return;
+	if (pthread_mutex_init(&t->klock, NULL))
+		return;
+	if (pthread_cond_init(&t->kloaded_cond, NULL)) {
+		pthread_mutex_destroy(&t->klock);
+		return;
+	}
 	t->kthread_on = !pthread_create(&t->kthread, NULL, kallsyms_thread, t);
+	if (!t->kthread_on) {
+		pthread_cond_destroy(&t->kloaded_cond);
+		pthread_mutex_destroy(&t->klock);
+	}
 }
 
 /* The prefetched kernel symbols, if a prefetch ran: true and moved into syms. */
 static bool kernel_prefetched(xpp_dso_table *t, struct xpp_symtab *syms)
 {
-	if (!t->kthread_on)
+	if (!t->kthread_on || t->ktaken)
 		return false;
-	pthread_join(t->kthread, NULL);
-	t->kthread_on = false;
+	pthread_mutex_lock(&t->klock);
+	while (!__atomic_load_n(&t->kthread_done, __ATOMIC_ACQUIRE))
+		pthread_cond_wait(&t->kloaded_cond, &t->klock);
 	*syms = t->kprefetch;
 	memset(&t->kprefetch, 0, sizeof(t->kprefetch));
+	pthread_mutex_unlock(&t->klock);
+	t->ktaken = true;
 	return true;
+}
+
+/* The end of the thread (it may be writing the cache from the table it handed over). */
+static void kernel_thread_join(xpp_dso_table *t)
+{
+	if (!t->kthread_on)
+		return;
+	pthread_join(t->kthread, NULL);
+	pthread_cond_destroy(&t->kloaded_cond);
+	pthread_mutex_destroy(&t->klock);
+	t->kthread_on = false;
+	if (!t->ktaken)
+		xpp_symtab_free(&t->kprefetch);
 }
 
 void xpp_dso_table_free(xpp_dso_table *t)
 {
-	struct xpp_symtab unused;
-
 	if (!t)
 		return;
-	if (kernel_prefetched(t, &unused))
-		xpp_symtab_free(&unused);
+	kernel_thread_join(t);
 	for (uint32_t i = 0; i < t->nr; i++) {
 		free(t->dsos[i].long_name);
 		free(t->dsos[i].short_buf);
@@ -360,18 +418,23 @@ bool xpp_dso_table_may_have(xpp_dso_table *t, uint32_t id, const char *name)
 
 static void load_kernel(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)
 {
+	struct xpp_kallsyms_store store;
 	char path[PATH_MAX];
 
 	if (t->kallsyms_given || !d->build_id_size) {
-		if (!kernel_prefetched(t, &d->syms))
-			xpp_kallsyms_load(&d->syms, t->opts.kallsyms, err);
+		if (!kernel_prefetched(t, &d->syms)) {
+			load_kallsyms(t, &d->syms, t->opts.kallsyms, &store, err);
+			xpp_kallsyms_store_write(&d->syms, &store);
+		}
 		return;
 	}
 	if (xpp_build_id_find_kallsyms(d->build_id, d->build_id_size, t->opts.buildid_dir, path,
 				       sizeof(path), &d->build_id_mismatch))
 		return;
-	if (strcmp(path, "/proc/kallsyms") || !kernel_prefetched(t, &d->syms))
-		xpp_kallsyms_load(&d->syms, path, err);
+	if (strcmp(path, "/proc/kallsyms") || !kernel_prefetched(t, &d->syms)) {
+		load_kallsyms(t, &d->syms, path, &store, err);
+		xpp_kallsyms_store_write(&d->syms, &store);
+	}
 }
 
 /* The running kernel's vdso is the recorded one unless the build-ids say otherwise. */

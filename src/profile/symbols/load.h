@@ -78,6 +78,65 @@ const void *xpp_vdso_image(size_t *size);
 int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *err);
 
 /*
+ * The kallsyms cache: the running kernel's text symbols as xpp_kallsyms_load() leaves them,
+ * in a binary file read without parsing (reading /proc/kallsyms costs the kernel tens of
+ * milliseconds of formatting). It is valid for one key: the boot (the KASLR offset changes
+ * with it), the kernel's build-id and the loaded modules. A file that is not ours (another
+ * owner, group or world access), another key, damaged or short is never used.
+ */
+struct xpp_kallsyms_key {
+	char boot_id[40];          /* /proc/sys/kernel/random/boot_id, zero-padded */
+	uint8_t build_id[20];      /* /sys/kernel/notes; build_id_size 0: none */
+	uint32_t build_id_size;
+	uint64_t modules_hash;     /* /proc/modules' names, sizes, addresses; 0: no modules */
+	/* /proc/sys/kernel/kptr_restrict + 1 (0: unknown): raised, it hides the addresses
+	 * from /proc/kallsyms, and the cache must not show them all the same */
+	uint32_t kptr_restrict;
+	uint32_t reserved;         /* 0 */
+};
+
+/* The running kernel's key: 0, or a negative errno when it has no boot id (no cache then). */
+int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k);
+
+/* t (zeroed, finished) from the cache file when it holds key: 0, or a negative errno. */
+int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
+			    const struct xpp_kallsyms_key *key);
+
+/* A finished t into the cache file for key, atomically (a private file renamed over it). */
+int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
+			     const struct xpp_kallsyms_key *key);
+
+/*
+ * The cache's directory into buf: $XDG_CACHE_HOME/xperf, else $HOME/.cache/xperf; NULL when
+ * XPERF_NO_KALLSYMS_CACHE is set (and not "0") or there is no home.
+ */
+const char *xpp_kallsyms_cache_dir(char *buf, size_t size);
+
+/* A cache file to write once the symbols are in use (xpp_kallsyms_load_running()). */
+struct xpp_kallsyms_store {
+	bool wanted;
+	struct xpp_kallsyms_key key;   /* taken before kallsyms was read */
+	char dir[4096];
+};
+
+/*
+ * The running kernel's symbols from `path` (its kallsyms, /proc/kallsyms) through the cache
+ * in cache_dir (NULL: no cache): from the cache when it holds the running key, else from
+ * path, and then store->wanted says the cache is to be written: xpp_kallsyms_store_write(),
+ * which may run later, on another thread (writing takes milliseconds nobody should wait
+ * for). As xpp_kallsyms_load() otherwise.
+ */
+int xpp_kallsyms_load_running(struct xpp_symtab *t, const char *path, const char *cache_dir,
+			      struct xpp_kallsyms_store *store, struct xb_error *err);
+
+/*
+ * Write the cache for store (nothing unless wanted): the directory made private to the user
+ * where missing, the file atomically. t is only read. A failure is not an error: the next
+ * run reads kallsyms again.
+ */
+void xpp_kallsyms_store_write(const struct xpp_symtab *t, const struct xpp_kallsyms_store *store);
+
+/*
  * The symbols a JIT wrote for perf into `path` (/tmp/perf-PID.map): "START SIZE name" lines,
  * hex numbers, absolute addresses, parsed as perf 6.1 parses them. t is finished on success.
  * The number of symbols read, or a negative errno with err set.

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/array.h"
 #include "profile/symbols/symtab.h"
@@ -125,7 +126,11 @@ int64_t xpp_symtab_find(const struct xpp_symtab *t, uint64_t addr)
 
 void xpp_symtab_free(struct xpp_symtab *t)
 {
-	free(t->syms);
-	free(t->names);
+	if (t->map) {
+		munmap(t->map, t->map_len);
+	} else {
+		free(t->syms);
+		free(t->names);
+	}
 	memset(t, 0, sizeof(*t));
 }

@@ -33,6 +33,9 @@ struct xpp_symtab {
 	bool last_alias_wins;
 	/* Loaders keep names as the file has them (--no-demangle). */
 	bool no_demangle;
+	/* non-NULL: syms and names lie read-only in this mapping (the kallsyms cache) */
+	void *map;
+	size_t map_len;
 };
 
 /* Add a symbol; `size` 0 means "up to the next symbol". 0 or -ENOMEM. */

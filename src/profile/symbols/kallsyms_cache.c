@@ -1,0 +1,360 @@
+/* The running kernel's symbols through a cache of the parsed /proc/kallsyms, as perf keeps a copy. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/hash.h"
+#include "elf/build_id.h"
+#include "profile/symbols/load.h"
+
+/*
+ * The file: a header, nr records laid out as struct xpp_sym (so the table is used where the
+ * file is mapped, with no copy), then the names (each NUL-terminated, names_len bytes).
+ * Host byte order and layout: a cache never leaves the machine that wrote it, and one
+ * written by another build (another magic or record size) is ignored as foreign.
+ */
+#define CACHE_MAGIC "XPKSYMS1"
+#define CACHE_NAME "kallsyms"
+
+struct cache_header {
+	char magic[8];
+	uint32_t record_size;   /* sizeof(struct xpp_sym) */
+	uint32_t nr;
+	uint64_t names_len;
+	uint64_t checksum;      /* of the records and the names (checksum()) */
+	struct xpp_kallsyms_key key;
+};
+
+/* no padding in what is compared; records start 8-aligned behind the header */
+_Static_assert(sizeof(struct xpp_kallsyms_key) == 80, "padded key");
+_Static_assert(sizeof(struct cache_header) == 112, "padded header");
+_Static_assert(sizeof(struct cache_header) % 8 == 0, "records misaligned");
+
+/*
+ * A checksum of the payload against torn or damaged files (the header's sizes and the
+ * records' bounds are checked on their own): four lanes of words, a few hundred
+ * microseconds for the kernel's 5 MB where a byte-wise hash takes milliseconds.
+ */
+static uint64_t checksum(const void *p, size_t len, uint64_t h)
+{
+	const unsigned char *b = p;
+	uint64_t lane[4] = { h, h + 1, h + 2, h + 3 }, w;
+	size_t i = 0;
+
+	for (; i + 32 <= len; i += 32)
+		for (int l = 0; l < 4; l++) {
+			memcpy(&w, b + i + 8 * l, 8);
+			lane[l] = xb_hash_add(lane[l], w);
+		}
+	for (; i < len; i++)
+		lane[0] = xb_hash_add(lane[0], b[i]);
+	return xb_hash_add(xb_hash_add(xb_hash_add(lane[0], lane[1]), lane[2]), lane[3]);
+}
+
+/* Up to cap - 1 bytes of a small file (a /proc or /sys one), NUL-terminated; the length or -errno. */
+static ssize_t read_small(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	while (n + 1 < cap && (r = read(fd, buf + n, cap - 1 - n)) != 0) {
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			close(fd);
+			return r;
+		}
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
+/*
+ * /proc/modules, line by line: each module's name, size and address (not its use count,
+ * which changes as it is used, nor its dependents, which follow from the other lines).
+ * 0 when the kernel has no modules (the file is absent).
+ */
+static uint64_t modules_hash(void)
+{
+	FILE *f = fopen("/proc/modules", "re");
+	char line[4096], name[256], state[32], addr[32];
+	unsigned long size;
+	uint64_t h = 1;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		addr[0] = '\0';
+		if (sscanf(line, "%255s %lu %*s %*s %31s %31s", name, &size, state, addr) < 2)
+			continue;
+		h = xb_hash_add(xb_hash_add(xb_hash_add(h, xb_hash_str(name)), size),
+				xb_hash_str(addr));
+	}
+	fclose(f);
+	return h;
+}
+
+int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
+{
+	char boot_id[64];
+	ssize_t n;
+	int id;
+
+	memset(k, 0, sizeof(*k));
+	n = read_small("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id));
+	/* without a boot id nothing tells a reboot (a new KASLR offset) apart: no cache */
+	if (n < 0)
+		return (int)n;
+	if (n == 0 || (size_t)n > sizeof(k->boot_id))
+		return -ENOENT;
+	memcpy(k->boot_id, boot_id, (size_t)n);
+	id = xelf_build_id_read_kernel(k->build_id, sizeof(k->build_id), NULL);
+	if (id > 0)
+		k->build_id_size = (uint32_t)id;
+	k->modules_hash = modules_hash();
+	if (read_small("/proc/sys/kernel/kptr_restrict", boot_id, sizeof(boot_id)) > 0)
+		k->kptr_restrict = (uint32_t)strtoul(boot_id, NULL, 10) + 1;
+	return 0;
+}
+
+/* The file at fd (ours, private, a regular file of a sane size) mapped read-only, or NULL. */
+static void *map_owned(int fd, size_t *len)
+{
+	struct stat st;
+	void *map;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 077) || st.st_size < (off_t)sizeof(struct cache_header) ||
+	    st.st_size > (off_t)1 << 30)
+		return NULL;
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return NULL;
+	*len = (size_t)st.st_size;
+	return map;
+}
+
+/* Every bound of the file, before anything of it is used: 0, or -EINVAL. */
+static int validate(const char *buf, size_t len, const struct xpp_kallsyms_key *key)
+{
+	const struct cache_header *h = (const void *)buf;
+	const struct xpp_sym *syms = (const void *)(buf + sizeof(*h));
+	const char *names;
+
+	if (memcmp(h->magic, CACHE_MAGIC, sizeof(h->magic)) ||
+	    h->record_size != sizeof(struct xpp_sym) || memcmp(&h->key, key, sizeof(*key)) ||
+	    !h->nr || !h->names_len || h->names_len > UINT32_MAX)
+		return -EINVAL;
+	if (sizeof(*h) + (uint64_t)h->nr * sizeof(*syms) + h->names_len != len ||
+	    checksum(buf + sizeof(*h), len - sizeof(*h), h->nr) != h->checksum)
+		return -EINVAL;
+	names = buf + len - h->names_len;
+	if (names[h->names_len - 1])
+		return -EINVAL;
+	for (uint32_t i = 0; i < h->nr; i++)
+		if (syms[i].name >= h->names_len || syms[i].end <= syms[i].start ||
+		    syms[i].binding > XPP_SYM_WEAK || (i && syms[i - 1].start >= syms[i].start))
+			return -EINVAL;
+	return 0;
+}
+
+int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
+			    const struct xpp_kallsyms_key *key)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	const struct cache_header *h;
+	size_t len = 0;
+	char *map;
+
+	if (fd < 0)
+		return -errno;
+	map = map_owned(fd, &len);
+	close(fd);
+	if (!map)
+		return -EINVAL;
+	if (validate(map, len, key)) {
+		munmap(map, len);
+		return -EINVAL;
+	}
+	h = (const void *)map;
+	memset(t, 0, sizeof(*t));
+	t->syms = (struct xpp_sym *)(void *)(map + sizeof(*h));
+	t->names = map + len - h->names_len;
+	t->nr = t->cap = h->nr;
+	t->names_len = t->names_cap = h->names_len;
+	t->finished = true;
+	t->last_alias_wins = true;
+	t->map = map;
+	t->map_len = len;
+	return 0;
+}
+
+/* The file's bytes: the header, the records and the names of the kept symbols only. */
+static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key *key,
+		       size_t *len)
+{
+	struct cache_header h;
+	size_t names_len = 0, at;
+	char *buf, *names;
+
+	for (uint32_t i = 0; i < t->nr; i++)
+		names_len += strlen(xpp_symtab_name(t, i)) + 1;
+	if (names_len > UINT32_MAX)
+		return NULL;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, CACHE_MAGIC, sizeof(h.magic));
+	h.record_size = sizeof(struct xpp_sym);
+	h.nr = t->nr;
+	memcpy(&h.key, key, sizeof(h.key));
+	h.names_len = names_len;
+	*len = sizeof(h) + (size_t)t->nr * sizeof(struct xpp_sym) + names_len;
+	buf = calloc(1, *len);
+	if (!buf)
+		return NULL;
+	names = buf + *len - names_len;
+	at = 0;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const char *name = xpp_symtab_name(t, i);
+		size_t n = strlen(name) + 1;
+		char *rec = buf + sizeof(h) + (size_t)i * sizeof(struct xpp_sym);
+		uint32_t off = (uint32_t)at;
+
+		/* field by field: the padding stays the zeroes calloc gave it */
+		memcpy(rec + offsetof(struct xpp_sym, start), &t->syms[i].start, 8);
+		memcpy(rec + offsetof(struct xpp_sym, end), &t->syms[i].end, 8);
+		memcpy(rec + offsetof(struct xpp_sym, name), &off, 4);
+		memcpy(rec + offsetof(struct xpp_sym, order), &i, 4);
+		memcpy(rec + offsetof(struct xpp_sym, binding), &t->syms[i].binding, 1);
+		memcpy(names + at, name, n);
+		at += n;
+	}
+	h.checksum = checksum(buf + sizeof(h), *len - sizeof(h), h.nr);
+	memcpy(buf, &h, sizeof(h));
+	return buf;
+}
+
+int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
+			     const struct xpp_kallsyms_key *key)
+{
+	size_t len, n = strlen(file);
+	char *buf, *tmp;
+	int fd, ret = 0;
+
+	if (!t->finished || !t->nr)
+		return -EINVAL;
+	buf = serialize(t, key, &len);
+	tmp = malloc(n + sizeof(".XXXXXX"));
+	if (!buf || !tmp) {
+		free(buf);
+		free(tmp);
+		return -ENOMEM;
+	}
+	/* a private temporary file renamed over the old one: readers see all of it or none */
+	memcpy(tmp, file, n);
+	memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	for (size_t at = 0; at < len;) {
+		ssize_t r = write(fd, buf + at, len - at);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			ret = r < 0 ? -errno : -EIO;
+			break;
+		}
+		at += (size_t)r;
+	}
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, file))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+out:
+	free(buf);
+	free(tmp);
+	return ret;
+}
+
+const char *xpp_kallsyms_cache_dir(char *buf, size_t size)
+{
+	const char *off = getenv("XPERF_NO_KALLSYMS_CACHE");
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (off && *off && strcmp(off, "0"))
+		return NULL;
+	/* the XDG base directory spec: a relative XDG_CACHE_HOME is invalid, ignore it */
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, size, "%s/xperf", xdg);
+	else if (home && home[0] == '/')
+		n = snprintf(buf, size, "%s/.cache/xperf", home);
+	else
+		return NULL;
+	return n > 0 && (size_t)n < size ? buf : NULL;
+}
+
+/* dir and its parent, private to the user when we make them; 0 or -errno */
+static int make_dir(const char *dir)
+{
+	char parent[4096];
+	char *slash;
+
+	if (!mkdir(dir, 0700) || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT || strlen(dir) >= sizeof(parent))
+		return -errno;
+	strcpy(parent, dir);
+	slash = strrchr(parent, '/');
+	if (!slash || slash == parent)
+		return -ENOENT;
+	*slash = '\0';
+	if (mkdir(parent, 0700) && errno != EEXIST)
+		return -errno;
+	return mkdir(dir, 0700) && errno != EEXIST ? -errno : 0;
+}
+
+int xpp_kallsyms_load_running(struct xpp_symtab *t, const char *path, const char *cache_dir,
+			      struct xpp_kallsyms_store *store, struct xb_error *err)
+{
+	char file[4096 + sizeof(CACHE_NAME)];
+	int ret;
+
+	store->wanted = false;
+	if (!cache_dir || xpp_kallsyms_key_running(&store->key) ||
+	    (size_t)snprintf(store->dir, sizeof(store->dir), "%s", cache_dir) >= sizeof(store->dir))
+		return xpp_kallsyms_load(t, path, err);
+	snprintf(file, sizeof(file), "%s/%s", store->dir, CACHE_NAME);
+	if (!xpp_kallsyms_cache_read(t, file, &store->key))
+		return 0;
+	ret = xpp_kallsyms_load(t, path, err);
+	store->wanted = !ret;
+	return ret;
+}
+
+void xpp_kallsyms_store_write(const struct xpp_symtab *t, const struct xpp_kallsyms_store *store)
+{
+	char file[4096 + sizeof(CACHE_NAME)];
+
+	/* a cache that cannot be written costs the next run a read of kallsyms, nothing else */
+	if (!store->wanted || make_dir(store->dir))
+		return;
+	snprintf(file, sizeof(file), "%s/%s", store->dir, CACHE_NAME);
+	xpp_kallsyms_cache_write(t, file, &store->key);
+}

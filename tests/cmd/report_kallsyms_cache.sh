@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The kallsyms cache: the first report of a file with kernel samples writes the running
+# kernel's symbols to $XDG_CACHE_HOME/xperf/kallsyms (private to the user); later reports
+# take them from there instead of /proc/kallsyms, with the same output; a cache for another
+# key (boot, kernel, modules) or a damaged one is read anew and rewritten;
+# XPERF_NO_KALLSYMS_CACHE=1 bypasses it. lib.sh points XDG_CACHE_HOME into the suite's
+# temporary directory.
+. "$(dirname "$0")/lib.sh"
+
+R=$XPERF_BUILD/xperf-report
+S=$XPERF_BUILD/xperf-script
+WL=$XPERF_BUILD/workloads
+export R S WL
+
+# one recording with time in the kernel, shared by the cases
+K=$TEST_TMP/k.data
+export K
+if have_perf && [ -x "$WL/kernel_time" ]; then
+	perf_run record -q -N --no-bpf-event -o "$K" -- "$WL/kernel_time" 0.3 >/dev/null 2>&1 ||
+		rm -f "$K"
+fi
+
+# precondition of every case: the recording, kernel symbols we may read, a boot id
+need_kernel() {
+	[ -s "$K" ] || skip "no recording (perf or the kernel_time workload is absent)"
+	[ -r /proc/sys/kernel/random/boot_id ] || skip "this kernel has no boot id: no cache"
+	XPERF_NO_KALLSYMS_CACHE=1 "$R" --stdio --sort sym -i "$K" >nocache.out 2>nocache.err
+	grep -q '\[k\] [a-z_]' nocache.out || skip "no kernel symbols here (kptr_restrict?)"
+}
+export -f need_kernel
+
+test_case "the first report writes the cache, private to the user" '
+	need_kernel
+	export XDG_CACHE_HOME=$PWD/cache
+	"$R" --stdio --sort sym -i "$K" >first.out 2>/dev/null
+	test -s cache/xperf/kallsyms || fail "no cache file"
+	[ "$(stat -c %a cache/xperf)" = 700 ] || fail "directory mode $(stat -c %a cache/xperf)"
+	[ "$(stat -c %a cache/xperf/kallsyms)" = 600 ] || fail "mode $(stat -c %a cache/xperf/kallsyms)"
+	[ "$(stat -c %u cache/xperf/kallsyms)" = "$(id -u)" ] || fail "not ours"
+	cmp nocache.out first.out
+'
+
+test_case "a later report reads the cache, not /proc/kallsyms, with the same output" '
+	need_kernel
+	command -v strace >/dev/null || skip "strace is absent"
+	export XDG_CACHE_HOME=$PWD/cache
+	"$R" --stdio --sort sym -i "$K" >first.out 2>/dev/null
+	# LeakSanitizer cannot run under ptrace: an ASan build leaves leaks to the other cases
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -e trace=openat -o trace "$R" --stdio --sort sym -i "$K" >second.out 2>/dev/null
+	grep -q "xperf/kallsyms\"" trace || fail "the cache was not opened"
+	! grep -q "/proc/kallsyms" trace || fail "/proc/kallsyms was read all the same"
+	cmp nocache.out second.out
+	"$S" -i "$K" >script_cached.out 2>/dev/null
+	XPERF_NO_KALLSYMS_CACHE=1 "$S" -i "$K" >script_plain.out 2>/dev/null
+	cmp script_plain.out script_cached.out
+'
+
+test_case "XPERF_NO_KALLSYMS_CACHE=1 neither reads nor writes the cache" '
+	need_kernel
+	command -v strace >/dev/null || skip "strace is absent"
+	export XDG_CACHE_HOME=$PWD/cache
+	XPERF_NO_KALLSYMS_CACHE=1 "$R" --stdio --sort sym -i "$K" >out 2>/dev/null
+	[ ! -e cache ] || fail "a cache was written"
+	"$R" --stdio --sort sym -i "$K" >/dev/null 2>&1
+	XPERF_NO_KALLSYMS_CACHE=1 ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -e trace=openat -o trace "$R" --stdio --sort sym -i "$K" >out 2>/dev/null
+	! grep -q "xperf/kallsyms" trace || fail "the cache was opened"
+	cmp nocache.out out
+'
+
+# rewritten FILE GOOD: the cache file is GOOD again, byte for byte
+rewritten() { cmp -s "$1" "$2" || fail "the cache was not rewritten"; }
+export -f rewritten
+
+test_case "a cache for another boot is read anew and rewritten" '
+	need_kernel
+	export XDG_CACHE_HOME=$PWD/cache
+	"$R" --stdio --sort sym -i "$K" >/dev/null 2>&1
+	cp cache/xperf/kallsyms good
+	# the boot id starts at byte 32 of the file (after magic, sizes and checksum)
+	printf 00000000 | dd of=cache/xperf/kallsyms bs=1 seek=32 conv=notrunc 2>/dev/null
+	! cmp -s good cache/xperf/kallsyms || fail "the key did not change"
+	"$R" --stdio --sort sym -i "$K" >out 2>/dev/null
+	cmp nocache.out out
+	rewritten cache/xperf/kallsyms good
+'
+
+test_case "a damaged, short or foreign cache is ignored and rewritten" '
+	need_kernel
+	export XDG_CACHE_HOME=$PWD/cache
+	"$R" --stdio --sort sym -i "$K" >/dev/null 2>&1
+	cp cache/xperf/kallsyms good
+	size=$(stat -c %s good)
+	# a name changed: the checksum says so
+	printf ZZ | dd of=cache/xperf/kallsyms bs=1 seek=$((size - 4)) conv=notrunc 2>/dev/null
+	"$R" --stdio --sort sym -i "$K" >out 2>/dev/null
+	cmp nocache.out out
+	rewritten cache/xperf/kallsyms good
+	# cut short
+	truncate -s $((size / 2)) cache/xperf/kallsyms
+	"$R" --stdio --sort sym -i "$K" >out 2>/dev/null
+	cmp nocache.out out
+	rewritten cache/xperf/kallsyms good
+	# not a cache at all
+	head -c 4096 /dev/urandom >cache/xperf/kallsyms
+	"$R" --stdio --sort sym -i "$K" >out 2>/dev/null
+	cmp nocache.out out
+	rewritten cache/xperf/kallsyms good
+	# another build of the format (another magic)
+	printf XPKSYMS9 | dd of=cache/xperf/kallsyms bs=1 seek=0 conv=notrunc 2>/dev/null
+	"$R" --stdio --sort sym -i "$K" >out 2>/dev/null
+	cmp nocache.out out
+	rewritten cache/xperf/kallsyms good
+'
+
+test_case "a cache directory that cannot be written is no error" '
+	need_kernel
+	mkdir ro
+	touch ro/xperf
+	XDG_CACHE_HOME=$PWD/ro "$R" --stdio --sort sym -i "$K" >out 2>err
+	cmp nocache.out out
+	cmp -s nocache.err err || fail "it complained: $(cat err)"
+'
+
+test_done
