@@ -114,8 +114,8 @@ echo "   workload alone                        ${alone} ms (its own time ${alone
 printf "   --off-cpu slowdown        xperf %s (target <= 1.10)   perf -e cpu-clock,sched:sched_switch -g %s\n" \
 	"$(ratio "$x" "$alone")" "$(ratio "$p" "$alone")"
 # the same, timed by the workload: without the recorder's start-up and tear-down (with a
-# tracepoint, the kernel's release of it at the last close takes an RCU grace period, some
-# 30-40 ms here, in perf as in xperf)
+# tracepoint, the kernel's release of it at the last close takes RCU grace periods, some
+# 30-40 ms here: perf waits for them, xperf leaves the wait to a short-lived child)
 printf "     the workload's own time   xperf %s   perf %s\n" \
 	"$(ratio "$x_in" "$alone_in")" "$(ratio "$p_in" "$alone_in")"
 # what on-CPU sampling alone costs a task that switches this often (a per-task cpu-clock

@@ -483,18 +483,39 @@ static void drop_output(bool created, bool renamed, const char *old)
 		rename(old, opts.output);
 }
 
+/*
+ * The TRACING_DATA payload, read from tracefs once and kept for every file of the run:
+ * the formats do not change while we record, and after session_release a format file
+ * cannot be read before the kernel has released our tracepoint events (it holds the
+ * tracing event lock for its RCU grace periods), so the last file's is read before.
+ */
+static struct {
+	void *blob;              /* NULL: no tracepoint, or not read yet */
+	size_t size;
+	bool read;
+} tracing_data;
+
+static int read_tracing_data(struct rec_session *s, struct xb_error *err)
+{
+	int ret;
+
+	if (tracing_data.read)
+		return 0;
+	ret = xrec_tracing_data(s->ctx, s->evl, &tracing_data.blob, &tracing_data.size, err);
+	tracing_data.read = ret == 0;
+	return ret;
+}
+
 /* Tracepoint samples are unreadable to perf without the formats of their raw data. */
 static int add_tracing_data(struct rec_session *s, struct xpf_features *feat,
 			    struct xb_error *err)
 {
-	void *blob;
-	size_t size;
-	int ret = xrec_tracing_data(s->ctx, s->evl, &blob, &size, err);
+	int ret = read_tracing_data(s, err);
 
-	if (ret < 0 || !blob)
+	if (ret < 0 || !tracing_data.blob)
 		return ret;
-	ret = xpf_features_set_raw(feat, XPF_FEAT_TRACING_DATA, blob, size);
-	free(blob);
+	ret = xpf_features_set_raw(feat, XPF_FEAT_TRACING_DATA, tracing_data.blob,
+				   tracing_data.size);
 	if (ret < 0)
 		return xb_error_set(err, ret, "tracing data: %s", strerror(-ret));
 	return 0;
@@ -844,6 +865,10 @@ static int record(struct rec_session *s, struct rec_target *t)
 
 	ret = session_run(s, t, &done_signal, &status);
 	alarm(0);
+	/* an error here is end_file's to report, when it reads the data again */
+	read_tracing_data(s, &err);
+	err = (struct xb_error){ 0 };
+	session_release(s);
 	if (t->wl.pid > 0) {
 		/* Stopped by a signal or a write error: the command goes too, as with perf. */
 		xpe_workload_stop(&t->wl, &status);
@@ -1090,6 +1115,7 @@ out:
 	free(opts.ctl.filters);
 	free(opts.ctl.switch_events);
 	free_kept_pieces();
+	free(tracing_data.blob);
 	free(first_event);
 	free((void *)opts.cmdline_argv);
 	if (done_signal) {

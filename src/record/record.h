@@ -175,6 +175,8 @@ struct rec_session {
 	volatile sig_atomic_t *switch_flag;
 	uint64_t switch_size, max_size;
 	bool max_size_hit;
+	bool released;           /* the rings and events are let go (session_release) */
+	pid_t releaser;          /* the child that waits for their release, or 0 */
 };
 
 /*
@@ -202,10 +204,19 @@ size_t session_drain(struct rec_session *s);
 int session_write(void *s, const struct perf_event_header *h);
 /*
  * Poll and drain until the command ends, the attached processes are gone, *done is set
- * (SIGINT/SIGTERM) or writing fails. *child_status gets the command's wait status.
+ * (SIGINT/SIGTERM) or writing fails. *child_status gets the command's wait status. The
+ * events are stopped and their rings drained.
  */
 int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic_t *done,
 		int *child_status);
+/*
+ * After session_run: let the rings and events go. With a tracepoint among them, a short-
+ * lived child waits for the kernel's release of it (RCU grace periods) in our place;
+ * while that release runs, reading a tracepoint's format waits for it too, so read what
+ * the file needs of tracefs first.
+ */
+void session_release(struct rec_session *s);
+/* Unmap the rings and close the events (unless session_run let them go), free the rest. */
 void session_close(struct rec_session *s);
 
 /* ---- summary.c ----------------------------------------------------------------------- */

@@ -1,5 +1,6 @@
 /* xperf-record session: event attrs, per-cpu rings, and the poll loop that drains them. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -481,18 +482,126 @@ int session_run(struct rec_session *s, struct rec_target *t, volatile sig_atomic
 	return s->write_err;
 }
 
-void session_close(struct rec_session *s)
+/* Unmap the rings and close the events' fds (nr_rings stays: the summary reads it). */
+static void release_events(struct rec_session *s)
 {
-	int i;
-
-	for (i = 0; i < s->nr_rings; i++)
+	for (int i = 0; s->rings && i < s->nr_rings; i++)
 		xpe_ring_unmap(s->rings[i]);
 	free(s->rings);
 	s->rings = NULL;
+	xpe_evlist_close(s->evl);
+	s->released = true;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static bool has_tracepoint(xpe_evlist *evl)
+{
+	for (size_t i = 0; i < xpe_evlist_count(evl); i++)
+		if (xpe_evlist_event(evl, i)->kind == XPE_KIND_TRACEPOINT)
+			return true;
+	return false;
+}
+
+/* The open fds of the events and `also`, sorted; NULL without memory. */
+static int *event_fds(xpe_evlist *evl, int also, size_t *nr)
+{
+	size_t n = xpe_evlist_count(evl), total = 1, k = 0;
+	int *fds;
+
+	for (size_t i = 0; i < n; i++)
+		total += (size_t)xpe_evlist_event(evl, i)->nr_fd;
+	fds = malloc(total * sizeof(*fds));
+	if (!fds)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct xpe_event *ev = xpe_evlist_event(evl, i);
+
+		for (int j = 0; ev->fd && j < ev->nr_fd; j++)
+			if (ev->fd[j] >= 0)
+				fds[k++] = ev->fd[j];
+	}
+	fds[k++] = also;
+	qsort(fds, k, sizeof(*fds), cmp_int);
+	*nr = k;
+	return fds;
+}
+
+/*
+ * In the child: close every fd but `keep` (sorted: the events' and the gate), wait until
+ * the parent has closed its copies of the events (the gate's end of file), and exit,
+ * which closes ours, the last ones. Only async-signal-safe calls, as after any fork.
+ */
+static __attribute__((noreturn)) void hold_events(const int *keep, size_t nr, int gate)
+{
+	unsigned int from = 0;
+	sigset_t all;
+	char c;
+
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, NULL);
+	for (size_t i = 0; i < nr; i++) {
+		if ((unsigned int)keep[i] > from)
+			close_range(from, (unsigned int)keep[i] - 1, 0);
+		from = (unsigned int)keep[i] + 1;
+	}
+	close_range(from, ~0U, 0);
+	while (read(gate, &c, 1) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+/*
+ * With tracepoints (--off-cpu's sched:sched_switch), the kernel's release of the event at
+ * its last close waits for RCU grace periods, some 30-40 ms here (perf waits them too),
+ * in which there is nothing left to do: the events are stopped and their rings drained,
+ * and no record can come from them any more. A short-lived child takes the last
+ * references over and waits in our place, so the command writes the file's end and
+ * returns while the kernel lets the events go. Sound because: the child holds nothing
+ * but the events (every other fd, the output and stdout/stderr included, is closed
+ * first, so no reader waits for it), touches no memory of ours, is gone once the kernel
+ * has released them (tens of ms; we reap it if it is done before we are, else init
+ * does), and a release cannot fail in a way a user could act on. The parent closes its
+ * copies before the child may close its own, or the parent's close would be the last.
+ * Without a tracepoint (a release in microseconds) or when fork fails: released here.
+ */
+void session_release(struct rec_session *s)
+{
+	int gate[2];
+	int *keep;
+	size_t nr = 0;
+	pid_t pid;
+
+	if (!has_tracepoint(s->evl) || pipe2(gate, O_CLOEXEC) < 0) {
+		release_events(s);
+		return;
+	}
+	keep = event_fds(s->evl, gate[0], &nr);
+	pid = keep ? fork() : -1;
+	if (pid == 0)
+		hold_events(keep, nr, gate[0]);
+	free(keep);
+	close(gate[0]);
+	release_events(s);
+	/* the child may close its copies now (without a child: nothing waits) */
+	close(gate[1]);
+	s->releaser = pid > 0 ? pid : 0;
+}
+
+void session_close(struct rec_session *s)
+{
+	if (!s->released)
+		release_events(s);
+	/* reaped here if it is done already, else by init once we are gone */
+	if (s->releaser > 0)
+		waitpid(s->releaser, NULL, WNOHANG);
+	s->releaser = 0;
+	s->nr_rings = 0;
 	rec_offcpu_free(s->offcpu);
 	s->offcpu = NULL;
 	rec_switch_event_free(s->swev);
 	s->swev = NULL;
-	s->nr_rings = 0;
-	xpe_evlist_close(s->evl);
 }

@@ -141,6 +141,31 @@ test_case "--off-cpu --call-graph dwarf: the blocking stacks unwound from the st
 	pct_of off wait_for_pipe | grep -q . || fail "no wait_for_pipe"
 '
 
+# Processes other than zombies whose command line names FILE (the releaser is a fork of
+# the recorder, so it carries the recorder's command line).
+live_recorders() {
+	local p
+	for p in $(pgrep -f -- "-o $1 " || true); do
+		[ "$(ps -o stat= -p "$p" 2>/dev/null | cut -c1)" = Z ] || echo "$p"
+	done
+}
+export -f live_recorders
+
+perf_case "--off-cpu: the file is complete when the command returns, no process stays behind" '
+	out=held-$$.data
+	# a pipe on stdout and stderr: they end when the command does, not the release
+	xperf-record -q --off-cpu -o $out -- $WL/offcpu 2 2>&1 | cat >out.txt
+	perf_run report --stats -i $out >st 2>err
+	no_warnings err
+	grep -A2 "offcpu-time stats" st | grep -q "SAMPLE events"
+	# the kernel lets the tracepoint go within tens of ms: allow two seconds
+	for i in $(seq 20); do
+		[ -z "$(live_recorders $out)" ] && break
+		sleep 0.1
+	done
+	[ -z "$(live_recorders $out)" ] || fail "still running: $(live_recorders $out)"
+'
+
 test_case "--off-cpu: switch records stay out of the file unless --switch-events" '
 	xperf-record -q --off-cpu -- $WL/offcpu 2 2>/dev/null >/dev/null
 	if xperf-report --stats -i xperf.data | grep -q SWITCH; then fail "switch records"; fi
