@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "format/decomp_pipe.h"
 #include "format/xpf_abi.h"
@@ -17,12 +19,21 @@
  * reader parses records in place; a record cut by the end of a chunk is copied into the room
  * in front of the next chunk, so it is whole again. The reader still feeds each compressed
  * record when it meets it and gets exactly the records, offsets and errors of decompress.c.
+ *
+ * Whoever holds zlock fills the next chunk: mostly the thread, but a reader that finds its
+ * next chunk empty and zlock free fills it itself rather than sleep. So the reader never
+ * waits for a thread that is not running yet (the first chunk) or that a busy machine has
+ * not scheduled: at worst the work is done as without the thread.
  */
 enum {
 	NR_CHUNKS = 6,
 	ROOM = 65536,   /* in front of each chunk: the unfinished record carried from the last */
 	MAX_SEGS = 256,
 	DEFAULT_CHUNK = 512 << 10,
+	SMALL_CHUNK = 256 << 10,       /* for files under SMALL_FILE bytes: the ring's pages */
+	SMALL_FILE = 4 << 20,          /* cost more there than the thread's wake-ups */
+	FIRST_FILL = 32 << 10,         /* the first chunk's size, doubling: parsing starts at once */
+	REFILL = NR_CHUNKS / 2,        /* a full ring waits for this many free chunks (< NR_CHUNKS - 1) */
 };
 
 enum { SEG_OK, SEG_ZSTD, SEG_STUCK };
@@ -37,11 +48,12 @@ struct seg {
 };
 
 struct chunk {
-	uint8_t *mem;    /* ROOM bytes, then the data */
+	uint8_t *mem;    /* ROOM bytes, then the data (mem_len bytes mapped) */
+	size_t populated; /* data bytes already backed by pages */
 	struct seg segs[MAX_SEGS];
 	uint32_t nseg;
 	bool ready;      /* filled: the reader's until it hands it back */
-	bool last;       /* the thread stopped after this chunk */
+	bool last;       /* filling stopped after this chunk */
 };
 
 struct xpf_pipe {
@@ -51,9 +63,19 @@ struct xpf_pipe {
 	bool quit;
 	struct chunk chunks[NR_CHUNKS];
 	size_t chunk;
+	size_t mem_len;          /* each chunk's mapping: ROOM + chunk, whole pages */
+	struct chunk *thread_waits_for; /* the thread sleeps until this chunk is handed back */
+	bool reader_waits;              /* the reader sleeps until a chunk is ready */
 
-	/* the thread's */
+	/* the filler's: whoever holds zlock */
+	pthread_mutex_t zlock;
 	ZSTD_DStream *zd;
+	uint32_t fill_ci;        /* the chunk to fill next */
+	size_t fill;             /* bytes the next chunk gets: doubles from FIRST_FILL to chunk */
+	bool stopped;            /* the last chunk is filled */
+	ZSTD_inBuffer in;        /* the payload being decompressed, when in_active */
+	uint64_t in_off;
+	bool in_active;
 	const uint8_t *map;
 	uint64_t pos, end;
 	bool swap;
@@ -76,30 +98,33 @@ static uint8_t *data_of(const struct chunk *c)
 	return c->mem + ROOM;
 }
 
-/* ---- the thread ------------------------------------------------------------------------ */
+/* ---- filling: the thread, or the reader ------------------------------------------------ */
 
-/* Chunk idx once the reader has handed it back; NULL when asked to quit. */
-static struct chunk *take_free(struct xpf_pipe *p, uint32_t idx, ZSTD_outBuffer *out)
+/*
+ * Back the first `len` data bytes of c with pages in one call before zstd writes them: one
+ * page fault per fresh page costs far more (a trap and, in a VM, an exit each). Failing
+ * (an older kernel) only leaves the pages to fault in one by one.
+ */
+static void populate(struct xpf_pipe *p, struct chunk *c, size_t len)
 {
-	struct chunk *c = &p->chunks[idx];
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), to = (len + page - 1) & ~(page - 1);
 
-	pthread_mutex_lock(&p->lock);
-	while (c->ready && !p->quit)
-		pthread_cond_wait(&p->cond, &p->lock);
-	pthread_mutex_unlock(&p->lock);
-	if (p->quit)
-		return NULL;
-	c->nseg = 0;
-	c->last = false;
-	*out = (ZSTD_outBuffer){ data_of(c), p->chunk, 0 };
-	return c;
+	if (to > p->mem_len - ROOM)
+		to = p->mem_len - ROOM;
+	if (to <= c->populated)
+		return;
+#ifdef MADV_POPULATE_WRITE
+	madvise(data_of(c) + c->populated, to - c->populated, MADV_POPULATE_WRITE);
+#endif
+	c->populated = to;
 }
 
 static void publish(struct xpf_pipe *p, struct chunk *c)
 {
 	pthread_mutex_lock(&p->lock);
 	c->ready = true;
-	pthread_cond_broadcast(&p->cond);
+	if (p->reader_waits)
+		pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -163,88 +188,153 @@ static int walk_next(struct xpf_pipe *p, const uint8_t **data, size_t *len, uint
 	return 0;
 }
 
-/* Decompress one record's payload; false when the thread must stop (error or quit). */
-static bool unpack(struct xpf_pipe *p, struct chunk **cp, uint32_t *ci, ZSTD_outBuffer *out,
-		   const uint8_t *data, size_t len, uint64_t off)
+/*
+ * Fill chunk c (free, the next one) with the output of the compressed records that follow,
+ * each one's output a segment; a record whose output does not fit goes on in the next chunk.
+ * Sets c->last where filling stops: the end, or an error that the reader will report.
+ */
+static void fill_chunk(struct xpf_pipe *p, struct chunk *c)
 {
-	ZSTD_inBuffer in = { data, len, 0 };
-	struct chunk *c = *cp;
-	struct seg *s;
+	ZSTD_outBuffer out = { data_of(c), p->fill, 0 };
 
-	if (c->nseg == MAX_SEGS) {
-		publish(p, c);
-		*ci = (*ci + 1) % NR_CHUNKS;
-		c = *cp = take_free(p, *ci, out);
-		if (!c)
-			return false;
-	}
-	s = &c->segs[c->nseg++];
-	*s = (struct seg){ .end = out->pos, .off = off };
+	populate(p, c, p->fill);
+	if (p->fill < p->chunk)
+		p->fill = p->fill * 2 < p->chunk ? p->fill * 2 : p->chunk;
+	c->nseg = 0;
+	c->last = false;
 	for (;;) {
-		size_t before_out = out->pos, before_in = in.pos;
-		size_t ret = ZSTD_decompressStream(p->zd, out, &in);
+		struct seg *s;
 
-		if (ZSTD_isError(ret)) {
-			s->done = true;
-			s->err = SEG_ZSTD;
-			s->zerr = ret;
-			return false; /* the output of the failed call is dropped, as decompress.c does */
+		if (!p->in_active) {
+			const uint8_t *data;
+			size_t len;
+
+			if (!walk_next(p, &data, &len, &p->in_off)) {
+				c->last = true;
+				return;
+			}
+			p->in = (ZSTD_inBuffer){ data, len, 0 };
+			p->in_active = true;
 		}
-		s->end = out->pos;
-		if (out->pos == out->size) {
-			/* full: zstd may hold more of this record */
-			publish(p, c);
-			*ci = (*ci + 1) % NR_CHUNKS;
-			c = *cp = take_free(p, *ci, out);
-			if (!c)
-				return false;
-			s = &c->segs[c->nseg++];
-			*s = (struct seg){ .end = 0, .off = off };
-			continue;
-		}
-		if (in.pos == in.size) {
-			s->done = true;
-			return true;
-		}
-		if (out->pos == before_out && in.pos == before_in) {
-			s->done = true;
-			s->err = SEG_STUCK;
-			return false;
+		if (c->nseg == MAX_SEGS)
+			return;
+		s = &c->segs[c->nseg++];
+		*s = (struct seg){ .end = out.pos, .off = p->in_off };
+		for (;;) {
+			size_t before_out = out.pos, before_in = p->in.pos;
+			size_t ret = ZSTD_decompressStream(p->zd, &out, &p->in);
+
+			if (ZSTD_isError(ret)) {
+				/* the output of the failed call is dropped, as decompress.c does */
+				*s = (struct seg){ .end = s->end, .off = p->in_off, .done = true,
+						   .err = SEG_ZSTD, .zerr = ret };
+				c->last = true;
+				return;
+			}
+			s->end = out.pos;
+			if (out.pos == out.size)
+				return; /* full: zstd may hold more of this record */
+			if (p->in.pos == p->in.size) {
+				s->done = true;
+				p->in_active = false;
+				break;
+			}
+			if (out.pos == before_out && p->in.pos == before_in) {
+				s->done = true;
+				s->err = SEG_STUCK;
+				c->last = true;
+				return;
+			}
 		}
 	}
 }
 
+/*
+ * With zlock held: fill chunk idx when it is the next to fill and still free. False when
+ * there is nothing to do (filling stopped, or the ring is full).
+ */
+static bool fill_next(struct xpf_pipe *p, uint32_t idx)
+{
+	struct chunk *c = &p->chunks[idx];
+
+	bool busy;
+
+	if (p->stopped || p->fill_ci != idx)
+		return false;
+	pthread_mutex_lock(&p->lock);
+	busy = c->ready || p->quit;
+	pthread_mutex_unlock(&p->lock);
+	if (busy)
+		return false;
+	fill_chunk(p, c);
+	p->fill_ci = (idx + 1) % NR_CHUNKS;
+	p->stopped = c->last;
+	publish(p, c);
+	return true;
+}
+
+/*
+ * The thread fills chunks while there are free ones. Decompressing is quicker than parsing,
+ * so the ring is mostly full: rather than sleep and wake once per chunk (two context
+ * switches each), it waits until REFILL chunks are free. Chunks come back in order, so
+ * chunk idx + REFILL - 1 coming back means all of them did; the reader holds at most two
+ * chunks and waits for the next, so it can always hand back that many.
+ */
 static void *run(void *arg)
 {
 	struct xpf_pipe *p = arg;
-	ZSTD_outBuffer out;
-	uint32_t ci = 0;
-	struct chunk *c = take_free(p, ci, &out);
-	const uint8_t *data;
-	uint64_t off;
-	size_t len;
 
-	if (!c)
-		return NULL;
-	while (walk_next(p, &data, &len, &off))
-		if (!unpack(p, &c, &ci, &out, data, len, off))
-			break;
-	if (c) {
-		c->last = true;
-		publish(p, c);
+	for (;;) {
+		uint32_t idx;
+		bool filled, stopped;
+
+		pthread_mutex_lock(&p->zlock);
+		idx = p->fill_ci;
+		filled = fill_next(p, idx);
+		stopped = p->stopped;
+		pthread_mutex_unlock(&p->zlock);
+		if (stopped)
+			return NULL;
+		if (filled)
+			continue;
+		pthread_mutex_lock(&p->lock);
+		p->thread_waits_for = &p->chunks[(idx + REFILL - 1) % NR_CHUNKS];
+		while (p->thread_waits_for->ready && !p->quit)
+			pthread_cond_wait(&p->cond, &p->lock);
+		p->thread_waits_for = NULL;
+		if (p->quit) {
+			pthread_mutex_unlock(&p->lock);
+			return NULL;
+		}
+		pthread_mutex_unlock(&p->lock);
 	}
-	return NULL;
 }
 
 /* ---- the reader ------------------------------------------------------------------------ */
 
+/*
+ * Chunk idx once it is filled: filled here when zlock is free, else (the thread is filling
+ * it) once the thread publishes it.
+ */
 static struct chunk *wait_ready(struct xpf_pipe *p, uint32_t idx)
 {
 	struct chunk *c = &p->chunks[idx];
 
 	pthread_mutex_lock(&p->lock);
-	while (!c->ready)
-		pthread_cond_wait(&p->cond, &p->lock);
+	while (!c->ready) {
+		pthread_mutex_unlock(&p->lock);
+		if (!pthread_mutex_trylock(&p->zlock)) {
+			fill_next(p, idx);
+			pthread_mutex_unlock(&p->zlock);
+			pthread_mutex_lock(&p->lock);
+			continue;
+		}
+		pthread_mutex_lock(&p->lock);
+		p->reader_waits = true;
+		if (!c->ready)
+			pthread_cond_wait(&p->cond, &p->lock);
+		p->reader_waits = false;
+	}
 	pthread_mutex_unlock(&p->lock);
 	return c;
 }
@@ -268,7 +358,8 @@ static void give_back(struct xpf_pipe *p, struct chunk *c)
 		p->reuse(p->reuse_ctx, c->mem, data_of(c) + p->chunk);
 	pthread_mutex_lock(&p->lock);
 	c->ready = false;
-	pthread_cond_broadcast(&p->cond);
+	if (p->thread_waits_for == c)
+		pthread_cond_broadcast(&p->cond);
 	pthread_mutex_unlock(&p->lock);
 }
 
@@ -389,9 +480,11 @@ size_t xpf_pipe_pending(const struct xpf_pipe *p)
 static void free_chunks(struct xpf_pipe *p)
 {
 	for (int i = 0; i < NR_CHUNKS; i++)
-		free(p->chunks[i].mem);
+		if (p->chunks[i].mem)
+			munmap(p->chunks[i].mem, p->mem_len);
 	pthread_cond_destroy(&p->cond);
 	pthread_mutex_destroy(&p->lock);
+	pthread_mutex_destroy(&p->zlock);
 	free(p);
 }
 
@@ -400,15 +493,24 @@ int xpf_pipe_start(struct xpf_pipe **out, ZSTD_DStream *zd, const uint8_t *map, 
 {
 	struct xpf_pipe *p = calloc(1, sizeof(*p));
 	sigset_t all, old;
+	size_t page;
 	int ret;
 
 	if (!p)
 		return -ENOMEM;
 	pthread_mutex_init(&p->lock, NULL);
+	pthread_mutex_init(&p->zlock, NULL);
 	pthread_cond_init(&p->cond, NULL);
-	p->chunk = chunk ? chunk : DEFAULT_CHUNK;
+	p->chunk = chunk ? chunk : end - pos < SMALL_FILE ? SMALL_CHUNK : DEFAULT_CHUNK;
+	p->fill = p->chunk < FIRST_FILL ? p->chunk : FIRST_FILL;
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	p->mem_len = (ROOM + p->chunk + page - 1) & ~(page - 1);
 	for (int i = 0; i < NR_CHUNKS; i++) {
-		p->chunks[i].mem = malloc(ROOM + p->chunk);
+		void *mem = mmap(NULL, p->mem_len, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (mem != MAP_FAILED)
+			p->chunks[i].mem = mem;
 		if (!p->chunks[i].mem) {
 			free_chunks(p);
 			return -ENOMEM;

@@ -50,7 +50,7 @@ struct xpf_reader {
 	bool done;
 
 	struct xpf_decomp *dc;
-	/* a file with at least pipe_min bytes of data (0: 4 MiB) is decompressed on a second
+	/* a file with at least pipe_min bytes of data (0: 1 MiB) is decompressed on a second
 	 * thread in chunks of pipe_chunk bytes (0: the default); set before the first record */
 	uint64_t pipe_min;
 	size_t pipe_chunk;

@@ -339,13 +339,14 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 }
 
 /*
- * A large compressed file spends most of its time in zstd: decompress on a second thread
- * while this one parses. Files in memory only (the thread walks the image); small files and
- * streams are not worth a thread. Failing to start one is not an error.
+ * A compressed file spends a third or more of its time in zstd: decompress on a second
+ * thread while this one parses. Files in memory only (the thread walks the image); small
+ * files (a thread, its ring and its wake-ups cost more than they save) and streams are not
+ * worth a thread. Failing to start one is not an error.
  */
 static void maybe_pipe(struct xpf_reader *r)
 {
-	uint64_t min = r->pipe_min ? r->pipe_min : 4u << 20;
+	uint64_t min = r->pipe_min ? r->pipe_min : 1u << 20;
 
 	r->pipe_tried = true;
 	if (r->stream || r->hi.pipe || !r->map || r->end > r->map_size || r->pos >= r->end ||

@@ -15,9 +15,14 @@ struct slot {
 };
 
 struct xpp_sample_cache {
-	struct slot slots[1u << BITS];
-	/* each slot's chain, read only once its slot holds an answer: not zeroed, so only the
-	 * pages of used slots are ever touched (calloc may clear reused heap memory) */
+	uint64_t used[(1u << BITS) / 64]; /* the slots ever written */
+	/*
+	 * The slots and each slot's chain are read only once the slot was written: not zeroed,
+	 * so a page of them is first touched by a write. Reading a fresh zeroed page maps the
+	 * shared zero page, and the write after it must flush the TLB of every CPU the process
+	 * runs on: an IPI each time while the reader's decompression thread is alive.
+	 */
+	struct slot *slots;
 	uint64_t (*ips)[XPP_SAMPLE_CACHE_MAX_IPS];
 };
 
@@ -25,8 +30,9 @@ xpp_sample_cache *xpp_sample_cache_create(void)
 {
 	xpp_sample_cache *c = calloc(1, sizeof(*c));
 
-	if (c && !(c->ips = malloc((1u << BITS) * sizeof(*c->ips)))) {
-		free(c);
+	if (c && (!(c->slots = malloc((1u << BITS) * sizeof(*c->slots))) ||
+		  !(c->ips = malloc((1u << BITS) * sizeof(*c->ips))))) {
+		xpp_sample_cache_free(c);
 		c = NULL;
 	}
 	return c;
@@ -36,6 +42,7 @@ void xpp_sample_cache_free(xpp_sample_cache *c)
 {
 	if (!c)
 		return;
+	free(c->slots);
 	free(c->ips);
 	free(c);
 }
@@ -76,12 +83,16 @@ const struct xpp_sample_answer *xpp_sample_cache_find(xpp_sample_cache *c, uint3
 						     const struct xpp_sample_key *k)
 {
 	uint64_t h;
+	uint32_t i;
 	struct slot *s;
 
 	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS)
 		return NULL;
 	h = hash_of(k);
-	s = &c->slots[xb_hash_bits(h, BITS)];
+	i = xb_hash_bits(h, BITS);
+	if (!(c->used[i / 64] >> (i % 64) & 1))
+		return NULL;
+	s = &c->slots[i];
 	return s->epoch == epoch && s->hash == h && same(&s->k, k) ? &s->a : NULL;
 }
 
@@ -96,6 +107,7 @@ void xpp_sample_cache_put(xpp_sample_cache *c, uint32_t epoch, const struct xpp_
 		return;
 	h = hash_of(k);
 	i = xb_hash_bits(h, BITS);
+	c->used[i / 64] |= 1ull << (i % 64);
 	s = &c->slots[i];
 	s->hash = h;
 	s->epoch = epoch;
