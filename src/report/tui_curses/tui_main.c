@@ -220,11 +220,43 @@ static bool has_samples(const struct rv_ctx *c)
 	return false;
 }
 
-/* The screen's set-up and the splash: on a thread of its own while the file is read. */
-static void *prepare_screen(void *input)
+/*
+ * The splash, shown only when the file takes long to read: a pass of a few tenths of a
+ * second is better spent without the terminal (tmux) and a drawing thread taking CPU from
+ * it, on a machine whose cores the pass's own threads already fill.
+ */
+#define SPLASH_AFTER_NS 150000000L
+
+struct splash_wait {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool pass_done;          /* set by the pass's thread when it ends */
+	bool shown;              /* the terminal's modes are set and the splash drawn */
+	const char *input;
+};
+
+static void *splash_later(void *arg)
 {
-	tui_term_modes();
-	splash("Reading %s ...", input ? input : "the profile");
+	struct splash_wait *w = arg;
+	struct timespec until;
+	bool show;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += SPLASH_AFTER_NS;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&w->lock);
+	while (!w->pass_done && pthread_cond_timedwait(&w->cond, &w->lock, &until) == 0)
+		;
+	show = !w->pass_done;
+	pthread_mutex_unlock(&w->lock);
+	if (show) {
+		tui_term_modes();
+		splash("Reading %s ...", w->input ? w->input : "the profile");
+		w->shown = true; /* read after the join */
+	}
 	return NULL;
 }
 
@@ -234,6 +266,8 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct tui t = { .o = o, .r = r, .key_pending = -1 };
+	struct splash_wait sw = { .lock = PTHREAD_MUTEX_INITIALIZER,
+				  .cond = PTHREAD_COND_INITIALIZER, .input = o->input };
 	pthread_t prep;
 	bool prep_on;
 	int ret, status;
@@ -246,19 +280,24 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	if (ret < 0)
 		return ret;
 	/*
-	 * The pass starts at once (its kernel-symbol and decompression threads with it) while
-	 * another thread sets the terminal's modes and shows the splash: those wait for the
-	 * terminal (tmux) to answer, up to milliseconds on a busy machine. Nothing of the
-	 * pass touches the screen; the join orders the screen's state before its next use.
+	 * The pass starts at once (its kernel-symbol and decompression threads with it); the
+	 * terminal's modes and the splash wait on another thread, for a pass that takes long.
+	 * Nothing of the pass touches the screen; the join orders the screen's state before
+	 * its next use.
 	 */
 	ret = xpp_profile_create(&t.p, r, &po, &err);
-	prep_on = !pthread_create(&prep, NULL, prepare_screen, (void *)o->input);
-	if (!prep_on)
-		prepare_screen((void *)o->input);
+	prep_on = !pthread_create(&prep, NULL, splash_later, &sw);
 	if (ret == 0)
 		ret = xpp_profile_run(t.p, &err);
-	if (prep_on)
+	if (prep_on) {
+		pthread_mutex_lock(&sw.lock);
+		sw.pass_done = true;
+		pthread_cond_signal(&sw.cond);
+		pthread_mutex_unlock(&sw.lock);
 		pthread_join(prep, NULL);
+	}
+	if (!sw.shown)
+		tui_term_modes();
 	if (ret < 0) {
 		tui_term_close();
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
