@@ -342,6 +342,8 @@ int main(int argc, const char **argv)
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
 		return CLI_EXIT_RUNTIME;
 	}
+	/* the disassembler loads on another thread while the pass reads the file */
+	xpp_annotate_preload();
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	status = run_annotate(r, &o);
 	if (status == CLI_EXIT_OK && xpf_reader_warning(r) && !o.quiet) {

@@ -43,6 +43,11 @@ bool xpp_annotate_supported(void)
 	return xpp_disasm_available();
 }
 
+void xpp_annotate_preload(void)
+{
+	xpp_disasm_preload();
+}
+
 void xpp_annotation_free(xpp_annotation *a)
 {
 	if (!a)

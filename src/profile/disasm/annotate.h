@@ -134,4 +134,10 @@ uint32_t xpp_annotation_src_lines(xpp_annotation *a, uint32_t file);
  */
 bool xpp_annotate_supported(void);
 
+/*
+ * Start loading what annotation needs (the disassembler library) on another thread, so a
+ * view that will annotate after its pass does not wait for it; optional.
+ */
+void xpp_annotate_preload(void);
+
 #endif

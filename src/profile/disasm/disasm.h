@@ -62,6 +62,9 @@ struct xpp_raw_insn {
 int xpp_disasm(const struct xpp_code *code, struct xpp_raw_insn **out, uint32_t *nr,
 	       struct xb_error *err);
 bool xpp_disasm_available(void);
+/* Start loading the disassembler on another thread (xpp_disasm waits for it); no-op when it
+ * is loaded, loading, or absent. */
+void xpp_disasm_preload(void);
 
 /* ---- lines_dw.c (stub: lines_dw_stub.c): source lines from the DSO's line table ---- */
 

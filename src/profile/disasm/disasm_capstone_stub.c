@@ -8,6 +8,10 @@ bool xpp_disasm_available(void)
 	return false;
 }
 
+void xpp_disasm_preload(void)
+{
+}
+
 int xpp_disasm(const struct xpp_code *code, struct xpp_raw_insn **out, uint32_t *nr,
 	       struct xb_error *err)
 {
