@@ -161,11 +161,11 @@ perf_case "entries of equal overhead in the order of perf" '
 		diff <(entry_lines perf.out | grep -v "^#") <(entry_lines xperf.out | grep -v "^#") \
 			>order.diff || fail "$m: $(head -n 8 order.diff)"
 	done
-	# the top entries of equal children: the same entries with the same numbers. Their
-	# order is perf's rule (a caller above its callee) only among entries first met in
-	# one process: forker-child is two processes, and perf's order then follows which
-	# one made each entry (1 recording in 15 here puts child_work above main), which
-	# xperf does not model (docs/xperf-report.1, --children)
+	# the top entries of equal children: the same entries with the same numbers. perf
+	# puts a caller above its callee only among entries first met in one process:
+	# forker-child is two processes, and the order of perf then follows which one made
+	# each entry (1 recording in 15 here puts child_work above main), which xperf does
+	# not model (docs/xperf-report.1, --children)
 	perf_run report --stdio --children -q -i "$f" 2>/dev/null | grep "%  forker-child" | head -n 3 | sort >p3
 	"$R" --stdio --children -q -i "$f" 2>/dev/null | grep "%  forker-child" | head -n 3 | sort >x3
 	diff p3 x3 || fail "the top forker-child entries differ"
