@@ -182,45 +182,15 @@ static const char *func_sym_name(Elf *elf, const GElf_Shdr *sh, const GElf_Sym *
 	return name && *name ? name : NULL;
 }
 
-static int add_symbols(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
-		       const struct loads *l)
-{
-	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t i, n;
-
-	if (!d || !sh->sh_entsize)
-		return -ENOEXEC;
-	n = sh->sh_size / sh->sh_entsize;
-	for (i = 1; i < n; i++) {
-		GElf_Sym s;
-		const char *name;
-		int bind, ret;
-		enum xpp_sym_binding b;
-
-		if (!gelf_getsym(d, (int)i, &s))
-			break;
-		if (!(name = func_sym_name(elf, sh, &s)))
-			continue;
-		bind = GELF_ST_BIND(s.st_info);
-		b = bind == STB_GLOBAL ? XPP_SYM_GLOBAL : bind == STB_WEAK ? XPP_SYM_WEAK : XPP_SYM_LOCAL;
-		char *dm = name[0] == '_' && !t->no_demangle ? xpp_demangle(name) : NULL;
-
-		if (dm)
-			name = dm;
-		ret = xpp_symtab_add(t, to_offset(l, s.st_value), s.st_size, b, name, strlen(name));
-		free(dm);
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
 /*
- * Whether a function symbol of the table is named `want` once add_symbols() named it: 1
- * yes, 0 no, -ENOEXEC for a table add_symbols() cannot read either.
+ * fn(ctx, sym, name) for each function symbol of the table, name as it is shown (demangled
+ * unless no_demangle); stops at fn's first non-zero answer and returns it. -ENOEXEC for a
+ * table that cannot be read.
  */
-static int has_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_demangle,
-		      const char *want)
+typedef int (*func_sym_fn)(void *ctx, const GElf_Sym *s, const char *name);
+
+static int each_func_sym(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_demangle,
+			 func_sym_fn fn, void *ctx)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t i, n;
@@ -232,24 +202,60 @@ static int has_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_deman
 		GElf_Sym s;
 		const char *name;
 		char *dm;
-		bool same;
+		int ret;
 
 		if (!gelf_getsym(d, (int)i, &s))
 			break;
 		if (!(name = func_sym_name(elf, sh, &s)))
 			continue;
-		if (name[0] != '_' || no_demangle) {
-			if (!strcmp(name, want))
-				return 1;
-			continue;
-		}
-		dm = xpp_demangle(name);
-		same = !strcmp(dm ? dm : name, want);
+		dm = name[0] == '_' && !no_demangle ? xpp_demangle(name) : NULL;
+		ret = fn(ctx, &s, dm ? dm : name);
 		free(dm);
-		if (same)
-			return 1;
+		if (ret)
+			return ret;
 	}
 	return 0;
+}
+
+struct add_ctx {
+	struct xpp_symtab *t;
+	const struct loads *l;
+};
+
+static int add_one(void *ctx, const GElf_Sym *s, const char *name)
+{
+	struct add_ctx *a = ctx;
+	int bind = GELF_ST_BIND(s->st_info);
+	enum xpp_sym_binding b = bind == STB_GLOBAL ? XPP_SYM_GLOBAL :
+				 bind == STB_WEAK ? XPP_SYM_WEAK : XPP_SYM_LOCAL;
+	int ret = xpp_symtab_add(a->t, to_offset(a->l, s->st_value), s->st_size, b, name,
+				 strlen(name));
+
+	return ret < 0 ? ret : 0;
+}
+
+static int add_symbols(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+		       const struct loads *l)
+{
+	struct add_ctx a = { t, l };
+
+	return each_func_sym(elf, scn, sh, t->no_demangle, add_one, &a);
+}
+
+static int is_wanted(void *want, const GElf_Sym *s, const char *name)
+{
+	(void)s;
+	return !strcmp(name, want);
+}
+
+/*
+ * Whether a function symbol of the table is named `want` once add_symbols() named it: 1
+ * yes, 0 no, -ENOEXEC for a table add_symbols() cannot read either.
+ */
+static int has_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_demangle,
+		      const char *want)
+{
+	return each_func_sym(elf, scn, sh, no_demangle, is_wanted, (void *)want);
 }
 
 /*
