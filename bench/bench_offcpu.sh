@@ -6,6 +6,7 @@
 # itself), so what the recorder adds around the workload shows apart from what the workload
 # pays while recorded; and the recorder's own cpu time (perf stat --no-inherit), the part
 # that is our code. The machine's load is printed first: on a busy machine the ratios grow.
+# Last, the cpu's timer reprograms per sleep, counted (not timed): the kernel's share.
 # perf 6.1 has no --off-cpu without BPF: its line is sched:sched_switch -g, the same
 # kernel work without the pairing, for scale.
 set -u
@@ -85,6 +86,15 @@ cpu_ms() {
 	perf stat --no-inherit -x, -e task-clock -o "$T/cpu.csv" -- "$@" >/dev/null 2>&1
 	awk -F, '$3 ~ /^task-clock/ { printf "%d", $1 + 0.5 }' "$T/cpu.csv"
 }
+# reprograms CMD...: the TSC-deadline (or x2APIC one-shot) timer writes made while CMD's
+# tasks are on a cpu; "n/a" without the msr:write_msr tracepoint (not x86, no tracefs)
+reprograms() {
+	perf stat -x, -e msr:write_msr --filter 'msr==0x6e0 || msr==0x838' \
+		-o "$T/msr.csv" -- "$@" >/dev/null 2>&1 &&
+		awk -F, '$3 ~ /write_msr/ { n = $1 } END { if (n ~ /^[0-9]+$/) print n; else print "n/a" }' \
+			"$T/msr.csv" || echo n/a
+}
+per_sleep() { if [ "$1" = n/a ]; then echo n/a; else ratio "$1" "$ROUNDS"; fi; }
 lost_of() {
 	perf script --show-lost-events -i "$1" 2>/dev/null |
 		awk '/PERF_RECORD_LOST/ { for (i = 1; i <= NF; i++) if ($i == "lost") s += $(i + 1) } END { print s + 0 }'
@@ -109,6 +119,8 @@ done
 xoff=$(event_samples x.data offcpu-time)
 xcpu=$(cpu_ms "$XR" -q --off-cpu -o xc.data -- $SW)
 xpcpu=$(cpu_ms "$XR" -q -g -o xc.data -- $SW)
+tw_alone=$(reprograms $SW)
+tw_x=$(reprograms "$XR" -q --off-cpu -o xc.data -- $SW)
 pcpu=$(cpu_ms perf record -q -N --no-bpf-event -g -e cpu-clock -e sched:sched_switch -o pc.data -- $SW)
 echo "   workload alone                        ${alone} ms (its own time ${alone_in} ms), $ROUNDS sleeps: $(ratio "$((ROUNDS * 1000))" "$alone") switches/s"
 printf "   --off-cpu slowdown        xperf %s (target <= 1.10)   perf -e cpu-clock,sched:sched_switch -g %s\n" \
@@ -124,4 +136,8 @@ printf "   -g (cpu-clock) slowdown   xperf %s   perf %s   --off-cpu / -g: xperf 
 	"$(ratio "$xp" "$alone")" "$(ratio "$pp" "$alone")" "$(ratio "$x" "$xp")" \
 	"$(ratio "$x_in" "$xp_in")"
 echo "   recorder's own cpu time   xperf --off-cpu ${xcpu} ms, -g ${xpcpu} ms   perf (cpu-clock,sched:sched_switch -g) ${pcpu} ms"
+# why -g costs what it costs here: at each switch in, the kernel restarts the task's
+# cpu-clock hrtimer (at 4000 Hz it is the earliest timer), which reprograms the cpu's
+# timer, a VM exit of some microseconds in a guest; perf's cpu-clock pays the same
+echo "   timer reprograms per sleep  alone $(per_sleep "$tw_alone")   xperf --off-cpu $(per_sleep "$tw_x") (in the workload's tasks; msr:write_msr)"
 echo "   offcpu-time samples       xperf $xoff for $ROUNDS sleeps   lost records: xperf $(lost_of x.data) (target 0)   perf $(lost_of p.data)"
