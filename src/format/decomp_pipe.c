@@ -30,8 +30,6 @@ enum {
 	ROOM = 65536,   /* in front of each chunk: the unfinished record carried from the last */
 	MAX_SEGS = 256,
 	DEFAULT_CHUNK = 512 << 10,
-	SMALL_CHUNK = 256 << 10,       /* for files under SMALL_FILE bytes: the ring's pages */
-	SMALL_FILE = 4 << 20,          /* cost more there than the thread's wake-ups */
 	FIRST_FILL = 32 << 10,         /* the first chunk's size, doubling: parsing starts at once */
 	REFILL = NR_CHUNKS / 2,        /* a full ring waits for this many free chunks (< NR_CHUNKS - 1) */
 };
@@ -501,7 +499,7 @@ int xpf_pipe_start(struct xpf_pipe **out, ZSTD_DStream *zd, const uint8_t *map, 
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_mutex_init(&p->zlock, NULL);
 	pthread_cond_init(&p->cond, NULL);
-	p->chunk = chunk ? chunk : end - pos < SMALL_FILE ? SMALL_CHUNK : DEFAULT_CHUNK;
+	p->chunk = chunk ? chunk : DEFAULT_CHUNK;
 	p->fill = p->chunk < FIRST_FILL ? p->chunk : FIRST_FILL;
 	page = (size_t)sysconf(_SC_PAGESIZE);
 	p->mem_len = (ROOM + p->chunk + page - 1) & ~(page - 1);

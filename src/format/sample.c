@@ -271,15 +271,6 @@ int xpf_read_event_decode(const struct perf_event_attr *attr, const struct perf_
 	return decode_read(&c, attr->read_format, rv);
 }
 
-/* Bits set in x, without the libgcc call __builtin_popcountll is on plain x86-64. */
-static inline unsigned int bits_of(uint64_t x)
-{
-	x = x - ((x >> 1) & 0x5555555555555555ULL);
-	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return (unsigned int)((x * 0x0101010101010101ULL) >> 56);
-}
-
 /*
  * Zero a sample with plain stores: memset() of its size is a `rep stos` here, which cost
  * more than the whole rest of decoding a sample. The attribute keeps GCC from turning the
@@ -301,62 +292,26 @@ static inline void zero_sample(struct xpf_sample *s)
 		((uint64_t *)(void *)s)[sizeof(*s) / 8 - 1] = 0;
 }
 
-/* The fields of one word each that may come before PERIOD; with CALLCHAIN, most files' layout. */
-#define FIXED_BITS                                                                          \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |          \
-	 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |            \
-	 PERF_SAMPLE_PERIOD)
-
-/*
- * The common layout (fixed words, then at most a call chain) without the field-by-field
- * walk: a large file is a million of these. false when the record is not exactly that
- * layout (a wrong size included): the careful walk then says what is wrong.
- */
+/* The common layout (xpf_sample_decode_fixed()) into a whole sample. */
 static bool decode_fixed(uint64_t t, const struct perf_event_header *hdr, struct xpf_sample *s)
 {
-	const uint64_t *w = (const uint64_t *)(const void *)(hdr + 1);
-	size_t nw = (hdr->size - sizeof(*hdr)) / 8, i = 0;
+	struct xpf_sample_fixed f;
 
-	if ((t & ~(uint64_t)(FIXED_BITS | PERF_SAMPLE_CALLCHAIN)) || (hdr->size & 7) ||
-	    ((uintptr_t)hdr & 7) || hdr->type != PERF_RECORD_SAMPLE ||
-	    nw < bits_of(t) || hdr->size < sizeof(*hdr))
+	if (!xpf_sample_decode_fixed(t, hdr, &f))
 		return false;
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		size_t at = bits_of(t & FIXED_BITS);
-
-		/* the chain must fill the rest exactly */
-		if (w[at] != nw - at - 1)
-			return false;
-	} else if (nw != bits_of(t)) {
-		return false;
-	}
 	zero_sample(s);
 	s->type = t;
-	if (t & PERF_SAMPLE_IDENTIFIER)
-		s->id = w[i++];
-	if (t & PERF_SAMPLE_IP)
-		s->ip = w[i++];
-	if (t & PERF_SAMPLE_TID) {
-		memcpy(&s->pid, &w[i], 4);
-		memcpy(&s->tid, (const char *)&w[i] + 4, 4);
-		i++;
-	}
-	if (t & PERF_SAMPLE_TIME)
-		s->time = w[i++];
-	if (t & PERF_SAMPLE_ADDR)
-		s->addr = w[i++];
-	if (t & PERF_SAMPLE_ID)
-		s->id = w[i++];
-	if (t & PERF_SAMPLE_STREAM_ID)
-		s->stream_id = w[i++];
-	if (t & PERF_SAMPLE_CPU)
-		memcpy(&s->cpu, &w[i++], 4);
-	if (t & PERF_SAMPLE_PERIOD)
-		s->period = w[i++];
-	if (t & PERF_SAMPLE_CALLCHAIN) {
-		s->callchain.nr = w[i];
-		s->callchain.ips = &w[i + 1];
-	}
+	s->id = f.id;
+	s->ip = f.ip;
+	s->pid = f.pid;
+	s->tid = f.tid;
+	s->time = f.time;
+	s->addr = f.addr;
+	s->stream_id = f.stream_id;
+	s->cpu = f.cpu;
+	s->period = f.period;
+	s->callchain.nr = f.nr;
+	s->callchain.ips = f.ips;
 	return true;
 }
 

@@ -694,7 +694,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	uint32_t n = 0, nview = 0;
 	uint64_t period, rel = 0;
 	int64_t line;
-	bool tree, parent, mapped = false, cacheable;
+	bool tree, parent, mapped = false, cacheable, decoded;
+	struct xpf_sample_fixed fixed;
 	struct xpp_sample_key ckey;
 	struct xpp_sample_answer ans = { -1, -1, -1, -1 };
 	int ret;
@@ -712,11 +713,30 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	}
 	if (!p->callchains)
 		callchains_seen(p, a, true);
-	ret = xpf_sample_decode(&a->attr, hdr, &s, &p->err);
-	if (ret < 0) {
-		undecodable(p, pos, p->err.msg);
-		p->err.msg[0] = 0;
-		return 0;
+	/* subscribers see every frame, and a DWARF sample's stack is its own */
+	cacheable = p->scache && !p->o.on_sample && !xpp_unwind_wanted(a->attr.sample_type);
+	/*
+	 * A sample the cache may answer needs its fixed words only, and nearly every one is
+	 * answered (a profiled loop repeats itself): the whole sample is decoded on a miss.
+	 * Another layout, or a broken record, takes the careful decoding at once.
+	 */
+	decoded = !cacheable || !xpf_sample_decode_fixed(a->attr.sample_type, hdr, &fixed);
+	if (decoded) {
+		ret = xpf_sample_decode(&a->attr, hdr, &s, &p->err);
+		if (ret < 0) {
+			undecodable(p, pos, p->err.msg);
+			p->err.msg[0] = 0;
+			return 0;
+		}
+	} else {
+		s.type = a->attr.sample_type;
+		s.ip = fixed.ip;
+		s.pid = fixed.pid;
+		s.tid = fixed.tid;
+		s.cpu = fixed.cpu;
+		s.period = fixed.period;
+		s.callchain.nr = fixed.nr;
+		s.callchain.ips = fixed.ips;
 	}
 	/* perf drops these before it counts the sample */
 	if (p->cpu_filter.nr &&
@@ -731,8 +751,6 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	e->total_period += period;
 	tree = p->callchains && (p->children || !p->o.no_chains);
 	parent = p->parent_re_set && p->callchains;
-	/* subscribers see every frame, and a DWARF sample's stack is its own */
-	cacheable = p->scache && !p->o.on_sample && !xpp_unwind_wanted(s.type);
 	if (cacheable) {
 		const struct xpp_sample_answer *hit;
 
@@ -748,6 +766,9 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		hit = xpp_sample_cache_find(p->scache, p->epoch, &ckey);
 		if (hit)
 			return charge_again(p, e, hit, period);
+		/* the fixed layout always decodes: this cannot fail */
+		if (!decoded && (ret = xpf_sample_decode(&a->attr, hdr, &s, &p->err)) < 0)
+			return ret;
 	}
 
 	th = xpp_machine_thread(p->m, (int32_t)s.pid, (int32_t)s.tid);
