@@ -729,6 +729,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 			return 0;
 		}
 	} else {
+		/* what the cache's key and the counts read; the rest on a miss */
 		s.type = a->attr.sample_type;
 		s.ip = fixed.ip;
 		s.pid = fixed.pid;
@@ -766,9 +767,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		hit = xpp_sample_cache_find(p->scache, p->epoch, &ckey);
 		if (hit)
 			return charge_again(p, e, hit, period);
-		/* the fixed layout always decodes: this cannot fail */
-		if (!decoded && (ret = xpf_sample_decode(&a->attr, hdr, &s, &p->err)) < 0)
-			return ret;
+		if (!decoded)
+			xpf_sample_from_fixed(a->attr.sample_type, &fixed, &s);
 	}
 
 	th = xpp_machine_thread(p->m, (int32_t)s.pid, (int32_t)s.tid);
