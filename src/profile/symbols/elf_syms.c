@@ -249,15 +249,12 @@ static int is_wanted(void *want, const GElf_Sym *s, const char *name)
 }
 
 /*
- * Whether a function symbol of the table is named `want` once add_symbols() named it: 1
- * yes, 0 no, -ENOEXEC for a table add_symbols() cannot read either.
- */
-/*
  * Whether the table's strings can hold a symbol named `want` at all. A name made of
  * identifier characters only is written verbatim in the table, or inside any mangled name
  * that demangles to it, so a string table without it has no such symbol: the walk, which
  * demangles every name that starts with '_' (most of libc's), is not needed. Other names
- * (ns::f, operator+, f<int>) are left to the walk.
+ * (ns::f, operator+, f<int>, and any with '$', which Rust's legacy mangling writes as
+ * $u24$) are left to the walk.
  */
 static bool strings_may_hold(Elf *elf, const GElf_Shdr *sh, const char *want)
 {
@@ -266,13 +263,17 @@ static bool strings_may_hold(Elf *elf, const GElf_Shdr *sh, const char *want)
 
 	for (const char *c = want; *c; c++)
 		if (!(*c >= 'a' && *c <= 'z') && !(*c >= 'A' && *c <= 'Z') &&
-		    !(*c >= '0' && *c <= '9') && *c != '_' && *c != '.' && *c != '$')
+		    !(*c >= '0' && *c <= '9') && *c != '_' && *c != '.')
 			return true;
 	if (!*want || !str || !(d = elf_getdata(str, NULL)) || !d->d_buf)
 		return true;
 	return memmem(d->d_buf, d->d_size, want, strlen(want)) != NULL;
 }
 
+/*
+ * Whether a function symbol of the table is named `want` once add_symbols() named it: 1
+ * yes, 0 no, -ENOEXEC for a table add_symbols() cannot read either.
+ */
 static int has_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_demangle,
 		      const char *want)
 {
