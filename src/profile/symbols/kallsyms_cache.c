@@ -124,6 +124,7 @@ int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
 	if (id > 0)
 		k->build_id_size = (uint32_t)id;
 	k->modules_hash = modules_hash();
+	k->parser = XPP_KALLSYMS_PARSER;
 	if (read_small("/proc/sys/kernel/kptr_restrict", boot_id, sizeof(boot_id)) > 0)
 		k->kptr_restrict = (uint32_t)strtoul(boot_id, NULL, 10) + 1;
 	return 0;
@@ -330,6 +331,27 @@ static int make_dir(const char *dir)
 	return mkdir(dir, 0700) && errno != EEXIST ? -errno : 0;
 }
 
+/*
+ * Whether this process is shown the kernel's addresses in kallsyms at path: the kernel
+ * decides at each open (kptr_restrict, perf_event_paranoid, CAP_SYSLOG), and a cache must
+ * not hand out what the file would hide. Its first lines answer (one page for the kernel
+ * to format, microseconds): any address but 0 (some kernels list per-cpu symbols first,
+ * the first of them at 0).
+ */
+static bool addresses_shown(const char *path)
+{
+	char buf[4096];
+	ssize_t n = read_small(path, buf, sizeof(buf));
+
+	for (const char *line = buf; n > 0 && line && *line; line = strchr(line, '\n')) {
+		if (*line == '\n')
+			line++;
+		if (strtoull(line, NULL, 16))
+			return true;
+	}
+	return false;
+}
+
 int xpp_kallsyms_load_running(struct xpp_symtab *t, const char *path, const char *cache_dir,
 			      struct xpp_kallsyms_store *store, struct xb_error *err)
 {
@@ -337,7 +359,7 @@ int xpp_kallsyms_load_running(struct xpp_symtab *t, const char *path, const char
 	int ret;
 
 	store->wanted = false;
-	if (!cache_dir || xpp_kallsyms_key_running(&store->key) ||
+	if (!cache_dir || !addresses_shown(path) || xpp_kallsyms_key_running(&store->key) ||
 	    (size_t)snprintf(store->dir, sizeof(store->dir), "%s", cache_dir) >= sizeof(store->dir))
 		return xpp_kallsyms_load(t, path, err);
 	snprintf(file, sizeof(file), "%s/%s", store->dir, CACHE_NAME);

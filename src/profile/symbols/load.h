@@ -78,6 +78,13 @@ const void *xpp_vdso_image(size_t *size);
 int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *err);
 
 /*
+ * What xpp_kallsyms_load() and xpp_symtab_finish() make of a kallsyms: raise it with any
+ * change to which symbols they keep, which alias wins or where a symbol ends, so a cache
+ * written by an older xperf on the same boot is not taken for this one's.
+ */
+#define XPP_KALLSYMS_PARSER 1
+
+/*
  * The kallsyms cache: the running kernel's text symbols as xpp_kallsyms_load() leaves them,
  * in a binary file read without parsing (reading /proc/kallsyms costs the kernel tens of
  * milliseconds of formatting). It is valid for one key: the boot (the KASLR offset changes
@@ -92,7 +99,7 @@ struct xpp_kallsyms_key {
 	/* /proc/sys/kernel/kptr_restrict + 1 (0: unknown): raised, it hides the addresses
 	 * from /proc/kallsyms, and the cache must not show them all the same */
 	uint32_t kptr_restrict;
-	uint32_t reserved;         /* 0 */
+	uint32_t parser;           /* XPP_KALLSYMS_PARSER of the xperf that wrote it */
 };
 
 /* The running kernel's key: 0, or a negative errno when it has no boot id (no cache then). */
