@@ -212,8 +212,9 @@ WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_
 LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB) $(XELF_LIB) $(BASE_LIB)
 # capstone is not linked: disasm_capstone.c opens it with dlopen when it first disassembles
 # (or, for annotate, on a thread during the pass), so no view pays the loader's relocation
-# of it at start-up. CAPSTONE_LIBS only tells configure's probe that the library is there.
-REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS)
+# of it at start-up. CAPSTONE_LIBS (what configure found) is not linked; -ldl is for a C
+# library before glibc 2.34, where dlopen lived there (an empty archive since).
+REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) $(if $(CAPSTONE_CFLAGS),-ldl)
 
 .PHONY: all check check-unit bench fuzz fuzz-build deps demo install clean distclean FORCE
 all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS) $(EXAMPLE_BINS)
