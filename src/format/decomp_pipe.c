@@ -31,8 +31,10 @@ enum {
 	MAX_SEGS = 256,
 	DEFAULT_CHUNK = 512 << 10,
 	FIRST_FILL = 32 << 10,         /* the first chunk's size, doubling: parsing starts at once */
-	REFILL = NR_CHUNKS / 2,        /* a full ring waits for this many free chunks (< NR_CHUNKS - 1) */
+	REFILL = NR_CHUNKS / 2,        /* a full ring waits for this many free chunks */
 };
+/* the thread's wait for a refill ends only if the reader can hand back that many */
+_Static_assert(REFILL >= 1 && REFILL < NR_CHUNKS - 1, "REFILL out of the ring's reach");
 
 enum { SEG_OK, SEG_ZSTD, SEG_STUCK };
 

@@ -9,7 +9,7 @@
 
 struct slot {
 	uint64_t hash;
-	uint32_t epoch;         /* 0: empty (the pass's epochs start at 1) */
+	uint32_t epoch;         /* the pass's epoch when written (a slot is filled: used[]) */
 	struct xpp_sample_key k; /* k.ips points into the cache's ips[] */
 	struct xpp_sample_answer a;
 };
