@@ -2,7 +2,7 @@
 # The kallsyms cache: the first report of a file with kernel samples writes the running
 # kernel's symbols to $XDG_CACHE_HOME/xperf/kallsyms (private to the user); later reports
 # take them from there instead of /proc/kallsyms, with the same output; a cache for another
-# key (boot, kernel, modules) or a damaged one is read anew and rewritten;
+# key (boot, kernel, parser) or a damaged one is read anew and rewritten;
 # XPERF_NO_KALLSYMS_CACHE=1 bypasses it. lib.sh points XDG_CACHE_HOME into the suite's
 # temporary directory.
 . "$(dirname "$0")/lib.sh"

@@ -32,8 +32,8 @@ struct cache_header {
 };
 
 /* no padding in what is compared; records start 8-aligned behind the header */
-_Static_assert(sizeof(struct xpp_kallsyms_key) == 80, "padded key");
-_Static_assert(sizeof(struct cache_header) == 112, "padded header");
+_Static_assert(sizeof(struct xpp_kallsyms_key) == 72, "padded key");
+_Static_assert(sizeof(struct cache_header) == 104, "padded header");
 _Static_assert(sizeof(struct cache_header) % 8 == 0, "records misaligned");
 
 /*
@@ -81,31 +81,6 @@ static ssize_t read_small(const char *path, char *buf, size_t cap)
 	return (ssize_t)n;
 }
 
-/*
- * /proc/modules, line by line: each module's name, size and address (not its use count,
- * which changes as it is used, nor its dependents, which follow from the other lines).
- * 0 when the kernel has no modules (the file is absent).
- */
-static uint64_t modules_hash(void)
-{
-	FILE *f = fopen("/proc/modules", "re");
-	char line[4096], name[256], state[32], addr[32];
-	unsigned long size;
-	uint64_t h = 1;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		addr[0] = '\0';
-		if (sscanf(line, "%255s %lu %*s %*s %31s %31s", name, &size, state, addr) < 2)
-			continue;
-		h = xb_hash_add(xb_hash_add(xb_hash_add(h, xb_hash_str(name)), size),
-				xb_hash_str(addr));
-	}
-	fclose(f);
-	return h;
-}
-
 int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
 {
 	char boot_id[64];
@@ -123,7 +98,6 @@ int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
 	id = xelf_build_id_read_kernel(k->build_id, sizeof(k->build_id), NULL);
 	if (id > 0)
 		k->build_id_size = (uint32_t)id;
-	k->modules_hash = modules_hash();
 	k->parser = XPP_KALLSYMS_PARSER;
 	if (read_small("/proc/sys/kernel/kptr_restrict", boot_id, sizeof(boot_id)) > 0)
 		k->kptr_restrict = (uint32_t)strtoul(boot_id, NULL, 10) + 1;

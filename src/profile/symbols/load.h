@@ -88,14 +88,15 @@ int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *e
  * The kallsyms cache: the running kernel's text symbols as xpp_kallsyms_load() leaves them,
  * in a binary file read without parsing (reading /proc/kallsyms costs the kernel tens of
  * milliseconds of formatting). It is valid for one key: the boot (the KASLR offset changes
- * with it), the kernel's build-id and the loaded modules. A file that is not ours (another
- * owner, group or world access), another key, damaged or short is never used.
+ * with it), the kernel's build-id and the parser. Loaded modules are not part of it: their
+ * symbols are not kept (xpp_kallsyms_load() skips them), and the kernel's own do not change
+ * within a boot. A file that is not ours (another owner, group or world access), another
+ * key, damaged or short is never used.
  */
 struct xpp_kallsyms_key {
 	char boot_id[40];          /* /proc/sys/kernel/random/boot_id, zero-padded */
 	uint8_t build_id[20];      /* /sys/kernel/notes; build_id_size 0: none */
 	uint32_t build_id_size;
-	uint64_t modules_hash;     /* /proc/modules' names, sizes, addresses; 0: no modules */
 	/* /proc/sys/kernel/kptr_restrict + 1 (0: unknown): raised, it hides the addresses
 	 * from /proc/kallsyms, and the cache must not show them all the same */
 	uint32_t kptr_restrict;
