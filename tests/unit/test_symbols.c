@@ -137,7 +137,7 @@ static const char *through_cache(struct xpp_symtab *t, const char *src, const ch
 
 static void test_kallsyms_cache(void)
 {
-	char dir[] = "/tmp/xperf-kcache.XXXXXX", a[600], b[600], cache[600], cmd[700];
+	char dir[] = "/tmp/xperf-kcache.XXXXXX", a[600], b[600], z[600], cache[600], cmd[700];
 	struct xpp_kallsyms_key key, stale;
 	struct xpp_symtab t = { 0 };
 	struct stat st;
@@ -151,6 +151,8 @@ static void test_kallsyms_cache(void)
 	snprintf(cache, sizeof(cache), "%s/sub/kallsyms", dir);
 	write_file(a, "ffffffff81000000 T from_a\nffffffff81000100 t a_two\n");
 	write_file(b, "ffffffff81000000 T from_b\nffffffff81000100 t b_two\n");
+	snprintf(z, sizeof(z), "%s/z", dir);
+	write_file(z, "0000000000000000 T from_z\n0000000000000000 t z_two\n");
 	snprintf(cmd, sizeof(cmd), "%s/sub", dir);
 
 	/* the first read writes the cache, private to the user */
@@ -161,6 +163,10 @@ static void test_kallsyms_cache(void)
 	CHECK_STR(through_cache(&t, b, cmd), "from_a");
 	CHECK_STR(at(&t, 0xffffffff81000180), "a_two");
 	CHECK_EQ_U64(t.nr, 2);
+	/* a kallsyms that hides its addresses from us (kptr_restrict, perf_event_paranoid):
+	 * the cache does not show them either */
+	CHECK(through_cache(&t, z, cmd) == NULL);
+	CHECK_STR(through_cache(&t, b, cmd), "from_a");
 
 	/* another key (written by an xperf of another parser): read anew and rewritten */
 	stale = key;
