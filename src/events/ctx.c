@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/small_file.h"
 #include "events/xpe_ctx.h"
 
 xpe_ctx *xpe_ctx_create(const char *sysfs_root, const char *tracefs)
@@ -118,22 +119,10 @@ char *xpe_strndup(const char *s, size_t n)
 
 int xpe_read_file(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd;
+	ssize_t n = xb_read_small(path, buf, len);
 
-	if (len == 0)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
-		return -e;
-	}
-	close(fd);
+	if (n < 0)
+		return (int)n;
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
 		n--;
 	buf[n] = '\0';

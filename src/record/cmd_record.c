@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "base/small_file.h"
 #include "cli/cli.h"
 #include "record/host_features.h"
 #include "record/record.h"
@@ -70,15 +71,13 @@ static int opt_event(const struct cli_option *o, const char *arg, bool unset)
 
 long rec_read_sysctl(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	long v = -1;
+	char buf[32], *end;
+	long v;
 
-	if (!f)
+	if (xb_read_small(path, buf, sizeof(buf)) <= 0)
 		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	v = strtol(buf, &end, 10);
+	return end == buf ? -1 : v;
 }
 
 static int opt_freq(const struct cli_option *o, const char *arg, bool unset)

@@ -1,11 +1,15 @@
 /* Unit tests of libxperf-base: the error type, edit distance, hashing, the slot table, arrays. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "base/array.h"
 #include "base/edit_distance.h"
 #include "base/error.h"
 #include "base/hash.h"
+#include "base/small_file.h"
 #include "unit.h"
 
 static void error_set_and_clear(void)
@@ -169,6 +173,24 @@ static void array_reserve(void)
 	free(z);
 }
 
+static void small_file(void)
+{
+	char path[] = "/tmp/xperf-small.XXXXXX", buf[8];
+	int fd = mkstemp(path);
+
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, "12345678901\n", 12) == 12);
+	close(fd);
+	/* cut at the buffer, NUL-terminated */
+	CHECK_EQ_U64(xb_read_small(path, buf, sizeof(buf)), 7);
+	CHECK_STR(buf, "1234567");
+	/* a /proc file that comes in pieces: read to its end */
+	CHECK(xb_read_small("/proc/self/maps", (char[8192]){ 0 }, 8192) > 100);
+	unlink(path);
+	CHECK_EQ_U64(xb_read_small(path, buf, sizeof(buf)), (uint64_t)-ENOENT);
+	CHECK_EQ_U64(xb_read_small(path, buf, 0), (uint64_t)-EINVAL);
+}
+
 int main(void)
 {
 	RUN(error_set_and_clear);
@@ -176,5 +198,6 @@ int main(void)
 	RUN(hashes);
 	RUN(slots_find_insert_grow);
 	RUN(array_reserve);
+	RUN(small_file);
 	UNIT_MAIN_END();
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/hash.h"
+#include "base/small_file.h"
 #include "elf/build_id.h"
 #include "profile/symbols/load.h"
 
@@ -57,30 +58,6 @@ static uint64_t checksum(const void *p, size_t len, uint64_t h)
 	return xb_hash_add(xb_hash_add(xb_hash_add(lane[0], lane[1]), lane[2]), lane[3]);
 }
 
-/* Up to cap - 1 bytes of a small file (a /proc or /sys one), NUL-terminated; the length or -errno. */
-static ssize_t read_small(const char *path, char *buf, size_t cap)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t n = 0;
-	ssize_t r;
-
-	if (fd < 0)
-		return -errno;
-	while (n + 1 < cap && (r = read(fd, buf + n, cap - 1 - n)) != 0) {
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			close(fd);
-			return r;
-		}
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	return (ssize_t)n;
-}
-
 int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
 {
 	char boot_id[64];
@@ -88,7 +65,7 @@ int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
 	int id;
 
 	memset(k, 0, sizeof(*k));
-	n = read_small("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id));
+	n = xb_read_small("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id));
 	/* without a boot id nothing tells a reboot (a new KASLR offset) apart: no cache */
 	if (n < 0)
 		return (int)n;
@@ -99,7 +76,7 @@ int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
 	if (id > 0)
 		k->build_id_size = (uint32_t)id;
 	k->parser = XPP_KALLSYMS_PARSER;
-	if (read_small("/proc/sys/kernel/kptr_restrict", boot_id, sizeof(boot_id)) > 0)
+	if (xb_read_small("/proc/sys/kernel/kptr_restrict", boot_id, sizeof(boot_id)) > 0)
 		k->kptr_restrict = (uint32_t)strtoul(boot_id, NULL, 10) + 1;
 	return 0;
 }
@@ -315,7 +292,7 @@ static int make_dir(const char *dir)
 static bool addresses_shown(const char *path)
 {
 	char buf[4096];
-	ssize_t n = read_small(path, buf, sizeof(buf));
+	ssize_t n = xb_read_small(path, buf, sizeof(buf));
 
 	for (const char *line = buf; n > 0 && line && *line; line = strchr(line, '\n')) {
 		if (*line == '\n')
