@@ -226,8 +226,9 @@ static void fill_chunk(struct xpf_pipe *p, struct chunk *c)
 
 			if (ZSTD_isError(ret)) {
 				/* the output of the failed call is dropped, as decompress.c does */
-				*s = (struct seg){ .end = s->end, .off = p->in_off, .done = true,
-						   .err = SEG_ZSTD, .zerr = ret };
+				s->done = true;
+				s->err = SEG_ZSTD;
+				s->zerr = ret;
 				c->last = true;
 				return;
 			}
@@ -509,12 +510,11 @@ int xpf_pipe_start(struct xpf_pipe **out, ZSTD_DStream *zd, const uint8_t *map, 
 		void *mem = mmap(NULL, p->mem_len, PROT_READ | PROT_WRITE,
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-		if (mem != MAP_FAILED)
-			p->chunks[i].mem = mem;
-		if (!p->chunks[i].mem) {
+		if (mem == MAP_FAILED) {
 			free_chunks(p);
 			return -ENOMEM;
 		}
+		p->chunks[i].mem = mem;
 	}
 	p->zd = zd;
 	p->map = map;
