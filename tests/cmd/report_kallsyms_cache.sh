@@ -125,4 +125,17 @@ test_case "a cache directory that cannot be written is no error" '
 	cmp -s nocache.err err || fail "it complained: $(cat err)"
 '
 
+test_case "a cache directory others may write to gets no cache, and no complaint" '
+	need_kernel
+	mkdir -p open/xperf
+	chmod 0777 open/xperf
+	XDG_CACHE_HOME=$PWD/open "$R" --stdio --sort sym -i "$K" >out 2>err
+	cmp nocache.out out
+	cmp -s nocache.err err || fail "it complained: $(cat err)"
+	[ ! -e open/xperf/kallsyms ] || fail "the kernel addresses went into a shared directory"
+	chmod 0700 open/xperf
+	XDG_CACHE_HOME=$PWD/open "$R" --stdio --sort sym -i "$K" >/dev/null 2>&1
+	[ -s open/xperf/kallsyms ] || fail "no cache in the private directory"
+'
+
 test_done

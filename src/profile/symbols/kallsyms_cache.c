@@ -283,6 +283,25 @@ static int make_dir(const char *dir)
 }
 
 /*
+ * The cache's directory, made if missing, and ours alone: a directory (not a link to one)
+ * of this user that nobody else may write to, as one xperf made. 0, or a negative errno:
+ * then nothing is written there.
+ */
+static int private_dir(const char *dir)
+{
+	struct stat st;
+	int ret = make_dir(dir);
+
+	if (ret < 0)
+		return ret;
+	if (lstat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+		return -EPERM;
+	return 0;
+}
+
+/*
  * Whether this process is shown the kernel's addresses in kallsyms at path: the kernel
  * decides at each open (kptr_restrict, perf_event_paranoid, CAP_SYSLOG), and a cache must
  * not hand out what the file would hide. Its first lines answer (one page for the kernel
@@ -326,7 +345,7 @@ void xpp_kallsyms_store_write(const struct xpp_symtab *t, const struct xpp_kalls
 	char file[4096 + sizeof(CACHE_NAME)];
 
 	/* a cache that cannot be written costs the next run a read of kallsyms, nothing else */
-	if (!store->wanted || make_dir(store->dir))
+	if (!store->wanted || private_dir(store->dir))
 		return;
 	snprintf(file, sizeof(file), "%s/%s", store->dir, CACHE_NAME);
 	xpp_kallsyms_cache_write(t, file, &store->key);
