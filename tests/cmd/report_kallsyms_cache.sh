@@ -138,4 +138,14 @@ test_case "a cache directory others may write to gets no cache, and no complaint
 	[ -s open/xperf/kallsyms ] || fail "no cache in the private directory"
 '
 
+test_case "a kallsyms that hides every address: one warning, the kernel shown by address" '
+	need_kernel
+	printf "0000000000000000 T _text\n0000000000000000 t other\n" >zeros
+	"$R" --stdio --sort dso,sym --kallsyms zeros -i "$K" >out 2>err || fail "exit $?"
+	[ "$(grep -c "kernel.s symbols are hidden" err)" = 1 ] || fail "no single warning: $(cat err)"
+	grep -q "\[k\] 0x" out || fail "no kernel address in the report"
+	"$R" --stdio -q --kallsyms zeros -i "$K" >/dev/null 2>err
+	[ ! -s err ] || fail "-q warned: $(cat err)"
+'
+
 test_done

@@ -44,6 +44,7 @@ struct xpp_dso_table {
 	pthread_mutex_t klock;
 	pthread_cond_t kloaded_cond;
 	struct xpp_symtab kprefetch;
+	int kprefetch_ret;       /* what loading it returned */
 	struct cache_slot cache[1u << CACHE_BITS];
 };
 
@@ -147,14 +148,13 @@ static bool kernel_differs(xpp_dso_table *t)
  * Kernel symbols from path: the running kernel's through the kallsyms cache, whose writing
  * (when it is due) store says.
  */
-static void load_kallsyms(xpp_dso_table *t, struct xpp_symtab *syms, const char *path,
-			  struct xpp_kallsyms_store *store, struct xb_error *err)
+static int load_kallsyms(xpp_dso_table *t, struct xpp_symtab *syms, const char *path,
+			 struct xpp_kallsyms_store *store, struct xb_error *err)
 {
 	store->wanted = false;
 	if (!strcmp(path, "/proc/kallsyms"))
-		xpp_kallsyms_load_running(syms, path, t->kcache_dir, store, err);
-	else
-		xpp_kallsyms_load(syms, path, err);
+		return xpp_kallsyms_load_running(syms, path, t->kcache_dir, store, err);
+	return xpp_kallsyms_load(syms, path, err);
 }
 
 /*
@@ -168,9 +168,11 @@ static void *kallsyms_thread(void *arg)
 	struct xpp_symtab loaded = { 0 };
 	struct xb_error err;
 
-	load_kallsyms(t, &loaded, t->opts.kallsyms, &store, &err);
+	int ret = load_kallsyms(t, &loaded, t->opts.kallsyms, &store, &err);
+
 	pthread_mutex_lock(&t->klock);
 	t->kprefetch = loaded;
+	t->kprefetch_ret = ret;
 	__atomic_store_n(&t->kthread_done, true, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&t->kloaded_cond);
 	pthread_mutex_unlock(&t->klock);
@@ -206,8 +208,11 @@ void xpp_dso_table_prefetch_kernel(xpp_dso_table *t)
 	}
 }
 
-/* The prefetched kernel symbols, if a prefetch ran: true and moved into syms. */
-static bool kernel_prefetched(xpp_dso_table *t, struct xpp_symtab *syms)
+/*
+ * The prefetched kernel symbols, if a prefetch ran: true, moved into syms, and *ret what
+ * loading them returned.
+ */
+static bool kernel_prefetched(xpp_dso_table *t, struct xpp_symtab *syms, int *ret)
 {
 	if (!t->kthread_on || t->ktaken)
 		return false;
@@ -215,6 +220,7 @@ static bool kernel_prefetched(xpp_dso_table *t, struct xpp_symtab *syms)
 	while (!__atomic_load_n(&t->kthread_done, __ATOMIC_ACQUIRE))
 		pthread_cond_wait(&t->kloaded_cond, &t->klock);
 	*syms = t->kprefetch;
+	*ret = t->kprefetch_ret;
 	memset(&t->kprefetch, 0, sizeof(t->kprefetch));
 	pthread_mutex_unlock(&t->klock);
 	t->ktaken = true;
@@ -420,21 +426,20 @@ static void load_kernel(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *er
 {
 	struct xpp_kallsyms_store store;
 	char path[PATH_MAX];
+	const char *from = path;
+	int ret;
 
 	if (t->kallsyms_given || !d->build_id_size) {
-		if (!kernel_prefetched(t, &d->syms)) {
-			load_kallsyms(t, &d->syms, t->opts.kallsyms, &store, err);
-			xpp_kallsyms_store_write(&d->syms, &store);
-		}
+		from = t->opts.kallsyms;
+	} else if (xpp_build_id_find_kallsyms(d->build_id, d->build_id_size, t->opts.buildid_dir,
+					      path, sizeof(path), &d->build_id_mismatch)) {
 		return;
 	}
-	if (xpp_build_id_find_kallsyms(d->build_id, d->build_id_size, t->opts.buildid_dir, path,
-				       sizeof(path), &d->build_id_mismatch))
-		return;
-	if (strcmp(path, "/proc/kallsyms") || !kernel_prefetched(t, &d->syms)) {
-		load_kallsyms(t, &d->syms, path, &store, err);
+	if (strcmp(from, t->opts.kallsyms) || !kernel_prefetched(t, &d->syms, &ret)) {
+		ret = load_kallsyms(t, &d->syms, from, &store, err);
 		xpp_kallsyms_store_write(&d->syms, &store);
 	}
+	d->addrs_hidden = ret == -EPERM;
 }
 
 /* The running kernel's vdso is the recorded one unless the build-ids say otherwise. */

@@ -34,6 +34,9 @@ struct xpp_dso {
 	char *file;             /* the file with its code, when not long_name (see
 				   xpp_dso_table_file()) */
 	bool no_file;           /* no file with its recorded code is known */
+	/* the kernel's: its kallsyms showed every address as 0 (kptr_restrict, or not allowed
+	 * them): no symbols, its samples are shown by address */
+	bool addrs_hidden;
 };
 
 struct xpf_build_id_entry;

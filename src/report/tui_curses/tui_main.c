@@ -314,6 +314,7 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	tui_term_close();
 	rv_warn_unwind(t.p, t.c.o);
 	rv_warn_build_ids(t.p, t.c.o);
+	rv_warn_kernel_hidden(t.p, t.c.o);
 	status = rv_warn_undecodable(t.p, &t.c);
 	if (o->verbose)
 		print_timings(&t);

@@ -71,6 +71,8 @@ void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o);
  * found elsewhere: their samples show addresses, not another file's symbols (not with -q).
  */
 void rv_warn_build_ids(const xpp_profile *p, const struct report_stdio_opts *o);
+/* The kernel had samples but its kallsyms hid every address: one warning line (not -q). */
+void rv_warn_kernel_hidden(const xpp_profile *p, const struct report_stdio_opts *o);
 /*
  * One warning for the samples that could not be decoded (DESIGN 1.3), after c's report.
  * They are in no event's count: the headers say what was shown. CLI_EXIT_RUNTIME when they

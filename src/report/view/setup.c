@@ -291,6 +291,23 @@ void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o)
 			    (unsigned long long)st.failed, (unsigned long long)st.samples);
 }
 
+void rv_warn_kernel_hidden(const xpp_profile *p, const struct report_stdio_opts *o)
+{
+	xpp_dso_table *t = xpp_profile_dsos(p);
+
+	for (uint32_t i = 0; i < xpp_dso_table_nr(t) && !o->quiet; i++) {
+		const struct xpp_dso *d = xpp_dso_table_get(t, i);
+
+		if (d->addrs_hidden && d->hit) {
+			fflush(stdout);
+			cli_warning("the kernel's symbols are hidden (its kallsyms shows every address "
+				    "as 0: kptr_restrict, or perf_event_paranoid for this user): its "
+				    "samples are shown by address");
+			return;
+		}
+	}
+}
+
 void rv_warn_build_ids(const xpp_profile *p, const struct report_stdio_opts *o)
 {
 	xpp_dso_table *t = xpp_profile_dsos(p);
