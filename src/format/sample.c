@@ -292,35 +292,38 @@ static inline void zero_sample(struct xpf_sample *s)
 		((uint64_t *)(void *)s)[sizeof(*s) / 8 - 1] = 0;
 }
 
-void xpf_sample_from_fixed(uint64_t t, const struct xpf_sample_fixed *f, struct xpf_sample *s)
+/* The common layout (xpf_sample_decode_fixed()) into a whole sample. */
+static bool decode_fixed(uint64_t t, const struct perf_event_header *hdr, struct xpf_sample *s)
 {
+	struct xpf_sample_fixed f;
+
+	if (!xpf_sample_decode_fixed(t, hdr, &f))
+		return false;
 	zero_sample(s);
 	s->type = t;
-	s->id = f->id;
-	s->ip = f->ip;
-	s->pid = f->pid;
-	s->tid = f->tid;
-	s->time = f->time;
-	s->addr = f->addr;
-	s->stream_id = f->stream_id;
-	s->cpu = f->cpu;
-	s->period = f->period;
-	s->callchain.nr = f->nr;
-	s->callchain.ips = f->ips;
+	s->id = f.id;
+	s->ip = f.ip;
+	s->pid = f.pid;
+	s->tid = f.tid;
+	s->time = f.time;
+	s->addr = f.addr;
+	s->stream_id = f.stream_id;
+	s->cpu = f.cpu;
+	s->period = f.period;
+	s->callchain.nr = f.nr;
+	s->callchain.ips = f.ips;
+	return true;
 }
 
 int xpf_sample_decode(const struct perf_event_attr *attr, const struct perf_event_header *hdr,
 		      struct xpf_sample *s, struct xb_error *err)
 {
 	uint64_t t = attr->sample_type;
-	struct xpf_sample_fixed f;
 	struct cursor c;
 	int ret;
 
-	if (xpf_sample_decode_fixed(t, hdr, &f)) {
-		xpf_sample_from_fixed(t, &f, s);
+	if (decode_fixed(t, hdr, s))
 		return 0;
-	}
 	memset(s, 0, sizeof(*s));
 	s->type = t;
 	if ((ret = check_record(hdr, err)))

@@ -152,9 +152,6 @@ xpf_sample_decode_fixed(uint64_t t, const struct perf_event_header *hdr,
 	return true;
 }
 
-/* The whole sample of a record xpf_sample_decode_fixed() accepted: what xpf_sample_decode() gives. */
-void xpf_sample_from_fixed(uint64_t t, const struct xpf_sample_fixed *f, struct xpf_sample *s);
-
 /*
  * Decode a PERF_RECORD_SAMPLE record (native byte order) as described by attr. Every
  * variable-length part is checked against header->size; -EINVAL with a message naming the
