@@ -57,6 +57,17 @@ dwarf_case "kernel and user parts joined as perf joins them (page faults)" '
 	same_stacks k.data --no-children -g folded,0,callee,count
 '
 
+dwarf_case "samples in the vdso: unwound through its CFI, the same stacks as perf" '
+	prec --call-graph dwarf -o v.data -- "$WL/vdso_clock" 0.5
+	perf_run report --stdio -q --no-children --sort dso -i v.data >dso.out 2>/dev/null
+	# the vdso answers clock_gettime only with a clocksource it can read (tsc, kvm-clock)
+	awk "\$2 == \"[vdso]\" { sub(/%/, \"\", \$1); exit !(\$1 > 50) }" dso.out ||
+		skip "clock_gettime is not answered in the vdso here: $(head -n 3 dso.out)"
+	same_stacks v.data --no-children -g folded,0,caller,count
+	grep -Eq "^[0-9]+ .*;main;clock_loop;clock_gettime[^;]*;\[vdso\]\$" xperf.folded ||
+		fail "no main -> clock_loop -> clock_gettime -> [vdso] chain: $(head -n 3 xperf.folded)"
+'
+
 if [ -x "$XPERF_BUILD/xperf-record" ]; then
 	dwarf_case "xperf record --call-graph dwarf file: the same stacks as perf reads" '
 		"$XPERF_BUILD/xperf-record" -q --call-graph dwarf -o x.data -- "$WL/libc_sort" 1 \

@@ -501,6 +501,17 @@ const char *xpp_dso_table_file(xpp_dso_table *t, uint32_t id)
 	return d->file ? d->file : d->no_file ? NULL : d->long_name;
 }
 
+const void *xpp_dso_table_vdso_image(xpp_dso_table *t, uint32_t id, size_t *size)
+{
+	struct xpp_dso *d = xpp_dso_table_get(t, id);
+
+	if (!d || d->kind != XPP_DSO_VDSO)
+		return NULL;
+	if (!d->loaded)
+		load(t, d);
+	return d->build_id_mismatch ? NULL : xpp_vdso_image(size);
+}
+
 int64_t xpp_dso_table_resolve(xpp_dso_table *t, uint32_t id, uint64_t addr)
 {
 	uint64_t h = xb_hash_add(xb_hash_add(0, id), addr);

@@ -3,6 +3,7 @@
 #define XPERF_REPORT_DSO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "profile/symbols/symtab.h"
@@ -91,6 +92,13 @@ void xpp_dso_set_build_id(xpp_dso_table *t, uint32_t id, const uint8_t *bid, uin
  * is none (no file, or a build-id mismatch). Loads the DSO's symbols first.
  */
 const char *xpp_dso_table_file(xpp_dso_table *t, uint32_t id);
+
+/*
+ * The ELF image of a [vdso] DSO: this process's vdso, which is the running kernel's, when
+ * the recorded build-id (if any) agrees; NULL otherwise, or when the DSO is not the vdso.
+ * The image is not owned by the caller. Loads the DSO's symbols first.
+ */
+const void *xpp_dso_table_vdso_image(xpp_dso_table *t, uint32_t id, size_t *size);
 
 /* The id of the kernel DSO ([kernel.kallsyms]), created on first use; negative errno. */
 int64_t xpp_dso_table_kernel(xpp_dso_table *t);

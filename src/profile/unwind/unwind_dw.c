@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/array.h"
 #include "base/hash.h"
@@ -192,35 +194,64 @@ static void mark_bad(xpp_unwinder *u, uint32_t dso)
 }
 
 /*
+ * A module for the vdso, from the running kernel's image (libdwfl reads modules from a file
+ * descriptor, so the image goes into a memfd): perf unwinds through the vdso's CFI the same
+ * way, from the copy of its own vdso it writes to a temporary file.
+ */
+static Dwfl_Module *report_vdso(Dwfl *dwfl, const void *img, size_t size, uint64_t base)
+{
+	int fd = memfd_create("xperf-vdso", MFD_CLOEXEC);
+	Dwfl_Module *mod = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if (write(fd, img, size) == (ssize_t)size)
+		mod = dwfl_report_elf(dwfl, "[vdso]", "[vdso]", fd, base, false);
+	/* on success libdwfl owns the descriptor */
+	if (!mod)
+		close(fd);
+	return mod;
+}
+
+/*
  * The module holding pc, reported from the process's map of pc if the Dwfl lacks it (as
- * perf's report_module does, at map start - pgoff). NULL when no map holds pc or its file
- * is not an ELF file we can open ([vdso], JIT code, a deleted file).
+ * perf's report_module does, at map start - pgoff). NULL when no map holds pc or its code
+ * is not in an ELF file we can open (JIT code, a deleted file, a vdso of another kernel).
  */
 static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc, uint64_t pc)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(pr->dwfl, pc);
 	const struct xpp_map *mp;
 	const struct xpp_dso *d;
-	const char *file;
+	const char *file = NULL;
+	const void *vdso = NULL;
+	size_t vdso_size = 0;
 
 	if (mod)
 		return mod;
 	mp = xpp_machine_proc_map(u->m, proc, pc);
 	d = mp ? xpp_dso_table_get(u->dsos, mp->dso) : NULL;
-	if (!d || d->kind != XPP_DSO_USER || d->long_name[0] != '/' ||
-	    (mp->dso < u->nr_bad_dso && u->bad_dso[mp->dso]))
+	if (!d || (mp->dso < u->nr_bad_dso && u->bad_dso[mp->dso]))
 		return NULL;
-	/* the recorded file (--symfs, build-id cache), never one with another build-id */
-	file = xpp_dso_table_file(u->dsos, mp->dso);
-	if (!file) {
+	if (d->kind == XPP_DSO_VDSO)
+		vdso = xpp_dso_table_vdso_image(u->dsos, mp->dso, &vdso_size);
+	else if (d->kind == XPP_DSO_USER && d->long_name[0] == '/')
+		/* the recorded file (--symfs, build-id cache), never one with another build-id */
+		file = xpp_dso_table_file(u->dsos, mp->dso);
+	else
+		return NULL;
+	if (!file && !vdso) {
 		mark_bad(u, mp->dso);
 		return NULL;
 	}
 	if (pr->nr_mods == pr->cap_mods &&
 	    XB_ARRAY_RESERVE(pr->mods, pr->cap_mods, (size_t)pr->nr_mods + 1, 8))
 		return NULL;
-	mod = dwfl_report_elf(pr->dwfl, d->short_name, file, -1, mp->start - mp->pgoff,
-			      false);
+	if (vdso)
+		mod = report_vdso(pr->dwfl, vdso, vdso_size, mp->start - mp->pgoff);
+	else
+		mod = dwfl_report_elf(pr->dwfl, d->short_name, file, -1, mp->start - mp->pgoff,
+				      false);
 	if (mod)
 		pr->mods[pr->nr_mods++] = (struct reported){ mp->start, mp->pgoff, mp->dso };
 	else
