@@ -172,11 +172,13 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 	struct xb_error err = { 0 };
 	struct run r = { .o = o };
 	const struct xpp_event *ev;
+	char kcache[4096];
 	uint32_t nr_ev;
 	int ret;
 
 	po.dsos = o->dsos;
 	po.kallsyms = o->kallsyms;
+	po.kallsyms_cache = cli_kallsyms_cache_dir(kcache, sizeof(kcache));
 	po.no_demangle = !o->demangle;
 	ret = xpp_profile_create(&r.p, rd, &po, &err);
 	if (ret == 0)

@@ -3,6 +3,7 @@
 #define XPERF_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -108,6 +109,16 @@ void cli_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * perf recorded still works; that last choice is said on stderr unless quiet.
  */
 const char *cli_default_input(bool quiet);
+
+/*
+ * Directories from the environment, for the libraries, which read none themselves (each
+ * into buf, or the environment's own string; NULL: none):
+ * perf's build-id cache, $PERF_BUILDID_DIR, else ~/.debug;
+ * the kallsyms cache, $XDG_CACHE_HOME/xperf, else ~/.cache/xperf, or none when
+ * XPERF_NO_KALLSYMS_CACHE is set (and not "0").
+ */
+const char *cli_buildid_dir(char *buf, size_t size);
+const char *cli_kallsyms_cache_dir(char *buf, size_t size);
 
 /* Exit statuses, DESIGN.md 1.4 */
 #define CLI_EXIT_OK      0

@@ -1124,6 +1124,7 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	dopts.no_demangle = opts->no_demangle;
 	dopts.symfs = opts->symfs;
 	dopts.buildid_dir = opts->buildid_dir;
+	dopts.kallsyms_cache = opts->kallsyms_cache;
 	p->dsos = xpp_dso_table_create(&dopts);
 	if (p->dsos && xpf_features_has(xpf_reader_features(r), XPF_FEAT_BUILD_ID))
 		xpp_dso_table_set_recorded(p->dsos, xpf_reader_features(r)->build_ids,

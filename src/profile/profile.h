@@ -57,6 +57,8 @@ struct xpp_opts {
 	bool no_demangle;       /* symbol names as the files have them */
 	const char *symfs;      /* perf's --symfs: look for files under this directory */
 	const char *buildid_dir;/* perf's build-id cache (~/.debug); NULL: none */
+	const char *kallsyms_cache; /* the directory of the kallsyms cache (used only for
+				   /proc/kallsyms); NULL: no cache */
 	int children;           /* 1 --children, 0 --no-children, -1 perf's default */
 	bool no_chains;         /* the view shows no call graph (-g none): build no trees
 				   unless --children needs them */

@@ -175,18 +175,6 @@ static double monotonic_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug; NULL without a home */
-static const char *buildid_dir(char *buf, size_t size)
-{
-	const char *env = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
-
-	if (env && *env)
-		return env;
-	if (!home || !*home || (size_t)snprintf(buf, size, "%s/.debug", home) >= size)
-		return NULL;
-	return buf;
-}
-
 /* --max-stack N as perf: frames kept per chain, 0 none (values past any chain are capped) */
 static int set_max_stack(const struct cli_option *opt, const char *arg, bool unset)
 {
@@ -403,7 +391,7 @@ int main(int argc, const char **argv)
 	};
 	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
-	char cache[4096];
+	char cache[4096], kcache[4096];
 	int ret, status;
 	bool tui;
 
@@ -446,7 +434,8 @@ int main(int argc, const char **argv)
 	o.view.quiet = o.quiet;
 	o.view.verbose = o.verbose;
 	o.view.no_demangle = !o.demangle;
-	o.view.buildid_dir = buildid_dir(cache, sizeof(cache));
+	o.view.buildid_dir = cli_buildid_dir(cache, sizeof(cache));
+	o.view.kallsyms_cache = cli_kallsyms_cache_dir(kcache, sizeof(kcache));
 	if (!o.input)
 		o.input = cli_default_input(o.quiet);
 

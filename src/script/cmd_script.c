@@ -111,9 +111,11 @@ static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
 	struct xb_error err = { 0 };
 	struct run r = { 0 };
 	xpp_profile *p = NULL;
+	char kcache[4096];
 	int ret, status = CLI_EXIT_RUNTIME;
 
 	po.kallsyms = o->kallsyms;
+	po.kallsyms_cache = cli_kallsyms_cache_dir(kcache, sizeof(kcache));
 	po.no_demangle = !o->demangle;
 	po.inlines = -1;
 	po.order = 0; /* perf script keeps the innermost frames of long chains */

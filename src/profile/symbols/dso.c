@@ -29,8 +29,7 @@ struct xpp_dso_table {
 	struct xb_slots index;   /* by long name: id + 1 */
 	int64_t kernel_id;
 	bool kallsyms_given;     /* opts.kallsyms was set: no build-id check for the kernel */
-	const char *kcache_dir;  /* the kallsyms cache's directory (in kcache_buf); NULL: none */
-	char kcache_buf[PATH_MAX];
+	const char *kcache_dir;  /* the kallsyms cache's directory; NULL: none */
 	char *debug_buf;         /* symfs/usr/lib/debug, when symfs moves the default */
 	const struct xpf_build_id_entry *recorded;
 	uint32_t nr_recorded;
@@ -69,7 +68,7 @@ xpp_dso_table *xpp_dso_table_create(const struct xpp_dso_table_opts *opts)
 	t->kallsyms_given = t->opts.kallsyms != NULL;
 	if (!t->opts.kallsyms) {
 		t->opts.kallsyms = "/proc/kallsyms";
-		t->kcache_dir = xpp_kallsyms_cache_dir(t->kcache_buf, sizeof(t->kcache_buf));
+		t->kcache_dir = t->opts.kallsyms_cache;
 	}
 	if (t->opts.symfs && !t->opts.symfs[0])
 		t->opts.symfs = NULL;

@@ -50,6 +50,7 @@ struct xpp_dso_table_opts {
 	bool no_demangle;       /* symbol names as the files have them */
 	const char *symfs;      /* perf's --symfs: files are looked for under it; NULL: / */
 	const char *buildid_dir;/* perf's build-id cache (~/.debug); NULL: none */
+	const char *kallsyms_cache; /* the kallsyms cache's directory; NULL: none */
 };
 
 /* opts may be NULL. The strings in opts must outlive the table. */

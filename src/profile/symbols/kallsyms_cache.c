@@ -244,24 +244,6 @@ out:
 	return ret;
 }
 
-const char *xpp_kallsyms_cache_dir(char *buf, size_t size)
-{
-	const char *off = getenv("XPERF_NO_KALLSYMS_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int n;
-
-	if (off && *off && strcmp(off, "0"))
-		return NULL;
-	/* the XDG base directory spec: a relative XDG_CACHE_HOME is invalid, ignore it */
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, size, "%s/xperf", xdg);
-	else if (home && home[0] == '/')
-		n = snprintf(buf, size, "%s/.cache/xperf", home);
-	else
-		return NULL;
-	return n > 0 && (size_t)n < size ? buf : NULL;
-}
-
 /* dir and its parent, private to the user when we make them; 0 or -errno */
 static int make_dir(const char *dir)
 {

@@ -114,12 +114,6 @@ int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
 int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
 			     const struct xpp_kallsyms_key *key);
 
-/*
- * The cache's directory into buf: $XDG_CACHE_HOME/xperf, else $HOME/.cache/xperf; NULL when
- * XPERF_NO_KALLSYMS_CACHE is set (and not "0") or there is no home.
- */
-const char *xpp_kallsyms_cache_dir(char *buf, size_t size);
-
 /* A cache file to write once the symbols are in use (xpp_kallsyms_load_running()). */
 struct xpp_kallsyms_store {
 	bool wanted;

@@ -43,6 +43,7 @@ struct report_stdio_opts {
 	bool no_demangle;          /* --no-demangle: symbol names as the files have them */
 	const char *symfs;         /* --symfs: files are looked for under this directory */
 	const char *buildid_dir;   /* perf's build-id cache (~/.debug); NULL: none */
+	const char *kallsyms_cache; /* the kallsyms cache's directory; NULL: none */
 	int children;              /* 1 --children, 0 --no-children, -1 (0 too): perf's default,
 				      children when the file has callchains */
 	struct report_call_graph cg; /* -g (and --percent-limit, which sets its threshold) */

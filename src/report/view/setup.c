@@ -251,6 +251,7 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 	po->max_stack = o->max_stack;
 	po->symfs = o->symfs;
 	po->buildid_dir = o->buildid_dir;
+	po->kallsyms_cache = o->kallsyms_cache;
 	po->event_into = o->wall ? rv_wall_into : NULL;
 	for (unsigned int i = 0; i < c->nr_cols; i++)
 		po->srclines |= c->cols[i] == XPP_HIST_KEY_SRCLINE;
