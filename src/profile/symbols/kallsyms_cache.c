@@ -197,11 +197,53 @@ static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key
 	return buf;
 }
 
+/*
+ * A file of no name in file's directory (O_TMPFILE), so that a process killed while
+ * writing leaves nothing behind; -errno when the file system has none (then a named
+ * temporary file is used).
+ */
+static int open_unnamed(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	char dir[4096];
+	size_t n = slash ? (size_t)(slash - file) : 0;
+	int fd;
+
+	if (!slash || !n || n >= sizeof(dir))
+		return -EINVAL;
+	memcpy(dir, file, n);
+	dir[n] = '\0';
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Give the unnamed file fd the name tmp (a fresh one, from the template). */
+static int name_unnamed(int fd, char *tmp)
+{
+	char proc[64];
+	size_t n = strlen(tmp) - 6;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	for (int tries = 0; tries < 16; tries++) {
+		static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+		uint64_t r = xb_hash_add((uint64_t)getpid(), (uint64_t)tries ^ (uint64_t)(uintptr_t)tmp);
+
+		for (int i = 0; i < 6; i++, r /= 36)
+			tmp[n + (size_t)i] = chars[r % 36];
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
 int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
 			     const struct xpp_kallsyms_key *key)
 {
 	size_t len, n = strlen(file);
 	char *buf, *tmp;
+	bool named = false;
 	int fd, ret = 0;
 
 	if (!t->finished || !t->nr)
@@ -213,13 +255,21 @@ int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
 		free(tmp);
 		return -ENOMEM;
 	}
-	/* a private temporary file renamed over the old one: readers see all of it or none */
+	/*
+	 * Written unnamed, then named and renamed over the old one: readers see all of it or
+	 * none, and a kill while writing leaves no file. Without O_TMPFILE, a named private
+	 * temporary file.
+	 */
 	memcpy(tmp, file, n);
 	memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
-	fd = mkostemp(tmp, O_CLOEXEC);
+	fd = open_unnamed(file);
 	if (fd < 0) {
-		ret = -errno;
-		goto out;
+		fd = mkostemp(tmp, O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			goto out;
+		}
+		named = true;
 	}
 	for (size_t at = 0; at < len;) {
 		ssize_t r = write(fd, buf + at, len - at);
@@ -232,11 +282,15 @@ int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
 		}
 		at += (size_t)r;
 	}
+	if (!ret && !named) {
+		ret = name_unnamed(fd, tmp);
+		named = !ret;
+	}
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret && rename(tmp, file))
 		ret = -errno;
-	if (ret)
+	if (ret && named)
 		unlink(tmp);
 out:
 	free(buf);
