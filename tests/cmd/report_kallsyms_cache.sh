@@ -58,6 +58,22 @@ test_case "a later report reads the cache, not /proc/kallsyms, with the same out
 	cmp script_plain.out script_cached.out
 '
 
+test_case "script, annotate, --flamegraph and --pprof write the cache as report does" '
+	need_kernel
+	for c in script annotate flamegraph pprof; do
+		export XDG_CACHE_HOME=$PWD/c-$c
+		case $c in
+		script) "$S" -i "$K" >/dev/null 2>err ;;
+		annotate) "$XPERF_BUILD/xperf-annotate" --stdio -i "$K" >/dev/null 2>err ;;
+		flamegraph) "$R" --flamegraph fg.svg -i "$K" >/dev/null 2>err ;;
+		pprof)
+			"$XPERF_BUILD/xperf" version | grep -Eq "^ +protobuf-c +yes" || continue
+			"$R" --pprof p.pb.gz -i "$K" >/dev/null 2>err ;;
+		esac || fail "$c: $(head -n 3 err)"
+		test -s "c-$c/xperf/kallsyms" || fail "$c wrote no cache"
+	done
+'
+
 test_case "XPERF_NO_KALLSYMS_CACHE=1 neither reads nor writes the cache" '
 	need_kernel
 	command -v strace >/dev/null || skip "strace is absent"

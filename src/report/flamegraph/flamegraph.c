@@ -60,6 +60,10 @@ int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_f
 	po.comms = o->comms;
 	po.dsos = o->dsos;
 	po.kallsyms = o->kallsyms;
+	po.debug_root = o->debug_root;
+	po.symfs = o->symfs;
+	po.buildid_dir = o->buildid_dir;
+	po.kallsyms_cache = o->kallsyms_cache;
 	po.no_demangle = o->no_demangle;
 	po.inlines = o->inlines;
 	ret = xpp_profile_create(&p, r, &po, &err);

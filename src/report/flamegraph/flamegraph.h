@@ -8,6 +8,10 @@ struct report_flame_opts {
 	const char *comms;      /* comma-separated: only these commands; NULL: all */
 	const char *dsos;       /* comma-separated: only these shared objects; NULL: all */
 	const char *kallsyms;   /* kernel symbols; NULL: /proc/kallsyms */
+	const char *debug_root; /* debug files; NULL: /usr/lib/debug */
+	const char *symfs;      /* --symfs: files are looked for under this directory */
+	const char *buildid_dir;/* perf's build-id cache (~/.debug); NULL: none */
+	const char *kallsyms_cache; /* the kallsyms cache's directory; NULL: none */
 	bool no_demangle;       /* symbol names as the files have them */
 	int inlines;            /* inline frames: 1 yes, 0 no, -1 the report's default */
 };

@@ -17,6 +17,9 @@ int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_
 	po.dsos = o->dsos;
 	po.kallsyms = o->kallsyms;
 	po.debug_root = o->debug_root;
+	po.symfs = o->symfs;
+	po.buildid_dir = o->buildid_dir;
+	po.kallsyms_cache = o->kallsyms_cache;
 	po.no_demangle = o->no_demangle;
 	po.inlines = o->inlines;
 	po.children = 0;     /* the tree of whole stacks is all pprof needs */
