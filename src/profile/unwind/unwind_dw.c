@@ -198,16 +198,21 @@ static void mark_bad(xpp_unwinder *u, uint32_t dso)
  * descriptor, so the image goes into a memfd): perf unwinds through the vdso's CFI the same
  * way, from the copy of its own vdso it writes to a temporary file.
  */
-static Dwfl_Module *report_vdso(Dwfl *dwfl, const void *img, size_t size, uint64_t base)
+static Dwfl_Module *report_vdso(Dwfl *dwfl, const void *img, size_t size, uint64_t base,
+				bool *transient)
 {
 	int fd = memfd_create("xperf-vdso", MFD_CLOEXEC);
 	Dwfl_Module *mod = NULL;
 
+	/* out of descriptors or memory: another process may succeed later */
+	*transient = true;
 	if (fd < 0)
 		return NULL;
-	if (write(fd, img, size) == (ssize_t)size)
+	if (write(fd, img, size) == (ssize_t)size) {
+		*transient = false;
 		mod = dwfl_report_elf(dwfl, "[vdso]", "[vdso]", fd, base, false);
-	/* on success libdwfl owns the descriptor */
+	}
+	/* on success libdwfl owns the descriptor (it keeps it until dwfl_end) */
 	if (!mod)
 		close(fd);
 	return mod;
@@ -226,6 +231,7 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	const char *file = NULL;
 	const void *vdso = NULL;
 	size_t vdso_size = 0;
+	bool transient = false;
 
 	if (mod)
 		return mod;
@@ -248,13 +254,13 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	    XB_ARRAY_RESERVE(pr->mods, pr->cap_mods, (size_t)pr->nr_mods + 1, 8))
 		return NULL;
 	if (vdso)
-		mod = report_vdso(pr->dwfl, vdso, vdso_size, mp->start - mp->pgoff);
+		mod = report_vdso(pr->dwfl, vdso, vdso_size, mp->start - mp->pgoff, &transient);
 	else
 		mod = dwfl_report_elf(pr->dwfl, d->short_name, file, -1, mp->start - mp->pgoff,
 				      false);
 	if (mod)
 		pr->mods[pr->nr_mods++] = (struct reported){ mp->start, mp->pgoff, mp->dso };
-	else
+	else if (!transient)
 		mark_bad(u, mp->dso);
 	return mod;
 }
