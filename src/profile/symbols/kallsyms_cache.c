@@ -6,6 +6,7 @@
 #include <string.h>
 #include <stddef.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -217,19 +218,21 @@ static int open_unnamed(const char *file)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Give the unnamed file fd the name tmp (a fresh one, from the template). */
+/* Give the unnamed file fd the name tmp: its XXXXXX made random, as mkstemp makes them. */
 static int name_unnamed(int fd, char *tmp)
 {
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	char proc[64];
 	size_t n = strlen(tmp) - 6;
 
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	for (int tries = 0; tries < 16; tries++) {
-		static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-		uint64_t r = xb_hash_add((uint64_t)getpid(), (uint64_t)tries ^ (uint64_t)(uintptr_t)tmp);
+		uint8_t r[6];
 
-		for (int i = 0; i < 6; i++, r /= 36)
-			tmp[n + (size_t)i] = chars[r % 36];
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return -EIO;
+		for (size_t i = 0; i < sizeof(r); i++)
+			tmp[n + i] = chars[r[i] % 36];
 		if (!linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW))
 			return 0;
 		if (errno != EEXIST)
@@ -238,13 +241,58 @@ static int name_unnamed(int fd, char *tmp)
 	return -EEXIST;
 }
 
+static int write_all(int fd, const char *buf, size_t len)
+{
+	for (size_t at = 0; at < len;) {
+		ssize_t r = write(fd, buf + at, len - at);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		at += (size_t)r;
+	}
+	return 0;
+}
+
+/* buf into an unnamed file, then named tmp; -errno (no O_TMPFILE, no /proc, a full disk) */
+static int write_unnamed(const char *file, char *tmp, const char *buf, size_t len)
+{
+	int fd = open_unnamed(file), ret;
+
+	if (fd < 0)
+		return fd;
+	ret = write_all(fd, buf, len);
+	if (!ret)
+		ret = name_unnamed(fd, tmp);
+	if (close(fd) && !ret) {
+		ret = -errno;
+		unlink(tmp);
+	}
+	return ret;
+}
+
+/* buf into a named private temporary file, tmp (a mkstemp template) */
+static int write_named(char *tmp, const char *buf, size_t len)
+{
+	int fd = mkostemp(tmp, O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write_all(fd, buf, len);
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
 int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
 			     const struct xpp_kallsyms_key *key)
 {
 	size_t len, n = strlen(file);
 	char *buf, *tmp;
-	bool named = false;
-	int fd, ret = 0;
+	int ret;
 
 	if (!t->finished || !t->nr)
 		return -EINVAL;
@@ -257,42 +305,20 @@ int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
 	}
 	/*
 	 * Written unnamed, then named and renamed over the old one: readers see all of it or
-	 * none, and a kill while writing leaves no file. Without O_TMPFILE, a named private
-	 * temporary file.
+	 * none, and a kill while writing leaves no file. Where that cannot be done, a named
+	 * private temporary file.
 	 */
 	memcpy(tmp, file, n);
 	memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
-	fd = open_unnamed(file);
-	if (fd < 0) {
-		fd = mkostemp(tmp, O_CLOEXEC);
-		if (fd < 0) {
-			ret = -errno;
-			goto out;
-		}
-		named = true;
+	ret = write_unnamed(file, tmp, buf, len);
+	if (ret < 0) {
+		memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
+		ret = write_named(tmp, buf, len);
 	}
-	for (size_t at = 0; at < len;) {
-		ssize_t r = write(fd, buf + at, len - at);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			ret = r < 0 ? -errno : -EIO;
-			break;
-		}
-		at += (size_t)r;
-	}
-	if (!ret && !named) {
-		ret = name_unnamed(fd, tmp);
-		named = !ret;
-	}
-	if (close(fd) && !ret)
+	if (!ret && rename(tmp, file)) {
 		ret = -errno;
-	if (!ret && rename(tmp, file))
-		ret = -errno;
-	if (ret && named)
 		unlink(tmp);
-out:
+	}
 	free(buf);
 	free(tmp);
 	return ret;
