@@ -107,12 +107,11 @@ event_samples() {
 
 cd "$T" || exit 1
 echo "   load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cpus; best of $REPEAT runs each"
-alone=0 x=0 xp=0 xc=0 xd=0 p=0 pp=0 alone_in=0 x_in=0 xp_in=0 xc_in=0 xd_in=0 p_in=0 pp_in=0
+alone=0 x=0 xp=0 xd=0 p=0 pp=0 alone_in=0 x_in=0 xp_in=0 xd_in=0 p_in=0 pp_in=0
 for ((i = 0; i < REPEAT; i++)); do
 	timed alone $SW
 	timed x "$XR" -q --off-cpu -o x.data -- $SW
 	timed xp "$XR" -q -g -o xp.data -- $SW
-	timed xc "$XR" -q -e cpu-clock -o xc1.data -- $SW
 	timed xd "$XR" -q --off-cpu -e dummy -o xd.data -- $SW
 	timed p perf record -q -N --no-bpf-event -g -e cpu-clock -e sched:sched_switch \
 		-o p.data -- $SW
@@ -137,11 +136,11 @@ printf "     the workload's own time   xperf %s   perf %s\n" \
 printf "   -g (cpu-clock) slowdown   xperf %s   perf %s   --off-cpu / -g: xperf %s (own time %s)\n" \
 	"$(ratio "$xp" "$alone")" "$(ratio "$pp" "$alone")" "$(ratio "$x" "$xp")" \
 	"$(ratio "$x_in" "$xp_in")"
-# the two halves of --off-cpu's cost, each alone: sampling the cpu-clock (no call chains,
-# no --off-cpu), and --off-cpu's own events (the sched_switch samples and the switch
+# the two halves of --off-cpu's cost, each alone: its on-CPU sampling (the default event
+# with call chains: -g), and its own events (the sched_switch samples and the switch
 # records that end each interval) with a dummy event in place of any on-CPU sampling
-printf "   its two halves, own time   -e cpu-clock alone %s   --off-cpu -e dummy %s\n" \
-	"$(ratio "$xc_in" "$alone_in")" "$(ratio "$xd_in" "$alone_in")"
+printf "   its two halves, own time   on-CPU sampling (-g) %s   --off-cpu -e dummy %s\n" \
+	"$(ratio "$xp_in" "$alone_in")" "$(ratio "$xd_in" "$alone_in")"
 echo "   recorder's own cpu time   xperf --off-cpu ${xcpu} ms, -g ${xpcpu} ms   perf (cpu-clock,sched:sched_switch -g) ${pcpu} ms"
 # why -g costs what it costs here: at each switch in, the kernel restarts the task's
 # cpu-clock hrtimer (at 4000 Hz it is the earliest timer), which reprograms the cpu's
