@@ -246,13 +246,7 @@ static int run_stdio(xpf_reader *r, struct report_opts *o)
 
 static int run_flamegraph(xpf_reader *r, const struct report_opts *o)
 {
-	struct report_flame_opts fo = {
-		.comms = o->view.comms, .dsos = o->view.dsos, .kallsyms = o->view.kallsyms,
-		.debug_root = o->view.debug_root, .symfs = o->view.symfs,
-		.buildid_dir = o->view.buildid_dir, .kallsyms_cache = o->view.kallsyms_cache,
-		.no_demangle = o->view.no_demangle, .inlines = o->view.inlines,
-	};
-	int status = report_flamegraph_run(r, o->flamegraph, &fo);
+	int status = report_flamegraph_run(r, o->flamegraph, &o->view);
 
 	if (status == CLI_EXIT_OK)
 		warn_once(r, o);

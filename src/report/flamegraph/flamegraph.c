@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "report/flamegraph/flame_int.h"
 #include "report/flamegraph/flamegraph.h"
+#include "report/view/rv.h"
 
 static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
 {
@@ -48,7 +49,7 @@ static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
 	return CLI_EXIT_OK;
 }
 
-int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_flame_opts *o)
+int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_stdio_opts *o)
 {
 	struct xpp_opts po = { .children = 0, .order = -1 };
 	struct xb_error err = { 0 };
@@ -57,15 +58,7 @@ int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_f
 	uint32_t nr, i;
 	int ret, status = CLI_EXIT_RUNTIME;
 
-	po.comms = o->comms;
-	po.dsos = o->dsos;
-	po.kallsyms = o->kallsyms;
-	po.debug_root = o->debug_root;
-	po.symfs = o->symfs;
-	po.buildid_dir = o->buildid_dir;
-	po.kallsyms_cache = o->kallsyms_cache;
-	po.no_demangle = o->no_demangle;
-	po.inlines = o->inlines;
+	rv_lookup_opts(o, &po);
 	ret = xpp_profile_create(&p, r, &po, &err);
 	if (ret == 0)
 		ret = xpp_profile_run(p, &err);

@@ -5,6 +5,7 @@
 #include "config.h"
 #include "report/pprof/pprof.h"
 #include "report/stdio/report_stdio.h"
+#include "report/view/rv.h"
 
 int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_opts *o)
 {
@@ -13,15 +14,7 @@ int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_
 	xpp_profile *p = NULL;
 	int ret;
 
-	po.comms = o->comms;
-	po.dsos = o->dsos;
-	po.kallsyms = o->kallsyms;
-	po.debug_root = o->debug_root;
-	po.symfs = o->symfs;
-	po.buildid_dir = o->buildid_dir;
-	po.kallsyms_cache = o->kallsyms_cache;
-	po.no_demangle = o->no_demangle;
-	po.inlines = o->inlines;
+	rv_lookup_opts(o, &po);
 	po.children = 0;     /* the tree of whole stacks is all pprof needs */
 	po.order = 0;        /* long stacks keep their innermost frames */
 	po.srclines = HAVE_LIBDW;  /* locations carry lines, where libdw can read them */

@@ -62,6 +62,12 @@ struct rv_ctx {
  * -EINVAL after printing the usage error with cli_error().
  */
 int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp_opts *po);
+/*
+ * What every report view (stdio, TUI, --flamegraph, --pprof) takes alike from o into the
+ * profile's options: which commands and objects, and where code and symbols are found
+ * (kallsyms and its cache, debug files, symfs, perf's build-id cache), demangling, inlines.
+ */
+void rv_lookup_opts(const struct report_stdio_opts *o, struct xpp_opts *po);
 /* Take the results of p (after xpp_profile_run()) into c. */
 void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r);
 /* One warning for the samples whose DWARF user stack could not be unwound (not with -q). */

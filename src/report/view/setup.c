@@ -211,6 +211,19 @@ static bool has_col(const struct rv_ctx *c, unsigned int key)
 	return false;
 }
 
+void rv_lookup_opts(const struct report_stdio_opts *o, struct xpp_opts *po)
+{
+	po->comms = o->comms;
+	po->dsos = o->dsos;
+	po->kallsyms = o->kallsyms;
+	po->debug_root = o->debug_root;
+	po->symfs = o->symfs;
+	po->buildid_dir = o->buildid_dir;
+	po->kallsyms_cache = o->kallsyms_cache;
+	po->no_demangle = o->no_demangle;
+	po->inlines = o->inlines;
+}
+
 int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp_opts *po)
 {
 	c->o = o;
@@ -239,19 +252,11 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 	po->symbols = o->symbols;
 	po->hide_unresolved = o->hide_unresolved;
 	po->entry_addrs = o->verbose > 0;
-	po->comms = o->comms;
-	po->dsos = o->dsos;
-	po->kallsyms = o->kallsyms;
-	po->debug_root = o->debug_root;
-	po->no_demangle = o->no_demangle;
+	rv_lookup_opts(o, po);
 	po->children = o->children;
 	po->no_chains = c->cg.mode == CG_NONE;
 	po->order = c->cg.order;
-	po->inlines = o->inlines;
 	po->max_stack = o->max_stack;
-	po->symfs = o->symfs;
-	po->buildid_dir = o->buildid_dir;
-	po->kallsyms_cache = o->kallsyms_cache;
 	po->event_into = o->wall ? rv_wall_into : NULL;
 	for (unsigned int i = 0; i < c->nr_cols; i++)
 		po->srclines |= c->cols[i] == XPP_HIST_KEY_SRCLINE;
