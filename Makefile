@@ -146,6 +146,7 @@ CLI_SRC    := $(call select_src,$(wildcard src/cli/*.c))
 RECORD_SRC := $(call select_src,$(wildcard src/record/*.c src/record/*/*.c))
 STAT_SRC   := $(call select_src,$(wildcard src/stat/*.c src/stat/*/*.c))
 PROFILE_SRC := $(call select_src,$(wildcard src/profile/*.c src/profile/*/*.c))
+VIEW_SRC   := $(call select_src,$(wildcard src/view/*.c))
 REPORT_SRC := $(call select_src,$(wildcard src/report/*.c src/report/*/*.c))
 LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
 SCRIPT_SRC := $(call select_src,$(wildcard src/script/*.c))
@@ -153,7 +154,7 @@ INJECT_SRC := $(call select_src,$(wildcard src/inject/*.c))
 ANNOTATE_SRC := $(call select_src,$(wildcard src/annotate/*.c))
 # every source a build compiles (tests/cmd/build.sh reads it with `make print-ALL_SRC`)
 ALL_SRC     = $(sort $(BASE_SRC) $(XELF_SRC) $(FORMAT_SRC) $(EVENTS_SRC) $(CLI_SRC) $(RECORD_SRC) \
-              $(STAT_SRC) $(PROFILE_SRC) $(REPORT_SRC) $(LIST_SRC) $(SCRIPT_SRC) $(INJECT_SRC) \
+              $(STAT_SRC) $(PROFILE_SRC) $(VIEW_SRC) $(REPORT_SRC) $(LIST_SRC) $(SCRIPT_SRC) $(INJECT_SRC) \
               $(ANNOTATE_SRC) $(DRIVER_SRC))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
@@ -172,6 +173,7 @@ FORMAT_LIB := $(BUILD)/libxperf-format.a
 EVENTS_LIB := $(BUILD)/libxperf-events.a
 CLI_LIB    := $(BUILD)/libxperf-cli.a
 PROFILE_LIB := $(BUILD)/libxperf-profile.a
+VIEW_LIB   := $(BUILD)/libxperf-view.a
 # A command's files but its main, for the unit tests to link (the commands link objects).
 RECORD_OBJS := $(BUILD)/libxperf-record-objs.a
 STAT_OBJS  := $(BUILD)/libxperf-stat-objs.a
@@ -249,6 +251,9 @@ $(CLI_LIB): $(call obj,$(CLI_SRC))
 $(PROFILE_LIB): $(call obj,$(PROFILE_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+$(VIEW_LIB): $(call obj,$(VIEW_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 $(RECORD_OBJS): $(call obj,$(filter-out src/record/cmd_record.c,$(RECORD_SRC)))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -287,7 +292,7 @@ $(PBC_OBJ): $(BUILD)/gen/profile.pb-c.c
 $(call obj,$(PBC_FILES)): $(BUILD)/gen/profile.pb-c.h
 $(call obj,$(PBC_FILES)): ALL_CFLAGS += -I$(BUILD)/gen
 endif
-$(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(PROFILE_LIB) $(LIBS_ALL)
+$(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(PBC_LIBS) -lm
 $(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(TRACEEVENT_LIBS) -lm

@@ -15,7 +15,7 @@
 #include "report/pprof/pprof.h"
 #include "report/report_tui.h"
 #include "report/stdio/report_stdio.h"
-#include "report/view/rv.h"
+#include "view/rv.h"
 
 struct report_opts {
 	const char *input, *pprof;

@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "report/flamegraph/flame_int.h"
 #include "report/flamegraph/flamegraph.h"
-#include "report/view/rv.h"
+#include "view/rv.h"
 
 static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
 {

@@ -5,7 +5,7 @@
 #include "config.h"
 #include "report/pprof/pprof.h"
 #include "report/stdio/report_stdio.h"
-#include "report/view/rv.h"
+#include "view/rv.h"
 
 int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_opts *o)
 {

@@ -1,11 +1,11 @@
-/* Internal interface of the stdio report: its printers, over the views' shared model (report/view). */
+/* Internal interface of the stdio report: its printers, over the views' shared model (src/view). */
 #ifndef XPERF_REPORT_STDIO_INT_H
 #define XPERF_REPORT_STDIO_INT_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "report/view/rv.h"
+#include "view/rv.h"
 
 /* An event's call-graph view: its entries and the chains of one at a time. */
 struct cgview {

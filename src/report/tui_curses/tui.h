@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "report/report_tui.h"
-#include "report/view/rv.h"
+#include "view/rv.h"
 
 /* ---- the terminal (term.c) ---- */
 

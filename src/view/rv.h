@@ -1,6 +1,6 @@
 /* What the symbolised views (stdio, TUI) share: sort keys, names, an event's entries and their chains. */
-#ifndef XPERF_REPORT_VIEW_RV_H
-#define XPERF_REPORT_VIEW_RV_H
+#ifndef XPERF_VIEW_RV_H
+#define XPERF_VIEW_RV_H
 
 #include <stdbool.h>
 #include <stddef.h>

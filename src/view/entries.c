@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "base/array.h"
-#include "report/view/rv.h"
+#include "view/rv.h"
 
 static unsigned int key_mask(const struct rv_ctx *c)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/view/rv.h"
+#include "view/rv.h"
 
 /* An on-CPU event whose period is nanoseconds: cpu-clock or task-clock. */
 static bool is_clock(const struct xpf_attr *a)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/view/rv.h"
+#include "view/rv.h"
 
 static const struct { const char *name; unsigned int key; } keys[] = {
 	{ "comm", XPP_HIST_KEY_COMM }, { "dso", XPP_HIST_KEY_DSO }, { "sym", XPP_HIST_KEY_SYM },

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/view/rv.h"
+#include "view/rv.h"
 
 const char *rv_comm_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
 {
