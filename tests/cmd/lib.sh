@@ -19,6 +19,11 @@ trap 'rm -rf "$TEST_TMP"' EXIT
 # The kallsyms cache (${XDG_CACHE_HOME:-$HOME/.cache}/xperf) of every suite goes to its own
 # directory, never into the home of whoever runs the tests.
 export XDG_CACHE_HOME=$TEST_TMP/cache
+# So is HOME, with perf's build-id cache (~/.debug) and everything else a home holds: a
+# suite sees what it sees on a fresh machine, never what earlier runs left in the home of
+# whoever runs it (a warm ~/.debug once hid a failure that every new machine met).
+export HOME=$TEST_TMP/home XDG_CONFIG_HOME=$TEST_TMP/config XDG_DATA_HOME=$TEST_TMP/data
+mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
 _case_no=0
 _failed=0
 
