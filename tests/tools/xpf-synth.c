@@ -58,6 +58,7 @@ struct synth {
 	uint64_t ids[2];
 	int nr_events;
 	unsigned long counts[XPF_RECORD_TYPE_MAX];
+	unsigned long others;      /* records of types above XPF_RECORD_TYPE_MAX */
 };
 
 static void die(const char *what, const struct xb_error *err)
@@ -115,7 +116,8 @@ static void rec_sample_id(struct synth *s, struct rec *r, uint64_t time)
 {
 	rec_u32x2(r, s->pid, s->pid);
 	rec_u64(r, time);
-	rec_u32x2(r, 0, 0);
+	if (s->sample_type & PERF_SAMPLE_CPU)
+		rec_u32x2(r, 0, 0);
 	rec_u64(r, s->ids[0]);
 }
 
@@ -125,7 +127,10 @@ static void emit(struct synth *s, struct rec *r)
 	memmove((uint8_t *)&r->hdr + sizeof(r->hdr), r->body, r->len);
 	if (xpf_writer_write(s->w, &r->hdr, &s->err))
 		die("writing a record", &s->err);
-	s->counts[r->hdr.type]++;
+	if (r->hdr.type < XPF_RECORD_TYPE_MAX)
+		s->counts[r->hdr.type]++;
+	else
+		s->others++;
 }
 
 /* The executable mapping of this program, from /proc/self/maps. */
@@ -203,13 +208,40 @@ static void write_sample(struct synth *s, unsigned long i, uint64_t time)
 	rec_u64(&r, ip);            /* IP */
 	rec_u32x2(&r, s->pid, s->pid);
 	rec_u64(&r, time);
-	rec_u32x2(&r, (uint32_t)(i % 2), 0); /* CPU */
+	if (s->sample_type & PERF_SAMPLE_CPU)
+		rec_u32x2(&r, (uint32_t)(i % 2), 0);
 	rec_u64(&r, 1000000);       /* PERIOD */
 	rec_u64(&r, 4);             /* CALLCHAIN */
 	rec_u64(&r, PERF_CONTEXT_USER);
 	rec_u64(&r, ip);
 	rec_u64(&r, (uint64_t)(uintptr_t)&synth_caller + 8);
 	rec_u64(&r, (uint64_t)(uintptr_t)&main + 8);
+	emit(s, &r);
+}
+
+/*
+ * What a kernel under load writes: a LOST record (`lost` events of the sample's event
+ * dropped because the ring buffer was full) or, with `samples`, a LOST_SAMPLES record.
+ */
+static void write_lost(struct synth *s, bool samples, uint64_t lost, uint64_t time)
+{
+	struct rec r;
+
+	rec_start(&r, samples ? PERF_RECORD_LOST_SAMPLES : PERF_RECORD_LOST, 0);
+	if (!samples)
+		rec_u64(&r, s->ids[0]);
+	rec_u64(&r, lost);
+	rec_sample_id(s, &r, time);
+	emit(s, &r);
+}
+
+/* A record of a type readers may not know: the header and 8 zero bytes. */
+static void write_raw(struct synth *s, uint32_t type)
+{
+	struct rec r;
+
+	rec_start(&r, type, 0);
+	rec_u64(&r, 0);
 	emit(s, &r);
 }
 
@@ -261,7 +293,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: xpf-synth [-o FILE|-] [-z LEVEL|--no-compress] [-n SAMPLES] [-r PER_ROUND]\n"
-		"                 [-e 1|2] [--counts] [--kill-after-rounds N]\n");
+		"                 [-e 1|2] [--counts] [--kill-after-rounds N] [--no-cpu]\n"
+		"                 [--lost N] [--lost-samples N] [--type T]...\n");
 	exit(1);
 }
 
@@ -271,6 +304,10 @@ int main(int argc, char **argv)
 		{ "no-compress", no_argument, NULL, 'Z' },
 		{ "counts", no_argument, NULL, 'c' },
 		{ "kill-after-rounds", required_argument, NULL, 'K' },
+		{ "no-cpu", no_argument, NULL, 'C' },
+		{ "lost", required_argument, NULL, 'L' },
+		{ "lost-samples", required_argument, NULL, 'S' },
+		{ "type", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -280,6 +317,10 @@ int main(int argc, char **argv)
 	unsigned long nr = 1000, per_round = 100;
 	bool counts = false;
 	long kill_after = -1;
+	bool no_cpu = false;
+	unsigned long lost = 0, lost_samples = 0;
+	uint32_t types[16];
+	unsigned int nr_types = 0;
 	struct timespec ts;
 	uint64_t t;
 	int c;
@@ -295,6 +336,14 @@ int main(int argc, char **argv)
 		case 'e': s.nr_events = atoi(optarg); break;
 		case 'c': counts = true; break;
 		case 'K': kill_after = atol(optarg); break;
+		case 'C': no_cpu = true; break;
+		case 'L': lost = strtoul(optarg, NULL, 0); break;
+		case 'S': lost_samples = strtoul(optarg, NULL, 0); break;
+		case 'T':
+			if (nr_types == sizeof(types) / sizeof(types[0]))
+				usage();
+			types[nr_types++] = (uint32_t)strtoul(optarg, NULL, 0);
+			break;
 		default: usage();
 		}
 	}
@@ -304,6 +353,8 @@ int main(int argc, char **argv)
 	s.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 			PERF_SAMPLE_CALLCHAIN;
+	if (no_cpu)
+		s.sample_type &= ~(uint64_t)PERF_SAMPLE_CPU;
 
 	if (xpf_writer_open(&s.w, out, &opts, &s.err))
 		die("opening the output", &s.err);
@@ -316,8 +367,15 @@ int main(int argc, char **argv)
 	if (xpf_writer_finished_init(s.w, &s.err))
 		die("writing FINISHED_INIT", &s.err);
 	s.counts[XPF_RECORD_FINISHED_INIT]++;
+	for (unsigned int k = 0; k < nr_types; k++)
+		write_raw(&s, types[k]);
 	for (unsigned long i = 0; i < nr; i++) {
 		write_sample(&s, i, t + (i + 1) * 1000000);
+		/* the lost records spread evenly over the samples, each after one */
+		if (lost && (i + 1) * lost / nr != i * lost / nr)
+			write_lost(&s, false, 3, t + (i + 1) * 1000000 + 1);
+		if (lost_samples && (i + 1) * lost_samples / nr != i * lost_samples / nr)
+			write_lost(&s, true, 2, t + (i + 1) * 1000000 + 2);
 		if ((i + 1) % per_round == 0 || i + 1 == nr) {
 			if (xpf_writer_finished_round(s.w, &s.err))
 				die("writing FINISHED_ROUND", &s.err);
@@ -335,12 +393,16 @@ int main(int argc, char **argv)
 	if (counts) {
 		static const struct { uint32_t type; const char *name; } names[] = {
 			{ PERF_RECORD_MMAP2, "MMAP2" }, { PERF_RECORD_COMM, "COMM" },
-			{ PERF_RECORD_SAMPLE, "SAMPLE" },
+			{ PERF_RECORD_SAMPLE, "SAMPLE" }, { PERF_RECORD_LOST, "LOST" },
+			{ PERF_RECORD_LOST_SAMPLES, "LOST_SAMPLES" },
 			{ XPF_RECORD_FINISHED_ROUND, "FINISHED_ROUND" },
 			{ XPF_RECORD_FINISHED_INIT, "FINISHED_INIT" },
 		};
 		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			fprintf(stderr, "%s %lu\n", names[k].name, s.counts[names[k].type]);
+			if (s.counts[names[k].type] || (names[k].type != PERF_RECORD_LOST &&
+							 names[k].type != PERF_RECORD_LOST_SAMPLES))
+				fprintf(stderr, "%s %lu\n", names[k].name,
+					s.counts[names[k].type]);
 	}
 	return 0;
 }
