@@ -682,6 +682,24 @@ static int charge_again(xpp_profile *p, struct xpp_event *e, const struct xpp_sa
 	return 0;
 }
 
+/* Count a sample meeting filter f (enum xpp_filter_kind): whether the filter keeps it. */
+static inline bool filter_keeps(xpp_profile *p, int f, bool pass)
+{
+	p->filter_met[f]++;
+	p->filter_dropped[f] += !pass;
+	return pass;
+}
+
+/*
+ * perf's "File does not contain CPU events": --cpu asks for a field the file's samples do
+ * not have, which would drop every sample in silence.
+ */
+static int no_cpu_field(struct xb_error *err)
+{
+	return xb_error_set(err, -EINVAL, "cannot filter by cpu: the file does not contain "
+			    "CPU events (recorded without the samples' cpu); remove --cpu/-C");
+}
+
 static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint64_t pos)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(p->r, hdr);
@@ -739,9 +757,13 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		s.callchain.ips = fixed.ips;
 	}
 	/* perf drops these before it counts the sample */
-	if (p->cpu_filter.nr &&
-	    !xpp_int_list_has(&p->cpu_filter, (s.type & PERF_SAMPLE_CPU) ? (int32_t)s.cpu : -1))
-		return 0;
+	if (p->cpu_filter.nr) {
+		if (!(s.type & PERF_SAMPLE_CPU))
+			return no_cpu_field(&p->err);
+		if (!filter_keeps(p, XPP_FILTER_CPU,
+				  xpp_int_list_has(&p->cpu_filter, (int32_t)s.cpu)))
+			return 0;
+	}
 	e = event_of(p, a);
 	if (!e)
 		return p->last_skip ? 0 : -ENOMEM;
@@ -764,8 +786,10 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 			ckey.ips = s.callchain.ips;
 		}
 		hit = xpp_sample_cache_find(p->scache, p->epoch, &ckey);
-		if (hit)
+		if (hit) {
+			p->charged++;
 			return charge_again(p, e, hit, period);
+		}
 		/*
 		 * A miss (rare): the whole sample. Filled here from `fixed` by a call, the
 		 * fixed words would have to live in memory on every sample, which cost the
@@ -785,9 +809,13 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	xpp_hist_key_init(&k);
 	k.comm = th->comm;
 	k.level = level_of(cpumode);
-	if (!xpp_filter_pass(&p->comm_filter, k.comm, xpp_intern_str(p->comms, k.comm)) ||
-	    (p->pid_filter.nr && !xpp_int_list_has(&p->pid_filter, th->pid)) ||
-	    (p->tid_filter.nr && !xpp_int_list_has(&p->tid_filter, th->tid)))
+	if ((p->comm_filter.list.nr &&
+	     !filter_keeps(p, XPP_FILTER_COMMS, xpp_filter_pass(&p->comm_filter, k.comm,
+							xpp_intern_str(p->comms, k.comm)))) ||
+	    (p->pid_filter.nr &&
+	     !filter_keeps(p, XPP_FILTER_PID, xpp_int_list_has(&p->pid_filter, th->pid))) ||
+	    (p->tid_filter.nr &&
+	     !filter_keeps(p, XPP_FILTER_TID, xpp_int_list_has(&p->tid_filter, th->tid))))
 		return 0;
 	if (p->o.keys & XPP_HIST_KEY_PID)
 		k.pid = th->pid, k.tid = th->tid;
@@ -813,7 +841,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 			k.srcline = (uint32_t)line;
 	}
 	if (p->dso_filter.list.nr &&
-	    !xpp_filter_pass(&p->dso_filter, k.dso, xpp_profile_dso_name(p, &k)))
+	    !filter_keeps(p, XPP_FILTER_DSOS,
+			  xpp_filter_pass(&p->dso_filter, k.dso, xpp_profile_dso_name(p, &k))))
 		return 0;
 	if (p->o.hide_unresolved && k.sym < 0 && !p->o.addrs_only) {
 		e->nr_samples--; /* out of the totals too, as perf */
@@ -821,7 +850,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		return 0;
 	}
 	if (p->sym_filter.list.nr &&
-	    !xpp_filter_pass(&p->sym_filter, UINT32_MAX, xpp_profile_sym_name(p, &k)))
+	    !filter_keeps(p, XPP_FILTER_SYMBOLS, xpp_filter_pass(&p->sym_filter, UINT32_MAX,
+							     xpp_profile_sym_name(p, &k))))
 		return 0;
 	if (p->o.keep_addrs && mapped) {
 		ans.addr_entry = add_addr(p, p->last_idx, k.dso, rel, period);
@@ -829,6 +859,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 			return (int)ans.addr_entry;
 	}
 	if (p->o.addrs_only) {
+		p->charged++;
 		if (cacheable)
 			xpp_sample_cache_put(p->scache, p->epoch, &ckey, &ans);
 		return 0;
@@ -877,6 +908,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		ans.flat = xpp_hist_add_id(e->h, &k, period, 1);
 	if (ans.flat < 0)
 		return (int)ans.flat;
+	p->charged++;
 	if (cacheable)
 		xpp_sample_cache_put(p->scache, p->epoch, &ckey, &ans);
 	return 0;
@@ -915,15 +947,10 @@ static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 
 	if (hdr->type == PERF_RECORD_SAMPLE)
 		return sample_or_aside(p, hdr, pos);
-	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16) {
-		uint64_t lost;
-
-		memcpy(&lost, (const char *)hdr + 8, 8);
-		p->lost_samples += lost;
-		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
-	}
-	/* context switches (thousands a second) change no thread or map: the cache stays */
-	if (hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE)
+	/* lost records and context switches (thousands a second) change no thread or map:
+	   the cache stays */
+	if (hdr->type == PERF_RECORD_LOST_SAMPLES || hdr->type == PERF_RECORD_LOST ||
+	    hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE)
 		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
 	/* the samples put aside belong before the change */
 	if (p->kaside.len && (ret = xpp_stash_drain(&p->kaside, add_sample_cb, p)) < 0)
@@ -974,6 +1001,68 @@ static void reader_reusing(void *ctx, const void *lo, const void *hi)
 	xpp_ordered_reusing(((xpp_profile *)ctx)->q, lo, hi);
 }
 
+/*
+ * Whether the pass skips records of this type as none of its business (a type it does not
+ * know; perf's AUX area traces, which it does not decode; a COMPRESSED record inside
+ * compressed data, which nothing unpacks): said once per type by the views.
+ */
+static bool skipped_type(uint32_t type, bool from_compressed)
+{
+	if (type == XPF_RECORD_COMPRESSED || type == XPF_RECORD_COMPRESSED2)
+		return from_compressed;
+	return !xpf_record_type_name(type) || type == XPF_RECORD_AUXTRACE_INFO ||
+	       type == XPF_RECORD_AUXTRACE || type == XPF_RECORD_AUXTRACE_ERROR;
+}
+
+static void count_skipped(struct xpp_records *rs, const struct xpf_record *rec)
+{
+	uint32_t type = rec->hdr->type, i;
+
+	for (i = 0; i < rs->nr_skipped && rs->skipped[i].type != type; i++)
+		;
+	if (i == XPP_MAX_SKIPPED) {
+		rs->skipped_more++;
+		return;
+	}
+	if (i == rs->nr_skipped) {
+		rs->nr_skipped++;
+		rs->skipped[i] = (struct xpp_skipped_type){
+			type, rec->from_compressed && (type == XPF_RECORD_COMPRESSED ||
+						       type == XPF_RECORD_COMPRESSED2),
+			0, rec->file_offset };
+	}
+	rs->skipped[i].nr++;
+}
+
+/* Count a record as perf's session stats do, in file order (LOST: its second word). */
+static void count_record(struct xpp_records *rs, const struct xpf_record *rec)
+{
+	const struct perf_event_header *hdr = rec->hdr;
+	uint64_t n;
+
+	rs->total++;
+	switch (hdr->type) {
+	case PERF_RECORD_SAMPLE:
+		rs->samples++;
+		return;
+	case PERF_RECORD_LOST:
+		rs->lost_chunks++;
+		if (hdr->size >= 24) {
+			memcpy(&n, (const char *)hdr + 16, 8);
+			rs->lost_events += n;
+		}
+		return;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (hdr->size >= 16) {
+			memcpy(&n, (const char *)hdr + 8, 8);
+			rs->lost_samples += n;
+		}
+		return;
+	}
+	if (skipped_type(hdr->type, rec->from_compressed))
+		count_skipped(rs, rec);
+}
+
 static int run_records(xpp_profile *p, struct xb_error *err)
 {
 	struct xpf_record rec;
@@ -984,6 +1073,7 @@ static int run_records(xpp_profile *p, struct xb_error *err)
 		const struct xpf_attr *a0;
 		uint64_t t;
 
+		count_record(&p->records, &rec);
 		if (hdr->type == XPF_RECORD_FINISHED_ROUND) {
 			ret = xpp_ordered_round(p->q);
 		} else if (hdr->type >= PERF_RECORD_MAX) {
@@ -995,7 +1085,9 @@ static int run_records(xpp_profile *p, struct xb_error *err)
 			ret = deliver(p, hdr, rec.file_offset);
 		}
 		if (ret < 0) {
-			if (!err->msg[0])
+			if (!err->msg[0] && p->err.msg[0])
+				*err = p->err;
+			else if (!err->msg[0])
 				xb_error_set(err, ret, "cannot process the records: %s",
 					      strerror(-ret));
 			return ret;
@@ -1009,7 +1101,9 @@ static int run_records(xpp_profile *p, struct xb_error *err)
 	xpp_stash_free(&p->kaside);
 	if (ret == 0)
 		ret = sort_addrs(p);
-	if (ret < 0)
+	if (ret < 0 && p->err.msg[0])
+		*err = p->err;
+	else if (ret < 0)
 		xb_error_set(err, ret, "cannot process the records: %s", strerror(-ret));
 	/* the trees are complete: their lookup tables go before the views make theirs */
 	for (uint32_t i = 0; !ret && i < p->nr_ev; i++)
@@ -1148,6 +1242,9 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	    xpp_filter_parse(&p->sym_filter, opts->symbols))
 		goto nomem;
 	ret = parse_filters(p, err);
+	for (uint32_t i = 0; ret == 0 && p->cpu_filter.nr && i < xpf_reader_nr_attrs(r); i++)
+		if (!(xpf_reader_attr(r, i)->attr.sample_type & PERF_SAMPLE_CPU))
+			ret = no_cpu_field(err);
 	if (ret == 0 && (opts->keys & XPP_HIST_KEY_PARENT) && !p->callchains &&
 	    !xpf_reader_header(r)->pipe) {
 		ret = -EINVAL;

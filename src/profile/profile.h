@@ -175,6 +175,8 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err);
 /* ---- results, valid until xpp_profile_free() ---- */
 
 xpf_reader *xpp_profile_reader(const xpp_profile *p);
+/* The options the profile was made with (their strings borrowed from the caller's). */
+const struct xpp_opts *xpp_profile_opts(const xpp_profile *p);
 xpp_dso_table *xpp_profile_dsos(const xpp_profile *p);
 const xpp_intern *xpp_profile_comms(const xpp_profile *p);
 
@@ -182,6 +184,47 @@ const xpp_intern *xpp_profile_comms(const xpp_profile *p);
 const struct xpp_event *xpp_profile_events(const xpp_profile *p, uint32_t *nr);
 
 uint64_t xpp_profile_lost_samples(const xpp_profile *p);
+
+/*
+ * What the pass met in the records that a view must say (DESIGN 1.3), counted in file
+ * order: every record, as perf's "Processed N events" counts them (COMPRESSED records and
+ * what they hold alike), the SAMPLE records, the LOST records (chunks of events the
+ * kernel could not write, and the events they count), the samples LOST_SAMPLES records
+ * count, and the records the pass skipped because it does not process their type (one
+ * slot per type, in the order first met: a type it does not know, perf's AUX area traces,
+ * a COMPRESSED record inside compressed data), each with how many and the file offset of
+ * the first (for a record unpacked from a COMPRESSED record, that record's offset).
+ */
+#define XPP_MAX_SKIPPED 8
+struct xpp_skipped_type {
+	uint32_t type;
+	bool nested;            /* a COMPRESSED record inside compressed data */
+	uint64_t nr, first_offset;
+};
+struct xpp_records {
+	uint64_t total, samples;
+	uint64_t lost_chunks, lost_events, lost_samples;
+	struct xpp_skipped_type skipped[XPP_MAX_SKIPPED];
+	uint32_t nr_skipped;
+	uint64_t skipped_more;  /* records of types beyond the XPP_MAX_SKIPPED slots */
+};
+const struct xpp_records *xpp_profile_records(const xpp_profile *p);
+
+/*
+ * The filters in the order the pass applies them to a sample (opts.cpus, comms, pids, tids,
+ * dsos, symbols). When no sample passed them all although some were met, the first filter
+ * that every sample reaching it failed (`reached` of them), so a view can name it:
+ * XPP_FILTER_NONE when some sample passed, when no filter was set, or when the samples
+ * failed different filters (then *reached is the samples the filters met).
+ */
+enum xpp_filter_kind {
+	XPP_FILTER_NONE = -1,
+	XPP_FILTER_CPU, XPP_FILTER_COMMS, XPP_FILTER_PID, XPP_FILTER_TID, XPP_FILTER_DSOS,
+	XPP_FILTER_SYMBOLS, XPP_NR_FILTERS
+};
+/* Whether the filters dropped every sample they met (*reached, 0 when none was met). */
+bool xpp_profile_filtered_all(const xpp_profile *p, enum xpp_filter_kind *which,
+			      uint64_t *reached);
 
 /*
  * SAMPLE records that could not be decoded (an id that matches no attr, a sample_type with

@@ -55,10 +55,14 @@ struct xpp_profile {
 	struct xpp_stash kaside;  /* kernel samples waiting for the kernel's symbols (pass.c) */
 	struct xpp_event *ev;
 	uint32_t nr_ev;
-	uint64_t lost_samples;
+	struct xpp_records records;
 	struct xpp_undecodable undecodable;
 	struct xpp_filter comm_filter, dso_filter, sym_filter;
 	struct xpp_int_list pid_filter, tid_filter, cpu_filter;
+	/* per filter (enum xpp_filter_kind), while it is set: the samples that met it and
+	   those it dropped; and the samples that passed every filter and were charged */
+	uint64_t filter_met[XPP_NR_FILTERS], filter_dropped[XPP_NR_FILTERS];
+	uint64_t charged;
 	/* context keys (opts.keys): the trees' first level interns them (comm and the
 	   context fields of a hist key); parents matched per frame id */
 	xpp_hist *ctxs;

@@ -8,6 +8,11 @@ xpf_reader *xpp_profile_reader(const xpp_profile *p)
 	return p->r;
 }
 
+const struct xpp_opts *xpp_profile_opts(const xpp_profile *p)
+{
+	return &p->o;
+}
+
 xpp_dso_table *xpp_profile_dsos(const xpp_profile *p)
 {
 	return p->dsos;
@@ -26,7 +31,36 @@ const struct xpp_event *xpp_profile_events(const xpp_profile *p, uint32_t *nr)
 
 uint64_t xpp_profile_lost_samples(const xpp_profile *p)
 {
-	return p->lost_samples;
+	return p->records.lost_samples;
+}
+
+const struct xpp_records *xpp_profile_records(const xpp_profile *p)
+{
+	return &p->records;
+}
+
+bool xpp_profile_filtered_all(const xpp_profile *p, enum xpp_filter_kind *which,
+			      uint64_t *reached)
+{
+	uint64_t met = 0;
+
+	*which = XPP_FILTER_NONE;
+	*reached = 0;
+	if (p->charged)
+		return false;
+	for (int f = 0; f < XPP_NR_FILTERS; f++) {
+		if (!p->filter_met[f])
+			continue;
+		if (!met)
+			met = p->filter_met[f];
+		if (p->filter_dropped[f] == p->filter_met[f]) {
+			*which = (enum xpp_filter_kind)f;
+			*reached = p->filter_met[f];
+			return true;
+		}
+	}
+	*reached = met;
+	return met > 0;
 }
 
 const struct xpp_undecodable *xpp_profile_undecodable(const xpp_profile *p)
