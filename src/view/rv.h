@@ -87,6 +87,15 @@ void rv_warn_kernel_hidden(const xpp_profile *p, const struct report_stdio_opts 
  */
 int rv_warn_undecodable(const xpp_profile *p, const struct rv_ctx *c);
 
+/*
+ * One warning line each for what the records say of the profile (warn_records.c): lost
+ * events (LOST chunks, LOST_SAMPLES), records skipped for their type (one per type), a
+ * filter that matched no sample. Nothing with quiet.
+ */
+void rv_warn_records(const xpp_profile *p, bool quiet);
+/* n with thousands separators, as the summary warnings print counts: "2,421" */
+const char *rv_grouped(uint64_t n, char *buf, size_t size);
+
 /* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " (a blank where the unit would be) */
 void rv_count_str(uint64_t v, char *buf, size_t size);
 

@@ -356,8 +356,7 @@ void rv_warn_build_ids(const xpp_profile *p, const struct report_stdio_opts *o)
 			    listed < nr ? ", ..." : "");
 }
 
-/* n with thousands separators, as the summary warnings print counts: "2,421" */
-static const char *grouped(uint64_t n, char *buf, size_t size)
+const char *rv_grouped(uint64_t n, char *buf, size_t size)
 {
 	char tmp[32];
 	int len = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)n), o = 0;
@@ -386,7 +385,7 @@ int rv_warn_undecodable(const xpp_profile *p, const struct rv_ctx *c)
 	if (!c->o->quiet || fatal) {
 		fflush(stdout);
 		cli_warning("%s sample%s could not be decoded (first at offset %#llx: %s)",
-			    grouped(u->nr, buf, sizeof(buf)), u->nr == 1 ? "" : "s",
+			    rv_grouped(u->nr, buf, sizeof(buf)), u->nr == 1 ? "" : "s",
 			    (unsigned long long)u->first_offset, u->reason);
 	}
 	if (fatal && xpf_reader_warning(c->r) && !c->o->quiet)

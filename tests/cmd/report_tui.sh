@@ -494,4 +494,15 @@ tui_case "the h screen lists the keys of docs/xperf-report.1, the same words" '
 	ended t 0
 '
 
+tui_case "the TUI says what the stdio report says of lost and skipped records, once each" '
+	"$XPERF_BUILD/tests/xpf-synth" -o l.data -n 800 --lost 70 --lost-samples 5 --type 200
+	pane t
+	tui t xperf report -i l.data "2>err"
+	keys t q
+	ended t 0
+	xperf report --stdio -i l.data 2>want >/dev/null
+	grep -c "warning:" want | grep -qx 3
+	diff want err
+'
+
 test_done

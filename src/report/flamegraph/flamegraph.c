@@ -66,6 +66,7 @@ int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_s
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
 		goto out;
 	}
+	rv_warn_records(p, o->quiet);
 	ev = xpp_profile_events(p, &nr);
 	for (i = 0; i < nr && !ev[i].nr_samples; i++)
 		;

@@ -22,6 +22,8 @@ int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_
 	if (ret == 0)
 		ret = xpp_profile_run(p, &err);
 	if (ret == 0)
+		rv_warn_records(p, o->quiet);
+	if (ret == 0)
 		ret = report_pprof_write(p, path, &err);
 	xpp_profile_free(p);
 	if (ret < 0) {

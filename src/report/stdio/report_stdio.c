@@ -38,6 +38,7 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 	}
 	if (opts && opts->threads)
 		report_threads_print(opts->threads, stdout);
+	rv_warn_records(p, c.o->quiet);
 	rv_warn_unwind(p, c.o);
 	rv_warn_build_ids(p, c.o);
 	rv_warn_kernel_hidden(p, c.o);

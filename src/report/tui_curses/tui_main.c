@@ -312,6 +312,7 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 		cli_warning("'%s' has no samples", o->input ? o->input : "the input");
 	}
 	tui_term_close();
+	rv_warn_records(t.p, t.c.o->quiet);
 	rv_warn_unwind(t.p, t.c.o);
 	rv_warn_build_ids(t.p, t.c.o);
 	rv_warn_kernel_hidden(t.p, t.c.o);
