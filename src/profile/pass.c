@@ -481,7 +481,8 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uin
  * An attr with callchains turns the call-graph views on, as perf does for such files:
  * children unless --no-children, caller order with children and callee without. A pipe
  * stream brings its attrs `late` (this runs for each sample's attr too): perf has chosen
- * its view by then, so children only when asked for, and caller order.
+ * its view by then, so children only when asked for; its order was set with the children
+ * it meant to show, before it knew there are none: callee with --no-children, else caller.
  */
 static void callchains_seen(xpp_profile *p, const struct xpf_attr *a, bool late)
 {
@@ -491,7 +492,7 @@ static void callchains_seen(xpp_profile *p, const struct xpf_attr *a, bool late)
 	p->epoch++; /* samples are charged otherwise from now on */
 	p->children = late ? p->o.children == 1 : p->o.children != 0;
 	if (p->order < 0)
-		p->order = late ? 1 : p->children;
+		p->order = late ? p->o.children != 0 : p->children;
 }
 
 /* The source line of a sample's own ip (k resolved, k->addr its DSO address) into k. */

@@ -174,6 +174,28 @@ perf_case "-g pipe stream: perf's pipe defaults (no children, caller order), sam
 		fail "differs: $(head -n 6 d)"
 '
 
+test_case "--no-children: callee order in a pipe stream as in a file (the same lines)" '
+	"$XPERF_BUILD/tests/xpf-synth" -o f.data -n 300
+	"$XPERF_BUILD/tests/xpf-synth" -o - -n 300 >p.data
+	"$R" --stdio -q --no-children -i f.data >file.out
+	"$R" --stdio -q --no-children -i - <p.data >pipe.out
+	"$R" --stdio -q --no-children -i p.data >pipe2.out
+	grep -A2 -m1 "synth_hot" pipe.out | tail -n 1 | grep -q -- "---synth_hot" ||
+		fail "not callee first: $(head -n 5 pipe.out)"
+	diff file.out pipe.out
+	diff file.out pipe2.out
+'
+
+perf_case "--no-children on a pipe stream: perf's order (callee), its default: caller" '
+	"$XPERF_BUILD/tests/xpf-synth" -o - -n 300 >p.data
+	for o in --no-children ""; do
+		perf_run report --stdio -q -g folded,0,count $o -i p.data >perf.out 2>/dev/null
+		"$R" --stdio -q -g folded,0,count $o -i - <p.data >xperf.out
+		[ -s perf.out ] || fail "perf printed nothing"
+		diff <(sort perf.out) <(sort xperf.out) || fail "differs with ${o:-no option}"
+	done
+'
+
 perf_case "a file without callchains keeps the flat view" '
 	prec -o a.data -- "$WL/shares" 0.2
 	"$R" --stdio -i a.data >xperf.out 2>xperf.err || fail "$(cat xperf.err)"
