@@ -20,8 +20,10 @@ go_case() {
 }
 export GOCACHE=$TEST_TMP/gocache GOFLAGS=-mod=mod HOME=${HOME:-$TEST_TMP}
 DATA=$TEST_TMP/x.data
+FLAT=$TEST_TMP/flat.data
 "$XPERF_BUILD/xperf-record" -q -g -o "$DATA" -- "$WL/shares" 0.4 >/dev/null 2>&1 || :
-export DATA XR
+"$XPERF_BUILD/xperf-record" -q -o "$FLAT" -- "$WL/shares" 0.4 >/dev/null 2>&1 || :
+export DATA FLAT XR
 
 # top N: "name percent" of the flat view of each tool, by period
 pprof_top() {
@@ -46,6 +48,25 @@ go_case "go tool pprof -top: the same functions and shares as the report" '
 	paste -d" " pp rp | awk "{ d = \$2 - \$4; if (d < 0) d = -d; if (d > 0.1) exit 1 }" ||
 		fail "shares differ by more than 0.1 points"
 	grep -q "^work_a " pp
+'
+go_case "a file without call chains: every sample at its own location, as the report" '
+	"$XR" --pprof p.pb.gz -i "$FLAT"
+	go tool pprof -top -symbolize=none p.pb.gz >top 2>/dev/null
+	! grep -q "Total samples = 0\b" top || fail "$(grep "Total samples" top)"
+	pprof_top p.pb.gz | head -n 3 >pp
+	report_top "$FLAT" | head -n 3 >rp
+	cat pp rp
+	[ "$(wc -l <pp)" -eq 3 ] || fail "pprof shows fewer than 3 functions"
+	cut -d" " -f1 pp >pn; cut -d" " -f1 rp >rn
+	cmp pn rn || fail "top functions differ"
+	paste -d" " pp rp | awk "{ d = \$2 - \$4; if (d < 0) d = -d; if (d > 0.1) exit 1 }" ||
+		fail "shares differ by more than 0.1 points"
+	# each sample one frame deep: its own function is its whole stack
+	go tool pprof -traces -symbolize=none p.pb.gz 2>/dev/null | awk "
+		/^-+\\+-+\$/ { if (n > max) max = n; n = 0; t++; next }
+		t && !/comm:/ && NF { n++ }
+		END { if (n > max) max = n; print t, max; exit !(t > 3 && max == 1) }" >depth ||
+		fail "traces, deepest: $(cat depth)"
 '
 go_case "go tool pprof -traces: the same stacks as xperf script --folded" '
 	"$XR" --pprof p.pb.gz -i "$DATA"

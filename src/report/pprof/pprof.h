@@ -8,7 +8,8 @@
 /*
  * Write p (after xpp_profile_run(), built with call chains and source lines) to path ("-":
  * standard output) in pprof's format: per event a sample count and a period sample type,
- * one sample per distinct call stack (labelled with its command), locations with their
+ * one sample per distinct call stack (labelled with its command; without call chains, per
+ * command and own location, a one-frame stack), locations with their
  * inline frames as extra lines, functions, mappings with build ids, duration and period.
  * 0, or a negative errno with err set (-EOPNOTSUPP when built without libprotobuf-c).
  */

@@ -1,5 +1,6 @@
 /* xperf report --pprof: the call trees as pprof's profile.proto (libprotobuf-c), gzip-compressed (zlib). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,9 +105,9 @@ static int64_t mapping_of(struct pp *pp, uint32_t dso, uint64_t addr)
 }
 
 /* A frame's function (name and source file) and line, as a Line. */
-static int line_of(struct pp *pp, uint32_t comm, uint32_t f, Line **out)
+static int line_of(struct pp *pp, const struct xpp_hist_key *kp, Line **out)
 {
-	struct xpp_hist_key k = xpp_profile_frame_key(pp->p, comm, f);
+	struct xpp_hist_key k = *kp;
 	const char *name = xpp_profile_sym_name(pp->p, &k);
 	const char *src = xpp_profile_srcline(pp->p, &k, false);
 	char key[2048];
@@ -154,17 +155,18 @@ static int line_of(struct pp *pp, uint32_t comm, uint32_t f, Line **out)
 	return 0;
 }
 
-/* The location of frames f[0..n) (inline frames, then the function they are in). */
-static int64_t location_of(struct pp *pp, uint32_t comm, const uint32_t *f, uint32_t n)
+/*
+ * The location of frames k[0..n) (inline frames, then the function they are in), found
+ * again by `id` (len bytes) when another sample holds it too.
+ */
+static int64_t location_of(struct pp *pp, const char *id_key, size_t len,
+			   const struct xpp_hist_key *k, uint32_t n)
 {
-	struct xpp_hist_key k = xpp_profile_frame_key(pp->p, comm, f[n - 1]);
-	char key[16 * 66], *at = key;
+	const struct xpp_hist_key *host = &k[n - 1];
 	int64_t id;
 	Location *loc;
 
-	for (uint32_t i = 0; i < n; i++)
-		at += sprintf(at, "%u,", f[i]);
-	id = xpp_intern_id(pp->loc_keys, key, (size_t)(at - key));
+	id = xpp_intern_id(pp->loc_keys, id_key, len);
 	if (id < 0 || (size_t)id < pp->locations.n)
 		return id < 0 ? id : id + 1;
 	if (!(loc = calloc(1, sizeof(*loc))))
@@ -173,21 +175,21 @@ static int64_t location_of(struct pp *pp, uint32_t comm, const uint32_t *f, uint
 	loc->id = (uint64_t)id + 1;
 	if (vec_push(&pp->locations, loc) < 0)
 		return -ENOMEM;
-	loc->address = k.addr;
-	if (k.dso != XPP_HIST_NO_DSO) {
-		const struct xpp_dso *d = xpp_dso_table_get(xpp_profile_dsos(pp->p), k.dso);
+	loc->address = host->addr;
+	if (host->dso != XPP_HIST_NO_DSO) {
+		const struct xpp_dso *d = xpp_dso_table_get(xpp_profile_dsos(pp->p), host->dso);
 		int64_t m;
 
-		if (k.sym >= 0)
-			loc->address = d->syms.syms[k.sym].start;
-		if ((m = mapping_of(pp, k.dso, loc->address)) < 0)
+		if (host->sym >= 0)
+			loc->address = d->syms.syms[host->sym].start;
+		if ((m = mapping_of(pp, host->dso, loc->address)) < 0)
 			return m;
 		loc->mapping_id = (uint64_t)m;
 	}
 	if (!(loc->line = calloc(n, sizeof(*loc->line))))
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
-		int ret = line_of(pp, comm, f[i], &loc->line[i]);
+		int ret = line_of(pp, &k[i], &loc->line[i]);
 
 		if (ret < 0)
 			return ret;
@@ -196,11 +198,56 @@ static int64_t location_of(struct pp *pp, uint32_t comm, const uint32_t *f, uint
 	return (int64_t)loc->id;
 }
 
+/* The location of call-tree frames f[0..n) (inline frames, then their host) of command comm. */
+static int64_t frames_location(struct pp *pp, uint32_t comm, const uint32_t *f, uint32_t n)
+{
+	struct xpp_hist_key small[8], *k = n <= 8 ? small : malloc(n * sizeof(*k));
+	char *key = malloc((size_t)n * 11 + 1), *at = key;
+	int64_t ret = -ENOMEM;
+
+	if (k && key) {
+		for (uint32_t i = 0; i < n; i++) {
+			k[i] = xpp_profile_frame_key(pp->p, comm, f[i]);
+			at += sprintf(at, "%u,", f[i]);
+		}
+		ret = location_of(pp, key, (size_t)(at - key), k, n);
+	}
+	if (k != small)
+		free(k);
+	free(key);
+	return ret;
+}
+
+/* A new Sample of command comm with room for n locations, its values set for event ev. */
+static Sample *new_sample(struct pp *pp, uint32_t comm, uint32_t n, uint32_t ev,
+			  uint64_t count, uint64_t period)
+{
+	Sample *s = calloc(1, sizeof(*s));
+
+	if (!s || vec_push(&pp->samples, s) < 0)
+		return NULL;
+	perftools__profiles__sample__init(s);
+	s->location_id = calloc(n ? n : 1, sizeof(*s->location_id));
+	s->value = calloc(pp->nr_types, sizeof(*s->value));
+	s->label = calloc(1, sizeof(*s->label));
+	if (!s->location_id || !s->value || !s->label || !(s->label[0] = malloc(sizeof(Label))))
+		return NULL;
+	s->n_value = pp->nr_types;
+	s->value[2 * ev] = (int64_t)count;
+	s->value[2 * ev + 1] = (int64_t)period;
+	perftools__profiles__label__init(s->label[0]);
+	s->n_label = 1;
+	s->label[0]->key = str(pp, "comm");
+	s->label[0]->str = str(pp, xpp_intern_str(xpp_profile_comms(pp->p), comm));
+	if (s->label[0]->key < 0 || s->label[0]->str < 0)
+		return NULL;
+	return s;
+}
+
 /* One Sample per tree node where samples end: its stack, leaf first, and its values. */
 static int tree_samples(struct pp *pp, const xpp_callgraph *cg, uint32_t ev)
 {
 	uint32_t nr = xpp_cg_nr_nodes(cg), *path = NULL, cap = 0;
-	const xpp_intern *comms = xpp_profile_comms(pp->p);
 	int ret = 0;
 
 	for (uint32_t id = 1; id < nr && !ret; id++) {
@@ -215,25 +262,10 @@ static int tree_samples(struct pp *pp, const xpp_callgraph *cg, uint32_t ev)
 		for (uint32_t at = id; at; at = xpp_cg_node(cg, at)->parent)
 			path[depth++] = xpp_cg_node(cg, at)->key;
 		comm = path[--depth];
-		if (!(s = calloc(1, sizeof(*s))) || vec_push(&pp->samples, s) < 0) {
+		if (!(s = new_sample(pp, comm, depth, ev, n->self_count, n->self_period))) {
 			ret = -ENOMEM;
 			break;
 		}
-		perftools__profiles__sample__init(s);
-		s->location_id = calloc(depth ? depth : 1, sizeof(*s->location_id));
-		s->value = calloc(pp->nr_types, sizeof(*s->value));
-		s->label = calloc(1, sizeof(*s->label));
-		if (!s->location_id || !s->value || !s->label || !(s->label[0] = malloc(sizeof(Label)))) {
-			ret = -ENOMEM;
-			break;
-		}
-		s->n_value = pp->nr_types;
-		s->value[2 * ev] = (int64_t)n->self_count;
-		s->value[2 * ev + 1] = (int64_t)n->self_period;
-		perftools__profiles__label__init(s->label[0]);
-		s->n_label = 1;
-		s->label[0]->key = str(pp, "comm");
-		s->label[0]->str = str(pp, xpp_intern_str(comms, comm));
 		/* path[0..depth) is innermost first: group inline frames with their host */
 		for (i = 0; i < depth && !ret; i = g) {
 			int64_t loc;
@@ -242,7 +274,7 @@ static int tree_samples(struct pp *pp, const xpp_callgraph *cg, uint32_t ev)
 				    xpp_profile_frame_key(pp->p, comm, path[g]).inl; g++)
 				;
 			g++;
-			if ((loc = location_of(pp, comm, path + i, g - i)) < 0)
+			if ((loc = frames_location(pp, comm, path + i, g - i)) < 0)
 				ret = (int)loc;
 			else
 				s->location_id[s->n_location_id++] = (uint64_t)loc;
@@ -250,6 +282,37 @@ static int tree_samples(struct pp *pp, const xpp_callgraph *cg, uint32_t ev)
 	}
 	free(path);
 	return ret;
+}
+
+/*
+ * A file without call chains has no tree: one Sample per entry of the event's flat
+ * histogram (command, object, symbol, and line with source lines), its stack the sample's
+ * own location, so that pprof counts every sample the report shows.
+ */
+static int flat_samples(struct pp *pp, const xpp_hist *h, uint32_t ev)
+{
+	size_t n;
+	const struct xpp_hist_entry *e = xpp_hist_entries(h, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct xpp_hist_key *k = &e[i].key;
+		char key[96];
+		int len;
+		int64_t loc;
+		Sample *s;
+
+		if (!e[i].nr_samples)
+			continue;
+		/* 'h': apart from the tree's frame ids, which a file never mixes with these */
+		len = snprintf(key, sizeof(key), "h%u,%d,%" PRIx64 ",%u", k->dso, k->sym,
+			       k->sym >= 0 ? 0 : k->addr, k->srcline);
+		if (!(s = new_sample(pp, k->comm, 1, ev, e[i].nr_samples, e[i].period)))
+			return -ENOMEM;
+		if ((loc = location_of(pp, key, (size_t)len, k, 1)) < 0)
+			return (int)loc;
+		s->location_id[s->n_location_id++] = (uint64_t)loc;
+	}
+	return 0;
 }
 
 static const char *unit_of(const struct xpf_attr *a)
@@ -355,9 +418,15 @@ int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
 		if (first == UINT32_MAX && ev[e].nr_samples)
 			first = e;
 	}
-	for (uint32_t e = 0; e < nev; e++)
-		if (ev[e].cg && (ret = tree_samples(&pp, ev[e].cg, e)) < 0)
+	ret = 0;
+	for (uint32_t e = 0; e < nev; e++) {
+		if (ev[e].cg)
+			ret = tree_samples(&pp, ev[e].cg, e);
+		else if (ev[e].h)
+			ret = flat_samples(&pp, ev[e].h, e);
+		if (ret < 0)
 			goto out;
+	}
 	ret = -ENOMEM;
 	if (first != UINT32_MAX) {
 		const struct xpf_attr *a = xpf_reader_attr(r, first);
