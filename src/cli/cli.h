@@ -88,6 +88,17 @@ struct cli_option {
 int cli_parse(int argc, const char **argv, const struct cli_option *opts,
 	      const char *const *usage, int flags);
 
+/*
+ * The same, and given[i] set for each opts[i] the command line names (--x, -x, a prefix
+ * of --x: CLI_GIVEN; --no-x: CLI_GIVEN_NO; the last one wins), so that a command tells an
+ * option given from its default; given has a row per opts row (OPT_END's included) and is
+ * not cleared first.
+ */
+#define CLI_GIVEN    1
+#define CLI_GIVEN_NO 2
+int cli_parse_given(int argc, const char **argv, const struct cli_option *opts,
+		    const char *const *usage, int flags, uint8_t *given);
+
 /* Print the usage and the option table (to stdout for help, stderr for errors). */
 void cli_usage(const struct cli_option *opts, const char *const *usage, bool to_stderr);
 

@@ -159,7 +159,8 @@ static bool is_help(const char *a)
 	return !strcmp(a, "-h") || !strcmp(a, "--help");
 }
 
-static int parse_long(const char **argv, int argc, int *i, const struct cli_option *opts)
+static int parse_long(const char **argv, int argc, int *i, const struct cli_option *opts,
+		      uint8_t *given)
 {
 	const char *a = argv[*i] + 2, *eq = strchr(a, '=');
 	size_t len = eq ? (size_t)(eq - a) : strlen(a);
@@ -177,6 +178,8 @@ static int parse_long(const char **argv, int argc, int *i, const struct cli_opti
 			cli_error("unknown option '--%s'", name);
 		return -1;
 	}
+	if (given)
+		given[o - opts] = unset ? CLI_GIVEN_NO : CLI_GIVEN;
 	if (unset) {
 		if (eq) {
 			cli_error("option '--no-%s' takes no value", o->long_name);
@@ -204,7 +207,8 @@ static int parse_long(const char **argv, int argc, int *i, const struct cli_opti
 	return apply(o, argv[++*i], false, true);
 }
 
-static int parse_short(const char **argv, int argc, int *i, const struct cli_option *opts)
+static int parse_short(const char **argv, int argc, int *i, const struct cli_option *opts,
+		       uint8_t *given)
 {
 	const char *p = argv[*i] + 1;
 
@@ -217,6 +221,8 @@ static int parse_short(const char **argv, int argc, int *i, const struct cli_opt
 			cli_error("unknown switch '%c'", *p);
 			return -1;
 		}
+		if (given)
+			given[o - opts] = CLI_GIVEN;
 		if (!takes_arg(o)) {
 			if (apply(o, NULL, false, false))
 				return -1;
@@ -241,6 +247,12 @@ static int parse_short(const char **argv, int argc, int *i, const struct cli_opt
 int cli_parse(int argc, const char **argv, const struct cli_option *opts,
 	      const char *const *usage, int flags)
 {
+	return cli_parse_given(argc, argv, opts, usage, flags, NULL);
+}
+
+int cli_parse_given(int argc, const char **argv, const struct cli_option *opts,
+		    const char *const *usage, int flags, uint8_t *given)
+{
 	int out = 0, i, ret;
 
 	for (i = 1; i < argc; i++) {
@@ -262,8 +274,8 @@ int cli_parse(int argc, const char **argv, const struct cli_option *opts,
 			cli_usage(opts, usage, false);
 			return CLI_HELP;
 		}
-		ret = a[1] == '-' ? parse_long(argv, argc, &i, opts)
-				  : parse_short(argv, argc, &i, opts);
+		ret = a[1] == '-' ? parse_long(argv, argc, &i, opts, given)
+				  : parse_short(argv, argc, &i, opts, given);
 		if (ret == CLI_HELP)
 			return CLI_HELP;
 		if (ret < 0) {

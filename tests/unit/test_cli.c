@@ -162,6 +162,21 @@ static void test_lastarg_default(void)
 	CHECK_STR(last_g, "unset");
 }
 
+/* cli_parse_given: the rows named on the command line, in any form, and no others. */
+static void test_given(void)
+{
+	const char *argv[] = { "t", "-bv", "--no-out", "--big=3", NULL };
+	uint8_t given[6] = { 0 };
+
+	reset();
+	CHECK_EQ_U64(cli_parse_given(4, argv, opts, usage, 0, given), 0);
+	CHECK(given[0] == CLI_GIVEN && given[1] == CLI_GIVEN); /* -bv: one switch word */
+	CHECK(!given[2]);              /* --number: not named, its default stays */
+	CHECK(given[3] == CLI_GIVEN_NO && !str_o); /* --no-out: a prefix, negated */
+	CHECK(given[4] == CLI_GIVEN && big == 3);
+	CHECK(!given[5]);
+}
+
 int main(void)
 {
 	RUN(test_short_and_long_forms);
@@ -171,5 +186,6 @@ int main(void)
 	RUN(test_help_no_prefix);
 	RUN(test_optarg_number);
 	RUN(test_lastarg_default);
+	RUN(test_given);
 	UNIT_MAIN_END();
 }
