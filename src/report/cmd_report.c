@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "report/flamegraph/flamegraph.h"
+#include "report/modes.h"
 #include "report/report.h"
 #include "profile/profile.h"
 #include "report/pprof/pprof.h"
@@ -253,6 +254,50 @@ static int run_flamegraph(xpf_reader *r, const struct report_opts *o)
 	return status;
 }
 
+/*
+ * The mode the switches ask for (one at most), else the one report picks: -T and --header
+ * follow the stdio report (perf prints -T's table once its browser is closed), a terminal
+ * gets the TUI unless an option given asks for what only the stdio view shows. -1 after a
+ * usage error.
+ */
+static int pick_mode(const struct report_opts *o, const struct cli_option *opts,
+		     const uint8_t *given)
+{
+	if (o->header_only + (o->stdio || o->tui) + (o->dump || o->stats) + !!o->pprof +
+	    !!o->flamegraph > 1 || (o->stdio && o->tui)) {
+		cli_error("--header-only, --stdio, --tui, --pprof, --flamegraph and --dump/--stats "
+			  "cannot be combined");
+		return -1;
+	}
+	if (o->header_only)
+		return RM_HEADER_ONLY;
+	if (o->dump)
+		return RM_DUMP;
+	if (o->stats)
+		return RM_STATS;
+	if (o->pprof)
+		return RM_PPROF;
+	if (o->flamegraph)
+		return RM_FLAMEGRAPH;
+	if (o->tui)
+		return RM_TUI;
+	if (o->stdio || o->threads || o->header)
+		return RM_STDIO;
+	return want_tui(o) && report_mode_honours(RM_TUI, opts, given) ? RM_TUI : RM_STDIO;
+}
+
+/*
+ * The values of the view's options (--sort keys, -F fields), whatever the mode: an unknown
+ * sort key is an error even where sorting means nothing, as perf's. -1 after the error.
+ */
+static int check_view_values(const struct report_opts *o)
+{
+	struct rv_ctx c = { 0 };
+	struct xpp_opts po = { 0 };
+
+	return rv_ctx_parse(&c, &o->view, &po) < 0 ? -1 : 0;
+}
+
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
@@ -385,11 +430,11 @@ int main(int argc, const char **argv)
 			 "first sample address, and the files' full paths"),
 		OPT_END(),
 	};
+	uint8_t given[sizeof(opts) / sizeof(opts[0])] = { 0 };
 	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
 	char cache[4096], kcache[4096];
-	int ret, status;
-	bool tui;
+	int ret, status, mode;
 
 	/*
 	 * Big tables (the call trees of a million distinct paths) grow by doubling: with a fixed
@@ -399,7 +444,7 @@ int main(int argc, const char **argv)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
 	cli_set_command("xperf report");
-	argc = cli_parse(argc, argv, opts, usage, 0);
+	argc = cli_parse_given(argc, argv, opts, usage, 0, given);
 	if (argc < 0)
 		return argc == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
 	if (argc > 0) {
@@ -407,26 +452,13 @@ int main(int argc, const char **argv)
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	if (o.header) {
-		if (o.tui || o.header_only || o.dump || o.stats || o.pprof || o.flamegraph) {
-			cli_error("--header goes with the --stdio report only");
-			cli_usage(opts, usage, true);
-			return CLI_EXIT_USAGE;
-		}
-		o.stdio = true; /* as perf: the header, then the report as text */
-	}
-	if (o.header_only + (o.stdio || o.tui) + (o.dump || o.stats) + !!o.pprof + !!o.flamegraph >
-	    1 || (o.stdio && o.tui)) {
-		cli_error("--header-only, --stdio, --tui, --pprof, --flamegraph and --dump/--stats "
-			  "cannot be combined");
+	mode = pick_mode(&o, opts, given);
+	if (mode < 0) {
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
-	/* -T's table follows the stdio report (perf prints it once its browser is closed) */
-	tui = !o.dump && !o.stats && !o.header_only && !o.pprof && !o.flamegraph &&
-	      !(o.threads && !o.tui) && want_tui(&o);
-	if (!o.dump && !o.stats && !o.header_only && !o.pprof && !o.flamegraph && !tui)
-		o.stdio = true;
+	if (check_view_values(&o) < 0 || report_mode_check(mode, opts, given) < 0)
+		return CLI_EXIT_USAGE;
 	o.view.quiet = o.quiet;
 	o.view.verbose = o.verbose;
 	o.view.no_demangle = !o.demangle;
@@ -443,19 +475,26 @@ int main(int argc, const char **argv)
 		return CLI_EXIT_USAGE;
 	}
 
-	status = tui ? run_tui(r, &o, t0) : -1; /* < 0: no terminal for it after all */
+	status = mode == RM_TUI ? run_tui(r, &o, t0) : -1; /* < 0: no terminal for it after all */
 	if (status < 0) {
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-		if (o.pprof)
+		switch (mode) {
+		case RM_PPROF:
 			status = report_pprof_run(r, o.pprof, &o.view);
-		else if (o.header_only)
+			break;
+		case RM_HEADER_ONLY:
 			status = run_header_only(r, &o);
-		else if (o.flamegraph)
+			break;
+		case RM_FLAMEGRAPH:
 			status = run_flamegraph(r, &o);
-		else if (o.dump || o.stats)
+			break;
+		case RM_DUMP:
+		case RM_STATS:
 			status = run_pass(r, &o);
-		else
+			break;
+		default:
 			status = run_stdio(r, &o);
+		}
 	}
 
 	xpf_reader_close(r);
