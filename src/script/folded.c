@@ -119,7 +119,8 @@ int script_print_folded(xpp_profile *p, struct out *out)
 		if (ev[e].cg)
 			ret = tree_lines(p, ev[e].cg, &ls);
 	if (!ret) {
-		qsort(ls.v, ls.nr, sizeof(*ls.v), cmp_line);
+		if (ls.nr) /* a file without call chains has no lines: ls.v is NULL */
+			qsort(ls.v, ls.nr, sizeof(*ls.v), cmp_line);
 		/* frames that print alike (two unknown addresses of one DSO) are one stack */
 		for (size_t i = 0; i < ls.nr;) {
 			uint64_t count = 0;
