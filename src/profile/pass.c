@@ -387,8 +387,8 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 		n += (uint32_t)ret;
 		first = false;
 	}
-	f = p->chain + 1;
 	if (nips > max_stack) {
+		f = p->chain + 1; /* nips > 0: the scratch exists (a chain of none leaves it NULL) */
 		if (!max_stack) {
 			n = 0;
 		} else if (p->order == 0) {
