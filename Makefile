@@ -9,7 +9,8 @@
 #                        (SANITIZE=1 works here too; FUZZ_SECONDS=N sets the short fuzz run)
 #   make demo            install deps, build, record the demo program and report on it
 #   make bench           xperf against perf, printed as ratios
-#   make fuzz            long fuzzing run of the file reader (600 s or FUZZ_SECONDS)
+#   make fuzz            long fuzzing runs of the reader and of the reading commands whole
+#                        (600 s each or FUZZ_SECONDS; tests/fuzz/run.sh)
 #   make deps            install the Debian packages we build and test with (as root)
 #   make install PREFIX=/usr/local [DESTDIR=...]   binaries and man pages
 #
@@ -350,11 +351,34 @@ FUZZ_OBJ   := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FORMAT_SRC) $(BASE_SRC))
 
 $(BUILD)/fuzz/obj/%.o: %.c | $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(ZSTD_CFLAGS) -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(LIB_CFLAGS) $(FUZZ_OBJ_FLAGS) -MMD -MP -c -o $@ $<
 $(BUILD)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_OBJ) | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(ZSTD_LIBS)
-fuzz-build: $(BUILD)/fuzz/fuzz_reader
+
+# fuzz_pass: the reading commands whole (tests/fuzz/fuzz_pass.c), their sources built again
+# the same way, each cmd_CMD.c with its main() renamed fuzz_main_CMD so that one process
+# holds them all. Only for this harness: the normal build is untouched.
+FUZZ_CMD_SRC  := $(filter src/%/cmd_report.c src/%/cmd_script.c src/%/cmd_annotate.c \
+                 src/%/cmd_inject.c,$(REPORT_SRC) $(SCRIPT_SRC) $(ANNOTATE_SRC) $(INJECT_SRC))
+FUZZ_PASS_SRC := $(sort $(BASE_SRC) $(XELF_SRC) $(FORMAT_SRC) $(CLI_SRC) $(PROFILE_SRC) \
+                 $(VIEW_SRC) $(REPORT_SRC) $(SCRIPT_SRC) $(ANNOTATE_SRC) $(INJECT_SRC))
+FUZZ_PASS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_PASS_SRC)) \
+                 $(if $(PBC_OBJ),$(BUILD)/fuzz/obj/gen/profile.pb-c.o)
+# (recursive: $< is the source being compiled)
+FUZZ_OBJ_FLAGS = $(if $(filter $<,$(FUZZ_CMD_SRC)),-Dmain=fuzz_main_$(patsubst cmd_%.c,%,$(notdir $<))) \
+                 $(if $(filter $<,$(PBC_FILES)),-I$(BUILD)/gen)
+ifeq ($(HAVE_PBC),1)
+$(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(PBC_FILES)): $(BUILD)/gen/profile.pb-c.h
+$(BUILD)/fuzz/obj/gen/profile.pb-c.o: $(BUILD)/gen/profile.pb-c.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -c -o $@ $<
+endif
+$(BUILD)/fuzz/fuzz_pass: tests/fuzz/fuzz_pass.c $(FUZZ_PASS_OBJ) | $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) \
+		$(PBC_LIBS) $(TRACEEVENT_LIBS) -lm -pthread
+fuzz-build: $(BUILD)/fuzz/fuzz_reader $(BUILD)/fuzz/fuzz_pass
 
 # ---- tests ---------------------------------------------------------------------------
 # check installs or detects what it needs, builds, then runs every test. The last line of

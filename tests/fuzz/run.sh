@@ -1,70 +1,119 @@
 #!/usr/bin/env bash
-# Fuzz the perf.data reader with libFuzzer, seeded with tests/corpus/{good,bad,truncated}.
+# Fuzz with libFuzzer: the perf.data reader alone (fuzz_reader.c), and every reading command
+# whole, the pass and its views (fuzz_pass.c).
 #
-#   tests/fuzz/run.sh short   bounded run (FUZZ_SECONDS, default 20) in a scratch corpus;
-#                             used by tests/run.sh, prints one ok / not ok / skip line
-#   tests/fuzz/run.sh long    make fuzz: FUZZ_SECONDS (default 600), corpus kept in
-#                             tests/fuzz/corpus-work/ so runs build on each other
+#   tests/fuzz/run.sh short [reader|pass]   bounded runs (FUZZ_SECONDS each, default 20) in a
+#                             scratch corpus; used by tests/run.sh, prints one ok / not ok /
+#                             skip line per target
+#   tests/fuzz/run.sh long [reader|pass]    make fuzz: FUZZ_SECONDS each (default 600), the
+#                             corpus kept in tests/fuzz/corpus-work{,-pass}/ so runs build on
+#                             each other
 #
-# A crash, sanitizer report, leak or timeout leaves its input in $BUILD/fuzz/artifacts/;
-# replay it with: $BUILD/fuzz/fuzz_reader FILE
+# Seeds: tests/corpus/{good,bad,bad-samples,truncated,fuzz-found} and, for the pass,
+# tests/fuzz/corpus-pass/ (recordings of every kind, see its MANIFEST). The pass replays
+# every seed first, so a short run takes at least that long.
+# A crash, sanitizer report, leak, timeout or memory past the limit leaves its input in
+# $BUILD/fuzz/artifacts/; replay it with: $BUILD/fuzz/fuzz_reader FILE (or fuzz_pass FILE,
+# after `. tests/fuzz/seedprog.sh; seedprog_install`, from the top of the tree).
 set -u
 cd "$(dirname "$0")/../.."
 mode=${1:-short}
+only=${2:-}
 BUILD=${BUILD:-build}
 case "$mode" in
 short) secs=${FUZZ_SECONDS:-20} ;;
 long) secs=${FUZZ_SECONDS:-600} ;;
-*) echo "usage: $0 short|long" >&2; exit 1 ;;
+*) echo "usage: $0 short|long [reader|pass]" >&2; exit 1 ;;
 esac
 FUZZ_CC=${FUZZ_CC:-clang}
-name="fuzz reader"
+. tests/fuzz/seedprog.sh
 
-skip() { echo "skip - $name: $*"; exit 0; }
-notok() { echo "not ok - $name: $*"; exit 1; }
-
-command -v "$FUZZ_CC" >/dev/null 2>&1 || skip "$FUZZ_CC is not installed (Debian: clang libclang-rt-14-dev)"
-ls src/format/reader*.c >/dev/null 2>&1 || skip "the reader (src/format/reader*.c) is not written yet"
-
-# libFuzzer is a separate package from clang on Debian: tell its absence from a broken harness.
 probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
+failed=0
+
+skip_all() { for t in reader pass; do want "$t" && echo "skip - fuzz $t: $*"; done; exit 0; }
+want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+
+command -v "$FUZZ_CC" >/dev/null 2>&1 || skip_all "$FUZZ_CC is not installed (Debian: clang libclang-rt-14-dev)"
+ls src/format/reader*.c >/dev/null 2>&1 || skip_all "the reader (src/format/reader*.c) is not written yet"
+
+# libFuzzer is a separate package from clang on Debian: tell its absence from a broken harness.
 echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$probe/p.c"
 if ! "$FUZZ_CC" -fsanitize=fuzzer,address,undefined -o "$probe/p" "$probe/p.c" >/dev/null 2>&1; then
-	skip "$FUZZ_CC cannot link libFuzzer with ASan+UBSan (Debian: libclang-rt-14-dev)"
+	skip_all "$FUZZ_CC cannot link libFuzzer with ASan+UBSan (Debian: libclang-rt-14-dev)"
 fi
 
-if ! make --no-print-directory BUILD="$BUILD" FUZZ_CC="$FUZZ_CC" "$BUILD/fuzz/fuzz_reader" >"$probe/build.log" 2>&1; then
-	tail -n 20 "$probe/build.log" | sed 's/^/    | /'
-	notok "the harness does not build"
-fi
-
-if [ "$mode" = long ]; then
-	work=tests/fuzz/corpus-work
+# run_target NAME TIMEOUT SEED_DIR... : build, fuzz for $secs, print one line
+run_target() {
+	local t=$1 timeout=$2 name="fuzz $1" work start took rc execs log arts extra=()
+	shift 2
+	if ! make --no-print-directory BUILD="$BUILD" FUZZ_CC="$FUZZ_CC" "$BUILD/fuzz/fuzz_$t" \
+		>"$probe/build-$t.log" 2>&1; then
+		tail -n 20 "$probe/build-$t.log" | sed 's/^/    | /'
+		echo "not ok - $name: the harness does not build"
+		failed=1
+		return
+	fi
+	if [ "$mode" = long ]; then
+		work=tests/fuzz/corpus-work$([ "$t" = pass ] && echo -pass)
+	else
+		work=$probe/corpus-$t
+	fi
 	mkdir -p "$work"
-else
-	work=$probe/corpus
-	mkdir -p "$work"
-fi
-for d in good bad truncated fuzz-found; do
-	[ -d tests/corpus/$d ] && cp tests/corpus/$d/*.bin "$work/" 2>/dev/null
-done
-arts=$BUILD/fuzz/artifacts
-mkdir -p "$arts"
-log=$BUILD/fuzz/last-$mode.log
+	for d in "$@"; do
+		[ -d "$d" ] && cp "$d"/*.bin "$work/" 2>/dev/null
+	done
+	arts=$BUILD/fuzz/artifacts
+	mkdir -p "$arts"
+	log=$BUILD/fuzz/last-$t-$mode.log
+	if [ "$t" = pass ]; then
+		# the commands' own messages (stderr) would drown the log; libFuzzer keeps its
+		# output and the sanitizers' reports on a copy of stderr
+		extra=(-close_fd_mask=2)
+		export XPERF_FUZZ_KALLSYMS=tests/fuzz/kallsyms
+		if ! seedprog_install; then
+			echo "not ok - $name: cannot put tests/fuzz/seedprog at $SEEDPROG_PATH"
+			failed=1
+			return
+		fi
+	fi
+	# -timeout: one input taking that long is a hang; -rss_limit_mb (and the malloc limit it
+	# implies): an absurd count must not turn into an absurd allocation; -max_len: room for
+	# the corpus files and a bit more.
+	start=$(date +%s)
+	"$BUILD/fuzz/fuzz_$t" -max_total_time="$secs" -timeout="$timeout" -rss_limit_mb=2048 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix="$arts/" "${extra[@]}" \
+		"$work" >"$log" 2>&1
+	rc=$?
+	took=$(($(date +%s) - start))
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	if [ "$rc" -ne 0 ]; then
+		grep -E 'ERROR|SUMMARY|runtime error|Test unit written|==[0-9]+==' "$log" | head -n 12 |
+			sed 's/^/    | /'
+		echo "not ok - $name: a crash, sanitizer report, leak or timeout after $took s (exit $rc); inputs in $arts, log in $log"
+		failed=1
+		return
+	fi
+	if [ -z "$execs" ] || [ "$execs" -le 0 ]; then
+		echo "not ok - $name: the fuzzer ran no input (see $log)"
+		failed=1
+		return
+	fi
+	echo "ok - $name $took s, $execs execs, no crash"
+}
 
-# -timeout: one input taking 10 s is a hang; -rss_limit_mb: an absurd count must not turn
-# into an absurd allocation; -max_len: room for the corpus files and a bit more.
-start=$(date +%s)
-"$BUILD/fuzz/fuzz_reader" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-	-max_len=65536 -print_final_stats=1 -artifact_prefix="$arts/" "$work" >"$log" 2>&1
-rc=$?
-took=$(($(date +%s) - start))
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-
-if [ "$rc" -ne 0 ]; then
-	grep -E 'ERROR|SUMMARY|runtime error|Test unit written|==[0-9]+==' "$log" | head -n 12 | sed 's/^/    | /'
-	notok "a crash, sanitizer report, leak or timeout after $took s (exit $rc); inputs in $arts, log in $log"
+corpus=tests/corpus
+want reader && run_target reader 10 $corpus/good $corpus/bad $corpus/bad-samples \
+	$corpus/truncated $corpus/fuzz-found
+# 14 commands an input, the DWARF ones loading libc's unwind tables: 60 s is a hang even on
+# a loaded machine
+if want pass; then
+	if [ "$mode" = long ]; then
+		run_target pass 60 tests/fuzz/corpus-pass $corpus/good $corpus/bad \
+			$corpus/bad-samples $corpus/truncated $corpus/fuzz-found
+	else
+		run_target pass 60 tests/fuzz/corpus-pass $corpus/fuzz-found
+	fi
 fi
-[ -n "$execs" ] && [ "$execs" -gt 0 ] || notok "the fuzzer ran no input (see $log)"
-echo "ok - $name $took s, $execs execs, no crash"
+exit $failed
