@@ -7,6 +7,7 @@
 
 #include "format/compress.h"
 #include "format/feature_io.h"
+#include "format/output.h"
 #include "format/xpf_sample.h"
 #include "format/xpf_writer.h"
 
@@ -24,6 +25,7 @@ struct xpf_writer {
 	int fd;
 	bool own_fd, pipe;
 	char *name;                 /* for messages */
+	struct xpf_output dest;     /* the file's placement (xpf_writer_open); its fd is ours */
 	int level;
 	struct xpf_compressor *comp;
 
@@ -388,20 +390,34 @@ int xpf_writer_open_fd(xpf_writer **out, int fd, bool pipe, const struct xpf_wri
 int xpf_writer_open(xpf_writer **out, const char *path, const struct xpf_writer_opts *opts,
 		    struct xb_error *err)
 {
-	bool pipe = !strcmp(path, "-");
-	int fd, rc;
+	struct xpf_output dest;
+	int flags = 0, rc;
 
 	*out = NULL;
-	if (pipe)
+	if (!strcmp(path, "-"))
 		/* standard output stays open for the caller */
 		return open_common(out, STDOUT_FILENO, false, true, "-", opts, err);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return xb_error_set(err, -errno, "cannot create '%s': %s", path, strerror(errno));
-	rc = open_common(out, fd, true, false, path, opts, err);
+	if (opts && opts->keep_old)
+		flags |= XPF_OUTPUT_KEEP_OLD;
+	if (opts && opts->via_temp)
+		flags |= XPF_OUTPUT_VIA_TEMP;
+	rc = xpf_output_open(&dest, path, flags, err);
 	if (rc)
-		close(fd);
-	return rc;
+		return rc;
+	rc = open_common(out, dest.fd, true, false, path, opts, err);
+	if (rc) {
+		xpf_output_discard(&dest); /* closes the fd, removes what it created */
+		xpf_output_release(&dest);
+		return rc;
+	}
+	dest.fd = -1; /* the writer's own_fd now */
+	(*out)->dest = dest;
+	return 0;
+}
+
+const char *xpf_writer_temp_path(const xpf_writer *w)
+{
+	return w ? w->dest.tmp : NULL;
 }
 
 int xpf_writer_add_attr(xpf_writer *w, const struct perf_event_attr *attr, const uint64_t *ids,
@@ -807,6 +823,14 @@ int xpf_writer_close(xpf_writer *w, struct xb_error *err)
 	if (w->own_fd && close(w->fd) && !rc)
 		rc = xb_error_set(err, -errno, "closing '%s': %s", w->name, strerror(errno));
 	w->own_fd = false;
+	if (w->dest.path) {
+		/* complete: a temporary takes the name; failed: it goes, the name keeps its file */
+		if (!rc)
+			rc = xpf_output_commit(&w->dest, err);
+		if (rc && w->dest.tmp)
+			xpf_output_discard(&w->dest);
+		xpf_output_release(&w->dest);
+	}
 	xpf_writer_abort(w);
 	return rc;
 }
@@ -817,6 +841,10 @@ void xpf_writer_abort(xpf_writer *w)
 		return;
 	if (w->own_fd)
 		close(w->fd);
+	if (w->dest.path) {
+		xpf_output_discard(&w->dest);
+		xpf_output_release(&w->dest);
+	}
 	for (uint32_t i = 0; i < w->nr_attrs; i++) {
 		free(w->attrs[i].ids);
 		free(w->attrs[i].name);

@@ -15,17 +15,28 @@ typedef struct xpf_writer xpf_writer;
 struct xpf_writer_opts {
 	/* zstd level 1..22; 0 writes plain records. Callers wanting the default pass 1. */
 	int compress_level;
+	/*
+	 * A file output (format/output.h): keep_old moves an existing file or symbolic link to
+	 * PATH.old as perf does (else an existing regular file is truncated and a link
+	 * refused); via_temp writes PATH.tmp.XXXXXX, renamed over PATH by xpf_writer_close,
+	 * so PATH stays as it was until the file is complete. A link is never followed.
+	 */
+	bool keep_old, via_temp;
 };
 
 /*
  * Create `path` ("-": a pipe stream on standard output) and write a provisional header.
  * On success *out owns the file; finish with xpf_writer_close() or xpf_writer_abort().
+ * On failure nothing is left: a file it created is removed, PATH.old goes back.
  */
 int xpf_writer_open(xpf_writer **out, const char *path, const struct xpf_writer_opts *opts,
 		    struct xb_error *err);
 /* As xpf_writer_open on an open fd, which then belongs to the writer. pipe: stream format. */
 int xpf_writer_open_fd(xpf_writer **out, int fd, bool pipe, const struct xpf_writer_opts *opts,
 		       struct xb_error *err);
+
+/* The temporary being written (via_temp), or NULL: for a signal handler to remove. */
+const char *xpf_writer_temp_path(const xpf_writer *w);
 
 /*
  * Add an event before the first record. The attr is written with size min(attr->size,
@@ -77,10 +88,17 @@ uint64_t xpf_writer_samples_written(const xpf_writer *w);
  */
 int xpf_writer_finish(xpf_writer *w, struct xb_error *err);
 
-/* xpf_writer_finish (unless done), close the file and free w. Accepts NULL. */
+/*
+ * xpf_writer_finish (unless done), close the file and free w. Accepts NULL. With via_temp,
+ * the temporary is renamed over PATH if all went well, else removed (PATH untouched).
+ */
 int xpf_writer_close(xpf_writer *w, struct xb_error *err);
 
-/* Free w without finishing the file (the caller removes it). Accepts NULL. */
+/*
+ * Free w without finishing the file. A file xpf_writer_open created (or its temporary) is
+ * removed and a PATH.old it made goes back to PATH; a file that was there (a device, an
+ * empty file) or one given to xpf_writer_open_fd stays. Accepts NULL.
+ */
 void xpf_writer_abort(xpf_writer *w);
 
 #endif

@@ -1,5 +1,6 @@
 /* xperf-inject: rewrite a data file record by record, as perf inject does (uncompressed by default). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,33 @@ static bool regenerated(uint32_t type)
 		return true;
 	default:
 		return false;
+	}
+}
+
+/*
+ * The temporary the output is written to (PATH.tmp.XXXXXX, renamed over PATH at the end):
+ * a Ctrl-C removes it, so an interrupted inject leaves PATH as it was and nothing else.
+ */
+static char temp_path[4096];
+
+static void on_stop_signal(int sig)
+{
+	if (temp_path[0])
+		unlink(temp_path);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void catch_stop_signals(sigset_t *set)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		sigaddset(set, stop_signals[i]);
+		sigaction(stop_signals[i], &sa, NULL);
 	}
 }
 
@@ -140,6 +168,21 @@ static int start(struct inject *in, struct xb_error *err)
 	return set_features(in, err);
 }
 
+/* Finish the output; the temporary's rename is not cut by a signal halfway. */
+static int close_output(struct inject *in, struct xb_error *err)
+{
+	sigset_t stop, old;
+	int ret;
+
+	catch_stop_signals(&stop);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	ret = xpf_writer_close(in->w, err);
+	in->w = NULL;
+	temp_path[0] = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
 static int copy(struct inject *in, struct xb_error *err)
 {
 	bool pipe = xpf_reader_header(in->r)->pipe;
@@ -182,8 +225,7 @@ static int copy(struct inject *in, struct xb_error *err)
 		return ret;
 	if (strcmp(in->o->output, "-") && (ret = set_features(in, err)) < 0)
 		return ret;
-	ret = xpf_writer_close(in->w, err);
-	in->w = NULL;
+	ret = close_output(in, err);
 	return ret;
 }
 
@@ -194,7 +236,8 @@ int main(int argc, const char **argv)
 		OPT_STRING('i', "input", &o.input, "FILE",
 			   "input file, perf.data or a pipe stream (default: '-', stdin)"),
 		OPT_STRING('o', "output", &o.output, "FILE",
-			   "output file (default: '-', a pipe stream on stdout)"),
+			   "output file (default: '-', a pipe stream on stdout), written whole then "
+			   "renamed; an existing FILE is renamed FILE.old, a link is never followed"),
 		OPT_CALLBACK_OPTARG('z', "compression-level", &o.level, "LEVEL",
 				    "compress the output with zstd at LEVEL (1-22, default 1); "
 				    "without -z the output is plain records, which readers built "
@@ -235,7 +278,18 @@ int main(int argc, const char **argv)
 	if (ret < 0)
 		goto fail;
 	wo.compress_level = o.level;
-	ret = xpf_writer_open(&in.w, o.output, &wo, &err);
+	/* as perf inject: an existing output is kept as FILE.old, once the new one is whole */
+	wo.keep_old = wo.via_temp = true;
+	{
+		sigset_t stop;
+
+		catch_stop_signals(&stop);
+		sigprocmask(SIG_BLOCK, &stop, NULL);
+		ret = xpf_writer_open(&in.w, o.output, &wo, &err);
+		if (ret == 0 && xpf_writer_temp_path(in.w))
+			snprintf(temp_path, sizeof(temp_path), "%s", xpf_writer_temp_path(in.w));
+		sigprocmask(SIG_UNBLOCK, &stop, NULL);
+	}
 	if (ret < 0)
 		goto fail;
 	ret = copy(&in, &err);
@@ -248,11 +302,9 @@ int main(int argc, const char **argv)
 	return CLI_EXIT_OK;
 fail:
 	cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
-	if (in.w) {
-		xpf_writer_abort(in.w);
-		if (strcmp(o.output, "-"))
-			unlink(o.output);
-	}
+	/* the temporary goes; the output path keeps what it held */
+	xpf_writer_abort(in.w);
+	temp_path[0] = 0;
 	xpf_features_free(&in.feat);
 	xpf_reader_close(in.r);
 	return CLI_EXIT_RUNTIME;

@@ -320,7 +320,7 @@ static struct cli_option options[] = {
 	OPT_GROUP("Output"),
 	OPT_STRING('o', "output", &opts.output, "FILE",
 		   "output file (default xperf.data; '-' writes a pipe stream to stdout); "
-		   "an existing FILE is renamed FILE.old"),
+		   "an existing FILE (or a symbolic link there) is renamed FILE.old"),
 	OPT_CALLBACK('m', "mmap-pages", NULL, "PAGES",
 		     "ring buffer size per cpu, in pages (power of two) or with B/K/M/G",
 		     opt_mmap),
@@ -457,29 +457,6 @@ static void explain_open_failure(const struct xb_error *err)
 				 opts.mmap_pages);
 		}
 	}
-}
-
-/* Rename an existing, non-empty output to FILE.old as perf does. Returns true if it did. */
-static bool keep_old_output(const char *path, char *old, size_t len)
-{
-	struct stat sb;
-
-	snprintf(old, len, "%s.old", path);
-	if (stat(path, &sb) < 0 || !S_ISREG(sb.st_mode) || !sb.st_size)
-		return false;
-	return rename(path, old) == 0;
-}
-
-/*
- * A recording that wrote nothing leaves nothing: the file goes if we created it (not a
- * device, nor a file that was there and empty), and an old output comes back.
- */
-static void drop_output(bool created, bool renamed, const char *old)
-{
-	if (created)
-		unlink(opts.output);
-	if (renamed)
-		rename(old, opts.output);
 }
 
 /*
@@ -714,7 +691,8 @@ static int file_features(struct rec_session *s, struct xpf_features *feat, bool 
 static int start_file(struct rec_session *s, const struct rec_target *t, bool again,
 		      struct xb_error *err)
 {
-	struct xpf_writer_opts wo = { .compress_level = opts.compress_level };
+	/* an existing output becomes FILE.old, as perf's; a failed start puts it back */
+	struct xpf_writer_opts wo = { .compress_level = opts.compress_level, .keep_old = true };
 	int ret = xpf_writer_open(&s->w, opts.output, &wo, err);
 
 	if (ret < 0)
@@ -793,9 +771,9 @@ static int switch_output(struct rec_session *s)
 static int record(struct rec_session *s, struct rec_target *t)
 {
 	struct xb_error err = { 0 };
-	bool pipe_out = !strcmp(opts.output, "-"), renamed = false, created = false;
+	bool pipe_out = !strcmp(opts.output, "-");
 	bool write_failed = false;
-	char old[4096], piece[4096];
+	char piece[4096];
 	int ret, status = 0, exit_code;
 	uint64_t bytes_out, bytes_in, samples;
 	char **names;
@@ -827,17 +805,10 @@ static int record(struct rec_session *s, struct rec_target *t)
 	if (opts.verbose)
 		print_verbose(s);
 
-	if (!pipe_out) {
-		struct stat sb;
-
-		renamed = keep_old_output(opts.output, old, sizeof(old));
-		created = lstat(opts.output, &sb) < 0 && errno == ENOENT;
-	}
 	ret = start_file(s, t, false, &err);
 	if (ret < 0 && !s->w) {
-		cli_error("%s", err.msg); /* it names the file: "cannot create 'x': ..." */
-		/* e.g. a full disk: created, but not even the header went in */
-		drop_output(created, renamed, old);
+		/* it names the file: "cannot create 'x': ..."; the writer left nothing behind */
+		cli_error("%s", err.msg);
 		return CLI_EXIT_RUNTIME;
 	}
 	if (ret == 0 && !t->cmd_is_target)
@@ -848,9 +819,8 @@ static int record(struct rec_session *s, struct rec_target *t)
 		ret = target_start(t, &err);
 	if (ret < 0) {
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
-		xpf_writer_abort(s->w);
+		xpf_writer_abort(s->w); /* the file goes, an old one comes back */
 		s->w = NULL;
-		drop_output(created, renamed, old);
 		return CLI_EXIT_RUNTIME;
 	}
 	delay_start(s);
@@ -901,22 +871,24 @@ static int record(struct rec_session *s, struct rec_target *t)
 	bytes_out = xpf_writer_bytes_written(s->w);
 	bytes_in = xpf_writer_bytes_in(s->w);
 	samples = xpf_writer_samples_written(s->w);
+	/*
+	 * A write that failed before any sample reached the file (a disk full from the start)
+	 * leaves nothing, as a recording that could not write its header: whether the header
+	 * and the first rounds of side-band records fit is a matter of timing. The writer
+	 * removes the file and puts an old one back.
+	 */
+	if (write_failed && !pipe_out && !s->rotate && !samples) {
+		xpf_writer_abort(s->w);
+		s->w = NULL;
+		cli_hint("no sample reached '%s' before the write failed: no file is left",
+			 opts.output);
+		return exit_code;
+	}
 	if (xpf_writer_close(s->w, &err) < 0 && exit_code != CLI_EXIT_RUNTIME) {
 		cli_error("%s", err.msg);
 		exit_code = CLI_EXIT_RUNTIME;
 	}
 	s->w = NULL;
-	/*
-	 * A write that failed before any sample reached the file (a disk full from the start)
-	 * leaves nothing, as a recording that could not write its header: whether the header
-	 * and the first rounds of side-band records fit is a matter of timing.
-	 */
-	if (write_failed && !pipe_out && !s->rotate && !samples) {
-		drop_output(created, renamed, old);
-		cli_hint("no sample reached '%s' before the write failed: no file is left",
-			 opts.output);
-		return exit_code;
-	}
 	if (write_failed && !pipe_out)
 		cli_hint("the file holds what was written up to the last complete round: "
 			 "%llu of the %llu samples read", (unsigned long long)samples,

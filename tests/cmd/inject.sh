@@ -23,6 +23,20 @@ counts() {
 }
 export -f counts
 
+# noattr_pipe: in.pipe, a pipe stream, and noattr.pipe, the same without its HEADER_ATTR
+# records (type 64): an input whose first record comes before any event is described
+noattr_pipe() {
+	"$XPERF_BUILD/xperf-record" -q -o - -- true 2>/dev/null >in.pipe
+	python3 -c "
+import struct
+b = open(\"in.pipe\", \"rb\").read(); out = b[:16]; p = 16
+while p < len(b):
+    t, m, s = struct.unpack_from(\"<IHH\", b, p)
+    out += b\"\" if t == 64 else b[p:p + s]; p += s
+open(\"noattr.pipe\", \"wb\").write(out)"
+}
+export -f noattr_pipe
+
 perf_case "an xperf file: uncompressed output, the same counts for perf, the same report" '
 	"$XI" -i "$D/x.data" -o out.data
 	! perf_run report --header-only -i out.data | grep -q "^# compressed"
@@ -90,5 +104,57 @@ test_case "a damaged input: one error, exit 2, no output file left" '
 	[ $rc -eq 2 ] || fail "exit $rc"
 	[ ! -e out.data ]
 	[ "$(grep -c "error:" err)" -eq 1 ]
+'
+test_case "an existing output is kept as FILE.old, as perf inject and xperf record do" '
+	cp "$D/x.data" out.data
+	echo old >>out.data
+	cp out.data before
+	"$XI" -i "$D/x.data" -o out.data
+	cmp -s before out.data.old || fail "FILE.old is not the old file"
+	"$XR" --stdio -i out.data | grep -q work_a
+	ls >names
+	! grep -q "\.tmp\." names || fail "a temporary was left: $(cat names)"
+'
+test_case "a symbolic link at the output path is never followed: it becomes FILE.old" '
+	echo precious >target
+	ln -s target out.data
+	ln -s nowhere dangling.data
+	"$XI" -i "$D/x.data" -o out.data
+	"$XI" -i "$D/x.data" -o dangling.data
+	[ "$(cat target)" = precious ] || fail "the link was followed"
+	[ ! -e nowhere ] || fail "the dangling link was followed"
+	[ "$(readlink out.data.old)" = target ] && [ "$(readlink dangling.data.old)" = nowhere ]
+	[ ! -L out.data ] && [ ! -L dangling.data ]
+	"$XR" --stdio -i dangling.data | grep -q work_a
+'
+test_case "a failed inject leaves the output as it was, no FILE.old, no temporary" '
+	# an input that fails after the output is open: its first record precedes any event
+	noattr_pipe
+	cp "$D/x.data" out.data
+	rc=0; "$XI" -i noattr.pipe -o out.data 2>err || rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc"
+	cmp -s "$D/x.data" out.data || fail "the output was changed"
+	ls >names
+	[ "$(cat names)" = "err
+in.pipe
+names
+noattr.pipe
+out.data" ] || fail "left behind: $(cat names)"
+'
+test_case "an interrupted inject leaves no temporary and no output" '
+	mkfifo in.fifo
+	"$XPERF_BUILD/xperf-record" -q -o - -- true 2>/dev/null | head -c 16 >head16
+	"$XI" -i - -o out.data <in.fifo 2>err &
+	pid=$!
+	exec 3>in.fifo
+	cat head16 >&3
+	for i in $(seq 100); do ls out.data.tmp.* >/dev/null 2>&1 && break; sleep 0.05; done
+	ls out.data.tmp.* >/dev/null 2>&1 || fail "no temporary while it waits for records"
+	kill -INT $pid
+	rc=0; wait $pid || rc=$?
+	exec 3>&-
+	[ $rc -eq 130 ] || fail "exit $rc"
+	ls >names
+	! grep -q "^out.data" names || fail "left behind: $(cat names)"
 '
 test_done

@@ -134,6 +134,28 @@ test_case "an existing output file becomes FILE.old" '
 	test -s f.data
 '
 
+test_case "a symbolic link at the output path is never followed: it becomes FILE.old" '
+	echo precious >target
+	ln -s target f.data
+	ln -s nowhere g.data
+	xperf-record -q -o f.data -- true
+	xperf-record -q -o g.data -- true
+	[ "$(cat target)" = precious ] || fail "the link was followed"
+	[ ! -e nowhere ] || fail "the dangling link was followed (perf creates its target)"
+	[ "$(readlink f.data.old)" = target ] && [ "$(readlink g.data.old)" = nowhere ]
+	[ ! -L f.data ] && xperf-report --stats -i g.data | grep -q "COMM"
+'
+
+test_case "an old output that cannot become FILE.old: an error, and the output stays" '
+	echo old >f.data
+	mkdir -p f.data.old/full && touch f.data.old/full/x
+	rc=0; xperf-record -q -o f.data -- true 2>err || rc=$?
+	cat err
+	[ $rc -eq 2 ] || fail "exit $rc"
+	grep -q "error: cannot keep the existing .f.data. as .f.data.old.: " err
+	[ "$(cat f.data)" = old ] || fail "the old output was overwritten"
+'
+
 perf_case "-o - writes a pipe stream perf reads" '
 	eval xperf-record -q -o - -- $BUSY >pipe.data
 	perf_run report --stdio -i - <pipe.data >out 2>err
