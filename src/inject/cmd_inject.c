@@ -142,13 +142,35 @@ static int set_features(struct inject *in, struct xb_error *err)
 	return xpf_writer_set_features(in->w, &in->feat, err);
 }
 
-/* Before the first record goes out: the events (and a pipe stream's features). */
-static int start(struct inject *in, struct xb_error *err)
+static const char *input_name(const struct inject_opts *o)
+{
+	return strcmp(o->input, "-") ? o->input : "standard input";
+}
+
+/*
+ * Before the first record goes out (rec; NULL at the end of an input without records):
+ * the events, and a pipe stream's features.
+ */
+static int start(struct inject *in, const struct xpf_record *rec, struct xb_error *err)
 {
 	uint32_t n = xpf_reader_nr_attrs(in->r);
 	int ret;
 
 	in->started = true;
+	/* the input's fault, said about the input: the writer would blame its own file */
+	if (!n && rec) {
+		const char *type = xpf_record_type_name(rec->hdr->type);
+
+		return xb_error_set(err, -EINVAL,
+				    "'%s': the %s record at offset 0x%llx comes before any event "
+				    "is described (no attr section, no HEADER_ATTR record before "
+				    "it): it cannot be rewritten", input_name(in->o),
+				    type ? type : "unknown", (unsigned long long)rec->file_offset);
+	}
+	if (!n)
+		return xb_error_set(err, -EINVAL, "'%s' describes no event (no attr section, no "
+				    "HEADER_ATTR record): there is nothing to rewrite",
+				    input_name(in->o));
 	for (uint32_t i = 0; i < n; i++) {
 		const struct xpf_attr *a = xpf_reader_attr(in->r, i);
 
@@ -203,7 +225,7 @@ static int copy(struct inject *in, struct xb_error *err)
 		} else if (pipe && !in->started && regenerated(h->type)) {
 			ret = 0;
 		} else {
-			if (!in->started && (ret = start(in, err)) < 0)
+			if (!in->started && (ret = start(in, &rec, err)) < 0)
 				break;
 			if (h->type == XPF_RECORD_FINISHED_ROUND)
 				ret = xpf_writer_finished_round(in->w, err);
@@ -221,7 +243,7 @@ static int copy(struct inject *in, struct xb_error *err)
 	}
 	if (ret < 0)
 		return ret;
-	if (!in->started && (ret = start(in, err)) < 0)
+	if (!in->started && (ret = start(in, NULL, err)) < 0)
 		return ret;
 	if (strcmp(in->o->output, "-") && (ret = set_features(in, err)) < 0)
 		return ret;

@@ -157,4 +157,13 @@ test_case "an interrupted inject leaves no temporary and no output" '
 	ls >names
 	! grep -q "^out.data" names || fail "left behind: $(cat names)"
 '
+test_case "an input without events: the error names the input and the offset" '
+	noattr_pipe
+	rc=0; "$XI" -i noattr.pipe -o out.data 2>err || rc=$?
+	cat err
+	[ $rc -eq 2 ] || fail "exit $rc"
+	grep -q "^xperf inject: error: .noattr.pipe.: the [A-Z_0-9]* record at offset 0x[0-9a-f]* comes before any event" err
+	! grep -q "out.data" err || fail "the output was blamed"
+	[ ! -e out.data ]
+'
 test_done
