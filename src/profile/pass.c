@@ -335,7 +335,8 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
 /*
  * Resolve the sample's callchain into the chain scratch from chain + 1, innermost first;
  * *out_n frames, of which the first *out_view are the chain proper (subscribers see those;
- * the rest is a sample's own ip standing in for a chain that gave nothing).
+ * the rest is a sample's own ip standing in for a chain that gave nothing; for a DWARF
+ * sample, as perf script shows it, that ip is its chain).
  * Context markers switch the mode of the entries after them, as perf reads them; an
  * unknown marker drops the chain (perf resets its cursor). The chain is cut to max_stack
  * ips (with their inline frames) from the end perf starts at (the outermost in caller
@@ -417,6 +418,11 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 		if (ret < 0)
 			return ret;
 		n = (uint32_t)ret;
+		/* perf script shows a DWARF sample whose stack gave nothing by its own ip */
+		if (dwarf) {
+			view_note(p, 0, ret, s->ip);
+			*out_view = n;
+		}
 	}
 	*out_n = n;
 	return 0;

@@ -132,6 +132,25 @@ perf_case "DWARF call graphs: the same samples and frame addresses as perf scrip
 	cmp -s p.addrs x.addrs || fail "frame addresses differ from perf script"
 	grep -q msort_with_tmp xperf.out
 '
+perf_case "DWARF samples whose stack cannot be unwound show their own frame, as perf script" '
+	have_libdw || skip "built without libdw: no DWARF unwinding"
+	# the workload gone, samples in it have no file to read CFI from
+	cp "$WL/libc_sort" ./gone
+	perf_run record -q -N --call-graph dwarf -o g.data -- ./gone 0.3 >/dev/null 2>&1
+	rm gone
+	perf_run script -i g.data >perf.out 2>/dev/null
+	"$XS" -i g.data >xperf.out
+	# each sample: its header line and its first frame line`s address
+	first() { awk "BEGIN { RS = \"\"; FS = \"\n\" } { split(\$2, a, \" \"); print \$1 \" | \" a[1] }" "$1"; }
+	first perf.out >p.first
+	first xperf.out >x.first
+	grep -q " | $" x.first && fail "samples without a frame: $(grep -c " | $" x.first)"
+	grep -q "\[unknown\] (.*/gone)" xperf.out
+	diff p.first x.first | head -10
+	cmp -s p.first x.first || fail "first frames differ from perf script"
+	"$XPERF_BUILD/xperf-report" --stdio --no-children -g folded,0,caller,count -i g.data >r.out
+	grep -Eq "^[0-9]+ 0x[0-9a-f]+\$" r.out || fail "the report lost its leaf-only stacks"
+'
 perf_case "-i - reads a pipe stream as perf script does" '
 	"$XR" -q -g -o - -- "$WL/shares" 0.2 >pipe.data 2>/dev/null
 	perf_run script -i - <pipe.data 2>/dev/null | vdso >perf.out
