@@ -736,6 +736,14 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		undecodable(p, pos, why);
 		return 0;
 	}
+	/* perf drops samples out of --time's ranges before it counts them */
+	if (p->times.nr) {
+		uint64_t t;
+
+		if (xpf_record_time(a->attr.sample_type, a->attr.sample_id_all, hdr, &t) &&
+		    xpp_time_ranges_skip(&p->times, t))
+			return 0;
+	}
 	if (!p->callchains)
 		callchains_seen(p, a, true);
 	/* subscribers see every frame, and a DWARF sample's stack is its own */
@@ -1168,7 +1176,7 @@ static int start_srclines(xpp_profile *p, struct xb_error *err)
 	return ret;
 }
 
-/* --pid, --tid, --cpu and -p: what the user typed, checked */
+/* --pid, --tid, --cpu, --time and -p: what the user typed, checked */
 static int parse_filters(xpp_profile *p, struct xb_error *err)
 {
 	const struct { const char *s, *opt; struct xpp_int_list *l; bool ranges; } lists[] = {
@@ -1177,6 +1185,7 @@ static int parse_filters(xpp_profile *p, struct xb_error *err)
 		{ p->o.cpus, "--cpu", &p->cpu_filter, true },
 	};
 	const char *re = p->o.parent ? p->o.parent : "^sys_|^do_page_fault";
+	const struct xpf_features *f;
 	int ret;
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
@@ -1190,6 +1199,13 @@ static int parse_filters(xpp_profile *p, struct xb_error *err)
 		if (ret < 0)
 			return ret;
 	}
+	f = xpf_reader_features(p->r);
+	ret = xpp_time_ranges_parse(&p->times, p->o.time, f->sample_time_first,
+				    f->sample_time_last,
+				    xpf_features_has(f, XPF_FEAT_SAMPLE_TIME) &&
+				    (f->sample_time_first || f->sample_time_last), err);
+	if (ret < 0)
+		return ret;
 	if (!(p->o.keys & XPP_HIST_KEY_PARENT) && !p->o.exclude_other)
 		return 0;
 	ret = regcomp(&p->parent_re, re, REG_EXTENDED | REG_NOSUB);
@@ -1311,6 +1327,7 @@ void xpp_profile_free(xpp_profile *p)
 	xpp_int_list_free(&p->pid_filter);
 	xpp_int_list_free(&p->tid_filter);
 	xpp_int_list_free(&p->cpu_filter);
+	xpp_time_ranges_free(&p->times);
 	xpp_hist_free(p->ctxs);
 	free(p->frame_parent);
 	if (p->parent_re_set)

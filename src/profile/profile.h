@@ -86,6 +86,9 @@ struct xpp_opts {
 	const char *pids, *tids;/* comma-separated numbers: only samples of these processes,
 				   threads */
 	const char *cpus;       /* perf's cpu list ("0-2,4"): only samples on these cpus */
+	const char *time;       /* perf's --time ("START,END", "10%/2", ...): only samples in
+				   these ranges (see profile/time_range.h), dropped before they
+				   are counted, as --cpu */
 	const char *symbols;    /* comma-separated: only samples whose own symbol is one */
 	bool hide_unresolved;   /* drop samples whose own ip has no symbol, and the frames
 				   without one from chains */

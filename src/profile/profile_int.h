@@ -10,6 +10,7 @@
 #include "profile/sample_cache.h"
 #include "profile/session/machine.h"
 #include "profile/session/ordered.h"
+#include "profile/time_range.h"
 #include "profile/session/stash.h"
 #include "profile/unwind/unwind.h"
 #include "profile/symbols/srcline.h"
@@ -63,6 +64,7 @@ struct xpp_profile {
 	   those it dropped; and the samples that passed every filter and were charged */
 	uint64_t filter_met[XPP_NR_FILTERS], filter_dropped[XPP_NR_FILTERS];
 	uint64_t charged;
+	struct xpp_time_ranges times; /* --time */
 	/* context keys (opts.keys): the trees' first level interns them (comm and the
 	   context fields of a hist key); parents matched per frame id */
 	xpp_hist *ctxs;

@@ -11,6 +11,7 @@
 #include "profile/session/ordered.h"
 #include "profile/session/stash.h"
 #include "profile/sample_cache.h"
+#include "profile/time_range.h"
 
 static struct xpp_hist_key key(uint32_t comm, uint32_t dso, int32_t sym, uint64_t addr)
 {
@@ -179,6 +180,64 @@ static void test_int_lists(void)
 	xpp_int_list_free(&l);
 	CHECK(xpp_int_list_parse(&l, "99999999999", false) == -EINVAL);
 	xpp_int_list_free(&l);
+}
+
+/* perf's --time: absolute ranges, percent slices and perf's rounding at their edges. */
+static void test_time_ranges(void)
+{
+	const uint64_t first = 1000000000000ULL, last = first + 1000; /* 1000 s, 1 us long */
+	struct xpp_time_ranges t;
+	struct xb_error err;
+
+	CHECK(xpp_time_ranges_parse(&t, NULL, 0, 0, false, &err) == 0 && t.nr == 0);
+	CHECK(!xpp_time_ranges_skip(&t, 5));
+	REQUIRE(xpp_time_ranges_parse(&t, "1234.5,1235", 0, 0, false, &err) == 0);
+	CHECK_EQ_U64(t.nr, 1);
+	CHECK_EQ_U64(t.r[0].start, 1234500000000ULL);
+	CHECK_EQ_U64(t.r[0].end, 1235000000000ULL);
+	CHECK(xpp_time_ranges_skip(&t, 1234499999999ULL));
+	CHECK(!xpp_time_ranges_skip(&t, 1234500000000ULL) && !xpp_time_ranges_skip(&t, 1235000000000ULL));
+	CHECK(xpp_time_ranges_skip(&t, 1235000000001ULL));
+	CHECK(!xpp_time_ranges_skip(&t, 0)); /* no time: kept */
+	xpp_time_ranges_free(&t);
+	/* open ends, and several ranges separated by spaces */
+	REQUIRE(xpp_time_ranges_parse(&t, ",2.000000001", 0, 0, false, &err) == 0);
+	CHECK_EQ_U64(t.r[0].start, 0);
+	CHECK_EQ_U64(t.r[0].end, 2000000001ULL);
+	xpp_time_ranges_free(&t);
+	REQUIRE(xpp_time_ranges_parse(&t, "1,2 3,", 0, 0, false, &err) == 0);
+	CHECK_EQ_U64(t.nr, 2);
+	CHECK(!xpp_time_ranges_skip(&t, 1500000000ULL) && xpp_time_ranges_skip(&t, 2500000000ULL));
+	CHECK(!xpp_time_ranges_skip(&t, 99000000000ULL));
+	xpp_time_ranges_free(&t);
+	/* what perf refuses: no comma, end before start, overlaps, 10 fraction digits */
+	CHECK(xpp_time_ranges_parse(&t, "abc", 0, 0, false, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "invalid time string 'abc'"));
+	CHECK(xpp_time_ranges_parse(&t, "5,3", 0, 0, false, &err) == -EINVAL);
+	CHECK(xpp_time_ranges_parse(&t, "1,3 2,4", 0, 0, false, &err) == -EINVAL);
+	CHECK(xpp_time_ranges_parse(&t, "1.0123456789,", 0, 0, false, &err) == -EINVAL);
+	CHECK(xpp_time_ranges_parse(&t, "1,2,3", 0, 0, false, &err) == -EINVAL);
+	/* percentages of first..last: the second 10% stops 1 ns short of the third */
+	REQUIRE(xpp_time_ranges_parse(&t, "10%/2", first, last, true, &err) == 0);
+	CHECK_EQ_U64(t.r[0].start, first + 100);
+	CHECK_EQ_U64(t.r[0].end, first + 199);
+	xpp_time_ranges_free(&t);
+	REQUIRE(xpp_time_ranges_parse(&t, "0%-10%,90%-100%", first, last, true, &err) == 0);
+	CHECK_EQ_U64(t.nr, 2);
+	CHECK_EQ_U64(t.r[1].start, first + 900);
+	CHECK_EQ_U64(t.r[1].end, last); /* the last slice keeps the last sample */
+	CHECK(xpp_time_ranges_skip(&t, first + 500) && !xpp_time_ranges_skip(&t, last));
+	xpp_time_ranges_free(&t);
+	REQUIRE(xpp_time_ranges_parse(&t, "25%", first, last, true, &err) == 0);
+	CHECK_EQ_U64(t.r[0].start, first);
+	CHECK_EQ_U64(t.r[0].end, first + 249);
+	xpp_time_ranges_free(&t);
+	CHECK(xpp_time_ranges_parse(&t, "10%/11", first, last, true, &err) == -EINVAL);
+	CHECK(xpp_time_ranges_parse(&t, "0%/1", first, last, true, &err) == -EINVAL);
+	CHECK(xpp_time_ranges_parse(&t, "10%/x", first, last, true, &err) == -EINVAL);
+	/* a percentage needs the file's first and last sample times */
+	CHECK(xpp_time_ranges_parse(&t, "10%/1", 0, 0, false, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "no first and last sample time"));
 }
 
 static void test_intern(void)
@@ -355,5 +414,6 @@ int main(void)
 	RUN(test_ordered_in_place);
 	RUN(test_stash);
 	RUN(test_sample_cache);
+	RUN(test_time_ranges);
 	UNIT_MAIN_END();
 }
