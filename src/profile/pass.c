@@ -741,7 +741,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		uint64_t t;
 
 		if (xpf_record_time(a->attr.sample_type, a->attr.sample_id_all, hdr, &t) &&
-		    xpp_time_ranges_skip(&p->times, t))
+		    !filter_keeps(p, XPP_FILTER_TIME, !xpp_time_ranges_skip(&p->times, t)))
 			return 0;
 	}
 	if (!p->callchains)

@@ -214,15 +214,15 @@ struct xpp_records {
 const struct xpp_records *xpp_profile_records(const xpp_profile *p);
 
 /*
- * The filters in the order the pass applies them to a sample (opts.cpus, comms, pids, tids,
- * dsos, symbols). When no sample passed them all although some were met, the first filter
+ * The filters in the order the pass applies them to a sample (opts.time, cpus, comms, pids,
+ * tids, dsos, symbols). When no sample passed them all although some were met, the first filter
  * that every sample reaching it failed (`reached` of them), so a view can name it:
  * XPP_FILTER_NONE when some sample passed, when no filter was set, or when the samples
  * failed different filters (then *reached is the samples the filters met).
  */
 enum xpp_filter_kind {
 	XPP_FILTER_NONE = -1,
-	XPP_FILTER_CPU, XPP_FILTER_COMMS, XPP_FILTER_PID, XPP_FILTER_TID, XPP_FILTER_DSOS,
+	XPP_FILTER_TIME, XPP_FILTER_CPU, XPP_FILTER_COMMS, XPP_FILTER_PID, XPP_FILTER_TID, XPP_FILTER_DSOS,
 	XPP_FILTER_SYMBOLS, XPP_NR_FILTERS
 };
 /* Whether the filters dropped every sample they met (*reached, 0 when none was met). */

@@ -370,6 +370,11 @@ int main(int argc, const char **argv)
 		OPT_STRING('C', "cpu", &o.view.cpus, "CPUS",
 			   "only samples taken on these cpus: numbers and ranges, as 0-2,4 (the "
 			   "file must have recorded the cpu; the others leave the totals)"),
+		OPT_STRING(0, "time", &o.view.time, "START,END",
+			   "only samples in these time ranges: seconds as the file's times "
+			   "(\"1234.5,1235\", either side empty, several separated by spaces) "
+			   "or slices of the recording (\"10%/2\" the second tenth, "
+			   "\"0%-10%,30%-40%\"), as perf's --time"),
 		OPT_STRING('S', "symbols", &o.view.symbols, "SYMBOL[,SYMBOL...]",
 			   "only samples whose own symbol is one of these (names as shown)"),
 		OPT_BOOL(0, "hide-unresolved", &o.view.hide_unresolved,

@@ -17,6 +17,7 @@ static const char *const opt_names[RO_NR] = {
 	[RO_PID] = "pid",
 	[RO_TID] = "tid",
 	[RO_CPU] = "cpu",
+	[RO_TIME] = "time",
 	[RO_SYMBOLS] = "symbols",
 	[RO_HIDE_UNRESOLVED] = "hide-unresolved",
 	[RO_PARENT] = "parent",
@@ -42,7 +43,7 @@ static const char *const every_mode[] = {
 #define LOOKUP (RO_BIT(RO_KALLSYMS) | RO_BIT(RO_DEMANGLE) | RO_BIT(RO_SYMFS))
 #define FILTERS                                                                             \
 	(RO_BIT(RO_COMMS) | RO_BIT(RO_DSOS) | RO_BIT(RO_PID) | RO_BIT(RO_TID) |             \
-	 RO_BIT(RO_CPU) | RO_BIT(RO_SYMBOLS) | RO_BIT(RO_HIDE_UNRESOLVED) |                 \
+	 RO_BIT(RO_CPU) | RO_BIT(RO_TIME) | RO_BIT(RO_SYMBOLS) | RO_BIT(RO_HIDE_UNRESOLVED) | \
 	 RO_BIT(RO_PARENT) | RO_BIT(RO_EXCLUDE_OTHER))
 /* what shapes the chains themselves, whoever draws them */
 #define CHAINS (RO_BIT(RO_INLINE) | RO_BIT(RO_MAX_STACK))

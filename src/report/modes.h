@@ -21,11 +21,12 @@ enum report_opt {
 	RO_GROUP,
 	RO_SHOW_NR,         /* -n */
 	RO_HEADER,
-	RO_COMMS,           /* the filters: -c, -d, --pid, --tid, -C, -S, --hide-unresolved */
+	RO_COMMS,           /* the filters: -c, -d, --pid, --tid, -C, --time, -S, --hide-unresolved */
 	RO_DSOS,
 	RO_PID,
 	RO_TID,
 	RO_CPU,
+	RO_TIME,
 	RO_SYMBOLS,
 	RO_HIDE_UNRESOLVED,
 	RO_PARENT,          /* -p */

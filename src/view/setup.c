@@ -249,6 +249,7 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 	po->pids = o->pids;
 	po->tids = o->tids;
 	po->cpus = o->cpus;
+	po->time = o->time;
 	po->symbols = o->symbols;
 	po->hide_unresolved = o->hide_unresolved;
 	po->entry_addrs = o->verbose > 0;

@@ -57,13 +57,14 @@ static void warn_skipped(const struct xpp_records *rs)
 static void warn_filtered(const xpp_profile *p)
 {
 	static const char *const names[XPP_NR_FILTERS] = {
-		[XPP_FILTER_CPU] = "--cpu", [XPP_FILTER_COMMS] = "--comms",
+		[XPP_FILTER_TIME] = "--time", [XPP_FILTER_CPU] = "--cpu", [XPP_FILTER_COMMS] = "--comms",
 		[XPP_FILTER_PID] = "--pid", [XPP_FILTER_TID] = "--tid",
 		[XPP_FILTER_DSOS] = "--dsos", [XPP_FILTER_SYMBOLS] = "--symbols",
 	};
 	const struct xpp_opts *o = xpp_profile_opts(p);
 	const char *const values[XPP_NR_FILTERS] = {
-		[XPP_FILTER_CPU] = o->cpus, [XPP_FILTER_COMMS] = o->comms,
+		[XPP_FILTER_TIME] = o->time, [XPP_FILTER_CPU] = o->cpus,
+		[XPP_FILTER_COMMS] = o->comms,
 		[XPP_FILTER_PID] = o->pids, [XPP_FILTER_TID] = o->tids,
 		[XPP_FILTER_DSOS] = o->dsos, [XPP_FILTER_SYMBOLS] = o->symbols,
 	};

@@ -63,6 +63,7 @@ struct report_stdio_opts {
 	bool exclude_other;        /* -x: only samples with a parent */
 	const char *pids, *tids;   /* --pid / --tid lists; NULL: all */
 	const char *cpus;          /* --cpu list ("0-2,4"); NULL: all */
+	const char *time;          /* --time ranges (profile/time_range.h); NULL: all */
 	const char *symbols;       /* -S: only these symbols; NULL: all */
 	bool hide_unresolved;      /* --hide-unresolved */
 	const char *fields;        /* -F: perf's output fields; NULL: perf's default */
