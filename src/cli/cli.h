@@ -99,7 +99,10 @@ int cli_parse(int argc, const char **argv, const struct cli_option *opts,
 int cli_parse_given(int argc, const char **argv, const struct cli_option *opts,
 		    const char *const *usage, int flags, uint8_t *given);
 
-/* Print the usage and the option table (to stdout for help, stderr for errors). */
+/*
+ * Help (to_stderr false): the usage and the option table, on stdout. After a usage error
+ * (to_stderr true): only the first usage line and how to list the options, on stderr.
+ */
 void cli_usage(const struct cli_option *opts, const char *const *usage, bool to_stderr);
 
 /*

@@ -22,9 +22,26 @@ static const char *arg_hint(const struct cli_option *o)
 	}
 }
 
+/*
+ * After a usage error, the error line is what matters: one usage line and where the
+ * options are listed, as git does, not the whole table (record's is 50 lines) that pushes
+ * the error off the screen.
+ */
+static void short_usage(const char *const *usage)
+{
+	if (usage && usage[0])
+		fprintf(stderr, "usage: %s\n", usage[0]);
+	fprintf(stderr, "run '%s -h' to list the options\n", cli_command());
+}
+
 void cli_usage(const struct cli_option *opts, const char *const *usage, bool to_stderr)
 {
-	FILE *f = to_stderr ? stderr : stdout;
+	FILE *f = stdout;
+
+	if (to_stderr) {
+		short_usage(usage);
+		return;
+	}
 
 	for (int i = 0; usage && usage[i]; i++)
 		fprintf(f, "%s%s\n", i ? "   or: " : "usage: ", usage[i]);

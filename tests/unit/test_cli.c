@@ -84,15 +84,15 @@ static void test_help_no_prefix(void)
 	};
 	char buf[2048] = "";
 	FILE *tmp = tmpfile();
-	int saved = dup(2);
+	int saved = dup(1);
 	size_t n;
 
 	REQUIRE(tmp && saved >= 0);
-	fflush(stderr);
-	dup2(fileno(tmp), 2);
-	cli_usage(o2, usage, true);
-	fflush(stderr);
-	dup2(saved, 2);
+	fflush(stdout);
+	dup2(fileno(tmp), 1);
+	cli_usage(o2, usage, false);
+	fflush(stdout);
+	dup2(saved, 1);
 	close(saved);
 	rewind(tmp);
 	n = fread(buf, 1, sizeof(buf) - 1, tmp);
