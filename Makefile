@@ -9,6 +9,7 @@
 #                        (SANITIZE=1 works here too; FUZZ_SECONDS=N sets the short fuzz run)
 #   make demo            install deps, build, record the demo program and report on it
 #   make bench           xperf against perf, printed as ratios
+#   make mutate          damaged files through the reading commands, xperf beside perf
 #   make fuzz            long fuzzing runs of the reader and of the reading commands whole
 #                        (600 s each or FUZZ_SECONDS; tests/fuzz/run.sh)
 #   make deps            install the Debian packages we build and test with (as root)
@@ -219,7 +220,7 @@ LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB) $(XELF_LIB) $(BASE_LIB)
 # library before glibc 2.34, where dlopen lived there (an empty archive since).
 REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) $(if $(CAPSTONE_CFLAGS),-ldl)
 
-.PHONY: all check check-unit bench fuzz fuzz-build deps demo install clean distclean FORCE
+.PHONY: all check check-unit bench fuzz fuzz-build mutate deps demo install clean distclean FORCE
 all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS) $(EXAMPLE_BINS)
 
 # config.h follows the make variables (so `make HAVE_CURSES=0` builds the stubs); it is
@@ -398,6 +399,17 @@ bench:
 fuzz:
 	@BUILD=$(BUILD) FUZZ_SECONDS=$(if $(filter file,$(origin FUZZ_SECONDS)),600,$(FUZZ_SECONDS)) \
 		bash tests/fuzz/run.sh long
+
+# make mutate: MUTANTS damaged files (default 2000, from tests/fuzz/corpus-pass/) through every
+# reading command of the ASan+UBSan build, with perf's figures beside (bench/mutate.py)
+MUTANTS ?= 2000
+# (the release build's commands run too: their peak RSS is the one without ASan's shadow)
+mutate:
+	@$(MAKE) --no-print-directory SANITIZE=1 build-san/xperf-report build-san/xperf-script \
+		build-san/xperf-annotate build-san/xperf-inject
+	@$(MAKE) --no-print-directory SANITIZE=0 BUILD=build build/xperf-report build/xperf-script \
+		build/xperf-annotate build/xperf-inject
+	@nice -n 10 python3 bench/mutate.py --build build-san --release build --mutants $(MUTANTS)
 
 deps:
 	@sh scripts/ensure-deps.sh --install
