@@ -41,6 +41,8 @@ enum cli_opt_type {
 #define CLI_NOARG   (1 << 3) /* a callback that takes no argument */
 #define CLI_LASTARG_DEFAULT (1 << 4) /* as perf's: the next argument is the value unless
 					it is missing or starts with '-', then defval */
+#define CLI_OPTARG_NUMBER (1 << 5) /* with CLI_OPTARG: a next argument that is a number is
+				      the value too ("-z 3"); anything else is not taken */
 
 struct cli_option;
 /* Return 0, or -1 after printing an error with cli_error(). arg is NULL when unset or no arg. */
@@ -71,6 +73,14 @@ struct cli_option {
 #define OPT_CALLBACK_NOARG(s, l, v, h, f)  { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .help = (h), .callback = (f), .flags = CLI_NOARG }
 #define OPT_CALLBACK_DEFAULT(s, l, v, a, h, f, d) { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = CLI_LASTARG_DEFAULT, .defval = (intptr_t)(d) }
 #define OPT_CALLBACK_OPTARG(s, l, v, a, h, f) { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = CLI_OPTARG }
+#define OPT_CALLBACK_OPTNUM(s, l, v, a, h, f) { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f), .flags = CLI_OPTARG | CLI_OPTARG_NUMBER }
+
+/*
+ * -z/--compression-level's value (int *: the zstd level, 1 with no value, 0 for --no-...),
+ * shared so that every command takes and checks a level alike: 1 to 22, else a usage error
+ * naming the range. perf clamps silently (-z99 is 22, -zabc is 1); a typo should be said.
+ */
+int cli_opt_compression_level(const struct cli_option *opt, const char *arg, bool unset);
 
 /* cli_parse() flags */
 #define CLI_STOP_AT_NON_OPTION (1 << 0) /* for `xperf record [opts] cmd args`: stop at the command */

@@ -34,6 +34,17 @@ static bool lastarg_default(const struct cli_option *o, const char **argv, int a
 	return (o->flags & CLI_LASTARG_DEFAULT) && (i + 1 >= argc || argv[i + 1][0] == '-');
 }
 
+/* "-z 3": a separate value of a CLI_OPTARG_NUMBER option, a number (a sign and digits) */
+static bool number_follows(const struct cli_option *o, const char **argv, int argc, int i)
+{
+	const char *a = i + 1 < argc ? argv[i + 1] : NULL;
+
+	if (!(o->flags & CLI_OPTARG_NUMBER) || !a)
+		return false;
+	a += *a == '-' || *a == '+';
+	return *a && strspn(a, "0123456789") == strlen(a);
+}
+
 /* Store `arg` into the option's value; 0 or -1 after printing an error. */
 static int apply(const struct cli_option *o, const char *arg, bool unset, bool is_long)
 {
@@ -196,6 +207,8 @@ static int parse_long(const char **argv, int argc, int *i, const struct cli_opti
 	}
 	if (eq)
 		return apply(o, eq + 1, false, true);
+	if (number_follows(o, argv, argc, *i))
+		return apply(o, argv[++*i], false, true);
 	if (o->flags & CLI_OPTARG)
 		return apply(o, NULL, false, true);
 	if (lastarg_default(o, argv, argc, *i))
@@ -231,6 +244,8 @@ static int parse_short(const char **argv, int argc, int *i, const struct cli_opt
 		}
 		if (p[1])
 			return apply(o, p + 1, false, false);
+		if (number_follows(o, argv, argc, *i))
+			return apply(o, argv[++*i], false, false);
 		if (o->flags & CLI_OPTARG)
 			return apply(o, NULL, false, false);
 		if (lastarg_default(o, argv, argc, *i))
@@ -287,4 +302,25 @@ int cli_parse_given(int argc, const char **argv, const struct cli_option *opts,
 		argv[out++] = argv[i];
 	argv[out] = NULL;
 	return out;
+}
+
+int cli_opt_compression_level(const struct cli_option *opt, const char *arg, bool unset)
+{
+	int *level = opt->value;
+	char *end;
+	long v;
+
+	if (unset || !arg) {
+		*level = unset ? 0 : 1;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1 || v > 22) {
+		cli_error("invalid compression level '%s': zstd levels are 1 (the fastest, the "
+			  "default) to 22 (the smallest files)", arg);
+		return -1;
+	}
+	*level = (int)v;
+	return 0;
 }

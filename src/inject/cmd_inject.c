@@ -21,29 +21,6 @@ static const char *const usage[] = {
 	NULL,
 };
 
-static int set_level(const struct cli_option *opt, const char *arg, bool unset)
-{
-	int *level = opt->value;
-	char *end;
-	long v;
-
-	if (unset) {
-		*level = 0;
-		return 0;
-	}
-	if (!arg) {
-		*level = 1;
-		return 0;
-	}
-	v = strtol(arg, &end, 10);
-	if (*end || v < 1 || v > 22) {
-		cli_error("invalid compression level '%s': use 1 to 22", arg);
-		return -1;
-	}
-	*level = (int)v;
-	return 0;
-}
-
 /* Records the writer makes itself, or that describe a pipe stream (applied, not copied). */
 static bool regenerated(uint32_t type)
 {
@@ -260,10 +237,12 @@ int main(int argc, const char **argv)
 		OPT_STRING('o', "output", &o.output, "FILE",
 			   "output file (default: '-', a pipe stream on stdout), written whole then "
 			   "renamed; an existing FILE is renamed FILE.old, a link is never followed"),
-		OPT_CALLBACK_OPTARG('z', "compression-level", &o.level, "LEVEL",
-				    "compress the output with zstd at LEVEL (1-22, default 1); "
-				    "without -z the output is plain records, which readers built "
-				    "without zstd can read", set_level),
+		/* no command follows, so "-z 5" and "-z abc" are levels (the second wrong) */
+		OPT_CALLBACK_DEFAULT('z', "compression-level", &o.level, "LEVEL",
+				     "compress the output with zstd at LEVEL (1-22, default 1), "
+				     "attached (-z5) or after it (-z 5); without -z the output is "
+				     "plain records, which readers built without zstd can read",
+				     cli_opt_compression_level, "1"),
 		OPT_BOOL('b', "build-ids", &o.build_ids,
 			 "add to the BUILD_ID feature the build ids the kernel gave in MMAP2 "
 			 "records, for files the feature does not list"),

@@ -227,25 +227,6 @@ static int opt_mmap(const struct cli_option *o, const char *arg, bool unset)
 	return 0;
 }
 
-static int opt_zlevel(const struct cli_option *o, const char *arg, bool unset)
-{
-	char *end;
-	long v;
-
-	(void)o;
-	if (unset) {
-		opts.compress_level = 0;
-		return 0;
-	}
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end || v < 1 || v > 22) {
-		cli_error("invalid compression level '%s' (1..22)", arg);
-		return -1;
-	}
-	opts.compress_level = (int)v;
-	return 0;
-}
-
 #define OPT_FLAG(s, l, v, h) \
 	{ .type = CLI_OPT_BOOL, .short_name = (s), .long_name = (l), .value = (v), .help = (h), \
 	  .flags = CLI_NONEG }
@@ -324,8 +305,11 @@ static struct cli_option options[] = {
 	OPT_CALLBACK('m', "mmap-pages", NULL, "PAGES",
 		     "ring buffer size per cpu, in pages (power of two) or with B/K/M/G",
 		     opt_mmap),
-	OPT_CALLBACK('z', "compression-level", NULL, "LEVEL",
-		     "zstd level 1..22 (default 1: compressed unless --no-compress; a bare -z is 1)", opt_zlevel),
+	/* perf takes the level only attached (-z3); "-z 3" is ours too, "-z cmd" runs cmd */
+	OPT_CALLBACK_OPTNUM('z', "compression-level", &opts.compress_level, "LEVEL",
+			    "zstd level 1..22, attached (-z3) or a number after it (-z 3); "
+			    "default 1: compressed unless --no-compress; a bare -z is 1",
+			    cli_opt_compression_level),
 	OPT_FLAG(0, "no-compress", &no_compress, "write plain, uncompressed records"),
 	OPT_FLAG('B', "no-buildid", &opts.no_buildid, "do not collect build ids"),
 	OPT_FLAG('N', "no-buildid-cache", &ignored,
@@ -768,6 +752,21 @@ static int switch_output(struct rec_session *s)
 	return ret;
 }
 
+/*
+ * "-z abc": as in perf, a bare -z is level 1 and what follows, not a number, is the
+ * command. When that command does not exist, the user most likely meant a level.
+ */
+static void hint_level_taken_as_command(void)
+{
+	int at = opts.cmdline_argc - opts.argc; /* the command's place on the command line */
+	const char *before = at >= 1 ? opts.cmdline_argv[at - 1] : "";
+
+	if (!strcmp(before, "-z") || !strcmp(before, "--compression-level"))
+		cli_hint("'%s' was taken as the command, after a bare %s (level 1): a level is a "
+			 "number from 1 to 22, attached (-z5) or after it (-z 5)",
+			 opts.argv[0], before);
+}
+
 static int record(struct rec_session *s, struct rec_target *t)
 {
 	struct xb_error err = { 0 };
@@ -780,6 +779,7 @@ static int record(struct rec_session *s, struct rec_target *t)
 
 	if (opts.argc > 0 && target_check_command(opts.argv[0], &err) < 0) {
 		cli_error("%s", err.msg);
+		hint_level_taken_as_command();
 		return CLI_EXIT_RUNTIME;
 	}
 	ret = target_prepare(t, &opts, s->ctx, &err);
@@ -908,53 +908,6 @@ static int record(struct rec_session *s, struct rec_target *t)
 	return exit_code;
 }
 
-/* A number: the level of a separate "-z N" (checked by opt_zlevel), not the command. */
-static bool is_number(const char *s)
-{
-	char *end;
-
-	strtol(s, &end, 10);
-	return end != s && !*end;
-}
-
-/*
- * perf's -z takes its level only attached (-z3, --compression-level=3); a bare -z means
- * level 1. We also take "-z 3", so a bare -z (followed by anything but a level) is made
- * "-z1" here (a number after it stays its level, and a bad one its error). Only our own options are looked at: the scan stops at the command.
- */
-static void bare_z_to_level_1(int argc, const char **argv)
-{
-	static const char with_value[] = "eFcptCuomzD";
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool bare = !strcmp(a, "-z") || !strcmp(a, "--compression-level");
-
-		if (a[0] != '-' || !strcmp(a, "--") || !strcmp(a, "-"))
-			return;
-		if (bare && (i + 1 == argc || !is_number(argv[i + 1]))) {
-			argv[i] = a[1] == 'z' ? "-z1" : "--compression-level=1";
-			continue;
-		}
-		if (a[1] == '-') {
-			static const char *const longs[] = {
-				"--event", "--freq", "--count", "--call-graph", "--pid", "--tid",
-				"--cpu", "--uid", "--output", "--mmap-pages", "--compression-level",
-				"--filter", "--delay", "--max-size", "--switch-output-event",
-				"--switch-max-files",
-			};
-			size_t k;
-
-			for (k = 0; k < sizeof(longs) / sizeof(longs[0]); k++)
-				if (!strcmp(a, longs[k]))
-					i++;
-		} else if (a[1] && !a[2] && strchr(with_value, a[1])) {
-			i++;
-		}
-	}
-}
-
 int main(int argc, const char **argv)
 {
 	struct rec_session s = { 0 };
@@ -974,7 +927,6 @@ int main(int argc, const char **argv)
 		memcpy(copy, argv, (size_t)(argc + 1) * sizeof(*copy));
 		opts.cmdline_argv = copy;
 	}
-	bare_z_to_level_1(argc, argv);
 	n = cli_parse(argc, argv, options, usage, CLI_STOP_AT_NON_OPTION);
 	if (n < 0)
 		return n == CLI_HELP ? CLI_EXIT_OK

@@ -21,4 +21,30 @@ test_case "a usage error: the error, one usage line, where the options are; exit
 	done
 '
 
+test_case "-z: a level attached or after it; out of 1..22 an error naming the range" '
+	xperf-record -q -N -o r.data -- true
+	xperf-inject -z 5 -i r.data -o z5.data
+	xperf-report --header-only -i z5.data | grep -q "^# compressed : Zstd, level = 5,"
+	for a in "-z 99" "-z abc" "-z0" "--compression-level=23"; do
+		set -- $a
+		rc=0; xperf-inject "$@" -i r.data -o bad.data 2>err || rc=$?
+		[ $rc -eq 1 ] || fail "inject $a: exit $rc"
+		grep -q "^xperf inject: error: invalid compression level .${a##*[z= ]}.: zstd levels are 1 .* to 22" err ||
+			fail "inject $a: $(head -n 1 err)"
+		rc=0; xperf-record -q "$@" -o bad.data -- true 2>err || rc=$?
+		[ $rc -eq 1 ] || [ "$a" = "-z abc" ] || fail "record $a: exit $rc"
+		[ ! -e bad.data ]
+	done
+'
+
+test_case "record -z WORD: WORD is the command, as in perf, and a missing one is explained" '
+	rc=0; xperf-record -q -z abc 2>err || rc=$?
+	cat err
+	[ $rc -eq 2 ] || fail "exit $rc"
+	grep -q "^xperf record: error: cannot run .abc.: command not found" err
+	grep -q "^hint: .abc. was taken as the command, after a bare -z (level 1): a level is a number from 1 to 22" err
+	xperf-record -q -N -z true
+	xperf-report --header-only | grep -q "^# compressed : Zstd, level = 1,"
+'
+
 test_done

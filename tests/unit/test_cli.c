@@ -1,4 +1,5 @@
 /* Unit tests of the option-table parser in src/cli/. */
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -121,6 +122,46 @@ static void test_optarg_number(void)
 	CHECK_EQ_U64(lvl, 7);
 }
 
+/*
+ * -z's level: attached, or a following number ("-z 3"); any other following word stays
+ * an argument (record's command), and a level outside 1..22 is an error.
+ */
+static void test_compression_level(void)
+{
+	static int lvl = -1;
+	static const struct cli_option oz[] = {
+		OPT_CALLBACK_OPTNUM('z', "compression-level", &lvl, "LEVEL", "level",
+				    cli_opt_compression_level),
+		OPT_END(),
+	};
+	const char *sep[] = { "t", "-z", "5", "cmd", NULL };
+	const char *word[] = { "t", "-z", "abc", NULL };
+	const char *lng[] = { "t", "--compression-level", "22", NULL };
+	const char *att[] = { "t", "-z7", NULL };
+	const char *big[] = { "t", "-z", "23", NULL };
+	const char *zero[] = { "t", "--compression-level=0", NULL };
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+
+	CHECK_EQ_U64(cli_parse(4, sep, oz, usage, CLI_STOP_AT_NON_OPTION), 1);
+	CHECK_EQ_U64(lvl, 5);
+	CHECK(!strcmp(sep[0], "cmd"));
+	CHECK_EQ_U64(cli_parse(3, word, oz, usage, CLI_STOP_AT_NON_OPTION), 1);
+	CHECK_EQ_U64(lvl, 1);
+	CHECK(!strcmp(word[0], "abc"));
+	CHECK_EQ_U64(cli_parse(3, lng, oz, usage, 0), 0);
+	CHECK_EQ_U64(lvl, 22);
+	CHECK_EQ_U64(cli_parse(2, att, oz, usage, 0), 0);
+	CHECK_EQ_U64(lvl, 7);
+	fflush(stderr);
+	dup2(null, 2);
+	CHECK(cli_parse(3, big, oz, usage, 0) == CLI_ERROR);
+	CHECK(cli_parse(2, zero, oz, usage, 0) == CLI_ERROR);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(null);
+}
+
 static const char *last_g;
 
 static int take_g(const struct cli_option *opt, const char *arg, bool unset)
@@ -185,6 +226,7 @@ int main(void)
 	RUN(test_errors);
 	RUN(test_help_no_prefix);
 	RUN(test_optarg_number);
+	RUN(test_compression_level);
 	RUN(test_lastarg_default);
 	RUN(test_given);
 	UNIT_MAIN_END();
