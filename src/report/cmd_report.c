@@ -21,6 +21,7 @@
 struct report_opts {
 	const char *input, *pprof;
 	const char *flamegraph; /* --flamegraph FILE: src/report/flamegraph/ */
+	const char *event;      /* --event NAME: the event the exports draw */
 	bool dump, stats, header, header_only, stdio, tui, quiet, demangle;
 	bool threads;           /* -T: src/report/threads.c */
 	int verbose;
@@ -247,7 +248,7 @@ static int run_stdio(xpf_reader *r, struct report_opts *o)
 
 static int run_flamegraph(xpf_reader *r, const struct report_opts *o)
 {
-	int status = report_flamegraph_run(r, o->flamegraph, &o->view);
+	int status = report_flamegraph_run(r, o->flamegraph, o->event, &o->view);
 
 	if (status == CLI_EXIT_OK)
 		warn_once(r, o);
@@ -332,9 +333,14 @@ int main(int argc, const char **argv)
 			   "inline frames, mappings with build ids), for go tool pprof, Pyroscope, "
 			   "Parca or Grafana"),
 		OPT_STRING(0, "flamegraph", &o.flamegraph, "FILE.svg",
-			   "write the call tree of the first event as an SVG flame graph to "
-			   "FILE.svg ('-': stdout), with hover titles and click to zoom, instead "
-			   "of printing the report"),
+			   "write the call tree of one event (see --event) as an SVG flame graph "
+			   "to FILE.svg ('-': stdout), with hover titles and click to zoom, "
+			   "instead of printing the report; the filters, --wall, --max-stack and "
+			   "--inline apply"),
+		OPT_STRING(0, "event", &o.event, "NAME",
+			   "the event --flamegraph draws (default: the first with samples, a "
+			   "warning naming it when there are several) or the one --pprof writes "
+			   "(default: every event), by its name as the report heads it"),
 		OPT_STRING('s', "sort", &o.view.sort, "KEYS",
 			   "group and sort the entries by KEYS, also their columns: a "
 			   "comma-separated list of comm, pid (thread id and name), dso, sym, "
@@ -464,6 +470,11 @@ int main(int argc, const char **argv)
 	}
 	if (check_view_values(&o) < 0 || report_mode_check(mode, opts, given) < 0)
 		return CLI_EXIT_USAGE;
+	if (o.event && o.view.wall) {
+		cli_error("'--event' cannot be combined with '--wall': it draws one event, on- and "
+			  "off-CPU time merged");
+		return CLI_EXIT_USAGE;
+	}
 	o.view.quiet = o.quiet;
 	o.view.verbose = o.verbose;
 	o.view.no_demangle = !o.demangle;
@@ -485,7 +496,7 @@ int main(int argc, const char **argv)
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 		switch (mode) {
 		case RM_PPROF:
-			status = report_pprof_run(r, o.pprof, &o.view);
+			status = report_pprof_run(r, o.pprof, o.event, &o.view);
 			break;
 		case RM_HEADER_ONLY:
 			status = run_header_only(r, &o);

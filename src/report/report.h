@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "format/xpf_reader.h"
+#include "profile/profile.h"
 
 /*
  * Per-type record counts of one pass, as perf report --stats keeps them: types below
@@ -82,5 +83,23 @@ struct report_threads *report_threads_create(const xpf_reader *r);
 void report_threads_free(struct report_threads *t);
 int report_threads_add(void *ctx, const struct perf_event_header *hdr);
 void report_threads_print(const struct report_threads *t, FILE *out);
+
+struct report_stdio_opts;
+/*
+ * The profile options of an export (--flamegraph, --pprof) from the view's: symbol lookup,
+ * every filter (--comms --dsos --pid --tid --cpu -S --hide-unresolved, -x with -p),
+ * --max-stack and --wall. Each export sets what its drawing needs besides (order, lines).
+ */
+void report_export_opts(const struct report_stdio_opts *o, struct xpp_opts *po);
+
+/*
+ * --event NAME: the index of the event an export of p draws (after xpp_profile_run()):
+ * the one named, else the first with samples, with a warning naming it when others have
+ * samples too (not with quiet). `what` names the export in messages ("the flame graph").
+ * CLI_EXIT_OK with *idx set, or an exit status after the error: CLI_EXIT_USAGE for a name
+ * the file lacks (the message lists those it has), CLI_EXIT_RUNTIME for no samples.
+ */
+int report_event_pick(const xpp_profile *p, const char *name, const char *what, bool quiet,
+		      uint32_t *idx);
 
 #endif

@@ -16,6 +16,15 @@ mkdir -p "$F"
 "$XPERF_BUILD/xperf-record" -q -o "$F/flat.data" -- "$WL/shares" 0.5 >/dev/null 2>>"$F/rec.err" ||
 	rm -f "$F/flat.data"
 
+# two events, each with call chains, and the cpu of each sample
+"$XPERF_BUILD/xperf-record" -q -g --sample-cpu -e cpu-clock,task-clock -o "$F/two.data" -- \
+	"$WL/shares" 0.5 >/dev/null 2>>"$F/rec.err" || rm -f "$F/two.data"
+# on- and off-CPU time: 50% computing, 30% asleep, 20% waiting on a pipe (report --wall)
+if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
+	"$XPERF_BUILD/xperf-record" -q --off-cpu -e cpu-clock -o "$F/off.data" -- \
+		"$WL/offcpu" 10 cpu >/dev/null 2>>"$F/rec.err" || rm -f "$F/off.data"
+fi
+
 need() { [ -s "$F/$1" ] || skip "recording $1 failed: $(tail -n 1 "$F/rec.err")"; }
 have_python() { command -v python3 >/dev/null || skip "python3 is absent"; }
 export -f need have_python
@@ -110,6 +119,86 @@ test_case "a file without call chains: command, then function" '
 	widths fg.svg >w
 	grep -q "^work_a [0-9.]* 2$" w || fail "$(cat w)"
 	grep -q "no call chains" fg.svg || fail "the subtitle does not say so"
+'
+
+# share SVG NAME: the summed width (percent) of NAME's boxes, 0 when it has none
+share() { widths "$1" | awk -v n="$2" "\$1 == n { s += \$2 } END { print s + 0 }"; }
+export -f share
+
+test_case "the filters apply: -S, --pid, --tid, --cpu, --hide-unresolved" '
+	need g.data
+	need two.data
+	have_python
+	"$R" --flamegraph all.svg -i "$F/g.data"
+	"$R" --flamegraph a.svg -S work_a -i "$F/g.data"
+	widths a.svg >w
+	grep -q "^work_a " w || fail "no work_a: $(cat w)"
+	! grep -q "^work_[bc] " w || fail "-S work_a kept $(grep "^work_[bc] " w)"
+	cmp -s all.svg a.svg && fail "-S work_a drew the same graph"
+	pid=$("$XPERF_BUILD/xperf-script" -F pid -i "$F/g.data" | awk "{ print \$1; exit }")
+	"$R" --flamegraph p.svg --pid "$pid" -i "$F/g.data"
+	"$R" --flamegraph t.svg --tid "$pid" -i "$F/g.data"
+	[ "$(share p.svg work_a)" = "$(share all.svg work_a)" ] || fail "--pid $pid left out samples"
+	[ "$(share t.svg work_a)" = "$(share all.svg work_a)" ] || fail "--tid $pid left out samples"
+	for o in "--pid 999999" "--tid 999999" "-S nosuchsym"; do
+		rc=0; "$R" --flamegraph n.svg $o -i "$F/g.data" 2>err || rc=$?
+		[ $rc -eq 2 ] || fail "$o: exit $rc"
+		grep -q "^xperf report: error: no samples for the flame graph" err || fail "$o: $(cat err)"
+		[ ! -e n.svg ] || fail "$o: a graph of nothing was written"
+	done
+	cpu=$("$XPERF_BUILD/xperf-script" -F cpu -i "$F/two.data" | tr -d "[]" | awk "{ print \$1 + 0; exit }")
+	"$R" --flamegraph c.svg --cpu "$cpu" -i "$F/two.data" 2>err
+	"$R" --flamegraph c2.svg -i "$F/two.data" 2>err
+	n=$(grep -o "cpu-clock: [0-9]* samples" c.svg | tr -dc 0-9)
+	n2=$(grep -o "cpu-clock: [0-9]* samples" c2.svg | tr -dc 0-9)
+	echo "--cpu $cpu: $n samples, all cpus: $n2"
+	[ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -le "$n2" ] || fail "--cpu $cpu: $n of $n2 samples"
+	rc=0; "$R" --flamegraph n.svg --cpu 77 -i "$F/two.data" 2>err || rc=$?
+	[ $rc -eq 2 ] && [ ! -e n.svg ] || fail "--cpu 77: exit $rc, $(cat err)"
+	"$R" --flamegraph u.svg --hide-unresolved -i "$F/g.data"
+	! widths u.svg | grep -q "^\[" || fail "--hide-unresolved drew $(widths u.svg | grep "^\[" | head -n 3)"
+'
+
+test_case "--wall: off-CPU time drawn beside on-CPU time, as the report shares it" '
+	need off.data
+	have_python
+	"$R" --flamegraph on.svg -i "$F/off.data" 2>err
+	"$R" --flamegraph wall.svg --wall -i "$F/off.data" 2>err
+	grep -q "cpu-clock + offcpu-time: [0-9]* samples" wall.svg || fail "subtitle: $(grep -o "cpu-clock[^<]*" wall.svg)"
+	"$R" --stdio --wall --children -g none --sort sym -i "$F/off.data" >rep
+	for f in compute sleep_a_while wait_for_pipe; do
+		svg=$(share wall.svg $f)
+		rep=$(awk -v f=$f "\$NF == f { sub(/%/, \"\", \$1); print \$1; exit }" rep)
+		echo "$f: svg $svg% report $rep%, on-CPU only $(share on.svg $f)%"
+		[ -n "$rep" ] || fail "$f is not in the report"
+		awk -v a="$svg" -v b="$rep" "BEGIN { d = a - b; if (d < 0) d = -d; exit d > 0.5 }" ||
+			fail "$f: width $svg%, report $rep%"
+	done
+	# without --wall, the time asleep is not drawn: the cpu-clock event alone
+	awk -v a="$(share on.svg sleep_a_while)" "BEGIN { exit !(a < 5) }" ||
+		fail "sleep_a_while at $(share on.svg sleep_a_while)% of the cpu-clock samples"
+	# --wall draws one event, both merged: naming one is refused, not half done
+	rc=0; "$R" --flamegraph n.svg --event offcpu-time --wall -i "$F/off.data" 2>err || rc=$?
+	[ $rc -eq 1 ] && [ ! -e n.svg ] || fail "--event with --wall: exit $rc"
+	grep -qx "xperf report: error: .--event. cannot be combined with .--wall.: it draws one event, on- and off-CPU time merged" err ||
+		fail "$(cat err)"
+'
+
+test_case "--event NAME draws that event; without it the first, one line saying which" '
+	need two.data
+	"$R" --flamegraph first.svg -i "$F/two.data" 2>err
+	cat err
+	[ "$(grep -c warning err)" -eq 1 ] || fail "$(cat err)"
+	grep -q "several events (cpu-clock, task-clock): the flame graph shows .cpu-clock. (--event NAME" err ||
+		fail "$(cat err)"
+	grep -q ">cpu-clock: [0-9]* samples" first.svg || fail "not cpu-clock"
+	"$R" --flamegraph task.svg --event task-clock -i "$F/two.data" 2>err
+	[ ! -s err ] || fail "$(cat err)"
+	grep -q ">task-clock: [0-9]* samples" task.svg || fail "--event task-clock drew another"
+	rc=0; "$R" --flamegraph n.svg --event cycles -i "$F/two.data" 2>err || rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc"
+	grep -qx "xperf report: error: no event .cycles. in the file: its events with samples are cpu-clock, task-clock" err ||
+		fail "$(cat err)"
 '
 
 test_case "an unwritable output: one error naming it, exit 2" '

@@ -23,7 +23,14 @@ DATA=$TEST_TMP/x.data
 FLAT=$TEST_TMP/flat.data
 "$XPERF_BUILD/xperf-record" -q -g -o "$DATA" -- "$WL/shares" 0.4 >/dev/null 2>&1 || :
 "$XPERF_BUILD/xperf-record" -q -o "$FLAT" -- "$WL/shares" 0.4 >/dev/null 2>&1 || :
-export DATA FLAT XR
+TWO=$TEST_TMP/two.data OFF=$TEST_TMP/off.data
+"$XPERF_BUILD/xperf-record" -q -g -e cpu-clock,task-clock -o "$TWO" -- "$WL/shares" 0.3 \
+	>/dev/null 2>&1 || :
+if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/events/sched ]; then
+	"$XPERF_BUILD/xperf-record" -q --off-cpu -e cpu-clock -o "$OFF" -- "$WL/offcpu" 10 cpu \
+		>/dev/null 2>&1 || :
+fi
+export DATA FLAT TWO OFF XR
 
 # top N: "name percent" of the flat view of each tool, by period
 pprof_top() {
@@ -94,6 +101,45 @@ go_case "mappings carry build ids, the profile its duration and period" '
 	grep -q "Duration: [0-9.]*m\?s" <(go tool pprof -top -symbolize=none p.pb.gz 2>/dev/null)
 	grep -q "PeriodType: cpu-clock nanoseconds" raw
 	if [ -n "$id" ] && have_perf; then grep -q "$id" raw || fail "no build id $id"; fi
+'
+go_case "the filters apply: -S, --pid" '
+	"$XR" --pprof a.pb.gz -S work_a -i "$DATA"
+	pprof_top a.pb.gz >top
+	cat top
+	[ "$(awk "\$2 > 0" top | cut -d" " -f1)" = work_a ] || fail "-S work_a: $(cat top)"
+	rc=0; "$XR" --pprof n.pb.gz --pid 999999 -i "$DATA" 2>err || rc=$?
+	pprof_top n.pb.gz >top
+	[ ! -s top ] || fail "--pid 999999 kept $(head -n 3 top)"
+'
+go_case "--event NAME writes that event alone; without it every event" '
+	[ -s "$TWO" ] || skip "recording two events failed"
+	"$XR" --pprof all.pb.gz -i "$TWO" 2>err
+	[ ! -s err ] || fail "$(cat err)"
+	go tool pprof -raw -symbolize=none all.pb.gz 2>/dev/null | sed -n "/^Samples:/{n;p;q}" >types
+	grep -q "cpu-clock/nanoseconds.* task-clock/nanoseconds" types || fail "$(cat types)"
+	"$XR" --pprof t.pb.gz --event task-clock -i "$TWO"
+	go tool pprof -raw -symbolize=none t.pb.gz 2>/dev/null | sed -n "/^Samples:/{n;p;q}" >types
+	[ "$(cat types)" = "samples/count task-clock/nanoseconds[dflt]" ] || fail "$(cat types)"
+	rc=0; "$XR" --pprof n.pb.gz --event cycles -i "$TWO" 2>err || rc=$?
+	[ $rc -eq 1 ] && [ ! -e n.pb.gz ] || fail "--event cycles: exit $rc"
+	grep -q "no event .cycles. in the file: its events with samples are cpu-clock, task-clock" err ||
+		fail "$(cat err)"
+'
+go_case "--wall: off-CPU time beside on-CPU time, as the report shares it" '
+	[ -s "$OFF" ] || skip "no off-CPU recording (tracefs sched events)"
+	"$XR" --pprof w.pb.gz --wall -i "$OFF"
+	go tool pprof -top -symbolize=none -nodecount=50 w.pb.gz 2>/dev/null |
+		awk "/^ *flat +flat%/ { t = 1; next } t { sub(/%/, \"\", \$5); print \$6, \$5 }" >cum
+	"$XR" --stdio -q --wall --children -g none --sort sym -i "$OFF" |
+		awk "\$1 ~ /%\$/ { sub(/%/, \"\", \$1); print \$NF, \$1 }" >rep
+	for f in compute sleep_a_while wait_for_pipe; do
+		a=$(awk -v f=$f "\$1 == f { print \$2; exit }" cum)
+		b=$(awk -v f=$f "\$1 == f { print \$2; exit }" rep)
+		echo "$f: pprof $a% report $b%"
+		[ -n "$a" ] && [ -n "$b" ] || fail "$f missing"
+		awk -v a="$a" -v b="$b" "BEGIN { d = a - b; if (d < 0) d = -d; exit d > 0.5 }" ||
+			fail "$f: pprof $a%, report $b%"
+	done
 '
 test_case "--pprof to a directory that does not exist: one error, exit 2" '
 	rc=0; "$XR" --pprof /nonexistent/dir/p.pb.gz -i "$DATA" >out 2>err || rc=$?

@@ -1,4 +1,4 @@
-/* --flamegraph: one pass into a profile, then its first event's call tree written as SVG. */
+/* --flamegraph: one pass into a profile, then one event's call tree written as SVG. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,9 +7,10 @@
 #include "cli/cli.h"
 #include "report/flamegraph/flame_int.h"
 #include "report/flamegraph/flamegraph.h"
+#include "report/report.h"
 #include "view/rv.h"
 
-static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
+static int write_file(const xpp_profile *p, uint32_t ev, const char *path, bool wall)
 {
 	uint32_t nr;
 	const struct xpp_event *e = &xpp_profile_events(p, &nr)[ev];
@@ -25,8 +26,15 @@ static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
 		cli_error("cannot build the flame graph: %s", strerror(-ret));
 		return CLI_EXIT_RUNTIME;
 	}
-	snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples%s",
-		 xpf_attr_event_name(a, name, sizeof(name)), f.count[0],
+	if (!f.count[0]) {
+		/* the event had samples, the filters took every one: nothing to draw */
+		flame_free(&f);
+		cli_error("no samples for the flame graph: the filters left none");
+		return CLI_EXIT_RUNTIME;
+	}
+	snprintf(sub, sizeof(sub), "%s%s: %" PRIu64 " samples%s",
+		 xpf_attr_event_name(a, name, sizeof(name)), wall ? " + offcpu-time" : "",
+		 f.count[0],
 		 xpp_profile_callchains(p) ? "" : " (no call chains: command, function)");
 	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!out) {
@@ -49,16 +57,16 @@ static int write_file(const xpp_profile *p, uint32_t ev, const char *path)
 	return CLI_EXIT_OK;
 }
 
-int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_stdio_opts *o)
+int report_flamegraph_run(xpf_reader *r, const char *path, const char *event,
+			  const struct report_stdio_opts *o)
 {
 	struct xpp_opts po = { .children = 0, .order = -1 };
 	struct xb_error err = { 0 };
-	const struct xpp_event *ev;
 	xpp_profile *p = NULL;
-	uint32_t nr, i;
+	uint32_t ev;
 	int ret, status = CLI_EXIT_RUNTIME;
 
-	rv_lookup_opts(o, &po);
+	report_export_opts(o, &po);
 	ret = xpp_profile_create(&p, r, &po, &err);
 	if (ret == 0)
 		ret = xpp_profile_run(p, &err);
@@ -67,19 +75,9 @@ int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_s
 		goto out;
 	}
 	rv_warn_records(p, o->quiet);
-	ev = xpp_profile_events(p, &nr);
-	for (i = 0; i < nr && !ev[i].nr_samples; i++)
-		;
-	if (i == nr) {
-		cli_error("no samples to draw a flame graph of");
-		goto out;
-	}
-	for (uint32_t j = i + 1; j < nr; j++)
-		if (ev[j].nr_samples) {
-			cli_warning("the file has several events: the flame graph shows the first");
-			break;
-		}
-	status = write_file(p, i, path);
+	status = report_event_pick(p, event, "the flame graph", o->quiet, &ev);
+	if (status == CLI_EXIT_OK)
+		status = write_file(p, ev, path, o->wall);
 out:
 	xpp_profile_free(p);
 	return status;

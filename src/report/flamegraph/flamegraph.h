@@ -6,12 +6,15 @@
 #include "report/stdio/report_stdio.h"
 
 /*
- * Read r in one pass and write the flame graph of its first event with samples to `path`
- * ("-" for stdout): one box per function per call path, as wide as its share of the
- * samples, callers below callees, siblings in name order; each box's title names the
- * function, its object, its samples and share; a click zooms into a box. Errors are
- * printed with cli_error(). Returns CLI_EXIT_OK or CLI_EXIT_RUNTIME.
+ * Read r in one pass, with o's filters, symbol lookup, --max-stack and --wall, and write
+ * the flame graph of one event to `path` ("-" for stdout): the one named `event`, else the
+ * first with samples (a warning names it when there are several). One box per function
+ * per call path, as wide as its share of the samples, callers below callees, siblings in
+ * name order; each box's title names the function, its object, its samples and share; a
+ * click zooms into a box. Errors are printed with cli_error(). Returns CLI_EXIT_OK,
+ * CLI_EXIT_USAGE (an event the file lacks) or CLI_EXIT_RUNTIME (no samples left).
  */
-int report_flamegraph_run(xpf_reader *r, const char *path, const struct report_stdio_opts *o);
+int report_flamegraph_run(xpf_reader *r, const char *path, const char *event,
+			  const struct report_stdio_opts *o);
 
 #endif

@@ -11,15 +11,18 @@
  * one sample per distinct call stack (labelled with its command; without call chains, per
  * command and own location, a one-frame stack), locations with their
  * inline frames as extra lines, functions, mappings with build ids, duration and period.
+ * Every event, or with `only` below the number of events that one alone (--event).
  * 0, or a negative errno with err set (-EOPNOTSUPP when built without libprotobuf-c).
  */
-int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err);
+int report_pprof_write(xpp_profile *p, const char *path, uint32_t only, struct xb_error *err);
 
 struct report_stdio_opts;
 /*
- * --pprof PATH: read r in one pass (with the view's filters, inline and demangling
- * options) and write the pprof file. Errors are printed; returns an exit status.
+ * --pprof PATH: read r in one pass (with the view's filters, symbol lookup, inline frames,
+ * --max-stack and --wall) and write the pprof file: every event, or the one named `event`.
+ * Errors are printed; returns an exit status.
  */
-int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_opts *o);
+int report_pprof_run(xpf_reader *r, const char *path, const char *event,
+		     const struct report_stdio_opts *o);
 
 #endif

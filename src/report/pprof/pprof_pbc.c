@@ -46,7 +46,8 @@ struct pp {
 	struct vec samples, locations, functions, mappings;
 	uint32_t *map_of_dso;      /* dso id -> mapping id (0: none yet) */
 	uint32_t nr_dsos;
-	uint32_t nr_types;         /* 2 per event */
+	uint32_t ev_lo;            /* the first event written (--event: the only one) */
+	uint32_t nr_types;         /* 2 per event written */
 };
 
 static int64_t str(struct pp *pp, const char *s)
@@ -233,8 +234,8 @@ static Sample *new_sample(struct pp *pp, uint32_t comm, uint32_t n, uint32_t ev,
 	if (!s->location_id || !s->value || !s->label || !(s->label[0] = malloc(sizeof(Label))))
 		return NULL;
 	s->n_value = pp->nr_types;
-	s->value[2 * ev] = (int64_t)count;
-	s->value[2 * ev + 1] = (int64_t)period;
+	s->value[2 * (ev - pp->ev_lo)] = (int64_t)count;
+	s->value[2 * (ev - pp->ev_lo) + 1] = (int64_t)period;
 	perftools__profiles__label__init(s->label[0]);
 	s->n_label = 1;
 	s->label[0]->key = str(pp, "comm");
@@ -377,7 +378,7 @@ static void free_all(struct pp *pp, Profile *pr)
 	xpp_intern_free(pp->loc_keys);
 }
 
-int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
+int report_pprof_write(xpp_profile *p, const char *path, uint32_t only, struct xb_error *err)
 {
 	xpf_reader *r = xpp_profile_reader(p);
 	const struct xpf_features *f = xpf_reader_features(r);
@@ -385,7 +386,7 @@ int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
 	Profile pr;
 	ValueType period_type;
 	const struct xpp_event *ev;
-	uint32_t nev, first = UINT32_MAX;
+	uint32_t nev, first = UINT32_MAX, hi;
 	uint8_t *buf = NULL;
 	size_t len;
 	char nbuf[64];
@@ -394,7 +395,9 @@ int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
 	perftools__profiles__profile__init(&pr);
 	perftools__profiles__value_type__init(&period_type);
 	ev = xpp_profile_events(p, &nev);
-	pp.nr_types = 2 * nev;
+	pp.ev_lo = only < nev ? only : 0;
+	hi = only < nev ? only + 1 : nev;
+	pp.nr_types = 2 * (hi - pp.ev_lo);
 	pp.strs = xpp_intern_create();
 	pp.fn_keys = xpp_intern_create();
 	pp.loc_keys = xpp_intern_create();
@@ -402,7 +405,7 @@ int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
 		goto out;
 	if (!(pr.sample_type = calloc(pp.nr_types ? pp.nr_types : 1, sizeof(*pr.sample_type))))
 		goto out;
-	for (uint32_t e = 0; e < nev; e++) {
+	for (uint32_t e = pp.ev_lo; e < hi; e++) {
 		const struct xpf_attr *a = xpf_reader_attr(r, e);
 
 		for (int j = 0; j < 2; j++) {
@@ -419,7 +422,7 @@ int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
 			first = e;
 	}
 	ret = 0;
-	for (uint32_t e = 0; e < nev; e++) {
+	for (uint32_t e = pp.ev_lo; e < hi; e++) {
 		if (ev[e].cg)
 			ret = tree_samples(&pp, ev[e].cg, e);
 		else if (ev[e].h)
@@ -432,9 +435,9 @@ int report_pprof_write(xpp_profile *p, const char *path, struct xb_error *err)
 		const struct xpf_attr *a = xpf_reader_attr(r, first);
 
 		/* pprof shows the default type first: the first event's period */
-		pr.default_sample_type = pr.sample_type[2 * first + 1]->type;
-		period_type.type = pr.sample_type[2 * first + 1]->type;
-		period_type.unit = pr.sample_type[2 * first + 1]->unit;
+		pr.default_sample_type = pr.sample_type[2 * (first - pp.ev_lo) + 1]->type;
+		period_type.type = pr.sample_type[2 * (first - pp.ev_lo) + 1]->type;
+		period_type.unit = pr.sample_type[2 * (first - pp.ev_lo) + 1]->unit;
 		pr.period_type = &period_type;
 		pr.period = a->attr.freq ? (int64_t)(ev[first].total_period / ev[first].nr_samples) :
 					   (int64_t)a->attr.sample_period;

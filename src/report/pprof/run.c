@@ -4,17 +4,20 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "report/pprof/pprof.h"
+#include "report/report.h"
 #include "report/stdio/report_stdio.h"
 #include "view/rv.h"
 
-int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_opts *o)
+int report_pprof_run(xpf_reader *r, const char *path, const char *event,
+		     const struct report_stdio_opts *o)
 {
 	struct xpp_opts po = { 0 };
 	struct xb_error err = { 0 };
 	xpp_profile *p = NULL;
-	int ret;
+	uint32_t only = UINT32_MAX;
+	int ret, status = CLI_EXIT_OK;
 
-	rv_lookup_opts(o, &po);
+	report_export_opts(o, &po);
 	po.children = 0;     /* the tree of whole stacks is all pprof needs */
 	po.order = 0;        /* long stacks keep their innermost frames */
 	po.srclines = HAVE_LIBDW;  /* locations carry lines, where libdw can read them */
@@ -23,12 +26,15 @@ int report_pprof_run(xpf_reader *r, const char *path, const struct report_stdio_
 		ret = xpp_profile_run(p, &err);
 	if (ret == 0)
 		rv_warn_records(p, o->quiet);
-	if (ret == 0)
-		ret = report_pprof_write(p, path, &err);
+	/* pprof holds every event (its sample types); --event keeps one */
+	if (ret == 0 && event)
+		status = report_event_pick(p, event, "the pprof profile", o->quiet, &only);
+	if (ret == 0 && status == CLI_EXIT_OK)
+		ret = report_pprof_write(p, path, only, &err);
 	xpp_profile_free(p);
 	if (ret < 0) {
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
 		return CLI_EXIT_RUNTIME;
 	}
-	return CLI_EXIT_OK;
+	return status;
 }
