@@ -253,7 +253,7 @@ int main(int argc, const char **argv)
 	struct annotate_opts o = { 0 };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
-		OPT_STRING('i', "input", &o.input, "FILE",
+		OPT_FILENAME('i', "input", &o.input, "FILE",
 			   "input file: '-' reads a pipe stream from stdin (default: stdin when "
 			   "it is a pipe, else xperf.data, else perf.data)"),
 		OPT_STRING('d', "dsos", &o.dsos, "DSO[,DSO...]",

@@ -41,6 +41,7 @@ enum cli_opt_type {
 #define CLI_NOARG   (1 << 3) /* a callback that takes no argument */
 #define CLI_LASTARG_DEFAULT (1 << 4) /* as perf's: the next argument is the value unless
 					it is missing or starts with '-', then defval */
+#define CLI_NONEMPTY (1 << 6) /* a string that may not be empty (a file name: -i '') */
 #define CLI_OPTARG_NUMBER (1 << 5) /* with CLI_OPTARG: a next argument that is a number is
 				      the value too ("-z 3"); anything else is not taken */
 
@@ -68,6 +69,8 @@ struct cli_option {
 #define OPT_U64(s, l, v, a, h)             { .type = CLI_OPT_U64, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
 #define OPT_DOUBLE(s, l, v, a, h)          { .type = CLI_OPT_DOUBLE, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
 #define OPT_STRING(s, l, v, a, h)          { .type = CLI_OPT_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+/* a file name: `-i ''` is a usage error naming the option, not "'': No such file" later */
+#define OPT_FILENAME(s, l, v, a, h)        { .type = CLI_OPT_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .flags = CLI_NONEMPTY }
 #define OPT_STRING_OPTARG(s, l, v, a, h, d) { .type = CLI_OPT_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .flags = CLI_OPTARG, .defval = (intptr_t)(d) }
 #define OPT_CALLBACK(s, l, v, a, h, f)     { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .callback = (f) }
 #define OPT_CALLBACK_NOARG(s, l, v, h, f)  { .type = CLI_OPT_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .help = (h), .callback = (f), .flags = CLI_NOARG }

@@ -98,6 +98,10 @@ static int apply(const struct cli_option *o, const char *arg, bool unset, bool i
 		return 0;
 	}
 	case CLI_OPT_STRING:
+		if (!unset && arg && !*arg && (o->flags & CLI_NONEMPTY)) {
+			cli_error("option '%s' needs a file name, not an empty string", name);
+			return -1;
+		}
 		*(const char **)o->value = unset ? NULL : arg ? arg : (const char *)o->defval;
 		return 0;
 	case CLI_OPT_CALLBACK:

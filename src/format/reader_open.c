@@ -493,6 +493,6 @@ int xpf_reader_open(xpf_reader **out, const char *path, struct xb_error *err)
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return xb_error_set(err, -errno, "%s: %s", path, strerror(errno));
+		return xb_error_set(err, -errno, "cannot open '%s': %s", path, strerror(errno));
 	return xpf_reader_open_fd(out, fd, path, err);
 }

@@ -232,9 +232,9 @@ int main(int argc, const char **argv)
 {
 	struct inject_opts o = { .input = "-", .output = "-" };
 	struct cli_option opts[] = {
-		OPT_STRING('i', "input", &o.input, "FILE",
+		OPT_FILENAME('i', "input", &o.input, "FILE",
 			   "input file, perf.data or a pipe stream (default: '-', stdin)"),
-		OPT_STRING('o', "output", &o.output, "FILE",
+		OPT_FILENAME('o', "output", &o.output, "FILE",
 			   "output file (default: '-', a pipe stream on stdout), written whole then "
 			   "renamed; an existing FILE is renamed FILE.old, a link is never followed"),
 		/* no command follows, so "-z 5" and "-z abc" are levels (the second wrong) */

@@ -299,7 +299,7 @@ static struct cli_option options[] = {
 		     "stop recording once the output passes SIZE bytes (B/K/M/G)",
 		     rec_opt_max_size),
 	OPT_GROUP("Output"),
-	OPT_STRING('o', "output", &opts.output, "FILE",
+	OPT_FILENAME('o', "output", &opts.output, "FILE",
 		   "output file (default xperf.data; '-' writes a pipe stream to stdout); "
 		   "an existing FILE (or a symbolic link there) is renamed FILE.old"),
 	OPT_CALLBACK('m', "mmap-pages", NULL, "PAGES",

@@ -307,7 +307,7 @@ int main(int argc, const char **argv)
 				  .demangle = true };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
-		OPT_STRING('i', "input", &o.input, "FILE",
+		OPT_FILENAME('i', "input", &o.input, "FILE",
 			   "input file: '-' reads a pipe stream from stdin (default: stdin when "
 			   "it is a pipe, else xperf.data, else perf.data)"),
 		OPT_GROUP("What to show"),
@@ -327,12 +327,12 @@ int main(int argc, const char **argv)
 			 "browse the same view in the terminal, folding and unfolding call "
 			 "chains (the default when standard output is a terminal; 'h' there "
 			 "lists the keys)"),
-		OPT_STRING(0, "pprof", &o.pprof, "FILE",
+		OPT_FILENAME(0, "pprof", &o.pprof, "FILE",
 			   "instead, write the profile to FILE ('-': stdout) in pprof's format "
 			   "(gzip-compressed profile.proto: call stacks with source lines and "
 			   "inline frames, mappings with build ids), for go tool pprof, Pyroscope, "
 			   "Parca or Grafana"),
-		OPT_STRING(0, "flamegraph", &o.flamegraph, "FILE.svg",
+		OPT_FILENAME(0, "flamegraph", &o.flamegraph, "FILE.svg",
 			   "write the call tree of one event (see --event) as an SVG flame graph "
 			   "to FILE.svg ('-': stdout), with hover titles and click to zoom, "
 			   "instead of printing the report; the filters, --wall, --max-stack and "

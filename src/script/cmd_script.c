@@ -173,7 +173,7 @@ int main(int argc, const char **argv)
 	struct script_opts o = { .demangle = true };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
-		OPT_STRING('i', "input", &o.input, "FILE",
+		OPT_FILENAME('i', "input", &o.input, "FILE",
 			   "input file: '-' reads a pipe stream from stdin (default: stdin when "
 			   "it is a pipe, else xperf.data, else perf.data)"),
 		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE",

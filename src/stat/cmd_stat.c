@@ -585,7 +585,7 @@ int cmd_stat(int argc, const char **argv)
 		OPT_GROUP("output"),
 		OPT_STRING('x', "field-separator", &opts.csv_sep, "SEP", "CSV output with SEP between fields"),
 		OPT_BOOL('j', "json", &opts.json, "JSON lines output"),
-		OPT_STRING('o', "output", &opts.output, "FILE", "write the counts to FILE, not stderr"),
+		OPT_FILENAME('o', "output", &opts.output, "FILE", "write the counts to FILE, not stderr"),
 		OPT_BOOL(0, "append", &opts.append, "with -o: append to FILE"),
 		OPT_BOOL('B', "big-num", &opts.big_num, "group thousands (locale) in counts (default on)"),
 		OPT_INCR('v', "verbose", &opts.verbose, "print raw counts (value, enabled, running)"),

@@ -47,4 +47,28 @@ test_case "record -z WORD: WORD is the command, as in perf, and a missing one is
 	xperf-report --header-only | grep -q "^# compressed : Zstd, level = 1,"
 '
 
+test_case "an empty file name for -i/-o is named as such: exit 1, nothing read or written" '
+	for cmd in "report -i" "script -i" "annotate -i" "inject -i" "inject -o" "record -o" \
+		   "stat -o" "report --pprof" "report --flamegraph"; do
+		set -- $cmd
+		rc=0; "xperf-$1" $2 "" -- true >out 2>err </dev/null || rc=$?
+		[ $rc -eq 1 ] || fail "$cmd: exit $rc"
+		grep -q "^xperf $1: error: option .$2. needs a file name, not an empty string$" err ||
+			fail "$cmd: $(head -n 1 err)"
+	done
+	rc=0; xperf-report --input= >out 2>err || rc=$?
+	[ $rc -eq 1 ] && grep -q "option .--input. needs a file name" err
+	[ -z "$(ls)" ] || [ "$(ls)" = "err
+out" ] || fail "left: $(ls)"
+'
+
+test_case "a missing input is quoted and said once" '
+	for c in report script annotate inject; do
+		rc=0; "xperf-$c" -i no.data >out 2>err </dev/null || rc=$?
+		[ $rc -eq 2 ] || fail "$c: exit $rc"
+		[ "$(cat err)" = "xperf $c: error: cannot open '"'"'no.data'"'"': No such file or directory" ] ||
+			fail "$c: $(cat err)"
+	done
+'
+
 test_done
