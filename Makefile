@@ -401,7 +401,8 @@ fuzz:
 		bash tests/fuzz/run.sh long
 
 # make mutate: MUTANTS damaged files (default 2000, from tests/fuzz/corpus-pass/) through every
-# reading command of the ASan+UBSan build, with perf's figures beside (bench/mutate.py)
+# reading command of the ASan+UBSan build, with perf's figures beside (bench/mutate.py;
+# MUTATE_FLAGS="--jobs 3 --perf-every 4 --max-seconds 3600" for a loaded machine)
 MUTANTS ?= 2000
 # (the release build's commands run too: their peak RSS is the one without ASan's shadow)
 mutate:
@@ -409,7 +410,8 @@ mutate:
 		build-san/xperf-annotate build-san/xperf-inject
 	@$(MAKE) --no-print-directory SANITIZE=0 BUILD=build build/xperf-report build/xperf-script \
 		build/xperf-annotate build/xperf-inject
-	@nice -n 10 python3 bench/mutate.py --build build-san --release build --mutants $(MUTANTS)
+	@nice -n 10 python3 bench/mutate.py --build build-san --release build --mutants $(MUTANTS) \
+		$(MUTATE_FLAGS)
 
 deps:
 	@sh scripts/ensure-deps.sh --install

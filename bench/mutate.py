@@ -323,6 +323,8 @@ def main():
                     help="LeakSanitizer at every exit (triples the cost of a run; the pass "
                          "fuzzer checks leaks)")
     ap.add_argument("--keep", action="store_true", help="keep the mutants")
+    ap.add_argument("--max-seconds", type=float, default=0,
+                    help="start no mutant after this long (the table says how many ran)")
     a = ap.parse_args()
 
     for tool in ("xperf-report", "xperf-script", "xperf-annotate", "xperf-inject"):
@@ -354,6 +356,8 @@ def main():
 
     def job(mi):
         path = mutants[mi]
+        if a.max_seconds and time.monotonic() - t0 > a.max_seconds:
+            return
         scratch = tempfile.mkdtemp(dir=work)
         try:
             for tool, name, argv in cmds:
@@ -411,7 +415,7 @@ def main():
                 f.write("    | %s\n" % l[:200])
 
     print("%d mutants of %d seeds (seed %d), %d s limit, xperf: %s (leak checks %s)%s, %.0f s" %
-          (len(mutants), len([x for x in os.listdir(SEED_DIR) if x.endswith(".bin")]), a.seed,
+          (done[0], len([x for x in os.listdir(SEED_DIR) if x.endswith(".bin")]), a.seed,
            a.timeout, a.build, "on" if a.leaks else "off", ", xperf-rel: " + rel if rel else "",
            took))
     print("%-9s %-20s %6s %6s %6s %9s %6s %6s %9s %7s  %s" % ("tool", "command", "runs", "exit0",
@@ -428,6 +432,10 @@ def main():
     for tool, t in sorted(tot.items()):
         print("%-9s %-20s %6d %6s %6d %9d %6d %6d %7d KB" % (tool, "TOTAL", t[0], "", t[1], t[2],
               t[3], t[4], t[5]))
+    if done[0] < len(mutants):
+        print("(%d of the %d mutants made: --max-seconds %.0f ran out)" % (done[0], len(mutants),
+                                                                       a.max_seconds))
+    print("perf ran on every %s mutant" % ("" if a.perf_every <= 1 else "%dth" % a.perf_every))
     print("findings: %s (inputs of xperf's in %s)" % (os.path.join(work, "findings.txt"),
                                                      os.path.join(work, "found")))
     if not a.keep:
