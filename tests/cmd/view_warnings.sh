@@ -27,15 +27,6 @@ views() {
 	done
 }
 
-# fviews FILE [ARGS...]: as views, for the views that apply the filters today (the flame
-# graph and pprof modes do not yet: the report's output-mode table brings them)
-fviews() {
-	local f=$1 rc=0
-	shift
-	xperf report --stdio -i "$f" "$@" >out.stdio 2>err.stdio || rc=$?
-	echo $rc >rc.stdio
-}
-
 # once REGEX: every view printed exactly one line matching REGEX on stderr
 once() {
 	local e n
@@ -52,7 +43,7 @@ none() {
 		if grep -E -- "$1" "$e"; then fail "${e#err.}: a line matches /$1/"; fi
 	done
 }
-export -f views fviews once none
+export -f views once none
 
 test_case 'lost chunks and lost samples: one warning each in every view, with the counts' '
 	"$SYNTH" -o l.data -n 800 --lost 70 --lost-samples 5
@@ -122,7 +113,7 @@ perf_case 'perf fails on the same records (it stops: we read on and say so)' '
 
 test_case '--cpu on a file without the samples'"'"' cpu is an error in every view' '
 	"$SYNTH" -o nc.data -n 100 --no-cpu
-	fviews nc.data -C 0
+	views nc.data -C 0
 	once "^xperf report: error: cannot filter by cpu: the file does not contain CPU events"
 	for r in rc.*; do [ "$(cat $r)" = 2 ] || fail "${r#rc.}: exit $(cat $r)"; done
 	xperf report --stdio -i - -C 0 <nc.data >/dev/null 2>perr && fail "the pipe passed"
@@ -138,15 +129,15 @@ perf_case 'perf refuses -C on the same file' '
 
 test_case 'a filter that matched no sample: one warning naming it, in every view' '
 	"$SYNTH" -o f.data -n 300
-	fviews f.data --pid 1
+	views f.data --pid 1
 	once "^xperf report: warning: --pid .1. matched none of the 300 samples$"
-	fviews f.data --comms nosuch
+	views f.data --comms nosuch
 	once "^xperf report: warning: --comms .nosuch. matched none of the 300 samples$"
-	fviews f.data -S nosuch
+	views f.data -S nosuch
 	once "^xperf report: warning: --symbols .nosuch. matched none of the 300 samples$"
-	fviews f.data -C 1 --pid 1
+	views f.data -C 1 --pid 1
 	once "^xperf report: warning: --pid .1. matched none of the 150 samples the other filters kept$"
-	fviews f.data -C 0,1 --comms xpf-synth
+	views f.data -C 0,1 --comms xpf-synth
 	none "matched none"
 '
 test_done
