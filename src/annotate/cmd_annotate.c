@@ -56,7 +56,51 @@ struct run {
 	xpp_dso_table *dsos;
 	bool *warned;           /* per DSO: a failure was reported (perf's annotate_warned) */
 	uint32_t printed, failed;
+	/*
+	 * Why symbols could not be annotated, one line per DSO, said at the end: as warnings
+	 * when others were annotated (exit 0, as perf), as errors when none was (exit 2).
+	 */
+	char **why;
+	uint32_t nr_why;
+	bool kcore;             /* one of them is the kernel's code */
 };
+
+static void remember_failure(struct run *r, const struct xpp_dso *d, const char *sym,
+			     const char *msg)
+{
+	char **v = realloc(r->why, (r->nr_why + 1) * sizeof(*v));
+
+	r->failed++;
+	if (!v)
+		return;
+	r->why = v;
+	if (asprintf(&v[r->nr_why], "cannot annotate '%s' in %s: %s", sym,
+		     d->short_name ? d->short_name : "?", msg) >= 0)
+		r->nr_why++;
+	if (d->kind == XPP_DSO_KERNEL || strstr(msg, "/proc/kcore"))
+		r->kcore = true;
+}
+
+/* The failures: warnings after a listing, errors when nothing could be listed. */
+static void say_failures(struct run *r)
+{
+	for (uint32_t i = 0; i < r->nr_why; i++) {
+		if (!r->o->skip_missing && r->printed)
+			cli_warning("%s", r->why[i]);
+		else if (!r->o->skip_missing)
+			cli_error("%s", r->why[i]);
+		free(r->why[i]);
+	}
+	free(r->why);
+	r->why = NULL;
+	if (r->failed && !r->printed && r->o->skip_missing)
+		cli_error("no symbol with samples could be annotated: %u skipped (--skip-missing) "
+			  "because their code cannot be read", r->failed);
+	if (r->kcore && !r->o->skip_missing)
+		cli_hint("kernel code is read from /proc/kcore, which needs CAP_SYS_RAWIO (root) "
+			 "and a kernel that provides it%s", r->printed ? "; --skip-missing leaves "
+			 "out what cannot be read" : "");
+}
 
 /* Annotate one (dso, symbol) of event ev; a failure is reported once per DSO. */
 static int annotate_one(struct run *r, uint32_t ev, const struct sym_total *t)
@@ -69,16 +113,13 @@ static int annotate_one(struct run *r, uint32_t ev, const struct sym_total *t)
 		return 0;
 	ret = xpp_annotation_create(&a, r->p, ev, t->dso, t->sym, &r->ann, &err);
 	if (ret < 0) {
-		r->failed++;
 		r->warned[t->dso] = true;
 		if (ret == -ENOMEM || ret == -EOPNOTSUPP)
 			return ret;
-		if (!r->o->skip_missing) {
+		{
 			const struct xpp_dso *d = xpp_dso_table_get(r->dsos, t->dso);
 
-			fflush(stdout);
-			cli_error("cannot annotate '%s': %s", xpp_dso_sym_name(d, (uint32_t)t->sym),
-				  err.msg);
+			remember_failure(r, d, xpp_dso_sym_name(d, (uint32_t)t->sym), err.msg);
 		}
 		return 0;
 	}
@@ -209,6 +250,8 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 	free(r.warned);
 	xpp_profile_free(r.p);
 	fflush(stdout);
+	if (ret == 0)
+		say_failures(&r);
 	if (ret == -EOPNOTSUPP) {
 		cli_error("annotate is not supported in this build: xperf was built without "
 			  "capstone (install libcapstone-dev and rebuild)");

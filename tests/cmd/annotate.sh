@@ -132,6 +132,26 @@ test_case "an unknown symbol: one error line, exit 2" '
 	[ ! -s out ] || fail "stdout: $(head -n 3 out)"
 '
 
+test_case "kernel code that cannot be read: a warning after the others, an error alone" '
+	needs_capstone
+	[ -r /proc/kcore ] && head -c 1 /proc/kcore >/dev/null 2>&1 &&
+		skip "/proc/kcore is readable here: kernel symbols can be annotated"
+	"$XPERF_BUILD/xperf-record" -q -e cpu-clock -o k.data -- "$WL/kernel_time" 0.5 >/dev/null 2>&1
+	rc=0; "$A" --stdio -i k.data >out 2>err || rc=$?
+	cat err
+	grep -q "cannot annotate" err || skip "no kernel symbol resolved (kptr_restrict?)"
+	[ $rc -eq 0 ] || fail "exit $rc with symbols annotated"
+	grep -q "^ Percent" out
+	! grep -q "error:" err || fail "an error line, yet exit 0"
+	grep -q "^xperf annotate: warning: cannot annotate .* in \[kernel.kallsyms\]: .*/proc/kcore" err
+	grep -q "^hint: kernel code is read from /proc/kcore" err
+	sym=$(sed -n "s/^xperf annotate: warning: cannot annotate .\([^ ]*\). in \[kernel.kallsyms\].*/\1/p" err | head -n 1)
+	rc=0; "$A" --stdio -i k.data "$sym" >out 2>err || rc=$?
+	cat err
+	[ $rc -eq 2 ] || fail "$sym alone: exit $rc"
+	grep -q "^xperf annotate: error: cannot annotate .$sym. in \[kernel.kallsyms\]" err
+'
+
 test_case "options perf has and we do not: a clear usage error" '
 	need xsort.data
 	for o in "-k vmlinux" "--percent-type global-period" --tui; do
