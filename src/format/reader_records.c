@@ -66,6 +66,18 @@ static int apply_feature(struct xpf_reader *r, const struct perf_event_header *h
 	memcpy(&bit, p + 8, 8);
 	if (bit == XPF_FEAT_RESERVED || bit >= XPF_FEAT_LAST_KNOWN)
 		return 0; /* unknown to us: skipped, as perf does */
+	/*
+	 * A feature comes once. Readers keep pointers into what it holds (attr names into
+	 * EVENT_DESC, the recorded build-ids), so a repeat must not replace it: the first
+	 * one stays, for as long as the reader.
+	 */
+	if (xpf_features_has(&r->feat, (unsigned int)bit)) {
+		xpf_reader_warn(r, "%s: feature record at offset 0x%llx repeats feature %s; "
+			       "the first one is kept", r->name, (unsigned long long)off,
+			       xpf_feature_name((unsigned int)bit) ? xpf_feature_name((unsigned int)bit)
+								  : "?");
+		return 0;
+	}
 	ret = xpf_feature_decode(&r->feat, (unsigned int)bit, p + 16, hdr->size - 16u, r->swap,
 				 off + 16, err);
 	if (ret)
@@ -90,6 +102,11 @@ static int apply_event_update(struct xpf_reader *r, const struct perf_event_head
 	a = (struct xpf_attr *)xpf_reader_attr_by_id(r, id);
 	if (type != EVENT_UPDATE_NAME || !a)
 		return 0;
+	/* one name per attr: the first update's stays (views hold it), and a stream that
+	 * repeats updates cannot grow the list without bound */
+	for (uint32_t i = 0; i < r->nr_own_names; i++)
+		if (a->name == r->own_names[i])
+			return 0;
 	name = strndup((const char *)p + 24, hdr->size - 24u);
 	names = name ? realloc(r->own_names, (r->nr_own_names + 1) * sizeof(*names)) : NULL;
 	if (!names) {

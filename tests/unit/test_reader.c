@@ -600,6 +600,83 @@ static void test_pipe_mem(void)
 	}
 }
 
+/* A HEADER_FEATURE record carrying feature `bit` of f, as a pipe stream holds it. */
+static void put_feature_record(struct img *m, const struct xpf_features *f, unsigned int bit)
+{
+	struct xb_error err = { 0 };
+	void *payload;
+	uint64_t size;
+	size_t at;
+
+	if (xpf_feature_encode(f, bit, &payload, &size, &err))
+		return;
+	at = rec_begin(m, XPF_RECORD_HEADER_FEATURE, 0);
+	put64(m, bit);
+	put(m, payload, size);
+	while ((m->n - at) % 8)
+		m->b[m->n++] = 0;
+	rec_end(m, at);
+	free(payload);
+}
+
+/*
+ * A stream whose EVENT_DESC comes twice: the attrs keep the first names, which stay valid
+ * as long as the reader (the second record once freed them under the views' feet), and the
+ * repeat is named in the warning.
+ */
+static void test_pipe_feature_repeated(void)
+{
+	struct xpf_features f1 = { 0 }, f2 = { 0 };
+	struct xb_error err = { 0 };
+	struct xpf_record rec;
+	const char *name0;
+	struct img m;
+	xpf_reader *r;
+	uint64_t id0 = 100, id1 = 200;
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr) };
+	int nr;
+
+	build_pipe(&m, false, &nr);
+	/* the features go right after the two HEADER_ATTR records, so the attrs are named
+	 * by the first before the second comes */
+	struct img p;
+	size_t cut = 16;
+
+	for (int i = 0; i < 2; i++) {
+		uint16_t size;
+
+		memcpy(&size, m.b + cut + 6, 2);
+		cut += size;
+	}
+	img_init(&p, false);
+	put(&p, m.b, cut);
+	REQUIRE(xpf_features_add_event_desc(&f1, &attr, "first-a", &id0, 1) == 0);
+	REQUIRE(xpf_features_add_event_desc(&f1, &attr, "first-b", &id1, 1) == 0);
+	REQUIRE(xpf_features_add_event_desc(&f2, &attr, "second-a", &id0, 1) == 0);
+	REQUIRE(xpf_features_add_event_desc(&f2, &attr, "second-b", &id1, 1) == 0);
+	put_feature_record(&p, &f1, XPF_FEAT_EVENT_DESC);
+	put_feature_record(&p, &f2, XPF_FEAT_EVENT_DESC);
+	put(&p, m.b + cut, m.n - cut);
+	xpf_features_free(&f1);
+	xpf_features_free(&f2);
+
+	REQUIRE(xpf_reader_open_mem(&r, p.b, p.n, "twice.data", &err) == 0);
+	while (xpf_reader_next(r, &rec, &err) == 1)
+		if (rec.hdr->type == PERF_RECORD_SAMPLE)
+			break;
+	REQUIRE(xpf_reader_nr_attrs(r) == 2);
+	name0 = xpf_reader_attr(r, 0)->name;
+	CHECK_STR(name0, "first-a");
+	CHECK_STR(xpf_reader_attr(r, 1)->name, "first-b");
+	while (xpf_reader_next(r, &rec, &err) == 1)
+		;
+	CHECK_STR(xpf_reader_attr(r, 0)->name, "first-a");
+	CHECK(xpf_reader_warning(r) && strstr(xpf_reader_warning(r), "repeats feature EVENT_DESC"));
+	xpf_reader_close(r);
+	free(p.b);
+	free(m.b);
+}
+
 static void test_pipe_fd(void)
 {
 	struct img m;
@@ -714,6 +791,7 @@ int main(void)
 	RUN(test_bad_zstd);
 	RUN(test_pipe_mem);
 	RUN(test_pipe_fd);
+	RUN(test_pipe_feature_repeated);
 	RUN(test_file_path);
 	RUN(test_mutations);
 	UNIT_MAIN_END();
