@@ -10,6 +10,7 @@
  *   nr_systems:u32 { system"\0" nr:u32 { size:u64 format } }
  *   kallsyms_size:u32 data   printk_size:u32 data   [version >= 0.6: cmdlines_size:u64 data]
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,21 +96,139 @@ static bool take_block64(struct cursor *c, const char **at, size_t *size)
 	return take(c, *size, at);
 }
 
-/* libtraceevent wants NUL-terminated text for kallsyms, printk formats and cmdlines. */
+/*
+ * Everything handed to libtraceevent is checked first: its parsers trust their input (the
+ * printk parser reads past a line without " : ", and one more byte before a format shorter
+ * than three characters), and they stop at a NUL where the section goes on. Text sections
+ * must be text: no NUL, no control characters but tab, newline and carriage return.
+ */
+static bool is_text(const char *at, size_t size)
+{
+	for (size_t i = 0; i < size; i++) {
+		unsigned char ch = (unsigned char)at[i];
+
+		if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+			return false;
+		if (ch == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+/* A NUL-terminated copy of a text section, or NULL (then *bad says why it is not one). */
+static char *text_copy(const char *at, size_t size, bool *bad)
+{
+	char *text;
+
+	*bad = !is_text(at, size);
+	if (*bad || !(text = malloc(size + 1)))
+		return NULL;
+	memcpy(text, at, size);
+	text[size] = '\0';
+	return text;
+}
+
+/*
+ * printk_formats lines are "0xADDR : FORMAT" (the kernel's "0x%lx : \"%s\""). Keep the
+ * lines libtraceevent reads safely: an address of hex digits, " : ", and a format of at
+ * least three characters after its opening quote (shorter ones are dropped: the parser
+ * looks two bytes before their end). Any other line is damage. Rewrites text in place.
+ */
+static bool printk_filter(char *text)
+{
+	char *out = text, *line = text;
+
+	while (*line) {
+		char *end = strchr(line, '\n'), *p = line, *fmt;
+		size_t len;
+
+		if (!end)
+			end = line + strlen(line);
+		if (end == line) { /* empty line: strtok skips it */
+			line = *end ? end + 1 : end;
+			continue;
+		}
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+			p += 2;
+		if (!isxdigit((unsigned char)*p))
+			return false;
+		while (isxdigit((unsigned char)*p))
+			p++;
+		if (end - p < 3 || strncmp(p, " : ", 3))
+			return false;
+		fmt = p + 3;
+		if (fmt < end && *fmt == '"')
+			fmt++;
+		len = (size_t)(end - fmt);
+		if (len >= 3) {
+			size_t n = (size_t)(end - line);
+
+			memmove(out, line, n);
+			out += n;
+			*out++ = '\n';
+		}
+		line = *end ? end + 1 : end;
+	}
+	*out = '\0';
+	return true;
+}
+
+/* Hand a text section to one of libtraceevent's parsers. -EINVAL: not text (or, for printk
+ * formats, not their layout). */
 static int parse_text(struct tep_handle *tep, const char *at, size_t size,
 		      int (*parse)(struct tep_handle *, const char *))
 {
 	char *text;
+	bool bad;
 
 	if (!size)
 		return 0;
-	if (!(text = malloc(size + 1)))
-		return -ENOMEM;
-	memcpy(text, at, size);
-	text[size] = '\0';
+	if (!(text = text_copy(at, size, &bad)))
+		return bad ? -EINVAL : -ENOMEM;
+	if (parse == tep_parse_printk_formats && !printk_filter(text)) {
+		free(text);
+		return -EINVAL;
+	}
 	parse(tep, text); /* perf goes on without them too: names stay addresses */
 	free(text);
 	return 0;
+}
+
+/* An event format or the header page: text, parsed from a copy with its size. */
+static int parse_format(struct tep_handle *tep, const char *at, size_t size, const char *sys)
+{
+	char *text;
+	bool bad;
+
+	if (!size)
+		return 0;
+	if (!(text = text_copy(at, size, &bad)))
+		return bad ? -EINVAL : -ENOMEM;
+	if (sys)
+		tep_parse_event(tep, text, size, sys); /* as perf: a format it cannot parse is skipped */
+	else
+		tep_parse_header_page(tep, text, size, tep_get_long_size(tep));
+	free(text);
+	return 0;
+}
+
+/* A system name: a non-empty word of printable characters. */
+static bool name_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Set *why to "SECTION" in the message for a damaged section; returns ret. */
+static int damaged(int ret, const char **why, const char *msg)
+{
+	if (ret == -EINVAL)
+		*why = msg;
+	return ret;
 }
 
 static int parse_tracing_data(struct tep_handle *tep, const char *data, size_t size,
@@ -124,20 +243,24 @@ static int parse_tracing_data(struct tep_handle *tep, const char *data, size_t s
 
 	*why = "the file's tracing data is damaged";
 	if (!take(&c, sizeof(magic), &at) || memcmp(at, magic, sizeof(magic)) ||
-	    !take_str(&c, &version) || !take(&c, 2, &at))
+	    !take_str(&c, &version) || !name_ok(version) || !take(&c, 2, &at))
 		return -EINVAL;
+	/* a long is 4 or 8 bytes: libtraceevent reads fields with it */
+	if (at[1] != 4 && at[1] != 8)
+		return damaged(-EINVAL, why, "the file's tracing data is damaged (long size)");
 	c.big_endian = at[0] != 0;
 	tep_set_file_bigendian(tep, c.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
 									       : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(tep, at[1]);
-	if (!take_num(&c, 4, &v) || !v)
+	if (!take_num(&c, 4, &v) || !v || v > INT32_MAX)
 		return -EINVAL;
 	tep_set_page_size(tep, (int)v);
 
 	if (!take(&c, 12, &at) || memcmp(at, "header_page", 12) || !take_block64(&c, &at, &n))
 		return -EINVAL;
-	tep_parse_header_page(tep, (char *)at, n, tep_get_long_size(tep));
+	if ((ret = parse_format(tep, at, n, NULL)) < 0)
+		return damaged(ret, why, "the file's tracing data is damaged (header_page)");
 	if (!take(&c, 13, &at) || memcmp(at, "header_event", 13) || !take_block64(&c, &at, &n))
 		return -EINVAL;
 
@@ -146,35 +269,38 @@ static int parse_tracing_data(struct tep_handle *tep, const char *data, size_t s
 	for (uint64_t i = 0; i < count; i++) {
 		if (!take_block64(&c, &at, &n))
 			return -EINVAL;
-		tep_parse_event(tep, at, n, "ftrace"); /* as perf: a format it cannot parse is skipped */
+		if ((ret = parse_format(tep, at, n, "ftrace")) < 0)
+			return damaged(ret, why, "the file's tracing data is damaged (ftrace formats)");
 	}
 	if (!take_num(&c, 4, &count))
 		return -EINVAL;
 	for (uint64_t i = 0; i < count; i++) {
 		uint64_t nr;
 
-		if (!take_str(&c, &sys) || !take_num(&c, 4, &nr))
+		if (!take_str(&c, &sys) || !name_ok(sys) || !take_num(&c, 4, &nr))
 			return -EINVAL;
 		for (uint64_t j = 0; j < nr; j++) {
 			if (!take_block64(&c, &at, &n))
 				return -EINVAL;
-			tep_parse_event(tep, at, n, sys);
+			if ((ret = parse_format(tep, at, n, sys)) < 0)
+				return damaged(ret, why,
+					       "the file's tracing data is damaged (event formats)");
 		}
 	}
 
 	if (!take_num(&c, 4, &v) || !take(&c, (size_t)v, &at))
 		return -EINVAL;
 	if ((ret = parse_text(tep, at, (size_t)v, tep_parse_kallsyms)) < 0)
-		return ret;
+		return damaged(ret, why, "the file's tracing data is damaged (kallsyms)");
 	if (!take_num(&c, 4, &v) || !take(&c, (size_t)v, &at))
 		return -EINVAL;
 	if ((ret = parse_text(tep, at, (size_t)v, tep_parse_printk_formats)) < 0)
-		return ret;
+		return damaged(ret, why, "the file's tracing data is damaged (printk formats)");
 	if (strtod(version, NULL) >= 0.6) {
 		if (!take_block64(&c, &at, &n))
 			return -EINVAL;
 		if ((ret = parse_text(tep, at, n, tep_parse_saved_cmdlines)) < 0)
-			return ret;
+			return damaged(ret, why, "the file's tracing data is damaged (cmdlines)");
 	}
 	*why = NULL;
 	return 0;

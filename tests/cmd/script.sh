@@ -249,6 +249,20 @@ EOF2
 		[ "$(grep -c "tracing data is damaged" err)" -eq 1 ] || fail "$(cat err)"
 		grep -q "sched:sched_switch: *$" out || fail "$(head -3 out)"
 	'
+	perf_case "printk formats with a NUL or a line without \" : \": one warning, no fields, no over-read" '
+		te_built || skip "built without libtraceevent (the case below checks its message)"
+		perf_run record -N -q -e sched:sched_switch -o - -- sleep 0.05 >pipe.data 2>/dev/null
+		for mode in nul nocolon; do
+			python3 "$TOP/tests/tools/damage_tracing_data.py" pipe.data bad.data $mode >/dev/null ||
+				skip "no printk formats to damage in the tracing data"
+			rc=0; "$XS" -i - <bad.data >out 2>err || rc=$?
+			[ $rc -eq 0 ] || { head -5 err; fail "$mode: exit $rc"; }
+			[ "$(wc -l <err)" -eq 1 ] || { head -5 err; fail "$mode: want one line on stderr"; }
+			grep -q "^xperf script: warning: .*tracing data is damaged (printk formats)" err ||
+				fail "$mode: $(cat err)"
+			grep -q "sched:sched_switch: *$" out || fail "$mode: $(head -3 out)"
+		done
+	'
 	test_case "a build without libtraceevent prints the lines and says once why fields lack" '
 		! te_built || skip "built with libtraceevent (the cases above compare its fields)"
 		"$XS" -i "$DATA/x-tp.data" >out 2>err
