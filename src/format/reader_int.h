@@ -50,6 +50,9 @@ struct xpf_reader {
 	bool done;
 
 	struct xpf_decomp *dc;
+	/* compressed payload bytes fed so far, and the bytes of records they gave: the ratio
+	 * is bounded (XPF_INFLATE_RATIO_MAX) */
+	uint64_t comp_in, comp_out;
 	/* a file with at least pipe_min bytes of data (0: 1 MiB) is decompressed on a second
 	 * thread in chunks of pipe_chunk bytes (0: the default); set before the first record */
 	uint64_t pipe_min;

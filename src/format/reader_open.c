@@ -14,6 +14,8 @@
 
 /* An attr entry larger than this is not a perf_event_attr we could ever read. */
 #define ATTR_SIZE_SANE 4096
+/* Each of the two decompression buffers: perf's largest usual mmap_len (-m 1024 pages). */
+#define DECOMP_BUF_MAX (4u << 20)
 
 void xpf_reader_warn(struct xpf_reader *r, const char *fmt, ...)
 {
@@ -370,8 +372,11 @@ static int finish_open(struct xpf_reader *r, xpf_reader **out, struct xb_error *
 		 * (decompress.c keeps two): two of 512 KiB outlast the rounds an ordering queue
 		 * holds, and larger ones cost more in first-touch page faults than they save in
 		 * zstd calls */
-		if (r->feat.compressed.mmap_len > dsize && r->feat.compressed.mmap_len < (256u << 20))
+		if (r->feat.compressed.mmap_len > dsize)
 			dsize = r->feat.compressed.mmap_len;
+		/* mmap_len is the file's word: the buffers' size must not follow it far */
+		if (dsize > DECOMP_BUF_MAX)
+			dsize = DECOMP_BUF_MAX;
 		r->dc = xpf_decomp_new(dsize);
 		if (!r->dc)
 			ret = xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);

@@ -69,9 +69,10 @@ static int stream_fill(struct xpf_reader *r, uint64_t off, uint64_t n, struct xb
 				r->pbase = off;
 				start = 0;
 			}
+			/* grow with what arrives, never by the size a record claims: a stream
+			 * that says 2 GiB and ends costs what it held */
 			if (r->pcap - r->plen < STREAM_READ_CHUNK &&
-			    XB_ARRAY_RESERVE(r->pbuf, r->pcap,
-					     (n > r->plen ? n : r->plen) + STREAM_READ_CHUNK,
+			    XB_ARRAY_RESERVE(r->pbuf, r->pcap, r->plen + STREAM_READ_CHUNK,
 					     STREAM_READ_CHUNK))
 				return xb_error_set(err, -ENOMEM, "%s: out of memory", r->name);
 		}

@@ -344,6 +344,7 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 		}
 		/* the payload stays in the map or stream buffer until it is used up */
 		xpf_decomp_feed(r->dc, p + data, (size_t)len, off);
+		r->comp_in += len;
 	}
 	ret = emit(r, rec, p, off, false, false, err);
 	if (ret == 1 && extra) {
@@ -375,6 +376,23 @@ static void maybe_pipe(struct xpf_reader *r)
 	xpf_decomp_start_pipe(r->dc, r->map, r->pos, r->end, r->swap, r->pipe_chunk);
 }
 
+/* A record unpacked from COMPRESSED records: refuse the file once they inflate too much. */
+static int check_inflation(struct xpf_reader *r, const struct xpf_record *rec,
+			   struct xb_error *err)
+{
+	r->comp_out += rec->hdr->size;
+	if (r->comp_out <= XPF_INFLATE_FREE || r->comp_out / XPF_INFLATE_RATIO_MAX <= r->comp_in)
+		return 1;
+	r->done = true;
+	return xb_error_set(err, -EINVAL,
+			     "%s: compressed record at offset 0x%llx: %llu KiB of compressed data "
+			     "inflate to more than %llu MiB, over %u times as much: no recording "
+			     "compresses so well (damaged or hostile file)", r->name,
+			     (unsigned long long)rec->file_offset,
+			     (unsigned long long)(r->comp_in >> 10),
+			     (unsigned long long)(r->comp_out >> 20), XPF_INFLATE_RATIO_MAX);
+}
+
 int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xb_error *err)
 {
 	struct perf_event_header *h;
@@ -390,8 +408,12 @@ int xpf_reader_next(xpf_reader *r, struct xpf_record *rec, struct xb_error *err)
 		r->done = true;
 		return ret;
 	}
-	if (ret == 1)
-		return emit(r, rec, (const uint8_t *)h, off, true, true, err);
+	if (ret == 1) {
+		ret = emit(r, rec, (const uint8_t *)h, off, true, true, err);
+		if (ret == 1)
+			ret = check_inflation(r, rec, err);
+		return ret;
+	}
 	return next_file_record(r, rec, err);
 }
 

@@ -39,6 +39,16 @@ struct xpf_header_info {
 	uint64_t file_size;          /* 0 for a pipe */
 };
 
+/*
+ * The most COMPRESSED records may inflate: past the first XPF_INFLATE_FREE bytes of
+ * records, at most XPF_INFLATE_RATIO_MAX bytes for each compressed byte read so far. No
+ * recording compresses so well (DWARF stack copies, the best case, come near 200); a file
+ * that does is refused at the record that crosses the line, as perf refuses a COMPRESSED
+ * record that outgrows its buffer, rather than spending minutes on a decompression bomb.
+ */
+#define XPF_INFLATE_FREE (64ULL << 20)
+#define XPF_INFLATE_RATIO_MAX 2048
+
 /* One record as returned by xpf_reader_next(). */
 struct xpf_record {
 	/*

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -713,6 +715,72 @@ static void test_pipe_fd(void)
 	free(m.b);
 }
 
+/*
+ * A stream record that claims a 2 GiB payload and ends: the buffer grows with the bytes
+ * that arrive, not with the claim, so the cut is a warning, not a failed 2 GiB allocation.
+ * Run in a child under a 1 GiB address-space limit (not under ASan, whose shadow needs more).
+ */
+static void test_pipe_claim_unbacked(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	UNIT_SKIP("ASan reserves more address space than the limit this needs");
+#else
+	struct img m;
+	size_t at;
+	int fds[2], status;
+	pid_t pid;
+
+	img_init(&m, false);
+	put64(&m, 0x32454c4946524550ULL);
+	put64(&m, 16);
+	at = rec_begin(&m, XPF_RECORD_HEADER_TRACING_DATA, 0);
+	put32(&m, 0x7ff00000);
+	put32(&m, 0);
+	rec_end(&m, at);
+	REQUIRE(pipe(fds) == 0);
+	fflush(stdout);
+	/* a writer sends the header and 4 MiB of the payload, more than the buffer's first
+	 * room, so it must grow, then the stream ends */
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		static char zeros[1 << 16];
+
+		close(fds[0]);
+		if (write(fds[1], m.b, m.n) != (ssize_t)m.n)
+			_exit(1);
+		for (int i = 0; i < 64; i++)
+			if (write(fds[1], zeros, sizeof(zeros)) != (ssize_t)sizeof(zeros))
+				_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	free(m.b);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = { 1u << 30, 1u << 30 };
+		struct xb_error err = { 0 };
+		struct xpf_record rec;
+		xpf_reader *r;
+		int ret;
+
+		setrlimit(RLIMIT_AS, &rl);
+		if (xpf_reader_open_fd(&r, fds[0], "-", &err))
+			_exit(3);
+		while ((ret = xpf_reader_next(r, &rec, &err)) == 1)
+			;
+		_exit(ret == 0 && xpf_reader_warning(r) ? 0 : ret == -ENOMEM ? 1 : 2);
+	}
+	close(fds[0]);
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status));
+	CHECK_EQ_U64(WEXITSTATUS(status), 0);
+	while (waitpid(-1, NULL, 0) > 0)
+		; /* the writer */
+#endif
+}
+
 static void test_file_path(void)
 {
 	struct img m;
@@ -738,6 +806,84 @@ static void test_file_path(void)
 	unlink(path);
 	CHECK(xpf_reader_open(&r, path, &err) == -ENOENT);
 	CHECK(strstr(err.msg, path) != NULL);
+	free(m.b);
+}
+
+/*
+ * A pipe stream image whose COMPRESSED records inflate to `mib` MiB of FINISHED_ROUND
+ * records: a few KiB that zstd makes into as much as asked (a decompression bomb).
+ */
+static void build_bomb(struct img *m, unsigned int mib)
+{
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	static uint8_t plain[1 << 16], out[1 << 16];
+
+	for (size_t i = 0; i < sizeof(plain); i += 8) {
+		struct perf_event_header h = { XPF_RECORD_FINISHED_ROUND, 0, 8 };
+
+		memcpy(plain + i, &h, 8);
+	}
+	img_init(m, false);
+	put64(m, 0x32454c4946524550ULL);
+	put64(m, 16);
+	for (unsigned int i = 0; i < mib * 16; i++) {
+		ZSTD_inBuffer in = { plain, sizeof(plain), 0 };
+		ZSTD_outBuffer ob = { out, sizeof(out), 0 };
+		size_t at;
+
+		while (in.pos < in.size)
+			if (ZSTD_isError(ZSTD_compressStream2(cc, &ob, &in, ZSTD_e_continue)))
+				break;
+		if (i + 1 == mib * 16)
+			ZSTD_compressStream2(cc, &ob, &in, ZSTD_e_end);
+		if (!ob.pos)
+			continue;
+		if (m->n + ob.pos + 8 > m->cap)
+			break; /* the caller's REQUIRE on the ratio fails */
+		at = rec_begin(m, XPF_RECORD_COMPRESSED, 0);
+		put(m, out, ob.pos);
+		rec_end(m, at);
+	}
+	ZSTD_freeCCtx(cc);
+}
+
+/*
+ * Compressed data that inflates past XPF_INFLATE_FREE at more than XPF_INFLATE_RATIO_MAX
+ * times is refused at the record that crosses the line, naming its offset; below the line,
+ * however well it compresses, it is read whole.
+ */
+static void test_inflation_bound(void)
+{
+	struct xb_error err = { 0 };
+	struct xpf_record rec;
+	struct img m;
+	xpf_reader *r;
+	uint64_t bytes = 0;
+	int ret;
+
+	build_bomb(&m, 32);
+	REQUIRE(m.n < (32u << 20) / XPF_INFLATE_RATIO_MAX); /* the test needs a bomb */
+	REQUIRE(xpf_reader_open_mem(&r, m.b, m.n, "small.data", &err) == 0);
+	while ((ret = xpf_reader_next(r, &rec, &err)) == 1)
+		if (rec.from_compressed)
+			bytes += rec.hdr->size;
+	CHECK_EQ_U64(ret, 0);
+	CHECK_EQ_U64(bytes, 32u << 20);
+	xpf_reader_close(r);
+	free(m.b);
+
+	build_bomb(&m, 256);
+	REQUIRE(m.n < (256u << 20) / XPF_INFLATE_RATIO_MAX / 2);
+	REQUIRE(xpf_reader_open_mem(&r, m.b, m.n, "bomb.data", &err) == 0);
+	bytes = 0;
+	while ((ret = xpf_reader_next(r, &rec, &err)) == 1)
+		if (rec.from_compressed)
+			bytes += rec.hdr->size;
+	CHECK(ret == -EINVAL);
+	CHECK(bytes <= XPF_INFLATE_FREE);
+	CHECK(strstr(err.msg, "bomb.data: compressed record at offset 0x") != NULL);
+	CHECK(strstr(err.msg, "2048 times") != NULL);
+	xpf_reader_close(r);
 	free(m.b);
 }
 
@@ -792,7 +938,9 @@ int main(void)
 	RUN(test_pipe_mem);
 	RUN(test_pipe_fd);
 	RUN(test_pipe_feature_repeated);
+	RUN(test_pipe_claim_unbacked);
 	RUN(test_file_path);
+	RUN(test_inflation_bound);
 	RUN(test_mutations);
 	UNIT_MAIN_END();
 }
