@@ -1,6 +1,7 @@
 /* Unit tests of xperf-report's aggregation: keys, sums, collapsing by sort keys, filters, ordering
  * queue, the stash and the sample cache. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,6 +318,63 @@ static void test_ordered_rounds(void)
 	xpp_ordered_free(q);
 }
 
+/* Big records, counted as they come out, times going up: the queue's bound. */
+struct big_rec {
+	struct perf_event_header h;
+	uint64_t time;
+	uint8_t pad[65000];
+};
+
+static uint64_t big_got, big_last;
+static bool big_in_order;
+
+static int count_big(void *ctx, const struct perf_event_header *h, uint64_t pos)
+{
+	const struct big_rec *r = (const void *)h;
+
+	(void)ctx;
+	(void)pos;
+	if (r->time < big_last)
+		big_in_order = false;
+	big_last = r->time;
+	big_got++;
+	return 0;
+}
+
+/*
+ * A file without rounds is not held whole: past XPP_ORDERED_MAX_BYTES of copies the queue
+ * delivers its earlier half, in order, and the end delivers the rest.
+ */
+static void test_ordered_bounded(void)
+{
+	xpp_ordered *q = xpp_ordered_create(count_big, NULL);
+	static struct big_rec r;
+	uint64_t n = 3 * (uint64_t)XPP_ORDERED_MAX_BYTES / 2 / sizeof(r), before_end;
+
+	REQUIRE(q);
+	big_got = big_last = 0;
+	big_in_order = true;
+	r.h = (struct perf_event_header){ .type = PERF_RECORD_SAMPLE, .size = sizeof(r) };
+	for (uint64_t i = 0; i < n; i++) {
+		r.time = i;
+		if (xpp_ordered_queue(q, i, &r.h, i, false)) {
+			UNIT_FAIL("queue failed at record %" PRIu64, i);
+			break;
+		}
+		/* never more than the bound queued (its index counted too) */
+		if ((i + 1 - big_got) * sizeof(r) > XPP_ORDERED_MAX_BYTES + sizeof(r)) {
+			UNIT_FAIL("%" PRIu64 " records queued at once", i + 1 - big_got);
+			break;
+		}
+	}
+	before_end = big_got;
+	CHECK(before_end >= n / 4);
+	CHECK(xpp_ordered_flush_all(q) == 0);
+	CHECK_EQ_U64(big_got, n);
+	CHECK(big_in_order);
+	xpp_ordered_free(q);
+}
+
 /*
  * Lasting records stay in the caller's memory until reusing() names it: then they are
  * copied, and what the caller writes there afterwards does not reach the queue's records.
@@ -412,6 +470,7 @@ int main(void)
 	RUN(test_intern);
 	RUN(test_ordered_rounds);
 	RUN(test_ordered_in_place);
+	RUN(test_ordered_bounded);
 	RUN(test_stash);
 	RUN(test_sample_cache);
 	RUN(test_time_ranges);

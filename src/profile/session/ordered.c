@@ -78,6 +78,20 @@ static uintptr_t arena_put(struct arena *a, const struct perf_event_header *h)
 	return ref;
 }
 
+static int flush_upto(xpp_ordered *q, uint64_t limit);
+static int sort_runs(xpp_ordered *q);
+
+/* The queue is full: deliver its earlier half (by time), keep the rest. */
+static int flush_half(xpp_ordered *q)
+{
+	int ret;
+
+	if (!q->sorted && (ret = sort_runs(q)) < 0)
+		return ret;
+	q->sorted = true;
+	return flush_upto(q, q->e[q->nr / 2].time);
+}
+
 static const struct perf_event_header *record_of(const xpp_ordered *q, uintptr_t ref)
 {
 	if (ref & 1)
@@ -105,6 +119,8 @@ int xpp_ordered_queue(xpp_ordered *q, uint64_t time, const struct perf_event_hea
 	q->nr++;
 	if (time > q->max_time)
 		q->max_time = time;
+	if (q->cur.len + q->nr * sizeof(*q->e) > XPP_ORDERED_MAX_BYTES)
+		return flush_half(q);
 	return 0;
 }
 

@@ -20,6 +20,15 @@ xpp_ordered *xpp_ordered_create(xpp_ordered_deliver_fn deliver, void *ctx);
 void xpp_ordered_free(xpp_ordered *q);
 
 /*
+ * What the queue may hold, its copies of records and its index: past this, it delivers the
+ * earlier half at once, as perf's ordered_events does past its queue size. A file without
+ * rounds (FINISHED_ROUND), or with rounds larger than this, would otherwise be held whole,
+ * however far it inflates; records that come later with an earlier time are then delivered
+ * late, which only such a file can see.
+ */
+#define XPP_ORDERED_MAX_BYTES (128u << 20)
+
+/*
  * Queue a timed record (time in ns) read at file position pos (kept for messages about it):
  * a `lasting` record (the reader's: see struct xpf_record) is kept where it is until
  * xpp_ordered_reusing() names its memory, any other is copied. 0 or -ENOMEM.
