@@ -69,6 +69,10 @@ struct xpf_reader {
 
 	uint8_t *scratch;    /* native-order or aligned copy of one record */
 	char warning[512];
+	/* why the data's end is a guess (header data size 0, or past the end of the file);
+	 * the warning it gave at open is made precise once the cut is found */
+	char soft_why[200];
+	uint64_t last_comp_off; /* the last COMPRESSED record fed */
 };
 
 /* reader_swap.c: bring on-disk structures into native byte order. */
@@ -99,5 +103,11 @@ int xpf_stream_slurp(int fd, const char *name, uint8_t **buf, size_t *size, cons
 /* one warning per reader: the first one wins */
 void xpf_reader_warn(struct xpf_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * The data ends at a cut, at file offset off, for the reason `what` ("a record is cut
+ * short"): one line with soft_why, if the file's end was a guess from the start (replacing
+ * the warning open gave), else the first warning as usual.
+ */
+void xpf_reader_warn_cut(struct xpf_reader *r, uint64_t off, const char *what);
 
 #endif

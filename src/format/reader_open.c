@@ -28,6 +28,18 @@ void xpf_reader_warn(struct xpf_reader *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+void xpf_reader_warn_cut(struct xpf_reader *r, uint64_t off, const char *what)
+{
+	if (!r->soft_why[0]) {
+		xpf_reader_warn(r, "%s: input ends at offset 0x%llx, where %s; read up to the last "
+			       "complete record", r->name, (unsigned long long)off, what);
+		return;
+	}
+	snprintf(r->warning, sizeof(r->warning), "%s: %s: read up to offset 0x%llx, where %s",
+		 r->name, r->soft_why, (unsigned long long)off, what);
+	r->soft_why[0] = '\0'; /* said: a later cut (there is none) would not be */
+}
+
 const char *xpf_reader_warning(const xpf_reader *r)
 {
 	return r->warning[0] ? r->warning : NULL;
@@ -340,19 +352,23 @@ static int parse_image(struct xpf_reader *r, struct xb_error *err)
 		r->end = r->map_size;
 		r->end_soft = true;
 		features = false;
-		xpf_reader_warn(r, "%s: data size in the header is 0 (the recorder did not finish); "
-			       "reading records up to the last complete one", r->name);
+		snprintf(r->soft_why, sizeof(r->soft_why),
+			 "data size in the header is 0 (the recorder did not finish, no feature section)");
 	} else if (h.data.size > r->map_size - h.data.offset) {
 		r->end = r->map_size;
 		r->end_soft = true;
 		features = false;
-		xpf_reader_warn(r, "%s: file is truncated: data section 0x%llx+0x%llx ends past the file size 0x%llx; "
-			       "reading records up to the last complete one", r->name,
-			       (unsigned long long)h.data.offset, (unsigned long long)h.data.size,
-			       (unsigned long long)r->map_size);
+		snprintf(r->soft_why, sizeof(r->soft_why),
+			 "file is truncated: data section 0x%llx+0x%llx ends past the file size 0x%llx "
+			 "(no feature section)", (unsigned long long)h.data.offset,
+			 (unsigned long long)h.data.size, (unsigned long long)r->map_size);
 	} else {
 		r->end = h.data.offset + h.data.size;
 	}
+	/* what open knows; reading finds where the cut is (xpf_reader_warn_cut) */
+	if (r->soft_why[0])
+		xpf_reader_warn(r, "%s: %s; reading records up to the last complete one", r->name,
+				r->soft_why);
 	if ((ret = read_attrs(r, err)))
 		return ret;
 	if (features && (ret = read_features(r, err)))

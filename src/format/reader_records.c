@@ -1,6 +1,7 @@
 /* Iterating the records of a perf.data file or stream: bounds, byte order, decompression. */
 #include <byteswap.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -173,9 +174,13 @@ static int finish(struct xpf_reader *r)
 {
 	size_t pending = xpf_decomp_pending(r->dc);
 
-	if (pending)
-		xpf_reader_warn(r, "%s: compressed data ends inside a record (%zu bytes left over)",
-				r->name, pending);
+	if (pending) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "the compressed data ends inside a record "
+			 "(%zu bytes left over)", pending);
+		xpf_reader_warn_cut(r, r->last_comp_off, what);
+	}
 	r->done = true;
 	return 0;
 }
@@ -184,9 +189,7 @@ static int finish(struct xpf_reader *r)
 static int cut_short(struct xpf_reader *r, uint64_t need, struct xb_error *err)
 {
 	if (r->end_soft) {
-		xpf_reader_warn(r, "%s: input ends inside the record at offset 0x%llx; "
-			       "read up to the last complete record", r->name,
-			       (unsigned long long)r->pos);
+		xpf_reader_warn_cut(r, r->pos, "a record is cut short");
 		return finish(r);
 	}
 	r->done = true;
@@ -295,9 +298,10 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 		swap_hdr(&h);
 	if (h.size < sizeof(h)) {
 		if (r->end_soft && !r->hi.pipe) {
-			xpf_reader_warn(r, "%s: record at offset 0x%llx has size %u; "
-				       "read up to the last complete record", r->name,
-				       (unsigned long long)r->pos, h.size);
+			char what[64];
+
+			snprintf(what, sizeof(what), "a record has size %u", h.size);
+			xpf_reader_warn_cut(r, r->pos, what);
 			return finish(r);
 		}
 		r->done = true;
@@ -345,6 +349,7 @@ static int next_file_record(struct xpf_reader *r, struct xpf_record *rec, struct
 		/* the payload stays in the map or stream buffer until it is used up */
 		xpf_decomp_feed(r->dc, p + data, (size_t)len, off);
 		r->comp_in += len;
+		r->last_comp_off = off;
 	}
 	ret = emit(r, rec, p, off, false, false, err);
 	if (ret == 1 && extra) {

@@ -292,6 +292,11 @@ def make_truncated(plain, zstd):
     last = zr[-1]
     out["zstd-cut-mid-record.bin"] = (bytes(zstd[:last[0] + last[2] // 2]),
                                       "a compressed file cut in the middle of its last COMPRESSED record")
+    d = bytearray(zstd[:last[0] + last[2] // 2])
+    put_u64(d, H_DATA_SIZE, 0)
+    out["zstd-full-disk.bin"] = (bytes(d),
+                                 "a compressed file whose recorder met a full disk: data size 0 in the header, "
+                                 "its last COMPRESSED record cut short, no feature section")
     return out
 
 
