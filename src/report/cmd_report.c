@@ -86,6 +86,8 @@ static int run_header_only(xpf_reader *r, const struct report_opts *o)
 			return fail(&err, ret);
 	}
 	header_print(r, captured_time(o->input), stdout);
+	/* a file cut short lacks its features: the header alone must say so too */
+	warn_once(r, o);
 	return CLI_EXIT_OK;
 }
 
@@ -299,6 +301,15 @@ static int check_view_values(const struct report_opts *o)
 	return rv_ctx_parse(&c, &o->view, &po) < 0 ? -1 : 0;
 }
 
+static int run_pprof(xpf_reader *r, const struct report_opts *o)
+{
+	int status = report_pprof_run(r, o->pprof, o->event, &o->view);
+
+	if (status == CLI_EXIT_OK)
+		warn_once(r, o);
+	return status;
+}
+
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
@@ -496,7 +507,7 @@ int main(int argc, const char **argv)
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 		switch (mode) {
 		case RM_PPROF:
-			status = report_pprof_run(r, o.pprof, o.event, &o.view);
+			status = run_pprof(r, &o);
 			break;
 		case RM_HEADER_ONLY:
 			status = run_header_only(r, &o);

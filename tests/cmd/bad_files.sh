@@ -122,6 +122,56 @@ for f in "$CORPUS"/truncated/*.bin; do
 	'
 done
 
+# The offset of the first record of a FILE's data section that the file cuts short (data.size
+# 0 or past the end: up to the end of the file), in hex; nothing if the cut falls between records.
+cut_offset() { # FILE
+	python3 - "$1" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+off, size = struct.unpack_from("<QQ", d, 40)
+end = off + size if size and off + size <= len(d) else len(d)
+while off + 8 <= end:
+	s = struct.unpack_from("<IHH", d, off)[2]
+	if s < 8 or off + s > end:
+		break
+	off += s
+if off < end:
+	print("0x%x" % off)
+EOF
+}
+
+test_case "a cut recording: one warning saying why the end was a guess and where the cut record is" '
+	command -v python3 >/dev/null || skip "python3 absent"
+	n=0
+	for f in "$CORPUS"/truncated/*.bin; do
+		off=$(cut_offset "$f")
+		[ -n "$off" ] || continue
+		n=$((n + 1))
+		"$XPERF_BUILD/xperf" report --stats -i "$f" >out 2>err || fail "exit $? on $f"
+		[ "$(wc -l <err)" -eq 1 ] || { cat err; fail "want one line on stderr for $f"; }
+		grep -q "^xperf report: warning: $f: .*: read up to offset $off, where a record is cut short\$" err ||
+			fail "not the warning, want offset $off: $(cat err)"
+	done
+	[ $n -ge 3 ] || fail "only $n cut files in the corpus"
+	# a full disk: data size 0, and the line says the features are missing too
+	"$XPERF_BUILD/xperf" report --stats -i "$CORPUS/truncated/zstd-full-disk.bin" >out 2>err
+	grep -q "data size in the header is 0 (the recorder did not finish, no feature section): read up to offset 0x" err ||
+		fail "zstd-full-disk.bin: $(cat err)"
+'
+
+test_case "every view of a recording cut by a full disk says so in one warning line" '
+	f=$CORPUS/truncated/zstd-full-disk.bin
+	views="report:--stdio report:--header-only report:-D report:--flamegraph=f.svg script: annotate:--stdio"
+	if "$XPERF_BUILD/xperf" version | grep -q "+protobuf-c"; then views="$views report:--pprof=p.pb"; fi
+	for v in $views; do
+		cmd=${v%%:*} opt=${v#*:}
+		rc=0; "$XPERF_BUILD/xperf" $cmd $opt -i "$f" >out 2>err || rc=$?
+		[ $rc -eq 0 ] || { cat err; fail "$cmd $opt: exit $rc"; }
+		[ "$(grep -c "^xperf $cmd: warning: $f: data size in the header is 0" err)" -eq 1 ] ||
+			{ cat err; fail "$cmd $opt: want one warning about the cut"; }
+	done
+'
+
 test_case "a file cut inside its feature section: the whole data, the features before the cut, one warning" '
 	"$XPERF_BUILD/xperf" report --stats -i "$CORPUS/good/plain.bin" >good.out
 	for cut in table:feature-table-cut section:feature-payload-cut; do
