@@ -176,9 +176,14 @@ static bool payload_cut(const struct xpf_reader *r, const struct xpf_file_sectio
 	return sec->size <= UINT64_MAX - sec->offset && n.offset == sec->offset + sec->size;
 }
 
-static const char *feat_name(unsigned int bit)
+/* "feature BUILD_ID", or "feature 42 (unknown)" for a bit newer than this reader */
+static const char *feat_label(unsigned int bit, char *buf, size_t size)
 {
-	return xpf_feature_name(bit) ? xpf_feature_name(bit) : "?";
+	if (xpf_feature_name(bit))
+		snprintf(buf, size, "feature %s", xpf_feature_name(bit));
+	else
+		snprintf(buf, size, "feature %u (unknown)", bit);
+	return buf;
 }
 
 static int read_features(struct xpf_reader *r, struct xb_error *err)
@@ -219,6 +224,7 @@ static int read_features(struct xpf_reader *r, struct xb_error *err)
 	p = r->map + table;
 	for (unsigned int bit = 0; bit < XPF_FEAT_BITS; bit++) {
 		struct xpf_file_section sec;
+		char label[48];
 		uint64_t entry = table + i * ent;
 		int ret;
 
@@ -232,13 +238,15 @@ static int read_features(struct xpf_reader *r, struct xb_error *err)
 		if (!section_ok(r, sec.offset, sec.size)) {
 			if (!payload_cut(r, &sec, payloads, i < nr ? p : NULL))
 				return xb_error_set(err, -EINVAL,
-						     "%s: feature %s (entry at offset 0x%llx): section 0x%llx+0x%llx is outside the file",
-						     r->name, feat_name(bit), (unsigned long long)entry,
+						     "%s: %s, entry at offset 0x%llx: section 0x%llx+0x%llx is outside the file (size 0x%llx)",
+						     r->name, feat_label(bit, label, sizeof(label)), (unsigned long long)entry,
 						     (unsigned long long)sec.offset,
-						     (unsigned long long)sec.size);
+						     (unsigned long long)sec.size,
+						     (unsigned long long)r->map_size);
 			xpf_reader_warn(r, "%s: file is truncated inside its feature section: %s at "
 					"offset 0x%llx+0x%llx ends past the file size 0x%llx; the "
-					"features from there on are left out", r->name, feat_name(bit),
+					"features from there on are left out", r->name,
+					feat_label(bit, label, sizeof(label)),
 					(unsigned long long)sec.offset, (unsigned long long)sec.size,
 					(unsigned long long)r->map_size);
 			break;

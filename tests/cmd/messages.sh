@@ -71,4 +71,31 @@ test_case "a missing input is quoted and said once" '
 	done
 '
 
+test_case "a feature bit newer than the reader is named by its number, not feature ?" '
+	xperf-record -q -N -o r.data -- true
+	# add feature bit 42 whose section lies far outside the file
+	python3 -c "
+import struct
+b = bytearray(open(\"r.data\", \"rb\").read())
+off, size = struct.unpack_from(\"<QQ\", b, 40)
+feats = list(struct.unpack_from(\"<4Q\", b, 72))
+nr = sum(bin(x).count(\"1\") for x in feats)
+t = off + size
+ents = [struct.unpack_from(\"<QQ\", b, t + 16 * i) for i in range(nr)]
+payload = b[t + 16 * nr:]
+feats[0] |= 1 << 42
+out = b[:t]
+for o, s in ents: out += struct.pack(\"<QQ\", o + 16, s)
+out += struct.pack(\"<QQ\", 1 << 40, 8) + payload
+struct.pack_into(\"<4Q\", out, 72, *feats)
+open(\"u.data\", \"wb\").write(out)"
+	for o in --header-only --stats; do
+		rc=0; xperf-report $o -i u.data >out 2>err || rc=$?
+		cat err
+		[ $rc -eq 2 ] || fail "$o: exit $rc"
+		grep -q "^xperf report: error: u.data: feature 42 (unknown), entry at offset 0x[0-9a-f]*: section 0x10000000000+0x8 is outside the file (size 0x[0-9a-f]*)$" err ||
+			fail "$o: $(cat err)"
+	done
+'
+
 test_done
