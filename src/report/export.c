@@ -12,6 +12,7 @@ void report_export_opts(const struct report_stdio_opts *o, struct xpp_opts *po)
 	po->pids = o->pids;
 	po->tids = o->tids;
 	po->cpus = o->cpus;
+	po->time = o->time;
 	po->symbols = o->symbols;
 	po->hide_unresolved = o->hide_unresolved;
 	po->parent = o->parent;

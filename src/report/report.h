@@ -87,7 +87,7 @@ void report_threads_print(const struct report_threads *t, FILE *out);
 struct report_stdio_opts;
 /*
  * The profile options of an export (--flamegraph, --pprof) from the view's: symbol lookup,
- * every filter (--comms --dsos --pid --tid --cpu -S --hide-unresolved, -x with -p),
+ * every filter (--comms --dsos --pid --tid --cpu --time -S --hide-unresolved, -x with -p),
  * --max-stack and --wall. Each export sets what its drawing needs besides (order, lines).
  */
 void report_export_opts(const struct report_stdio_opts *o, struct xpp_opts *po);

@@ -125,7 +125,7 @@ test_case "a file without call chains: command, then function" '
 share() { widths "$1" | awk -v n="$2" "\$1 == n { s += \$2 } END { print s + 0 }"; }
 export -f share
 
-test_case "the filters apply: -S, --pid, --tid, --cpu, --hide-unresolved" '
+test_case "the filters apply: -S, --pid, --tid, --cpu, --time, --hide-unresolved" '
 	need g.data
 	need two.data
 	have_python
@@ -153,6 +153,10 @@ test_case "the filters apply: -S, --pid, --tid, --cpu, --hide-unresolved" '
 	n2=$(grep -o "cpu-clock: [0-9]* samples" c2.svg | tr -dc 0-9)
 	echo "--cpu $cpu: $n samples, all cpus: $n2"
 	[ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -le "$n2" ] || fail "--cpu $cpu: $n of $n2 samples"
+	"$R" --flamegraph h.svg --time 0%-50% -i "$F/two.data" 2>err
+	n=$(grep -o "cpu-clock: [0-9]* samples" h.svg | tr -dc 0-9)
+	echo "--time 0%-50%: $n samples, all: $n2"
+	[ -n "$n" ] && [ "$n" -gt 0 ] && [ "$n" -lt "$n2" ] || fail "--time 0%-50%: $n of $n2 samples"
 	rc=0; "$R" --flamegraph n.svg --cpu 77 -i "$F/two.data" 2>err || rc=$?
 	[ $rc -eq 2 ] && [ ! -e n.svg ] || fail "--cpu 77: exit $rc, $(cat err)"
 	"$R" --flamegraph u.svg --hide-unresolved -i "$F/g.data"

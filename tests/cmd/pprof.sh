@@ -102,7 +102,18 @@ go_case "mappings carry build ids, the profile its duration and period" '
 	grep -q "PeriodType: cpu-clock nanoseconds" raw
 	if [ -n "$id" ] && have_perf; then grep -q "$id" raw || fail "no build id $id"; fi
 '
-go_case "the filters apply: -S, --pid" '
+# nr_samples FILE: the samples pprof counts in FILE
+nr_samples() {
+	go tool pprof -top -symbolize=none -sample_index=samples "$1" 2>/dev/null |
+		sed -n "s/.*Total samples = \([0-9]*\).*/\1/p"
+}
+export -f nr_samples
+go_case "the filters apply: -S, --pid, --time" '
+	"$XR" --pprof all.pb.gz -i "$DATA"
+	"$XR" --pprof half.pb.gz --time 0%-50% -i "$DATA"
+	a=$(nr_samples all.pb.gz) h=$(nr_samples half.pb.gz)
+	echo "--time 0%-50%: $h of $a samples"
+	[ -n "$h" ] && [ "$h" -gt 0 ] && [ "$h" -lt "$a" ] || fail "--time 0%-50%: $h of $a samples"
 	"$XR" --pprof a.pb.gz -S work_a -i "$DATA"
 	pprof_top a.pb.gz >top
 	cat top
