@@ -1,5 +1,7 @@
 /* Unit tests of libxperf-base: the error type, edit distance, hashing, the slot table, arrays. */
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -9,6 +11,7 @@
 #include "base/edit_distance.h"
 #include "base/error.h"
 #include "base/hash.h"
+#include "base/input_file.h"
 #include "base/small_file.h"
 #include "unit.h"
 
@@ -191,6 +194,79 @@ static void small_file(void)
 	CHECK_EQ_U64(xb_read_small(path, buf, 0), (uint64_t)-EINVAL);
 }
 
+/* Files a profile names: opened without blocking, regular ones only, bounded, refusals said. */
+static void input_file(void)
+{
+	char dir[] = "/tmp/xperf-input.XXXXXX", path[64], fifo[64], link[64];
+	struct xb_error err;
+	uint64_t size = 0;
+	size_t len = 0;
+	char *buf = NULL;
+	int fd;
+
+	REQUIRE(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(link, sizeof(link), "%s/zero", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, "0123456789", 10) == 10);
+	close(fd);
+	REQUIRE(!mkfifo(fifo, 0600));
+	REQUIRE(!symlink("/dev/zero", link));
+
+	fd = xb_input_open(path, 10, XB_INPUT_OWNED, &size, &err);
+	CHECK(fd >= 0);
+	CHECK_EQ_U64(size, 10);
+	/* blocking again once known to be regular */
+	CHECK(fd >= 0 && !(fcntl(fd, F_GETFL) & O_NONBLOCK));
+	CHECK_EQ_U64(xb_input_read_all(fd, 10, &buf, &len), 0);
+	CHECK_EQ_U64(len, 10);
+	CHECK_STR(buf, "0123456789");
+	free(buf);
+	close(fd);
+	/* a size over the bound, also when read (a file with no size, or one still growing) */
+	CHECK_EQ_U64(xb_input_open(path, 9, 0, NULL, &err), (uint64_t)-EFBIG);
+	CHECK_STR(err.msg + strlen(dir) + 3, "': larger than 0 MiB");
+	fd = xb_input_open(path, 10, 0, NULL, NULL);
+	REQUIRE(fd >= 0);
+	CHECK_EQ_U64(xb_input_read_all(fd, 9, &buf, &len), (uint64_t)-EFBIG);
+	close(fd);
+	/* a FIFO without a writer: refused at once, not waited on */
+	CHECK_EQ_U64(xb_input_open(fifo, 1 << 20, 0, NULL, &err), (uint64_t)-EINVAL);
+	CHECK(strstr(err.msg, "/fifo': a FIFO, not a regular file") != NULL);
+	CHECK_EQ_U64(xb_input_open(link, 1 << 20, 0, NULL, &err), (uint64_t)-EINVAL);
+	CHECK(strstr(err.msg, "/zero': a character device, not a regular file") != NULL);
+	CHECK_EQ_U64(xb_input_open(dir, 1 << 20, 0, NULL, &err), (uint64_t)-EINVAL);
+	CHECK(strstr(err.msg, "': a directory, not a regular file") != NULL);
+	CHECK(xb_input_refused(-EINVAL) && xb_input_refused(-EFBIG) && xb_input_refused(-EPERM));
+	/* another user's file in a shared directory, where one is asked to be ours or root's */
+	if (geteuid() == 0 && !chown(path, 65534, 65534)) {
+		CHECK_EQ_U64(xb_input_open(path, 10, XB_INPUT_OWNED, NULL, &err),
+			     (uint64_t)-EPERM);
+		CHECK(strstr(err.msg, "': owned by another user (uid 65534), not by you or root"));
+		fd = xb_input_open(path, 10, 0, NULL, NULL);
+		CHECK(fd >= 0);
+		if (fd >= 0)
+			close(fd);
+	}
+	/* missing is not refused: the caller goes on without it, as perf does */
+	unlink(path);
+	CHECK_EQ_U64(xb_input_open(path, 10, 0, NULL, &err), (uint64_t)-ENOENT);
+	CHECK(!xb_input_refused(-ENOENT));
+	/* /proc files have no size: the read's bound is what holds */
+	fd = xb_input_open("/proc/self/maps", 1 << 20, 0, &size, NULL);
+	CHECK(fd >= 0 && size == 0);
+	CHECK(fd >= 0 && !xb_input_read_all(fd, 1 << 20, &buf, &len) && len > 100);
+	if (fd >= 0) {
+		free(buf);
+		close(fd);
+	}
+	unlink(fifo);
+	unlink(link);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	RUN(error_set_and_clear);
@@ -199,5 +275,6 @@ int main(void)
 	RUN(slots_find_insert_grow);
 	RUN(array_reserve);
 	RUN(small_file);
+	RUN(input_file);
 	UNIT_MAIN_END();
 }
