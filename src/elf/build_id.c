@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/input_file.h"
 #include "elf/build_id.h"
 
 #define NOTE_ALIGN(x) (((x) + 3) & ~(size_t)3)
@@ -124,24 +125,28 @@ int xelf_build_id_from_image(const void *image, size_t size, uint8_t *out, size_
 
 int xelf_build_id_read_file(const char *path, uint8_t *out, size_t max, struct xb_error *err)
 {
-	struct stat st;
+	uint64_t size;
 	uint8_t *map;
 	int fd, ret;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a path from a profile may name a FIFO or a device: never block on it */
+	fd = xb_input_open(path, XB_INPUT_ELF_MAX, 0, &size, err);
+	/* what is not a regular file is not an ELF file either (err says what it is) */
+	if (fd == -EINVAL && err)
+		err->code = -ENOEXEC;
 	if (fd < 0)
-		return xb_error_set(err, -errno, "'%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < EI_NIDENT) {
+		return fd == -EINVAL ? -ENOEXEC : fd;
+	if (size < EI_NIDENT) {
 		close(fd);
 		return xb_error_set(err, -ENOEXEC, "'%s': not an ELF file", path);
 	}
-	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 	ret = -errno;
 	close(fd);
 	if (map == MAP_FAILED)
 		return xb_error_set(err, ret, "'%s': %s", path, strerror(-ret));
-	ret = xelf_build_id_from_image(map, st.st_size, out, max);
-	munmap(map, st.st_size);
+	ret = xelf_build_id_from_image(map, size, out, max);
+	munmap(map, size);
 	if (ret < 0)
 		return xb_error_set(err, ret, "'%s': %s", path, why(ret));
 	return ret;

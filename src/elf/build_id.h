@@ -21,7 +21,11 @@ int xelf_build_id_from_notes(const void *notes, size_t size, uint8_t *out, size_
 /* A whole ELF image in memory (a mapped file, libelf's elf_rawfile(), the vdso). */
 int xelf_build_id_from_image(const void *image, size_t size, uint8_t *out, size_t max);
 
-/* A file by path; err (may be NULL) gets "'PATH': why". */
+/*
+ * A file by path; err (may be NULL) gets "'PATH': why". It is opened without blocking
+ * (xb_input_open()): a FIFO, a device or a directory is -ENOEXEC, a file over
+ * XB_INPUT_ELF_MAX -EFBIG.
+ */
 int xelf_build_id_read_file(const char *path, uint8_t *out, size_t max, struct xb_error *err);
 
 /* The running kernel's, from /sys/kernel/notes. */

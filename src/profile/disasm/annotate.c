@@ -8,11 +8,11 @@
 #include <unistd.h>
 
 #include "base/array.h"
+#include "base/input_file.h"
 #include "profile/disasm/annotate.h"
 #include "profile/disasm/disasm.h"
 #include "profile/profile_int.h"
 
-#define MAX_SOURCE_BYTES (64u << 20) /* a source file larger than this is not shown */
 
 struct insn_text {
 	char mnemonic[32];
@@ -429,26 +429,17 @@ out:
 
 static void load_source(struct src_file *f, const char *path)
 {
-	struct stat st;
 	uint32_t cap = 0;
 	size_t len = 0;
 	int fd;
 
 	f->tried = true;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* the DWARF names the file: it may be a FIFO or a device; not shown when refused */
+	fd = xb_input_open(path, XB_INPUT_SRC_MAX, 0, NULL, NULL);
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_SOURCE_BYTES ||
-	    !(f->buf = malloc((size_t)st.st_size + 1)))
+	if (xb_input_read_all(fd, XB_INPUT_SRC_MAX, &f->buf, &len))
 		goto out;
-	while (len < (size_t)st.st_size) {
-		ssize_t r = read(fd, f->buf + len, (size_t)st.st_size - len);
-
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
-	f->buf[len] = '\0';
 	for (char *line = f->buf; line < f->buf + len;) {
 		char *nl = memchr(line, '\n', (size_t)(f->buf + len - line));
 

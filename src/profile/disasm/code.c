@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/input_file.h"
 #include "profile/disasm/disasm.h"
 #include "profile/symbols/load.h"
 
@@ -107,12 +108,12 @@ static int from_elf(struct xpp_code *c, Elf *elf, const char *what, uint64_t sta
 static int from_file(struct xpp_code *c, const char *path, uint64_t start, uint64_t end,
 		     struct xb_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+	struct xb_error why;
+	int fd = xb_input_open(path, XB_INPUT_ELF_MAX, 0, NULL, &why), ret;
 	Elf *elf;
 
 	if (fd < 0)
-		return xb_error_set(err, -errno, "cannot read the code of '%s': %s", path,
-				     strerror(errno));
+		return xb_error_set(err, fd, "cannot read the code of %s", why.msg);
 	elf = elf_version(EV_CURRENT) == EV_NONE ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		ret = xb_error_set(err, -ENOEXEC, "cannot read the code of '%s': not an ELF file",
@@ -167,7 +168,8 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off)
 static int from_kcore(struct xpp_code *c, const char *path, uint64_t start, uint64_t end,
 		      struct xb_error *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -ENOENT;
+	/* O_NONBLOCK: a test's stand-in for /proc/kcore must not hang either */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ret = -ENOENT;
 	Elf64_Ehdr eh;
 
 	if (fd < 0)

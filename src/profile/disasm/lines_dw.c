@@ -13,6 +13,7 @@
 #include <libiberty/demangle.h>
 
 #include "base/array.h"
+#include "base/input_file.h"
 #include "profile/disasm/disasm.h"
 #include "profile/symbols/load.h"
 
@@ -50,7 +51,7 @@ static bool dw_open(struct xpp_lines *f, const char *path)
 {
 	f->dw = NULL;
 	f->elf = NULL;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = xb_input_open(path, XB_INPUT_ELF_MAX, 0, NULL, NULL);
 	if (f->fd < 0)
 		return false;
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);

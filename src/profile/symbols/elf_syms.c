@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/input_file.h"
 #include "elf/build_id.h"
 #include "profile/symbols/load.h"
 
@@ -40,9 +41,9 @@ static void elf_file_close(struct elf_file *f)
 static int elf_file_open(struct elf_file *f, const char *path)
 {
 	f->elf = NULL;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	f->fd = xb_input_open(path, XB_INPUT_ELF_MAX, 0, NULL, NULL);
 	if (f->fd < 0)
-		return -errno;
+		return f->fd;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		goto bad;
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);

@@ -5,46 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/array.h"
+#include "base/input_file.h"
 #include "profile/symbols/load.h"
-
-/* The whole file: /proc files have no size, so read until EOF. */
-static char *slurp(const char *path, size_t *len, int *err)
-{
-	size_t cap = 0, n = 0;
-	char *buf = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		*err = -errno;
-		return NULL;
-	}
-	for (;;) {
-		if (XB_ARRAY_RESERVE(buf, cap, n + 65536, 8 << 20)) {
-			*err = -ENOMEM;
-			goto fail;
-		}
-		ssize_t r = read(fd, buf + n, cap - n - 1);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			*err = -errno;
-			goto fail;
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-fail:
-	free(buf);
-	close(fd);
-	return NULL;
-}
 
 static int hexval(char c)
 {
@@ -60,10 +22,22 @@ int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *e
 {
 	size_t len;
 	int ret = 0;
-	char *buf = slurp(path, &len, &ret), *p, *end;
+	char *buf, *p, *end;
 	bool nonzero = false;
+	/*
+	 * --kallsyms may name /dev/zero or a FIFO, and /proc/kallsyms has no size to check
+	 * first: the read itself is bounded.
+	 */
+	int fd = xb_input_open(path, XB_INPUT_TEXT_MAX, 0, NULL, err);
 
-	if (!buf)
+	if (fd < 0)
+		return fd;
+	ret = xb_input_read_all(fd, XB_INPUT_TEXT_MAX, &buf, &len);
+	close(fd);
+	if (ret == -EFBIG)
+		return xb_error_set(err, ret, "'%s': larger than %llu MiB", path,
+				    (unsigned long long)(XB_INPUT_TEXT_MAX >> 20));
+	if (ret < 0)
 		return xb_error_set(err, ret, "cannot read '%s': %s", path, strerror(-ret));
 	for (p = buf, end = buf + len; p < end;) {
 		char *eol = memchr(p, '\n', (size_t)(end - p)), *name, *q;

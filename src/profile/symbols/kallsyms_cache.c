@@ -126,7 +126,8 @@ static int validate(const char *buf, size_t len, const struct xpp_kallsyms_key *
 int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
 			    const struct xpp_kallsyms_key *key)
 {
-	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO there must not hang us before map_owned() refuses it */
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	const struct cache_header *h;
 	size_t len = 0;
 	char *map;

@@ -13,6 +13,7 @@
 
 #include "base/array.h"
 #include "base/hash.h"
+#include "base/input_file.h"
 #include "profile/symbols/load.h"
 #include "profile/symbols/srcline.h"
 
@@ -97,7 +98,7 @@ void xpp_srcline_free(xpp_srcline *s)
 /* The runtime file's PT_LOAD segments: a sample's file offset becomes a DWARF address. */
 static void read_loads(struct dso_dw *d, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = xb_input_open(path, XB_INPUT_ELF_MAX, 0, NULL, NULL);
 	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
 	size_t n = 0;
 
@@ -135,7 +136,7 @@ static void dso_open(xpp_srcline *s, struct dso_dw *d, const char *path)
 	d->state = DSO_NO_LINES;
 	if (xpp_elf_dwarf_file(path, s->o.debug_root, dbg, sizeof(dbg)) < 0)
 		return;
-	d->fd = open(dbg, O_RDONLY | O_CLOEXEC);
+	d->fd = xb_input_open(dbg, XB_INPUT_ELF_MAX, 0, NULL, NULL);
 	if (d->fd < 0)
 		return;
 	d->elf = elf_begin(d->fd, ELF_C_READ_MMAP, NULL);

@@ -11,6 +11,7 @@
 
 #include "base/array.h"
 #include "base/hash.h"
+#include "base/input_file.h"
 #include "profile/unwind/unwind.h"
 
 /* A module we reported: where its file was mapped, to see whether that still holds. */
@@ -219,6 +220,24 @@ static Dwfl_Module *report_vdso(Dwfl *dwfl, const void *img, size_t size, uint64
 }
 
 /*
+ * A module for a file, opened by us: given a path, libdwfl would open it itself, and a
+ * FIFO or device named by the profile would block it (xb_input_open() refuses them).
+ */
+static Dwfl_Module *report_file(Dwfl *dwfl, const char *name, const char *file, uint64_t base)
+{
+	int fd = xb_input_open(file, XB_INPUT_ELF_MAX, 0, NULL, NULL);
+	Dwfl_Module *mod;
+
+	if (fd < 0)
+		return NULL;
+	mod = dwfl_report_elf(dwfl, name, file, fd, base, false);
+	/* on success libdwfl owns the descriptor (it keeps it until dwfl_end) */
+	if (!mod)
+		close(fd);
+	return mod;
+}
+
+/*
  * The module holding pc, reported from the process's map of pc if the Dwfl lacks it (as
  * perf's report_module does, at map start - pgoff). NULL when no map holds pc or its code
  * is not in an ELF file we can open (JIT code, a deleted file, a vdso of another kernel).
@@ -256,8 +275,7 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	if (vdso)
 		mod = report_vdso(pr->dwfl, vdso, vdso_size, mp->start - mp->pgoff, &transient);
 	else
-		mod = dwfl_report_elf(pr->dwfl, d->short_name, file, -1, mp->start - mp->pgoff,
-				      false);
+		mod = report_file(pr->dwfl, d->short_name, file, mp->start - mp->pgoff);
 	if (mod)
 		pr->mods[pr->nr_mods++] = (struct reported){ mp->start, mp->pgoff, mp->dso };
 	else if (!transient)
