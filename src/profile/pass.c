@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/array.h"
 #include "base/hash.h"
+#include "base/input_file.h"
 #include "format/xpf_sample.h"
 #include "profile/profile_int.h"
 
@@ -1220,14 +1222,33 @@ static int parse_filters(xpp_profile *p, struct xb_error *err)
 	return 0;
 }
 
+/*
+ * A kallsyms file the user named is checked before the pass, as perf does ("Invalid
+ * file"): a missing file or a directory would otherwise be ignored in silence, and
+ * /dev/zero or a FIFO read without end or blocked on.
+ */
+static int check_kallsyms(const char *path, struct xb_error *err)
+{
+	struct xb_error why = { 0 };
+	int fd = xb_input_open(path, XB_INPUT_TEXT_MAX, 0, NULL, &why);
+
+	if (fd < 0)
+		return xb_error_set(err, fd, "kallsyms file %s", why.msg);
+	close(fd);
+	return 0;
+}
+
 int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *opts,
 		       struct xb_error *err)
 {
 	struct xpp_dso_table_opts dopts;
-	xpp_profile *p = calloc(1, sizeof(*p));
+	xpp_profile *p;
 	int ret;
 
 	*out = NULL;
+	if (opts->kallsyms && (ret = check_kallsyms(opts->kallsyms, err)) < 0)
+		return ret;
+	p = calloc(1, sizeof(*p));
 	if (!p)
 		goto nomem;
 	p->o = *opts;
