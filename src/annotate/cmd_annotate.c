@@ -213,7 +213,7 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 	struct xb_error err = { 0 };
 	struct run r = { .o = o };
 	const struct xpp_event *ev;
-	char kcache[4096];
+	char kcache[4096], line[1024];
 	uint32_t nr_ev;
 	int ret;
 
@@ -248,10 +248,12 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 		if (ev[i].nr_samples)
 			ret = annotate_event(&r, i, &ev[i]);
 	free(r.warned);
-	xpp_profile_free(r.p);
 	fflush(stdout);
 	if (ret == 0)
 		say_failures(&r);
+	if (ret == 0 && !o->quiet && xpp_dso_table_refused_line(r.dsos, line, sizeof(line)))
+		cli_warning("%s", line);
+	xpp_profile_free(r.p);
 	if (ret == -EOPNOTSUPP) {
 		cli_error("annotate is not supported in this build: xperf was built without "
 			  "capstone (install libcapstone-dev and rebuild)");

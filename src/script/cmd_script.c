@@ -105,6 +105,15 @@ static int on_side_band(void *ctx, const struct perf_event_header *hdr)
 	return script_on_side_band(&r->sc, hdr);
 }
 
+/* One line naming the files the profile names that were refused unread (not with -q). */
+static void warn_refused(const xpp_profile *p, const struct script_opts *o)
+{
+	char line[1024];
+
+	if (!o->quiet && xpp_dso_table_refused_line(xpp_profile_dsos(p), line, sizeof(line)))
+		cli_warning("%s", line);
+}
+
 static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
 {
 	struct xpp_opts po = { 0 };
@@ -158,6 +167,7 @@ static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
 		goto done;
 	}
 	status = CLI_EXIT_OK;
+	warn_refused(p, o);
 done:
 	for (uint32_t i = 0; i < r.sc.nr_names; i++)
 		free((char *)r.sc.ev_names[i]);

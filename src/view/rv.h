@@ -77,6 +77,11 @@ void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o);
  * found elsewhere: their samples show addresses, not another file's symbols (not with -q).
  */
 void rv_warn_build_ids(const xpp_profile *p, const struct report_stdio_opts *o);
+/*
+ * One warning naming the files the profile names that were refused unread (FIFOs, devices,
+ * directories, files too large, another user's perf-PID.map), not with -q.
+ */
+void rv_warn_refused(const xpp_profile *p, const struct report_stdio_opts *o);
 /* The kernel had samples but its kallsyms hid every address: one warning line (not -q). */
 void rv_warn_kernel_hidden(const xpp_profile *p, const struct report_stdio_opts *o);
 /*

@@ -357,6 +357,16 @@ void rv_warn_build_ids(const xpp_profile *p, const struct report_stdio_opts *o)
 			    listed < nr ? ", ..." : "");
 }
 
+void rv_warn_refused(const xpp_profile *p, const struct report_stdio_opts *o)
+{
+	char line[1024];
+
+	if (o->quiet || !xpp_dso_table_refused_line(xpp_profile_dsos(p), line, sizeof(line)))
+		return;
+	fflush(stdout);
+	cli_warning("%s", line);
+}
+
 const char *rv_grouped(uint64_t n, char *buf, size_t size)
 {
 	char tmp[32];

@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/array.h"
 #include "base/hash.h"
+#include "base/input_file.h"
 #include "elf/build_id.h"
 #include "format/xpf_features.h"
 #include "profile/symbols/dso.h"
@@ -44,6 +46,7 @@ struct xpp_dso_table {
 	pthread_cond_t kloaded_cond;
 	struct xpp_symtab kprefetch;
 	int kprefetch_ret;       /* what loading it returned */
+	struct xb_error kprefetch_err; /* and why, when it failed */
 	struct cache_slot cache[1u << CACHE_BITS];
 };
 
@@ -165,13 +168,14 @@ static void *kallsyms_thread(void *arg)
 	xpp_dso_table *t = arg;
 	struct xpp_kallsyms_store store;
 	struct xpp_symtab loaded = { 0 };
-	struct xb_error err;
+	struct xb_error err = { 0 };
 
 	int ret = load_kallsyms(t, &loaded, t->opts.kallsyms, &store, &err);
 
 	pthread_mutex_lock(&t->klock);
 	t->kprefetch = loaded;
 	t->kprefetch_ret = ret;
+	t->kprefetch_err = err;
 	__atomic_store_n(&t->kthread_done, true, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&t->kloaded_cond);
 	pthread_mutex_unlock(&t->klock);
@@ -211,7 +215,8 @@ void xpp_dso_table_prefetch_kernel(xpp_dso_table *t)
  * The prefetched kernel symbols, if a prefetch ran: true, moved into syms, and *ret what
  * loading them returned.
  */
-static bool kernel_prefetched(xpp_dso_table *t, struct xpp_symtab *syms, int *ret)
+static bool kernel_prefetched(xpp_dso_table *t, struct xpp_symtab *syms, int *ret,
+			      struct xb_error *err)
 {
 	if (!t->kthread_on || t->ktaken)
 		return false;
@@ -220,6 +225,7 @@ static bool kernel_prefetched(xpp_dso_table *t, struct xpp_symtab *syms, int *re
 		pthread_cond_wait(&t->kloaded_cond, &t->klock);
 	*syms = t->kprefetch;
 	*ret = t->kprefetch_ret;
+	*err = t->kprefetch_err;
 	memset(&t->kprefetch, 0, sizeof(t->kprefetch));
 	pthread_mutex_unlock(&t->klock);
 	t->ktaken = true;
@@ -248,6 +254,7 @@ void xpp_dso_table_free(xpp_dso_table *t)
 		free(t->dsos[i].long_name);
 		free(t->dsos[i].short_buf);
 		free(t->dsos[i].file);
+		free(t->dsos[i].refused);
 		xpp_symtab_free(&t->dsos[i].syms);
 	}
 	free(t->debug_buf);
@@ -354,6 +361,33 @@ int64_t xpp_dso_table_kernel(xpp_dso_table *t)
 	return t->kernel_id;
 }
 
+/* A load refused the DSO's file (xb_input_refused(ret)): keep why, for one warning. */
+static void note_refused(struct xpp_dso *d, int ret, const struct xb_error *err)
+{
+	if (!xb_input_refused(ret) || d->refused)
+		return;
+	d->refused = strdup(err->msg);
+	d->no_file = true;
+}
+
+/*
+ * Whether the file a profile names for a DSO must not be read: a FIFO would block every
+ * reader of it, a device or a link to /dev/zero would never end. Checked once, here, so the
+ * warning names the file the profile named; every later open refuses it again by itself.
+ */
+static bool file_refused(struct xpp_dso *d, const char *path)
+{
+	struct xb_error err = { 0 };
+	int fd = xb_input_open(path, XB_INPUT_ELF_MAX, 0, NULL, &err);
+
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	note_refused(d, fd, &err);
+	return d->refused != NULL;
+}
+
 /*
  * Where the symbols of a file DSO are read: where its recorded build-id says
  * (xpp_build_id_find), never from a file with another build-id (it would name functions
@@ -371,6 +405,8 @@ static int user_file(const xpp_dso_table *t, const struct xpp_dso *d, char joine
 			return -ENAMETOOLONG;
 		*path = joined;
 	}
+	if (d->refused)
+		return -ENOENT;
 	if (!d->build_id_size)
 		return 0;
 	if (xpp_build_id_find(*path, d->build_id, d->build_id_size, t->opts.buildid_dir,
@@ -387,6 +423,9 @@ static void load_user(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)
 	int ret = user_file(t, d, joined, found, &path, &d->build_id_mismatch);
 	size_t n;
 
+	/* the named file itself, even when a build-id cache could stand in for it */
+	if (file_refused(d, t->opts.symfs ? joined : d->long_name))
+		return;
 	if (ret == -ENOENT)
 		d->no_file = true;
 	if (ret < 0)
@@ -434,11 +473,14 @@ static void load_kernel(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *er
 					      path, sizeof(path), &d->build_id_mismatch)) {
 		return;
 	}
-	if (strcmp(from, t->opts.kallsyms) || !kernel_prefetched(t, &d->syms, &ret)) {
+	if (strcmp(from, t->opts.kallsyms) || !kernel_prefetched(t, &d->syms, &ret, err)) {
 		ret = load_kallsyms(t, &d->syms, from, &store, err);
 		xpp_kallsyms_store_write(&d->syms, &store);
 	}
+	/* -EPERM here is kptr_restrict: kallsyms is not opened with XB_INPUT_OWNED */
 	d->addrs_hidden = ret == -EPERM;
+	if (!d->addrs_hidden)
+		note_refused(d, ret, err);
 }
 
 /* The running kernel's vdso is the recorded one unless the build-ids say otherwise. */
@@ -463,7 +505,7 @@ static void load_vdso(struct xpp_dso *d, struct xb_error *err)
 
 static void load(xpp_dso_table *t, struct xpp_dso *d)
 {
-	struct xb_error err;
+	struct xb_error err = { 0 };
 
 	d->loaded = true;
 	d->syms.no_demangle = t->opts.no_demangle;
@@ -479,7 +521,7 @@ static void load(xpp_dso_table *t, struct xpp_dso *d)
 		break;
 	case XPP_DSO_ANON:
 		/* the file a JIT may write for perf; without it raw addresses are shown */
-		xpp_perf_map_load(&d->syms, d->long_name, &err);
+		note_refused(d, xpp_perf_map_load(&d->syms, d->long_name, &err), &err);
 		break;
 	case XPP_DSO_MODULE:
 		break;
@@ -531,4 +573,39 @@ int64_t xpp_dso_table_resolve(xpp_dso_table *t, uint32_t id, uint64_t addr)
 	c->addr = addr;
 	c->sym = (int32_t)sym;
 	return sym;
+}
+
+bool xpp_dso_table_refused_line(const xpp_dso_table *t, char *buf, size_t size)
+{
+	uint32_t nr = 0, listed = 0;
+	size_t len = 0;
+	int n;
+
+	if (!size)
+		return false;
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const char *why = t->dsos[i].refused;
+
+		if (!why)
+			continue;
+		nr++;
+		/* room for the tail: ", ...: their samples are shown by address" */
+		if (listed < 5 && len + strlen(why) + 64 < size) {
+			n = snprintf(buf + len, size - len, "%s%s", listed ? "; " : "", why);
+			len += (size_t)n;
+			listed++;
+		}
+	}
+	if (!nr)
+		return false;
+	if (!listed)
+		len = (size_t)snprintf(buf, size, "%u files the profile names were refused", nr);
+	else if (listed < nr)
+		len += (size_t)snprintf(buf + len, size - len, "; and %u more", nr - listed);
+	if (len >= size)
+		return true;
+	snprintf(buf + len, size - len, ": %s samples are shown by address, not by symbols",
+		 nr == 1 ? "its" : "their");
+	return true;
 }

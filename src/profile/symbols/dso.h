@@ -38,6 +38,9 @@ struct xpp_dso {
 	/* the kernel's: its kallsyms showed every address as 0 (kptr_restrict, or not allowed
 	 * them): no symbols, its samples are shown by address */
 	bool addrs_hidden;
+	/* the file the profile names for it was refused (a FIFO, a device, a directory, too
+	 * large, a perf-PID.map of another user), never read: "'PATH': why", else NULL */
+	char *refused;
 };
 
 struct xpf_build_id_entry;
@@ -121,6 +124,13 @@ int64_t xpp_dso_table_resolve(xpp_dso_table *t, uint32_t id, uint64_t addr);
  * loaded, not a file, or whose file cannot be read: true.
  */
 bool xpp_dso_table_may_have(xpp_dso_table *t, uint32_t id, const char *name);
+
+/*
+ * One line naming the files the profile names that were refused (xpp_dso.refused), for a
+ * warning: into buf, or false when there were none. Each file is named once, however many
+ * samples it had; a long list ends with "...".
+ */
+bool xpp_dso_table_refused_line(const xpp_dso_table *t, char *buf, size_t size);
 
 static inline const char *xpp_dso_sym_name(const struct xpp_dso *d, uint32_t idx)
 {

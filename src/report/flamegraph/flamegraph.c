@@ -78,6 +78,7 @@ int report_flamegraph_run(xpf_reader *r, const char *path, const char *event,
 	status = report_event_pick(p, event, "the flame graph", o->quiet, &ev);
 	if (status == CLI_EXIT_OK)
 		status = write_file(p, ev, path, o->wall);
+	rv_warn_refused(p, o);
 out:
 	xpp_profile_free(p);
 	return status;

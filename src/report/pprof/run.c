@@ -31,6 +31,8 @@ int report_pprof_run(xpf_reader *r, const char *path, const char *event,
 		status = report_event_pick(p, event, "the pprof profile", o->quiet, &only);
 	if (ret == 0 && status == CLI_EXIT_OK)
 		ret = report_pprof_write(p, path, only, &err);
+	if (ret == 0 && status == CLI_EXIT_OK)
+		rv_warn_refused(p, o);
 	xpp_profile_free(p);
 	if (ret < 0) {
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));

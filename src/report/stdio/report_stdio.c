@@ -41,6 +41,7 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 	rv_warn_records(p, c.o->quiet);
 	rv_warn_unwind(p, c.o);
 	rv_warn_build_ids(p, c.o);
+	rv_warn_refused(p, c.o);
 	rv_warn_kernel_hidden(p, c.o);
 	status = rv_warn_undecodable(p, &c);
 out:

@@ -315,6 +315,7 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	rv_warn_records(t.p, t.c.o->quiet);
 	rv_warn_unwind(t.p, t.c.o);
 	rv_warn_build_ids(t.p, t.c.o);
+	rv_warn_refused(t.p, t.c.o);
 	rv_warn_kernel_hidden(t.p, t.c.o);
 	status = rv_warn_undecodable(t.p, &t.c);
 	if (o->verbose)
