@@ -3,6 +3,7 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <gelf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "base/array.h"
 #include "base/hash.h"
 #include "base/input_file.h"
+#include "profile/symbols/load.h"
 #include "profile/unwind/unwind.h"
 
 /* A module we reported: where its file was mapped, to see whether that still holds. */
@@ -65,6 +67,7 @@ struct xpp_unwinder {
 	xpp_machine *m;
 	xpp_dso_table *dsos;
 	char *debuginfo_path;    /* libdwfl's search path, debug_root last */
+	const char *debug_root;  /* the end of debuginfo_path */
 	Dwfl_Callbacks cbs;
 	struct uw_proc *procs;   /* indexed by the machine's proc index */
 	uint32_t nr_procs;
@@ -223,10 +226,12 @@ static Dwfl_Module *report_vdso(Dwfl *dwfl, const void *img, size_t size, uint64
  * A module for a file, opened by us: given a path, libdwfl would open it itself, and a
  * FIFO or device named by the profile would block it (xb_input_open() refuses them).
  */
-static Dwfl_Module *report_file(Dwfl *dwfl, const char *name, const char *file, uint64_t base)
+static Dwfl_Module *report_file(xpp_unwinder *u, Dwfl *dwfl, const char *name,
+				const char *file, uint64_t base)
 {
 	int fd = xb_input_open(file, XB_INPUT_ELF_MAX, 0, NULL, NULL);
 	Dwfl_Module *mod;
+	void **ud;
 
 	if (fd < 0)
 		return NULL;
@@ -234,7 +239,41 @@ static Dwfl_Module *report_file(Dwfl *dwfl, const char *name, const char *file, 
 	/* on success libdwfl owns the descriptor (it keeps it until dwfl_end) */
 	if (!mod)
 		close(fd);
+	/* find_debuginfo() finds its debug_root there */
+	else if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+		*ud = u;
 	return mod;
+}
+
+/*
+ * libdwfl's find_debuginfo callback, for the .debug_frame of a module whose .eh_frame lacks
+ * a pc: the debug file symbols and source lines use (build-id, .gnu_debuglink), opened
+ * through xb_input_open(). dwfl_standard_find_debuginfo() would open the candidates itself,
+ * and a .gnu_debuglink may name a FIFO beside the file. -1: none (libdwfl then uses the
+ * file's own sections).
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	const xpp_unwinder *u = *userdata;
+	char path[PATH_MAX];
+	int fd;
+
+	(void)mod, (void)modname, (void)base, (void)debuglink_file, (void)debuglink_crc;
+	if (!u || !file_name ||
+	    xpp_elf_dwarf_file(file_name, u->debug_root, path, sizeof(path)) < 0 ||
+	    !strcmp(path, file_name))
+		return -1;
+	fd = xb_input_open(path, XB_INPUT_ELF_MAX, 0, NULL, NULL);
+	if (fd < 0)
+		return -1;
+	*debuginfo_file_name = strdup(path);
+	if (!*debuginfo_file_name) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /*
@@ -275,7 +314,7 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	if (vdso)
 		mod = report_vdso(pr->dwfl, vdso, vdso_size, mp->start - mp->pgoff, &transient);
 	else
-		mod = report_file(pr->dwfl, d->short_name, file, mp->start - mp->pgoff);
+		mod = report_file(u, pr->dwfl, d->short_name, file, mp->start - mp->pgoff);
 	if (mod)
 		pr->mods[pr->nr_mods++] = (struct reported){ mp->start, mp->pgoff, mp->dso };
 	else if (!transient)
@@ -527,10 +566,11 @@ int xpp_unwinder_create(xpp_unwinder **out, xpp_machine *m, xpp_dso_table *dsos,
 		xpp_unwinder_free(u);
 		return -ENOMEM;
 	}
+	u->debug_root = u->debuginfo_path + strlen("-:.debug:");
 	u->m = m;
 	u->dsos = dsos;
 	u->cbs.find_elf = dwfl_build_id_find_elf;
-	u->cbs.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->cbs.find_debuginfo = find_debuginfo;
 	u->cbs.section_address = dwfl_offline_section_address;
 	u->cbs.debuginfo_path = &u->debuginfo_path;
 	*out = u;
