@@ -105,7 +105,7 @@ ALL_LDFLAGS := $(LDFLAGS) $(SAN_FLAGS) -pthread
 # files, so links stay quick; LTO= turns it off (clang: off, it needs another linker).
 HOT_FILES  := src/format/reader_records.c src/format/decompress.c src/format/reader_attrs.c \
               src/format/sample.c src/profile/session/ordered.c src/profile/sample_cache.c \
-              src/profile/tree/hist.c src/profile/pass.c
+              src/profile/tree/hist.c src/profile/pass.c src/profile/values.c
 LTO        ?= $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),,-flto)
 
 # ---- optional libraries: the files that use each, listed by hand -------------------------

@@ -179,6 +179,39 @@ static int64_t list_intern(struct frame_lists *l, const uint32_t *ids, uint32_t 
 }
 
 /*
+ * The frame values asked for (opts.keys, values.h) of frame k, resolved, at ip: into k.
+ * `chain`: a callchain entry, whose address perf keeps as the ip and maps once more into
+ * its file's map for the addr key (the sample's own entry keeps the address in its map):
+ * perf's children show such entries there. 0 or a negative errno.
+ */
+static int frame_vals(xpp_profile *p, struct xpp_hist_key *k, const struct xpp_thread *th,
+		      uint16_t cpumode, uint64_t ip, bool chain)
+{
+	unsigned int want = p->o.keys & ~p->ctx_keys;
+	struct xpp_val_in in = { .p = p, .th = th, .k = k, .ip = ip };
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	const struct xpp_map *mp;
+	const struct xpp_dso *d;
+	int ret;
+
+	if (!want)
+		return 0;
+	mp = xpp_machine_proc_map(p->m, kernel ? 0 : th->proc, ip);
+	if (want & XPP_HIST_KEY_VAL(XPP_VAL_MAP_SIZE))
+		in.map_size = mp ? mp->end - mp->start : 0;
+	if (chain && mp && (d = xpp_dso_table_get(p->dsos, mp->dso)) &&
+	    (d->kind == XPP_DSO_USER || d->kind == XPP_DSO_VDSO)) {
+		in.chain_ip = true;
+		in.map_delta = mp->start - mp->pgoff;
+	}
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if ((want & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].get &&
+		    (ret = xpp_val_rows[i].get(&in, &k->val[i])) < 0)
+			return ret;
+	return 0;
+}
+
+/*
  * The frames of ip in cpumode into out[] (room for 1 + XPP_SRC_MAX_INLINE): the functions
  * inlined at ip, innermost first (with inline frames), then the interned host frame
  * (dso, symbol), else (dso, ip) or the unmapped ip. perf keys a callchain entry without a
@@ -239,6 +272,8 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 		ik.inl = fr.names[i] + 1;
 		if (p->srclines && (line = line_key(p, fr.lines[i])) >= 0)
 			ik.srcline = (uint32_t)line;
+		if ((ret = frame_vals(p, &ik, th, cpumode, ip, true)) < 0)
+			return ret;
 		id = xpp_hist_add_id(p->frames, &ik, 0, 0);
 		if (id < 0)
 			return (int)id;
@@ -246,6 +281,8 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 	}
 	if (p->srclines && fr.has_lines && (line = line_key(p, fr.lines[n])) >= 0)
 		k.srcline = (uint32_t)line;
+	if ((ret = frame_vals(p, &k, th, cpumode, ip, true)) < 0)
+		return ret;
 	id = xpp_hist_add_id(p->frames, &k, 0, 0);
 	if (id < 0)
 		return (int)id;
@@ -439,6 +476,10 @@ static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key 
 	size_t n;
 	const struct xpp_hist_key *fk = &xpp_hist_entries(p->frames, &n)[f].key;
 
+	/* and the same frame values (a callchain entry's addr is perf's, see frame_vals()) */
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if (!(p->ctx_keys & XPP_HIST_KEY_VAL(i)) && fk->val[i] != k->val[i])
+			return false;
 	return fk->dso == k->dso && fk->sym == k->sym && fk->addr == k->addr &&
 	       fk->level == k->level;
 }
@@ -475,7 +516,7 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uin
 	ans->leaf = leaf;
 	if (leaf < 0 || !own)
 		return leaf < 0 ? (int)leaf : 0;
-	xpp_hist_key_mask(&k0, ~(XPP_HIST_KEY_COMM | XPP_HIST_KEY_CONTEXT));
+	xpp_hist_key_mask(&k0, ~(XPP_HIST_KEY_COMM | p->ctx_keys));
 	id = xpp_hist_add_id(p->frames, &k0, 0, 0);
 	if (id < 0 || (!e->own && !(e->own = xpp_hist_create())))
 		return id < 0 ? (int)id : -ENOMEM;
@@ -638,10 +679,9 @@ static int64_t path_root(xpp_profile *p, const struct xpp_hist_key *k)
 		return k->comm;
 	xpp_hist_key_init(&ck);
 	ck.comm = k->comm;
-	ck.pid = k->pid;
-	ck.tid = k->tid;
-	ck.cpu = k->cpu;
-	ck.parent = k->parent;
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if (p->ctx_keys & XPP_HIST_KEY_VAL(i))
+			ck.val[i] = k->val[i];
 	return xpp_hist_add_id(p->ctxs, &ck, 0, 0);
 }
 
@@ -769,6 +809,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		s.pid = fixed.pid;
 		s.tid = fixed.tid;
 		s.cpu = fixed.cpu;
+		s.time = fixed.time;
+		s.addr = fixed.addr;
 		s.period = fixed.period;
 		s.callchain.nr = fixed.nr;
 		s.callchain.ips = fixed.ips;
@@ -793,9 +835,19 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	if (cacheable) {
 		const struct xpp_sample_answer *hit;
 
-		ckey = (struct xpp_sample_key){ a, s.pid, s.tid, s.ip, cpumode, 0, 0, NULL };
-		if ((p->o.keys & XPP_HIST_KEY_CPU) && (s.type & PERF_SAMPLE_CPU))
-			ckey.cpu = s.cpu + 1;
+		struct xpp_val_in in = { .p = p, .s = &s };
+
+		ckey.attr = a;
+		ckey.pid = s.pid;
+		ckey.tid = s.tid;
+		ckey.ip = s.ip;
+		ckey.cpumode = cpumode;
+		ckey.nr = 0;
+		ckey.ips = NULL;
+		/* the values a sample's own fields give: samples alike but for them are not */
+		ckey.nr_vals = p->nr_cache_vals;
+		for (uint32_t i = 0; i < p->nr_cache_vals; i++)
+			xpp_val_rows[p->cache_vals[i]].get(&in, &ckey.vals[i]);
 		/* the chain is part of the key where it is charged or names the parent, not in
 		 * annotate's pass */
 		if ((tree || parent) && !p->o.addrs_only && (s.type & PERF_SAMPLE_CALLCHAIN)) {
@@ -834,10 +886,14 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	    (p->tid_filter.nr &&
 	     !filter_keeps(p, XPP_FILTER_TID, xpp_int_list_has(&p->tid_filter, th->tid))))
 		return 0;
-	if (p->o.keys & XPP_HIST_KEY_PID)
-		k.pid = th->pid, k.tid = th->tid;
-	if (p->o.keys & XPP_HIST_KEY_CPU)
-		k.cpu = (s.type & PERF_SAMPLE_CPU) ? (int32_t)s.cpu : -1;
+	if (p->ctx_keys) {
+		struct xpp_val_in in = { .p = p, .s = &s, .th = th };
+
+		for (int i = 0; i < XPP_VAL_NR; i++)
+			if ((p->ctx_keys & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].get &&
+			    (ret = xpp_val_rows[i].get(&in, &k.val[i])) < 0)
+				return ret;
+	}
 	if (xpp_machine_resolve_ip(p->m, th, cpumode, s.ip, &k.dso, &k.addr)) {
 		self = (struct xpp_view_frame){ s.ip, k.addr, 0, true };
 		mapped = true;
@@ -857,6 +913,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		if (p->srclines && (line = str_key(p, "??:0")) >= 0)
 			k.srcline = (uint32_t)line;
 	}
+	if (!p->o.addrs_only && (ret = frame_vals(p, &k, th, cpumode, s.ip, false)) < 0)
+		return ret;
 	if (p->dso_filter.list.nr &&
 	    !filter_keeps(p, XPP_FILTER_DSOS,
 			  xpp_filter_pass(&p->dso_filter, k.dso, xpp_profile_dso_name(p, &k))))
@@ -896,13 +954,13 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		if (p->o.exclude_other && !id)
 			return 0;
 		if (p->o.keys & XPP_HIST_KEY_PARENT)
-			k.parent = (uint32_t)id;
+			k.val[XPP_VAL_PARENT] = (uint64_t)id;
 	}
 	if (p->o.on_sample) {
 		struct xpp_hist_key fk = k;
 		int64_t id;
 
-		xpp_hist_key_mask(&fk, ~(XPP_HIST_KEY_COMM | XPP_HIST_KEY_CONTEXT));
+		xpp_hist_key_mask(&fk, ~(XPP_HIST_KEY_COMM | p->ctx_keys));
 		if ((id = xpp_hist_add_id(p->frames, &fk, 0, 0)) < 0)
 			return (int)id;
 		self.frame = (uint32_t)id;
@@ -973,6 +1031,8 @@ static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 	if (p->kaside.len && (ret = xpp_stash_drain(&p->kaside, add_sample_cb, p)) < 0)
 		return ret;
 	p->epoch++; /* maps may change: the frame cache starts over */
+	if (p->o.keys && (ret = xpp_vals_side_band(p, hdr)) < 0)
+		return ret;
 	ret = xpp_machine_apply(p->m, hdr);
 	if (ret < 0 || !p->o.on_side_band)
 		return ret;
@@ -1166,6 +1226,8 @@ static int start_srclines(xpp_profile *p, struct xb_error *err)
 			dwarf_file = true;
 	p->inlines = p->o.inlines > 0 || (p->o.inlines < 0 && dwarf_file);
 	p->srclines = p->o.srclines;
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		p->srclines |= (p->o.keys & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].srclines;
 	if (!p->inlines && !p->srclines)
 		return 0;
 	so.inlines = p->inlines;
@@ -1176,6 +1238,30 @@ static int start_srclines(xpp_profile *p, struct xb_error *err)
 		return 0;
 	}
 	return ret;
+}
+
+/*
+ * With the socket key: each cpu's socket from the CPU_TOPOLOGY feature (perf's
+ * env->cpu[].socket_id: after the sibling lists, {u32 core_id, u32 socket_id} per cpu of
+ * NRCPUS' available ones). A file without them has none (perf's -1). 0 or -ENOMEM.
+ */
+static int read_sockets(xpp_profile *p)
+{
+	const struct xpf_features *f = xpf_reader_features(p->r);
+	const struct xpf_raw_feature *raw = &f->raw[XPF_FEAT_CPU_TOPOLOGY];
+	uint32_t n = f->nr_cpus_avail;
+
+	if (!(p->o.keys & XPP_HIST_KEY_VAL(XPP_VAL_SOCKET)) ||
+	    !xpf_features_has(f, XPF_FEAT_CPU_TOPOLOGY) || !raw->data || !n ||
+	    raw->size / 8 < n)
+		return 0;
+	p->sockets = malloc(n * sizeof(*p->sockets));
+	if (!p->sockets)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		memcpy(&p->sockets[i], (const char *)raw->data + 8 * (size_t)i + 4, 4);
+	p->nr_sockets = n;
+	return 0;
 }
 
 /* --pid, --tid, --cpu, --time and -p: what the user typed, checked */
@@ -1277,10 +1363,14 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	p->fcache = calloc(1u << FRAME_CACHE_BITS, sizeof(*p->fcache));
 	p->epoch = 1;
 	p->strs = xpp_intern_create();
-	if (opts->keys & XPP_HIST_KEY_CONTEXT)
+	p->ctx_keys = opts->keys & xpp_val_mask(true);
+	if (p->ctx_keys)
 		p->ctxs = xpp_hist_create();
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if ((opts->keys & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].from_sample)
+			p->cache_vals[p->nr_cache_vals++] = (uint8_t)i;
 	if (!p->m || !p->q || !p->scache || !p->frames || !p->fcache || !p->strs ||
-	    (!p->ctxs && (opts->keys & XPP_HIST_KEY_CONTEXT)) ||
+	    (!p->ctxs && p->ctx_keys) || read_sockets(p) ||
 	    xpp_filter_parse(&p->comm_filter, opts->comms) ||
 	    xpp_filter_parse(&p->dso_filter, opts->dsos) ||
 	    xpp_filter_parse(&p->sym_filter, opts->symbols))
@@ -1350,6 +1440,9 @@ void xpp_profile_free(xpp_profile *p)
 	xpp_int_list_free(&p->cpu_filter);
 	xpp_time_ranges_free(&p->times);
 	xpp_hist_free(p->ctxs);
+	free(p->sockets);
+	free(p->cgroups);
+	free(p->thread_ns);
 	free(p->frame_parent);
 	if (p->parent_re_set)
 		regfree(&p->parent_re);

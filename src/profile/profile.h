@@ -71,9 +71,11 @@ struct xpp_opts {
 				   perf's default: only in files recorded with --call-graph dwarf */
 	bool srclines;          /* keys and frames carry source lines (--sort srcline,
 				   -g srcline) */
-	unsigned int keys;      /* XPP_HIST_KEY_CONTEXT bits the view sorts by (pid, cpu,
-				   parent): samples' keys carry them, and the trees' first
-				   level is then a context (see xpp_profile_frame_key()) */
+	unsigned int keys;      /* XPP_HIST_KEY_VAL() bits of the values the view sorts by
+				   (values.h): keys carry them; with a context value the
+				   trees' first level is a context (see
+				   xpp_profile_frame_key()) */
+	uint64_t time_quantum;  /* perf's --time-quantum in ns, for XPP_VAL_TIME; 0: 100 ms */
 	const char *parent;     /* -p: the regex of parent symbols (the first frame of a
 				   chain whose symbol matches, from the end the order starts
 				   at); NULL: perf's "^sys_|^do_page_fault" */
@@ -120,6 +122,7 @@ struct xpp_opts {
 };
 
 #define XPP_MAX_STACK_NONE UINT32_MAX
+#define XPP_TIME_QUANTUM 100000000ull /* perf's default --time-quantum: 100 ms */
 
 /*
  * One event's aggregation. Totals count every sample, filtered or not (perf's absolute
@@ -306,6 +309,10 @@ const char *xpp_profile_sym_name(const xpp_profile *p, const struct xpp_hist_key
  * `chain`: as call graphs show it ("??:0" for any stand-in).
  */
 const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key *k, bool chain);
+/* The string of a value that holds 1 + a string id (XPP_VAL_SRCFILE), NULL for 0. */
+const char *xpp_profile_str(const xpp_profile *p, uint64_t v);
+/* What value `value` of key value v (enum xpp_val) names (a file, a cgroup), or NULL. */
+const char *xpp_profile_val_name(const xpp_profile *p, unsigned int v, uint64_t value);
 
 /*
  * The kernel symbol holding address addr ([kernel.kallsyms], its symbols loaded on first

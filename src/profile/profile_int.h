@@ -13,6 +13,7 @@
 #include "profile/time_range.h"
 #include "profile/session/stash.h"
 #include "profile/unwind/unwind.h"
+#include "profile/values.h"
 #include "profile/symbols/srcline.h"
 
 #define MAX_STACK 127 /* perf report's default --max-stack (kernel.perf_event_max_stack) */
@@ -68,6 +69,15 @@ struct xpp_profile {
 	/* context keys (opts.keys): the trees' first level interns them (comm and the
 	   context fields of a hist key); parents matched per frame id */
 	xpp_hist *ctxs;
+	unsigned int ctx_keys;    /* the context values asked for (XPP_HIST_KEY_VAL bits) */
+	uint8_t cache_vals[XPP_VAL_NR]; /* the values asked for that the sample cache's key */
+	uint32_t nr_cache_vals;   /* holds (values.h's from_sample) */
+	struct xpp_cgroup { uint64_t id; uint32_t name; } *cgroups; /* PERF_RECORD_CGROUP's */
+	uint32_t nr_cgroups, cgroups_cap;                          /* (values.c) */
+	struct xpp_thread_ns { int32_t tid; uint64_t v; } *thread_ns; /* NAMESPACES' cgroup */
+	uint32_t nr_thread_ns, thread_ns_cap;                       /* ones (values.c) */
+	uint32_t *sockets;        /* per cpu: its socket (CPU_TOPOLOGY), for XPP_VAL_SOCKET */
+	uint32_t nr_sockets;
 	regex_t parent_re;
 	bool parent_re_set;
 	uint32_t *frame_parent;   /* per frame id: 0 unknown, 1 no parent, else 2 + string id */

@@ -99,10 +99,9 @@ static void set_context(const xpp_profile *p, uint32_t root, struct xpp_hist_key
 		return;
 	}
 	k->comm = ctx[root].key.comm;
-	k->pid = ctx[root].key.pid;
-	k->tid = ctx[root].key.tid;
-	k->cpu = ctx[root].key.cpu;
-	k->parent = ctx[root].key.parent;
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if (p->ctx_keys & XPP_HIST_KEY_VAL(i))
+			k->val[i] = ctx[root].key.val[i];
 }
 
 struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, uint32_t f)
@@ -143,7 +142,9 @@ const char *xpp_profile_thread_name(const xpp_profile *p, int32_t pid, int32_t t
 
 const char *xpp_profile_parent_name(const xpp_profile *p, const struct xpp_hist_key *k)
 {
-	return k->parent ? xpp_intern_str(p->strs, k->parent - 1) : NULL;
+	uint64_t v = k->val[XPP_VAL_PARENT];
+
+	return v ? xpp_intern_str(p->strs, (uint32_t)v - 1) : NULL;
 }
 
 const struct xpp_name_list *xpp_profile_list(const xpp_profile *p, enum xpp_list which)
@@ -183,6 +184,11 @@ int xpp_profile_kernel_sym(xpp_profile *p, uint64_t addr, const char **name, uin
 	*name = xpp_dso_sym_name(d, (uint32_t)idx);
 	*start = d->syms.syms[idx].start;
 	return 1;
+}
+
+const char *xpp_profile_str(const xpp_profile *p, uint64_t v)
+{
+	return v ? xpp_intern_str(p->strs, (uint32_t)(v - 1)) : NULL;
 }
 
 const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key *k, bool chain)

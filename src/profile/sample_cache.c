@@ -51,11 +51,12 @@ static uint64_t hash_of(const struct xpp_sample_key *k)
 {
 	uint64_t h = xb_hash_add(xb_hash_add(xb_hash_u64((uintptr_t)k->attr),
 					     (uint64_t)k->pid << 32 | k->tid),
-				 k->ip ^ (uint64_t)k->cpumode << 48 ^ (uint64_t)k->nr << 56 ^
-					 (uint64_t)k->cpu << 32);
-
+				 k->ip ^ (uint64_t)k->cpumode << 48 ^ (uint64_t)k->nr << 56);
 	uint64_t h2 = 0;
 	uint32_t i;
+
+	for (i = 0; i < k->nr_vals; i++)
+		h = xb_hash_add(h, k->vals[i]);
 
 	/* two lanes: a chain of dependent multiplies is as slow as the chain is long */
 	for (i = 0; i + 1 < k->nr; i += 2) {
@@ -70,8 +71,11 @@ static uint64_t hash_of(const struct xpp_sample_key *k)
 static bool same(const struct xpp_sample_key *a, const struct xpp_sample_key *b)
 {
 	if (a->attr != b->attr || a->pid != b->pid || a->tid != b->tid || a->ip != b->ip ||
-	    a->cpumode != b->cpumode || a->cpu != b->cpu || a->nr != b->nr)
+	    a->cpumode != b->cpumode || a->nr_vals != b->nr_vals || a->nr != b->nr)
 		return false;
+	for (uint32_t i = 0; i < a->nr_vals; i++)
+		if (a->vals[i] != b->vals[i])
+			return false;
 	/* a plain loop: chains are short, and a call to memcmp cost more than the compare */
 	for (uint32_t i = 0; i < a->nr; i++)
 		if (a->ips[i] != b->ips[i])
@@ -86,7 +90,7 @@ const struct xpp_sample_answer *xpp_sample_cache_find(xpp_sample_cache *c, uint3
 	uint32_t i;
 	struct slot *s;
 
-	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS)
+	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS || k->nr_vals > XPP_VAL_NR)
 		return NULL;
 	h = hash_of(k);
 	i = xb_hash_bits(h, BITS);
@@ -103,7 +107,7 @@ void xpp_sample_cache_put(xpp_sample_cache *c, uint32_t epoch, const struct xpp_
 	uint32_t i;
 	struct slot *s;
 
-	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS)
+	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS || k->nr_vals > XPP_VAL_NR)
 		return;
 	h = hash_of(k);
 	i = xb_hash_bits(h, BITS);

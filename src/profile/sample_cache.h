@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "profile/tree/hist.h"
+
 /*
  * A profiled loop repeats a few call chains millions of times; resolving one (threads,
  * maps, symbols, interning, the tree's path) costs far more than finding it again. The
@@ -17,7 +19,8 @@ struct xpp_sample_key {
 	uint32_t pid, tid;
 	uint64_t ip;
 	uint16_t cpumode;
-	uint32_t cpu;           /* 1 + the sample's cpu where the cpu is a sort key, else 0 */
+	uint32_t nr_vals;       /* the values of the sort keys read from the sample's fields */
+	uint64_t vals[XPP_VAL_NR]; /* (values.h's from_sample), in the pass's order */
 	uint32_t nr;            /* ips in the chain part of the key (0: the chain is not used) */
 	const uint64_t *ips;
 };

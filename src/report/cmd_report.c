@@ -355,8 +355,11 @@ int main(int argc, const char **argv)
 		OPT_STRING('s', "sort", &o.view.sort, "KEYS",
 			   "group and sort the entries by KEYS, also their columns: a "
 			   "comma-separated list of comm, pid (thread id and name), dso, sym, "
-			   "srcline (the source file:line of the sample, from DWARF), cpu, parent "
-			   "(see --parent) (default: comm,dso,sym)"),
+			   "srcline (the source file:line of the sample, from DWARF), srcfile, "
+			   "cpu, socket, parent (see --parent), symbol_size, dso_size, time "
+			   "(per 100 ms), addr, cgroup (record --all-cgroups), cgroup_id (record "
+			   "--namespaces), ipc_null; a prefix names the first key it begins "
+			   "(default: comm,dso,sym)"),
 		OPT_STRING('F', "fields", &o.view.fields, "FIELDS",
 			   "the columns of the --stdio view, in this order, as perf's: overhead, "
 			   "overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, "

@@ -7,15 +7,12 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "profile/values.h"
 #include "view/rv.h"
 
 static unsigned int key_mask(const struct rv_ctx *c)
 {
-	unsigned int m = 0;
-
-	for (unsigned int i = 0; i < c->nr_cols; i++)
-		m |= c->cols[i];
-	return m;
+	return rv_key_fields(c);
 }
 
 static struct xpp_hist_key collapse(const struct rv_ctx *c, uint32_t comm, uint32_t f,
@@ -288,7 +285,10 @@ static int aggregate(struct rv_entries *g)
 	size_t nr, cap = 0;
 	uint32_t *npaths = NULL;
 	int ret = -ENOMEM;
+	bool each = false;
 
+	for (unsigned int i = 0; i < g->c->nr_cols; i++)
+		each |= rv_keys[g->c->cols[i]].children_each;
 	g->h = xpp_hist_create();
 	g->pathbuf = malloc((g->maxdepth + 2) * sizeof(*g->pathbuf));
 	g->fentry = malloc((g->maxdepth + 2) * sizeof(*g->fentry));
@@ -326,6 +326,19 @@ static int aggregate(struct rv_entries *g)
 			he->period += pa->period;
 			he->nr_samples += pa->count;
 			npaths[g->fentry[i]]++;
+		}
+		/* a key perf's children count once per frame: the frames' repeats too */
+		for (uint32_t i = 0; each && i <= n; i++) {
+			int64_t e = i < n ? entry_of(g, comm, f[i]) : pa->self_entry;
+			struct xpp_hist_entry *he = &xpp_hist_entries(g->h, &nr)[e];
+
+			if (e < 0)
+				goto out;
+			if (g->stamp[e] == p + 1 + g->nr_paths * 2) {
+				he->period += pa->period;
+				he->nr_samples += pa->count;
+			}
+			g->stamp[e] = p + 1 + g->nr_paths * 2;
 		}
 		g->self[se] += pa->period;
 		g->self_count[se] += pa->count;
@@ -375,9 +388,15 @@ struct row_sort {
 	struct rv_cols v;
 };
 
+/* the same values of the sample's context (values.h) */
 static bool same_context(const struct xpp_hist_key *a, const struct xpp_hist_key *b)
 {
-	return a->tid == b->tid && a->cpu == b->cpu && a->parent == b->parent;
+	unsigned int ctx = xpp_val_mask(true);
+
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if ((ctx & XPP_HIST_KEY_VAL(i)) && a->val[i] != b->val[i])
+			return false;
+	return true;
 }
 
 int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b)

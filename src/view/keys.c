@@ -67,56 +67,20 @@ const char *rv_frame_name(const struct rv_ctx *c, uint32_t f, char *buf, size_t 
 
 const char *rv_col_title(unsigned int key)
 {
-	switch (key) {
-	case XPP_HIST_KEY_COMM:
-		return "Command";
-	case XPP_HIST_KEY_DSO:
-		return "Shared Object";
-	case XPP_HIST_KEY_SRCLINE:
-		return "Source:Line";
-	case XPP_HIST_KEY_PID:
-		return "    Pid:Command";
-	case XPP_HIST_KEY_CPU:
-		return "CPU";
-	case XPP_HIST_KEY_PARENT:
-		return "Parent symbol";
-	default:
-		return "Symbol";
-	}
+	return key < RV_KEY_NR ? rv_keys[key].title : "";
 }
 
 const char *rv_col_text(const struct rv_ctx *c, const struct xpp_hist_key *k, unsigned int col,
 			char *buf, size_t size)
 {
-	const char *s;
-
-	switch (col) {
-	case XPP_HIST_KEY_COMM:
-		return rv_comm_name(c, k);
-	case XPP_HIST_KEY_DSO:
-		return rv_dso_name(c, k);
-	case XPP_HIST_KEY_SRCLINE:
-		return rv_srcline_name(c, k);
-	case XPP_HIST_KEY_PID:
-		snprintf(buf, size, "%7d:%s", k->tid, xpp_profile_thread_name(c->p, k->pid, k->tid));
-		return buf;
-	case XPP_HIST_KEY_CPU:
-		snprintf(buf, size, "%3.3d", k->cpu); /* perf's "%*.*d" at the title's width */
-		return buf;
-	case XPP_HIST_KEY_PARENT:
-		s = xpp_profile_parent_name(c->p, k);
-		return s ? s : "[other]";
-	default:
-		return "";
-	}
+	return col < RV_KEY_NR ? rv_keys[col].text(c, k, buf, size) : "";
 }
-
 
 /* a filter down to one name makes its column say nothing: perf drops it */
 static bool col_dropped(const struct rv_ctx *c, unsigned int col)
 {
-	return (col == XPP_HIST_KEY_COMM && c->comm_filter->nr == 1) ||
-	       (col == XPP_HIST_KEY_DSO && c->dso_filter->nr == 1);
+	return (col == RV_KEY_COMM && c->comm_filter->nr == 1) ||
+	       (col == RV_KEY_DSO && c->dso_filter->nr == 1);
 }
 
 void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c)
@@ -183,35 +147,7 @@ int rv_out_width(const struct rv_cols *v, unsigned int col)
 int rv_cmp_col(const struct rv_ctx *c, const struct xpp_hist_key *ka,
 	       const struct xpp_hist_key *kb, unsigned int col)
 {
-	switch (col) {
-	case XPP_HIST_KEY_COMM:
-		return strcmp(rv_comm_name(c, ka), rv_comm_name(c, kb));
-	case XPP_HIST_KEY_DSO: /* perf's cmp_null: entries without one after the others */
-		if ((ka->dso == XPP_HIST_NO_DSO) != (kb->dso == XPP_HIST_NO_DSO))
-			return ka->dso == XPP_HIST_NO_DSO ? 1 : -1;
-		return strcmp(rv_dso_name(c, ka), rv_dso_name(c, kb));
-	case XPP_HIST_KEY_SRCLINE:
-		return strcmp(rv_srcline_name(c, ka), rv_srcline_name(c, kb));
-	case XPP_HIST_KEY_PID: /* perf's sort__thread_cmp: by tid */
-		return ka->tid < kb->tid ? -1 : ka->tid > kb->tid;
-	case XPP_HIST_KEY_CPU:
-		return ka->cpu < kb->cpu ? -1 : ka->cpu > kb->cpu;
-	case XPP_HIST_KEY_PARENT: { /* named parents first, by name, then [other] */
-		const char *na = xpp_profile_parent_name(c->p, ka);
-		const char *nb = xpp_profile_parent_name(c->p, kb);
-
-		return na && nb ? strcmp(na, nb) : na ? -1 : nb ? 1 : 0;
-	}
-	default: {
-		const char *na = rv_sym_name(c, ka), *nb = rv_sym_name(c, kb);
-
-		if (na && nb)
-			return strcmp(na, nb);
-		if (na || nb)
-			return na ? -1 : 1;
-		return ka->addr < kb->addr ? -1 : ka->addr > kb->addr;
-	}
-	}
+	return col < RV_KEY_NR ? rv_keys[col].cmp(c, ka, kb) : 0;
 }
 
 int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
@@ -242,8 +178,8 @@ static int srcline_counted(const struct rv_cols *v, const struct xpp_hist_entry 
 
 	if (!g)
 		return -ENOMEM;
-	for (unsigned int i = 0; i < v->nr_cols && v->cols[i] != XPP_HIST_KEY_SRCLINE; i++)
-		prefix |= v->cols[i];
+	for (unsigned int i = 0; i < v->nr_cols && v->cols[i] != RV_KEY_SRCLINE; i++)
+		prefix |= rv_keys[v->cols[i]].fields;
 	for (size_t j = 0; j < n; j++) {
 		struct xpp_hist_key k = e[j].key;
 
@@ -272,7 +208,9 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		v->width[i] = (int)strlen(rv_col_title(v->cols[i]));
-		if (v->cols[i] == XPP_HIST_KEY_SRCLINE && !counted &&
+		if (rv_keys[v->cols[i]].width > v->width[i])
+			v->width[i] = rv_keys[v->cols[i]].width;
+		if (v->cols[i] == RV_KEY_SRCLINE && !counted &&
 		    (counted = malloc((n + 1) * sizeof(*counted))) &&
 		    srcline_counted(v, e, n, counted) < 0) {
 			free(counted);
@@ -283,12 +221,12 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 		for (unsigned int i = 0; i < v->nr_cols; i++) {
 			int w;
 
-			if (v->cols[i] == XPP_HIST_KEY_SRCLINE) {
+			if (v->cols[i] == RV_KEY_SRCLINE) {
 				w = !counted || counted[j] ?
 				    (int)strlen(rv_srcline_name(v->c, &e[j].key)) : 0;
-			} else if (v->cols[i] == XPP_HIST_KEY_CPU) {
-				w = 0; /* perf keeps the title's width: -1 prints wider */
-			} else if (v->cols[i] != XPP_HIST_KEY_SYM) {
+			} else if (rv_keys[v->cols[i]].width) {
+				w = 0; /* perf keeps the column's width: -1 prints wider */
+			} else if (v->cols[i] != RV_KEY_SYM) {
 				char buf[64];
 
 				w = (int)strlen(rv_col_text(v->c, &e[j].key, v->cols[i], buf,
@@ -308,7 +246,7 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 	free(counted);
 	/* perf widens the Shared Object column for unresolved entries (no --dsos given) */
 	for (unsigned int i = 0; i < v->nr_cols; i++)
-		if (unresolved && v->cols[i] == XPP_HIST_KEY_DSO && !v->c->dso_filter->nr &&
+		if (unresolved && v->cols[i] == RV_KEY_DSO && !v->c->dso_filter->nr &&
 		    v->width[i] < RV_UNRESOLVED_WIDTH)
 			v->width[i] = RV_UNRESOLVED_WIDTH;
 }

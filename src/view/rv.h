@@ -10,7 +10,61 @@
 #include "profile/profile.h"
 #include "report/stdio/report_stdio.h"
 
-#define RV_MAX_COLS 8
+/*
+ * The sort keys (perf's --sort), a row each in sort_keys.c's table rv_keys[], in the order
+ * of that table. A view's columns hold these ids.
+ */
+enum rv_key_id {
+	RV_KEY_COMM,
+	RV_KEY_DSO,
+	RV_KEY_SYM,
+	RV_KEY_SRCLINE,
+	RV_KEY_PID,
+	RV_KEY_CPU,
+	RV_KEY_PARENT,
+	RV_KEY_SRCFILE,
+	RV_KEY_SYM_SIZE,
+	RV_KEY_DSO_SIZE,
+	RV_KEY_TIME,
+	RV_KEY_ADDR,
+	RV_KEY_SOCKET,
+	RV_KEY_CGROUP,
+	RV_KEY_CGROUP_ID,
+	RV_KEY_IPC_NULL,
+	RV_KEY_NR
+};
+
+struct rv_ctx;
+
+/*
+ * One sort key, as perf's struct sort_entry: its name, column title and width, what the
+ * profile must compute for it (`fields`: the hist key's fields and values it reads, which
+ * entries keep and the profile fills, values.h), how entries compare and print. The hash of
+ * entries and the sample cache take whatever fields the rows name, so a key is one row.
+ */
+struct rv_key {
+	const char *name;       /* --sort NAME; NULL: not a --sort key (added by perf's rules) */
+	const char *title;
+	unsigned int fields;    /* XPP_HIST_KEY_* */
+	int width;              /* > 0: the column is this wide; 0: as wide as its title and
+				   widest value */
+	bool children_each;     /* perf's children count a sample once per frame of its chain
+				   in the key's entries (its check for repeated entries does
+				   not see the key's value) */
+	int align;              /* RV_LEFT, RV_RIGHT, or RV_CUT: perf's "%-.*s", cut to the
+				   width, not padded */
+	int (*cmp)(const struct rv_ctx *c, const struct xpp_hist_key *a,
+		   const struct xpp_hist_key *b);
+	/* the value's text, unpadded (buf may hold it) */
+	const char *(*text)(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
+			    size_t size);
+};
+
+extern const struct rv_key rv_keys[RV_KEY_NR];
+
+enum { RV_LEFT, RV_RIGHT, RV_CUT };
+
+#define RV_MAX_COLS RV_KEY_NR /* a view shows each key once at most (add_col() checks) */
 
 /*
  * perf's output fields (-F) beside the sort keys: values above every XPP_HIST_KEY_* bit.
@@ -28,7 +82,8 @@ enum rv_metric {
 	RV_OUT_SAMPLE,
 	RV_OUT_PERIOD,
 };
-#define RV_MAX_OUT 16
+/* every metric and every key, each once at most (-F and rv_cols_init() keep them so) */
+#define RV_MAX_OUT (RV_OUT_PERIOD - RV_OUT_OVERHEAD + 1 + RV_KEY_NR)
 
 /*
  * A view of one profile: the options (report_stdio_opts serves every symbolised view), the
@@ -115,6 +170,15 @@ int64_t rv_wall_into(xpf_reader *r, uint32_t idx);
 int rv_wall_check(xpf_reader *r);
 /* The name a view shows for event idx: its own, or with --wall "cpu-clock + offcpu-time". */
 const char *rv_event_name(const struct rv_ctx *c, uint32_t idx, char *buf, size_t size);
+
+/* ---- the sort keys' table (sort_keys.c) ---- */
+
+/* The key named s[0..n) (perf's names and their prefixes, as perf matches them), or -1. */
+int rv_key_find(const char *s, size_t n);
+/* perf's --sort keys, comma-separated, into buf (for messages): buf */
+const char *rv_key_names(char *buf, size_t size);
+/* The hist key fields (XPP_HIST_KEY_*) the columns of c read. */
+unsigned int rv_key_fields(const struct rv_ctx *c);
 
 /* ---- keys and columns (keys.c) ---- */
 

@@ -8,18 +8,22 @@
 #include "cli/cli.h"
 #include "view/rv.h"
 
-static const struct { const char *name; unsigned int key; } keys[] = {
-	{ "comm", XPP_HIST_KEY_COMM }, { "dso", XPP_HIST_KEY_DSO }, { "sym", XPP_HIST_KEY_SYM },
-	{ "symbol", XPP_HIST_KEY_SYM }, { "srcline", XPP_HIST_KEY_SRCLINE },
-	{ "pid", XPP_HIST_KEY_PID }, { "cpu", XPP_HIST_KEY_CPU },
-	{ "parent", XPP_HIST_KEY_PARENT },
-	/* perf's output fields, -F only */
+/* perf's output fields, -F only, beside the sort keys (rv_keys[]) */
+static const struct { const char *name; unsigned int col; } metrics[] = {
 	{ "overhead", RV_OUT_OVERHEAD }, { "overhead_sys", RV_OUT_SYS },
 	{ "overhead_us", RV_OUT_US }, { "overhead_guest_sys", RV_OUT_GUEST_SYS },
 	{ "overhead_guest_us", RV_OUT_GUEST_US }, { "overhead_children", RV_OUT_CHILDREN },
 	{ "sample", RV_OUT_SAMPLE }, { "period", RV_OUT_PERIOD },
 };
-#define NR_SORT_KEYS 8 /* the first entries of keys[]: what --sort takes */
+
+/* The -F field named s[0..n): a metric (RV_OUT_*) or a sort key, or -1 */
+static int field_find(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+		if (strlen(metrics[i].name) == n && !strncmp(metrics[i].name, s, n))
+			return (int)metrics[i].col;
+	return rv_key_find(s, n);
+}
 
 static bool listed(const unsigned int *a, unsigned int n, unsigned int v)
 {
@@ -42,19 +46,20 @@ static int parse_fields(struct rv_ctx *c, const char *s)
 	c->nr_sort = nsort;
 	c->nr_fields = 0;
 	while (*s) {
-		size_t n = strcspn(s, ","), i;
+		size_t n = strcspn(s, ",");
+		int f = field_find(s, n);
 
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			if (strlen(keys[i].name) == n && !strncmp(keys[i].name, s, n))
-				break;
-		if (i == sizeof(keys) / sizeof(keys[0])) {
+		if (f < 0) {
+			char names[256];
+
 			cli_error("unknown -F field '%.*s': use overhead, overhead_sys, overhead_us, "
 				  "overhead_guest_sys, overhead_guest_us, overhead_children, "
-				  "sample, period or a --sort key", (int)n, s);
+				  "sample, period or a --sort key (%s)", (int)n, s,
+				  rv_key_names(names, sizeof(names)));
 			return -EINVAL;
 		}
-		if (!listed(c->fields, c->nr_fields, keys[i].key) && c->nr_fields < RV_MAX_OUT)
-			c->fields[c->nr_fields++] = keys[i].key;
+		if (!listed(c->fields, c->nr_fields, (unsigned int)f) && c->nr_fields < RV_MAX_OUT)
+			c->fields[c->nr_fields++] = (unsigned int)f;
 		s += n;
 		if (*s == ',')
 			s++;
@@ -77,34 +82,48 @@ static int parse_fields(struct rv_ctx *c, const char *s)
 	return 0;
 }
 
-static int parse_sort(struct rv_ctx *c, const char *s)
+/* Column col for the view, unless it has it; -EINVAL (said) when the view is full. */
+static int add_col(struct rv_ctx *c, unsigned int col)
 {
-	unsigned int seen = 0;
+	if (listed(c->cols, c->nr_cols, col))
+		return 0;
+	if (c->nr_cols == RV_MAX_COLS) {
+		cli_error("too many --sort keys: at most %d", RV_MAX_COLS);
+		return -EINVAL;
+	}
+	c->cols[c->nr_cols++] = col;
+	return 0;
+}
+
+static int parse_sort(struct rv_ctx *c, const char *arg)
+{
+	const char *s = arg;
+	char names[256];
 
 	c->nr_cols = 0;
 	while (*s) {
-		size_t n = strcspn(s, ","), i;
+		size_t n = strcspn(s, ",");
+		int key = rv_key_find(s, n);
 
-		for (i = 0; i < NR_SORT_KEYS; i++)
-			if (strlen(keys[i].name) == n && !strncmp(keys[i].name, s, n))
-				break;
-		if (i == NR_SORT_KEYS) {
-			cli_error("unknown --sort key '%.*s': use comm, pid, dso, sym, srcline, "
-				  "cpu or parent", (int)n, s);
+		if (key < 0) {
+			cli_error("unknown --sort key '%.*s': use %s", (int)n, s,
+				  rv_key_names(names, sizeof(names)));
 			return -EINVAL;
 		}
-		if (!(seen & keys[i].key))
-			c->cols[c->nr_cols++] = keys[i].key;
-		seen |= keys[i].key;
+		if (add_col(c, (unsigned int)key) < 0)
+			return -EINVAL;
 		s += n;
 		if (*s == ',')
 			s++;
 	}
 	if (!c->nr_cols) {
-		cli_error("--sort needs at least one key: comm, pid, dso, sym, srcline, cpu or "
-			  "parent");
+		cli_error("--sort needs at least one key: %s", rv_key_names(names, sizeof(names)));
 		return -EINVAL;
 	}
+	/* perf: a file without branch stacks sorted by a key it names "symbol..." shows the
+	 * IPC column too, with nothing in it */
+	if (strstr(arg, "symbol") && add_col(c, RV_KEY_IPC_NULL) < 0)
+		return -EINVAL;
 	return 0;
 }
 
@@ -203,14 +222,6 @@ bad:
 	return -EINVAL;
 }
 
-static bool has_col(const struct rv_ctx *c, unsigned int key)
-{
-	for (unsigned int i = 0; i < c->nr_cols; i++)
-		if (c->cols[i] == key)
-			return true;
-	return false;
-}
-
 void rv_lookup_opts(const struct report_stdio_opts *o, struct xpp_opts *po)
 {
 	po->comms = o->comms;
@@ -237,13 +248,12 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 	if (o->inverted)
 		c->cg.order = 1; /* perf's -G: after -g and whatever --children implies */
 	/* perf: -p REGEX sorts by parent too, after the other keys */
-	if (o->parent && c->nr_cols < RV_MAX_COLS &&
-	    !has_col(c, XPP_HIST_KEY_PARENT))
-		c->cols[c->nr_cols++] = XPP_HIST_KEY_PARENT;
+	if (o->parent && add_col(c, RV_KEY_PARENT) < 0)
+		return -EINVAL;
 	if (o->fields && parse_fields(c, o->fields) < 0)
 		return -EINVAL;
-	for (unsigned int i = 0; i < c->nr_cols; i++)
-		po->keys |= c->cols[i] & XPP_HIST_KEY_CONTEXT;
+	/* what the profile computes for the columns: their rows say */
+	po->keys |= rv_key_fields(c);
 	po->parent = o->parent;
 	po->exclude_other = o->exclude_other;
 	po->pids = o->pids;
@@ -259,8 +269,7 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 	po->order = c->cg.order;
 	po->max_stack = o->max_stack;
 	po->event_into = o->wall ? rv_wall_into : NULL;
-	for (unsigned int i = 0; i < c->nr_cols; i++)
-		po->srclines |= c->cols[i] == XPP_HIST_KEY_SRCLINE;
+	po->srclines |= (rv_key_fields(c) & XPP_HIST_KEY_SRCLINE) != 0;
 	po->srclines |= c->cg.srcline;
 	return 0;
 }

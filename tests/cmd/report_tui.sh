@@ -253,6 +253,21 @@ tui_case "d zooms into the selected entry's DSO and hides the others; Esc zooms 
 	ended t 0
 '
 
+tui_case "the sort keys of the table (time, socket, symbol_size, addr) are the TUI columns too" '
+	need "$THREADS"
+	pane k
+	tui k xperf report --no-children -g none --sort time,socket,symbol_size,addr -i "$THREADS"
+	screen k | grep -q "Time *Socket *Symbol size *Address" || fail "titles: $(screen k | head -n 3)"
+	# the TUI rows are the stdio rows: the same keys, the same shares, in the same order
+	xperf report --stdio -q --no-children -g none --sort time,socket,symbol_size,addr \
+		-i "$THREADS" 2>/dev/null | awk "NF { \$1 = \$1; print }" | head -n 5 >stdio.rows
+	entries k | head -n 5 | awk "{ \$1 = \$1; print }" >tui.rows
+	[ -s tui.rows ] || fail "no entries: $(screen k)"
+	diff stdio.rows tui.rows >rows.diff || fail "TUI and stdio differ: $(cat rows.diff)"
+	keys k q
+	ended k 0
+'
+
 tui_case "t zooms into the selected thread with --sort pid, and the flame view follows" '
 	need "$THREADS"
 	pane t

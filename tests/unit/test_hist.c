@@ -138,15 +138,20 @@ static void test_context_keys(void)
 	size_t n;
 
 	REQUIRE(h);
-	a.pid = b.pid = 10, a.tid = 10, b.tid = 11, c.pid = c.tid = 12;
-	c.cpu = 1, c.parent = 5;
+	a.val[XPP_VAL_THREAD] = 10ull << 32 | 10;
+	b.val[XPP_VAL_THREAD] = 10ull << 32 | 11;
+	c.val[XPP_VAL_THREAD] = 12ull << 32 | 12;
+	c.val[XPP_VAL_CPU] = 1, c.val[XPP_VAL_PARENT] = 5;
 	CHECK(xpp_hist_add(h, &a, 100, 1) == 0);
 	CHECK(xpp_hist_add(h, &b, 10, 1) == 0);
 	CHECK(xpp_hist_add(h, &c, 1, 1) == 0);
 	xpp_hist_entries(h, &n);
 	CHECK_EQ_U64(n, 3);
 	CHECK(xpp_hist_find(h, &b) == 1);
-	c.cpu = 2;
+	c.val[XPP_VAL_CPU] = 2;
+	CHECK(xpp_hist_find(h, &c) == -1);
+	c.val[XPP_VAL_CPU] = 1;
+	c.val[XPP_VAL_TIME] = 7; /* any value splits: the hash and compare take them all */
 	CHECK(xpp_hist_find(h, &c) == -1);
 	by_pid = xpp_hist_collapse(h, XPP_HIST_KEY_PID | XPP_HIST_KEY_SYM);
 	plain = xpp_hist_collapse(h, XPP_HIST_KEY_COMM | XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM);
@@ -451,8 +456,14 @@ static void test_sample_cache(void)
 	k2.tid = 3;
 	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another thread */
 	k2 = k;
-	k2.cpu = 2;
-	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another cpu, where it is a sort key */
+	k2.nr_vals = 1;
+	k2.vals[0] = 2;
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* another value of a sort key (a cpu) */
+	xpp_sample_cache_put(c, 1, &k2, &a);
+	k2.vals[0] = 3;
+	CHECK(!xpp_sample_cache_find(c, 1, &k2));  /* the values are compared, not hashed only */
+	k2.vals[0] = 2;
+	CHECK(xpp_sample_cache_find(c, 1, &k2));
 	k2 = k;
 	k2.nr = XPP_SAMPLE_CACHE_MAX_IPS + 1;      /* too long: never cached */
 	xpp_sample_cache_put(c, 1, &k2, &a);

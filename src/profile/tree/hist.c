@@ -21,9 +21,10 @@ static uint64_t key_hash(const struct xpp_hist_key *k)
 	h = xb_hash_add(h, (uint64_t)k->comm << 32 | k->dso);
 	h = xb_hash_add(h, (uint64_t)(uint32_t)k->sym << 8 | k->level);
 	h = xb_hash_add(h, (uint64_t)k->inl << 32 | k->srcline);
-	if (k->tid | k->cpu | k->parent)
-		h = xb_hash_add(h, ((uint64_t)(uint32_t)k->tid << 32 | (uint32_t)k->cpu) ^
-				   (uint64_t)k->parent << 20);
+	/* most values are 0 (not asked for): those cost a test each */
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if (k->val[i])
+			h = xb_hash_add(h, k->val[i] ^ (uint64_t)i << 56);
 	return h;
 }
 
@@ -40,7 +41,7 @@ static bool key_eq(const void *ctx, uint32_t v, const void *key)
 
 	return a->addr == b->addr && a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
 	       a->level == b->level && a->inl == b->inl && a->srcline == b->srcline &&
-	       a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu && a->parent == b->parent;
+	       !memcmp(a->val, b->val, sizeof(a->val));
 }
 
 xpp_hist *xpp_hist_create(void)
@@ -117,12 +118,9 @@ void xpp_hist_key_mask(struct xpp_hist_key *k, unsigned int keys)
 	}
 	if (!(keys & XPP_HIST_KEY_SRCLINE))
 		k->srcline = 0;
-	if (!(keys & XPP_HIST_KEY_PID))
-		k->pid = k->tid = 0;
-	if (!(keys & XPP_HIST_KEY_CPU))
-		k->cpu = 0;
-	if (!(keys & XPP_HIST_KEY_PARENT))
-		k->parent = 0;
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if (!(keys & XPP_HIST_KEY_VAL(i)))
+			k->val[i] = 0;
 }
 
 xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)

@@ -8,6 +8,30 @@
 #define XPP_HIST_NO_DSO UINT32_MAX
 
 /*
+ * The values a key carries beside its frame for the sort keys that need them, each computed
+ * by the profile as its row in values.c says (only when a view asks for it: 0 otherwise).
+ * Context values are the sample's (the trees' first level holds them); frame values are each
+ * frame's. A new sort key that needs something the profile does not yet compute adds a value
+ * here and its row in values.c; the hash, the compare, the mask and the sample cache take
+ * every value alike.
+ */
+enum xpp_val {
+	XPP_VAL_THREAD,   /* context: perf's `pid` key: pid << 32 | tid */
+	XPP_VAL_CPU,      /* context: the cpu, (uint32_t)-1 where the sample has none */
+	XPP_VAL_PARENT,   /* context: perf's `parent`: 1 + a string id of the name, 0 [other] */
+	XPP_VAL_TIME,     /* context: the sample's time cut to the --time-quantum */
+	XPP_VAL_SOCKET,   /* context: the cpu's socket (CPU_TOPOLOGY), (uint32_t)-1 unknown */
+	XPP_VAL_CGROUP,   /* context: the sample's cgroup id (PERF_SAMPLE_CGROUP), 0 none */
+	XPP_VAL_CGROUP_NS, /* context: its thread's cgroup namespace (NAMESPACES records):
+			      dev << 40 | inode (low 40 bits), 0 none */
+	XPP_VAL_IP,       /* frame: the frame's virtual address (perf's `addr`) */
+	XPP_VAL_SYM_SIZE, /* frame: its symbol's size + 1, 0 without a symbol */
+	XPP_VAL_MAP_SIZE, /* frame: the size of the map that held it, 0 without one */
+	XPP_VAL_SRCFILE,  /* frame: 1 + a string id of its source file ("" unknown) */
+	XPP_VAL_NR
+};
+
+/*
  * What a sample is charged to. All fields are ids: comm an intern id, dso a dso_table id
  * (XPP_HIST_NO_DSO when no map held the ip), sym an index in that DSO's symtab or -1, in which
  * case addr is the address shown instead. Unused fields must be zero (keys are compared
@@ -27,10 +51,7 @@ struct xpp_hist_key {
 	uint32_t level;   /* perf's level char: '.' user, 'k' kernel, 'g', 'u', 'H' */
 	uint32_t inl;
 	uint32_t srcline;
-	/* the sample's context, 0 unless its sort key was asked for (views set them) */
-	int32_t pid, tid;  /* perf's `pid` key: the thread */
-	int32_t cpu;       /* -1 where the sample has no cpu */
-	uint32_t parent;   /* perf's `parent` key: 1 + a string id of the symbol name, 0 [other] */
+	uint64_t val[XPP_VAL_NR]; /* enum xpp_val, 0 unless its sort key was asked for */
 };
 
 #define XPP_SRCLINE_FALLBACK (1u << 31)
@@ -50,8 +71,8 @@ static inline void xpp_hist_key_init(struct xpp_hist_key *k)
 	k->level = '.';
 	k->inl = 0;
 	k->srcline = 0;
-	k->pid = k->tid = k->cpu = 0;
-	k->parent = 0;
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		k->val[i] = 0;
 }
 
 /* Which key fields count; the others are erased by xpp_hist_collapse(). */
@@ -59,11 +80,11 @@ static inline void xpp_hist_key_init(struct xpp_hist_key *k)
 #define XPP_HIST_KEY_DSO  (1u << 1)
 #define XPP_HIST_KEY_SYM  (1u << 2)     /* the symbol, and the inlined function */
 #define XPP_HIST_KEY_SRCLINE (1u << 3)
-#define XPP_HIST_KEY_PID  (1u << 4)     /* the thread: pid and tid */
-#define XPP_HIST_KEY_CPU  (1u << 5)
-#define XPP_HIST_KEY_PARENT (1u << 6)
-/* the keys of a sample's context rather than of its frame */
-#define XPP_HIST_KEY_CONTEXT (XPP_HIST_KEY_PID | XPP_HIST_KEY_CPU | XPP_HIST_KEY_PARENT)
+#define XPP_HIST_KEY_VAL(v) (1u << (8 + (v))) /* value v (enum xpp_val) */
+#define XPP_HIST_KEY_PID  XPP_HIST_KEY_VAL(XPP_VAL_THREAD) /* the thread: pid and tid */
+#define XPP_HIST_KEY_CPU  XPP_HIST_KEY_VAL(XPP_VAL_CPU)
+#define XPP_HIST_KEY_PARENT XPP_HIST_KEY_VAL(XPP_VAL_PARENT)
+_Static_assert(8 + XPP_VAL_NR <= 32, "the values' bits fit the key masks");
 
 typedef struct xpp_hist xpp_hist;
 

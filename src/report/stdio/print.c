@@ -35,10 +35,10 @@ static void print_key(const struct rv_cols *v, unsigned int col, const struct xp
 {
 	int width = rv_out_width(v, col);
 
-	if (col == XPP_HIST_KEY_SRCLINE) {
+	if (col == RV_KEY_SRCLINE) {
 		/* cut to the column, as perf's "%-.*s" does */
 		fprintf(out, "%-*.*s", last ? 0 : width, width, rv_srcline_name(v->c, k));
-	} else if (col == XPP_HIST_KEY_SYM) {
+	} else if (col == RV_KEY_SYM) {
 		char buf[64];
 		const char *s = rv_sym_or_addr(v->c, k, buf, sizeof(buf));
 		int w = last ? 0 : width - 4;
@@ -59,7 +59,12 @@ static void print_key(const struct rv_cols *v, unsigned int col, const struct xp
 	} else {
 		char buf[64];
 
-		fprintf(out, "%-*s", width, rv_col_text(v->c, k, col, buf, sizeof(buf)));
+		const char *s = rv_col_text(v->c, k, col, buf, sizeof(buf));
+
+		if (rv_keys[col].align == RV_CUT) /* cut to the width, padded unless last */
+			fprintf(out, "%-*.*s", last ? 0 : width, width, s);
+		else
+			fprintf(out, rv_keys[col].align == RV_RIGHT ? "%*s" : "%-*s", width, s);
 	}
 }
 
@@ -85,7 +90,7 @@ void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32
 		fputs("  ", out);
 		if (col < RV_OUT_OVERHEAD) {
 			char buf[64];
-			const char *prefix = col == XPP_HIST_KEY_SYM && rv_sym_name(v->c, k) ?
+			const char *prefix = col == RV_KEY_SYM && rv_sym_name(v->c, k) ?
 					     rv_entry_sym_prefix(g, e, buf, sizeof(buf)) : NULL;
 
 			print_key(v, col, k, i + 1 == v->nr_out, prefix, out);

@@ -45,8 +45,8 @@ static bool row_function(const struct hists *h, const struct hb_row *r, struct x
 static void screen_widths(const struct hists *h, int *w)
 {
 	for (unsigned int i = 0; i < h->cols.nr_cols; i++) {
-		int cap = h->cols.cols[i] == XPP_HIST_KEY_COMM ? COLS / 6 :
-			  h->cols.cols[i] == XPP_HIST_KEY_DSO ? COLS / 4 : COLS;
+		int cap = h->cols.cols[i] == RV_KEY_COMM ? COLS / 6 :
+			  h->cols.cols[i] == RV_KEY_DSO ? COLS / 4 : COLS;
 
 		if (cap < 8)
 			cap = 8;
@@ -92,7 +92,10 @@ static void draw_entry(const struct hists *h, const struct hb_row *r, int y, boo
 		bool last = i + 1 == h->cols.nr_cols;
 
 		x += tui_put(y, x, 2, "  ", true);
-		if (col != XPP_HIST_KEY_SYM)
+		if (col != RV_KEY_SYM && rv_keys[col].align == RV_RIGHT)
+			x += tui_putf(y, x, last ? COLS - x : w[i], true, "%*s", w[i],
+				      rv_col_text(c, &k, col, buf, sizeof(buf)));
+		else if (col != RV_KEY_SYM)
 			x += tui_put(y, x, last ? COLS - x : w[i],
 				     rv_col_text(c, &k, col, buf, sizeof(buf)), true);
 		else
@@ -298,7 +301,7 @@ static int zoom_key(struct hists *h, int ch)
 	}
 	k = rv_entry_key(&h->en, h->rows[h->sel].entry);
 	if (ch == 'd') {
-		if (!has_col(h, XPP_HIST_KEY_DSO) && !has_col(h, XPP_HIST_KEY_SYM)) {
+		if (!has_col(h, RV_KEY_DSO) && !has_col(h, RV_KEY_SYM)) {
 			snprintf(h->msg, sizeof(h->msg), "d: the entries have no shared object "
 				 "(--sort without dso or sym)");
 			return 0;
@@ -310,12 +313,14 @@ static int zoom_key(struct hists *h, int ch)
 	 * "Thread: name(tid)"; entries keyed by command only hold every thread of that name,
 	 * so they zoom into the command.
 	 */
-	if (has_col(h, XPP_HIST_KEY_PID)) {
-		snprintf(buf, sizeof(buf), "%s(%d)",
-			 xpp_profile_thread_name(c->p, k.pid, k.tid), (int)k.tid);
-		return zoom(h, Z_THREAD, (uint32_t)k.tid, buf);
+	if (has_col(h, RV_KEY_PID)) {
+		int32_t pid = (int32_t)(k.val[XPP_VAL_THREAD] >> 32);
+		int32_t tid = (int32_t)(uint32_t)k.val[XPP_VAL_THREAD];
+
+		snprintf(buf, sizeof(buf), "%s(%d)", xpp_profile_thread_name(c->p, pid, tid), tid);
+		return zoom(h, Z_THREAD, (uint32_t)tid, buf);
 	}
-	if (!has_col(h, XPP_HIST_KEY_COMM)) {
+	if (!has_col(h, RV_KEY_COMM)) {
 		snprintf(h->msg, sizeof(h->msg), "t: the entries have no thread nor command "
 			 "(--sort without pid or comm)");
 		return 0;

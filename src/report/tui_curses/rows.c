@@ -139,7 +139,7 @@ bool hb_key_in_zooms(const struct tui *t, const struct hb_zoom *zooms, unsigned 
 				return false;
 			break;
 		case Z_THREAD:
-			if ((uint32_t)k->tid != z->id)
+			if ((uint32_t)k->val[XPP_VAL_THREAD] != z->id)
 				return false;
 			break;
 		case Z_KERNEL:
@@ -369,8 +369,8 @@ static void save_entry(const struct hists *h, const struct hb_row *r, FILE *f)
 	for (unsigned int i = 0; i < h->cols.nr_cols; i++) {
 		unsigned int col = h->cols.cols[i];
 
-		if (col != XPP_HIST_KEY_SYM)
-			fprintf(f, "  %-*s", h->cols.width[i],
+		if (col != RV_KEY_SYM)
+			fprintf(f, rv_keys[col].align == RV_RIGHT ? "  %*s" : "  %-*s", h->cols.width[i],
 				rv_col_text(c, &k, col, buf, sizeof(buf)));
 		else
 			fprintf(f, "  [%c] %s%s", (char)k.level, rv_sym_or_addr(c, &k, buf, sizeof(buf)),

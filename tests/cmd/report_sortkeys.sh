@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# xperf report's sort keys of perf 6.1 beyond comm/pid/dso/sym/srcline/cpu/parent (srcfile,
+# symbol_size, dso_size, time, addr, socket, cgroup, cgroup_id, ipc_null), each against
+# perf report on the same file, files recorded by perf (-N) and by xperf; and --sort's
+# errors (an unknown key, too many keys).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_compare.sh"
+
+R=$XPERF_BUILD/xperf-report
+WL=$XPERF_BUILD/workloads
+export R WL
+
+FILES=$TEST_TMP/files
+mkdir -p "$FILES"
+record_all() {
+	have_perf || return 0
+	(cd "$FILES" &&
+		perf_run record -q -N --no-bpf-event --sample-cpu -o thr.data -- "$WL/threads" 0.5 &&
+		perf_run record -q -N --no-bpf-event -g -o fork.data -- "$WL/forker" 2 0.3 &&
+		perf_run record -q -N --no-bpf-event --all-cgroups -o cg.data -- "$WL/threads" 0.3 &&
+		perf_run record -q -N --no-bpf-event --namespaces -o ns.data -- "$WL/threads" 0.3 &&
+		"$XPERF_BUILD/xperf-record" -q -o xthr.data -- "$WL/threads" 0.5 &&
+		"$XPERF_BUILD/xperf-record" -q --call-graph fp -o xfork.data -- "$WL/forker" 2 0.3
+	) >"$FILES/rec.log" 2>&1 || echo "recording failed: $(tail -n 3 "$FILES/rec.log")" >"$FILES/failed"
+}
+record_all
+
+need() {
+	[ ! -e "$FILES/failed" ] || skip "$(cat "$FILES/failed")"
+	[ -s "$FILES/$1" ] || skip "$1 was not recorded"
+	echo "$FILES/$1"
+}
+export FILES
+export -f need
+
+# report WHO FILE OPTS...: the title and entry lines of perf's or xperf's --stdio report,
+# sorted (entries of equal overhead may come in another order); `keep` (a grep -E regex,
+# default all) selects entry lines, `drop` leaves lines out
+report() {
+	local who=$1 f=$2
+	shift 2
+	if [ "$who" = perf ]; then
+		perf_run report --stdio "$@" -i "$f" 2>perf.err || fail "perf report $*: $(tail -n 3 perf.err)"
+	else
+		"$R" --stdio "$@" -i "$f" 2>xperf.err || fail "xperf report $*: $(cat xperf.err)"
+	fi | grep -v -e '^# (Tip' -e '^$' -e '^# To display' | grep -E "^#|${keep:-.}" |
+		grep -Ev "${drop:-^\$}" | sort
+}
+export -f report
+
+# same FILE OPTS...: perf and xperf print the same title and entry lines, byte for byte
+same() {
+	local f=$1
+	shift
+	report perf "$f" "$@" >perf.lines
+	report xperf "$f" "$@" >xperf.lines
+	grep -qv '^#' perf.lines || fail "perf printed no entries"
+	diff perf.lines xperf.lines >reports.diff || fail "$* differs: $(head -n 12 reports.diff)"
+}
+export -f same
+
+# near FILE OPTS...: the entries of perf and xperf (their last column) within half a point,
+# the entries of 1 % or more on both sides
+near() {
+	local f=$1
+	shift
+	report perf "$f" -q "$@" | awk "{ print \$1, \$NF }" >perf.rows
+	report xperf "$f" -q "$@" | awk "{ print \$1, \$NF }" >xperf.rows
+	[ -s perf.rows ] || fail "perf printed no entries"
+	awk '
+	{ v = $1; sub(/%$/, "", v) }
+	FILENAME == ARGV[1] { P[$2] = v + 0; next }
+	{ X[$2] = v + 0 }
+	END {
+		for (k in P) if (P[k] >= 1 || X[k] >= 1) {
+			d = P[k] - X[k]; if (d < 0) d = -d
+			if (d > 0.5) { printf "%s: perf %s, xperf %s\n", k, P[k], X[k]; bad++ }
+		}
+		for (k in X) if (X[k] >= 1 && !(k in P)) { printf "%s: only xperf\n", k; bad++ }
+		exit bad > 0
+	}' perf.rows xperf.rows >near.out || fail "$*: $(cat near.out)"
+}
+export -f near
+
+for who in perf xperf; do
+	if [ $who = perf ]; then thr=thr.data fork=fork.data; else thr=xthr.data fork=xfork.data; fi
+	export thr fork
+
+	perf_case "--sort time: 100 ms periods, file by $who" '
+		same "$(need $thr)" --no-children --sort time
+		same "$(need $thr)" --no-children --sort comm,time
+		# with children, perf counts a sample once per frame of its chain there
+		same "$(need $fork)" --children -g none --sort time
+	'
+	perf_case "--sort addr, with and without children, file by $who" '
+		same "$(need $thr)" --no-children --sort addr
+		same "$(need $fork)" --children -g none --sort addr
+		same "$(need $fork)" --no-children -g none --sort comm,addr
+	'
+	perf_case "--sort socket: the cpu topology of the file (-001 without), file by $who" '
+		same "$(need $thr)" --no-children --sort socket
+		same "$(need $thr)" --no-children --sort socket,cpu
+		same "$(need $fork)" --children -g none --sort socket
+	'
+	perf_case "--sort cgroup and cgroup_id without cgroups recorded, file by $who" '
+		same "$(need $thr)" --no-children --sort cgroup,cgroup_id,comm
+	'
+	# perf names [vdso] symbols only from its build-id cache, which -N leaves empty (see
+	# normalize_vdso): the rows of the vdso are left out where a key shows its symbols
+	perf_case "--sort symbol_size (and perf'\''s IPC column), file by $who" '
+		drop="\[vdso\]" same "$(need $thr)" --no-children --sort symbol_size,dso
+		drop="\[vdso\]" same "$(need $fork)" --children -g none --sort symbol_size,dso
+	'
+	# perf sizes the kernel's map as it fixed it up from kallsyms: xperf shows the size the
+	# file recorded (the man page says so), so the kernel's rows are left out
+	perf_case "--sort dso_size: the size of the map, file by $who" '
+		keep="%  +[0-9]+  (threads|forker|libc|ld-linux|true)" same "$(need $thr)" \
+			--no-children --sort dso_size,dso
+		keep="%  +[0-9]+  (threads|forker|libc|ld-linux|true)" same "$(need $fork)" \
+			--children -g none --sort dso_size,dso
+	'
+	# srcfile is the file of srcline, whose file perf takes elsewhere for some inlined code
+	# (a line of workload.h inlined into threads.c is threads.c to perf; so is ld.so'\''s
+	# dl-cacheinfo.h, left out): the files within half a point of perf'\''s, those of a point
+	# or more the same
+	perf_case "--sort srcfile, file by $who" '
+		near "$(need $thr)" --no-children --sort srcfile --dsos threads,libc.so.6
+		near "$(need $fork)" --no-children -g none --sort srcfile --dsos forker,libc.so.6
+	'
+done
+
+perf_case "--sort cgroup: the cgroups of perf record --all-cgroups, by their names" '
+	same "$(need cg.data)" --no-children --sort cgroup
+	same "$(need cg.data)" --no-children --sort cgroup,comm,dso
+	grep -q "  /" xperf.lines || fail "no cgroup named: $(cat xperf.lines)"
+'
+
+perf_case "--sort cgroup_id: the cgroup namespace of perf record --namespaces" '
+	same "$(need ns.data)" --no-children --sort cgroup_id,comm
+	grep -qv "  0/0x0" xperf.lines || fail "no namespace: $(cat xperf.lines)"
+'
+
+test_case "--sort: an unknown key is a usage error; every key at once, and perf'\''s prefixes, are not" '
+	f=$(need xfork.data)
+	"$R" --stdio --sort comm,nosuchkey -i "$f" >out 2>err && fail "exit 0"
+	[ $? = 1 ] || fail "not a usage error"
+	grep -q "unknown --sort key .nosuchkey.: use pid, comm" err || fail "message: $(cat err)"
+	keys=comm,dso,sym,srcline,pid,cpu,parent,srcfile,symbol_size,dso_size,time,addr,socket
+	"$R" --stdio -g none --sort $keys,cgroup,cgroup_id,ipc_null,comm -p x -i "$f" >out 2>err ||
+		fail "every key (one repeated, and -p adding parent) refused: $(cat err)"
+	grep -q "^# Children .*Command.*cgroup id (dev/inode)  IPC" out || fail "titles: $(head -n 12 out)"
+	# perf prefixes: "so" is socket, "t" time
+	"$R" --stdio --no-children --sort so,t -i "$f" >out 2>err || fail "prefixes refused: $(cat err)"
+	grep -q "^# Overhead  Socket  Time" out || fail "prefixes: $(head -n 12 out)"
+'
+
+test_done
