@@ -296,11 +296,11 @@ $(call obj,$(PBC_FILES)): ALL_CFLAGS += -I$(BUILD)/gen
 endif
 $(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(PBC_LIBS) -lm
-$(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
+$(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(TRACEEVENT_LIBS) -lm
 
 # annotate draws nothing: no curses (linkers without --as-needed would load it at start-up)
-$(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(PROFILE_LIB) $(LIBS_ALL)
+$(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
 
 # Unit tests link the libraries and the commands' archives, never their .c files.

@@ -129,6 +129,11 @@ const char *cli_command(void);
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A library's warning (the view library's view_warnings() hands its lines to a callback):
+ * stdout flushed first, then msg as cli_warning() prints it. ctx is unused.
+ */
+void cli_warning_cb(void *ctx, const char *msg);
 
 /*
  * The data file of a reading command (report, script, annotate) when -i is not given: a

@@ -48,6 +48,13 @@ void cli_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+void cli_warning_cb(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fflush(stdout); /* after the output it is about, in a terminal too */
+	cli_warning("%s", msg);
+}
+
 void cli_hint(const char *fmt, ...)
 {
 	va_list ap;

@@ -16,16 +16,17 @@
 #include "report/pprof/pprof.h"
 #include "report/report_tui.h"
 #include "report/stdio/report_stdio.h"
+#include "view/opts.h"
 #include "view/rv.h"
 
 struct report_opts {
 	const char *input, *pprof;
 	const char *flamegraph; /* --flamegraph FILE: src/report/flamegraph/ */
 	const char *event;      /* --event NAME: the event the exports draw */
-	bool dump, stats, header, header_only, stdio, tui, quiet, demangle;
+	bool dump, stats, header, header_only, stdio, tui, quiet;
 	bool threads;           /* -T: src/report/threads.c */
 	int verbose;
-	struct report_stdio_opts view; /* the symbolised views: src/report/stdio/, tui_curses/ */
+	struct view_opts view; /* the symbolised views: src/report/stdio/, tui_curses/ */
 };
 
 static const char *const usage[] = {
@@ -123,15 +124,6 @@ static int run_pass(xpf_reader *r, const struct report_opts *o)
 	return CLI_EXIT_OK;
 }
 
-/* --children / --no-children, --inline / --no-inline: tri-states (-1 until given: perf's
- * default) */
-static int set_children(const struct cli_option *opt, const char *arg, bool unset)
-{
-	(void)arg;
-	*(int *)opt->value = !unset;
-	return 0;
-}
-
 /*
  * The TUI when standard output is a terminal that can show it, as perf decides: a pipe, a
  * file or TERM=dumb get the stdio view.
@@ -166,8 +158,6 @@ static int run_tui(xpf_reader *r, const struct report_opts *o, double t0)
 		}
 		return -1;
 	}
-	if (status == CLI_EXIT_OK)
-		warn_once(r, o);
 	return status;
 }
 
@@ -179,37 +169,11 @@ static double monotonic_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* --max-stack N as perf: frames kept per chain, 0 none (values past any chain are capped) */
-static int set_max_stack(const struct cli_option *opt, const char *arg, bool unset)
-{
-	char *end;
-	unsigned long long v;
-
-	if (unset) {
-		*(uint32_t *)opt->value = 0;
-		return 0;
-	}
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (!*arg || *end || errno || arg[0] == '-') {
-		cli_error("invalid --max-stack '%s': want a number of frames", arg);
-		return -1;
-	}
-	*(uint32_t *)opt->value = !v ? XPP_MAX_STACK_NONE : v > 65535 ? 65535 : (uint32_t)v;
-	return 0;
-}
-
-/* -g as perf's: each one changes what it names (--no-call-graph: none) */
-static int set_call_graph(const struct cli_option *opt, const char *arg, bool unset)
-{
-	return report_call_graph_parse(opt->value, unset ? NULL : arg) < 0 ? -1 : 0;
-}
-
 /* --percent-limit as perf's: the entries' limit and the call graphs' threshold (the last of
  * it and -g's number wins, as they come) */
 static int set_percent_limit(const struct cli_option *opt, const char *arg, bool unset)
 {
-	struct report_stdio_opts *v = opt->value;
+	struct view_opts *v = opt->value;
 	char *end;
 
 	if (unset) {
@@ -242,18 +206,6 @@ static int run_stdio(xpf_reader *r, struct report_opts *o)
 	status = report_stdio_run_reader(r, &o->view);
 	report_threads_free(o->view.threads);
 	o->view.threads = NULL;
-
-	if (status == CLI_EXIT_OK)
-		warn_once(r, o);
-	return status;
-}
-
-static int run_flamegraph(xpf_reader *r, const struct report_opts *o)
-{
-	int status = report_flamegraph_run(r, o->flamegraph, o->event, &o->view);
-
-	if (status == CLI_EXIT_OK)
-		warn_once(r, o);
 	return status;
 }
 
@@ -314,8 +266,7 @@ int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
 	double t0 = monotonic_now();
-	struct report_opts o = { .view.children = -1, .view.inlines = -1, .view.group = -1,
-				  .demangle = true };
+	struct report_opts o = { 0 };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
 		OPT_FILENAME('i', "input", &o.input, "FILE",
@@ -376,27 +327,10 @@ int main(int argc, const char **argv)
 				   "show the events of a group (recorded with -e '{a,b}') side by "
 				   "side in one section, a percentage column each, as perf (the "
 				   "default for files with groups; on a file without, all its events "
-				   "as one group; --no-group: a section each)", set_children),
+				   "as one group; --no-group: a section each)", view_opt_tristate),
 		OPT_BOOL('n', "show-nr-samples", &o.view.show_nr_samples,
 			 "add a column with the number of samples of each entry"),
-		OPT_STRING('c', "comms", &o.view.comms, "COMM[,COMM...]",
-			   "only samples of these commands"),
-		OPT_STRING('d', "dsos", &o.view.dsos, "DSO[,DSO...]",
-			   "only samples in these shared objects (short names, as shown)"),
-		OPT_STRING(0, "pid", &o.view.pids, "PID[,PID...]",
-			   "only samples of these processes"),
-		OPT_STRING(0, "tid", &o.view.tids, "TID[,TID...]",
-			   "only samples of these threads"),
-		OPT_STRING('C', "cpu", &o.view.cpus, "CPUS",
-			   "only samples taken on these cpus: numbers and ranges, as 0-2,4 (the "
-			   "file must have recorded the cpu; the others leave the totals)"),
-		OPT_STRING(0, "time", &o.view.time, "START,END",
-			   "only samples in these time ranges: seconds as the file's times "
-			   "(\"1234.5,1235\", either side empty, several separated by spaces) "
-			   "or slices of the recording (\"10%/2\" the second tenth, "
-			   "\"0%-10%,30%-40%\"), as perf's --time"),
-		OPT_STRING('S', "symbols", &o.view.symbols, "SYMBOL[,SYMBOL...]",
-			   "only samples whose own symbol is one of these (names as shown)"),
+		VIEW_OPTS_FILTERS(&o.view, 'd'),
 		OPT_BOOL(0, "hide-unresolved", &o.view.hide_unresolved,
 			 "leave out the samples whose address has no symbol (they leave the "
 			 "totals) and the frames without one from call chains"),
@@ -405,44 +339,8 @@ int main(int argc, const char **argv)
 			   "matches REGEX (default '^sys_|^do_page_fault'); sorts by parent too"),
 		OPT_BOOL('x', "exclude-other", &o.view.exclude_other,
 			 "only samples with a parent (see --parent)"),
-		OPT_CALLBACK_NOARG(0, "children", &o.view.children,
-				   "with call graphs, show each entry's time with its callees "
-				   "(Children) beside its own (Self), sorted by Children (the default "
-				   "for files with callchains; --no-children: the flat view)",
-				   set_children),
-		OPT_CALLBACK_DEFAULT('g', "call-graph", &o.view.cg,
-				     "MODE[,THRESHOLD[,LIMIT]][,ORDER][,KEY][,VALUE]",
-				     "call graphs of files with callchains, words in any order "
-				     "(alone: graph,0.5,caller,function,percent): MODE graph (default; "
-				     "percentages of the event), fractal (of the parent), flat (each "
-				     "chain in full), folded (a line per chain, frames joined by ';') "
-				     "or none; THRESHOLD hides branches under that percent (0.5), LIMIT "
-				     "shows that many branches per level (default all); ORDER caller "
-				     "or callee (default: caller with --children, else callee); KEY "
-				     "function (default) or srcline (frames by source line, shown "
-				     "after the name); VALUE percent, period or count",
-				     set_call_graph, "graph,0.5,caller,function,percent"),
-		OPT_BOOL('G', "inverted", &o.view.inverted,
-			 "call graphs in caller order (perf's alias for -g caller), whatever -g "
-			 "and --children say"),
-		OPT_CALLBACK_NOARG(0, "inline", &o.view.inlines,
-				   "in call graphs, show the functions inlined at each address, "
-				   "each as a frame 'name (inlined)' above the function they were "
-				   "inlined into, from DWARF (default: for files recorded with "
-				   "--call-graph dwarf, as perf; --no-inline: never)",
-				   set_children),
-		OPT_CALLBACK(0, "max-stack", &o.view.max_stack, "N",
-			     "call graphs keep N frames of each chain, counted from the end the "
-			     "order starts at (default 127, as perf); the sample's own entry keeps "
-			     "its self time", set_max_stack),
-		OPT_STRING(0, "kallsyms", &o.view.kallsyms, "FILE",
-			   "kernel symbols from FILE (default: /proc/kallsyms)"),
-		OPT_BOOL(0, "demangle", &o.demangle,
-			 "show C++ and Rust symbol names demangled, without parameters, as perf "
-			 "does (the default; --no-demangle: as the files have them)"),
-		OPT_STRING(0, "symfs", &o.view.symfs, "DIR",
-			   "look for the recorded files under DIR (as perf): DIR/usr/bin/prog for "
-			   "/usr/bin/prog, debug files under DIR/usr/lib/debug"),
+		VIEW_OPTS_CALLGRAPH(&o.view),
+		VIEW_OPTS_LOOKUP(&o.view),
 		OPT_BOOL(0, "wall", &o.view.wall,
 			 "where the wall-clock time went: on-CPU samples (cpu-clock or "
 			 "task-clock, ns) and off-CPU time (offcpu-time, from record --off-cpu) "
@@ -458,7 +356,6 @@ int main(int argc, const char **argv)
 	uint8_t given[sizeof(opts) / sizeof(opts[0])] = { 0 };
 	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
-	char cache[4096], kcache[4096];
 	int ret, status, mode;
 
 	/*
@@ -468,6 +365,7 @@ int main(int argc, const char **argv)
 	 * put them on the heap after the first big free, and the peak would hold both copies.
 	 */
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	view_opts_init(&o.view);
 	cli_set_command("xperf report");
 	argc = cli_parse_given(argc, argv, opts, usage, 0, given);
 	if (argc < 0)
@@ -491,9 +389,7 @@ int main(int argc, const char **argv)
 	}
 	o.view.quiet = o.quiet;
 	o.view.verbose = o.verbose;
-	o.view.no_demangle = !o.demangle;
-	o.view.buildid_dir = cli_buildid_dir(cache, sizeof(cache));
-	o.view.kallsyms_cache = cli_kallsyms_cache_dir(kcache, sizeof(kcache));
+	view_opts_dirs(&o.view);
 	if (!o.input)
 		o.input = cli_default_input(o.quiet);
 
@@ -516,7 +412,7 @@ int main(int argc, const char **argv)
 			status = run_header_only(r, &o);
 			break;
 		case RM_FLAMEGRAPH:
-			status = run_flamegraph(r, &o);
+			status = report_flamegraph_run(r, o.flamegraph, o.event, &o.view);
 			break;
 		case RM_DUMP:
 		case RM_STATS:

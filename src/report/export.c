@@ -6,7 +6,7 @@
 #include "report/report.h"
 #include "view/rv.h"
 
-void report_export_opts(const struct report_stdio_opts *o, struct xpp_opts *po)
+void report_export_opts(const struct view_opts *o, struct xpp_opts *po)
 {
 	rv_lookup_opts(o, po);
 	po->pids = o->pids;

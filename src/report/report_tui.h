@@ -8,7 +8,7 @@
 #include "report/stdio/report_stdio.h"
 
 struct report_tui_opts {
-	const struct report_stdio_opts *view; /* --sort, -g, filters: as the stdio view */
+	const struct view_opts *view; /* --sort, -g, filters: as the stdio view */
 	const char *input;                    /* the file's name, for the screens */
 	int64_t captured;                     /* the file's mtime, for the header screen */
 	int verbose;                          /* -v: time to the first screen and per key */

@@ -8,7 +8,7 @@
 
 #include "format/xpf_reader.h"
 #include "profile/profile.h"
-#include "report/stdio/report_stdio.h"
+#include "view/opts.h"
 
 /*
  * The sort keys (perf's --sort), a row each in sort_keys.c's table rv_keys[], in the order
@@ -86,11 +86,11 @@ enum rv_metric {
 #define RV_MAX_OUT (RV_OUT_PERIOD - RV_OUT_OVERHEAD + 1 + RV_KEY_NR)
 
 /*
- * A view of one profile: the options (report_stdio_opts serves every symbolised view), the
+ * A view of one profile: the options (the shared struct view_opts, view/opts.h), the
  * profile's results (borrowed pointers) and how to show them.
  */
 struct rv_ctx {
-	const struct report_stdio_opts *o;
+	const struct view_opts *o;
 	const xpp_profile *p;
 	xpf_reader *r;
 	xpp_dso_table *dsos;
@@ -116,46 +116,16 @@ struct rv_ctx {
  * Parse o's --sort and -g into c (c->o = o) and fill the profile's options from o. 0, or
  * -EINVAL after printing the usage error with cli_error().
  */
-int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp_opts *po);
+int rv_ctx_parse(struct rv_ctx *c, const struct view_opts *o, struct xpp_opts *po);
 /*
- * What every report view (stdio, TUI, --flamegraph, --pprof) takes alike from o into the
- * profile's options: which commands and objects, and where code and symbols are found
- * (kallsyms and its cache, debug files, symfs, perf's build-id cache), demangling, inlines.
+ * What every view of every reading command (report's modes, script, annotate) takes alike
+ * from o into the profile's options: which samples (--comms, --dsos, --pid, --tid, --cpu,
+ * -S), where code and symbols are found (kallsyms and its cache, debug files, symfs, perf's
+ * build-id cache), demangling, inlines.
  */
-void rv_lookup_opts(const struct report_stdio_opts *o, struct xpp_opts *po);
+void rv_lookup_opts(const struct view_opts *o, struct xpp_opts *po);
 /* Take the results of p (after xpp_profile_run()) into c. */
 void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r);
-/* One warning for the samples whose DWARF user stack could not be unwound (not with -q). */
-void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o);
-/*
- * One warning naming the DSOs whose file (or kernel) is not the one recorded and was not
- * found elsewhere: their samples show addresses, not another file's symbols (not with -q).
- */
-void rv_warn_build_ids(const xpp_profile *p, const struct report_stdio_opts *o);
-/*
- * One warning naming the files the profile names that were refused unread (FIFOs, devices,
- * directories, files too large, another user's perf-PID.map), not with -q.
- */
-void rv_warn_refused(const xpp_profile *p, const struct report_stdio_opts *o);
-/* The kernel had samples but its kallsyms hid every address: one warning line (not -q). */
-void rv_warn_kernel_hidden(const xpp_profile *p, const struct report_stdio_opts *o);
-/*
- * One warning for the samples that could not be decoded (DESIGN 1.3), after c's report.
- * They are in no event's count: the headers say what was shown. CLI_EXIT_RUNTIME when they
- * are more than half of the samples (the line is then printed even with -q, and the
- * reader's own warning after it), else CLI_EXIT_OK.
- */
-int rv_warn_undecodable(const xpp_profile *p, const struct rv_ctx *c);
-
-/*
- * One warning line each for what the records say of the profile (warn_records.c): lost
- * events (LOST chunks, LOST_SAMPLES), records skipped for their type (one per type), a
- * filter that matched no sample. Nothing with quiet.
- */
-void rv_warn_records(const xpp_profile *p, bool quiet);
-/* n with thousands separators, as the summary warnings print counts: "2,421" */
-const char *rv_grouped(uint64_t n, char *buf, size_t size);
-
 /* perf's convert_unit(): 1696 -> "1K", 500 -> "500 " (a blank where the unit would be) */
 void rv_count_str(uint64_t v, char *buf, size_t size);
 

@@ -222,10 +222,15 @@ bad:
 	return -EINVAL;
 }
 
-void rv_lookup_opts(const struct report_stdio_opts *o, struct xpp_opts *po)
+void rv_lookup_opts(const struct view_opts *o, struct xpp_opts *po)
 {
 	po->comms = o->comms;
 	po->dsos = o->dsos;
+	po->pids = o->pids;
+	po->tids = o->tids;
+	po->cpus = o->cpus;
+	po->time = o->time;
+	po->symbols = o->symbols;
 	po->kallsyms = o->kallsyms;
 	po->debug_root = o->debug_root;
 	po->symfs = o->symfs;
@@ -235,7 +240,7 @@ void rv_lookup_opts(const struct report_stdio_opts *o, struct xpp_opts *po)
 	po->inlines = o->inlines;
 }
 
-int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp_opts *po)
+int rv_ctx_parse(struct rv_ctx *c, const struct view_opts *o, struct xpp_opts *po)
 {
 	c->o = o;
 	c->nr_cols = 0;
@@ -256,11 +261,6 @@ int rv_ctx_parse(struct rv_ctx *c, const struct report_stdio_opts *o, struct xpp
 	po->keys |= rv_key_fields(c);
 	po->parent = o->parent;
 	po->exclude_other = o->exclude_other;
-	po->pids = o->pids;
-	po->tids = o->tids;
-	po->cpus = o->cpus;
-	po->time = o->time;
-	po->symbols = o->symbols;
 	po->hide_unresolved = o->hide_unresolved;
 	po->entry_addrs = o->verbose > 0;
 	rv_lookup_opts(o, po);
@@ -287,130 +287,6 @@ void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r)
 	c->callchains = xpp_profile_callchains(p);
 	c->children = xpp_profile_children(p);
 	c->cg.order = xpp_profile_order(p);
-}
-
-/* One line for the samples whose user stack could not be unwound: DESIGN 1.3, said once. */
-void rv_warn_unwind(const xpp_profile *p, const struct report_stdio_opts *o)
-{
-	struct xpp_unwind_stats st = xpp_profile_unwind_stats(p);
-
-	if (o->quiet || (!st.unsupported && !st.failed))
-		return;
-	fflush(stdout);
-	if (st.unsupported)
-		cli_warning("DWARF call graphs are not supported in this build (no libdw): %llu "
-			    "samples show only their own frame", (unsigned long long)st.unsupported);
-	else
-		cli_warning("%llu of %llu samples with a DWARF user stack could not be unwound (no "
-			    "registers or stack copy, or the file of their ip unreadable): they show "
-			    "only their own frame",
-			    (unsigned long long)st.failed, (unsigned long long)st.samples);
-}
-
-void rv_warn_kernel_hidden(const xpp_profile *p, const struct report_stdio_opts *o)
-{
-	xpp_dso_table *t = xpp_profile_dsos(p);
-
-	for (uint32_t i = 0; i < xpp_dso_table_nr(t) && !o->quiet; i++) {
-		const struct xpp_dso *d = xpp_dso_table_get(t, i);
-
-		if (d->addrs_hidden && d->hit) {
-			fflush(stdout);
-			cli_warning("the kernel's symbols are hidden (its kallsyms shows every address "
-				    "as 0: kptr_restrict, or perf_event_paranoid for this user): its "
-				    "samples are shown by address");
-			return;
-		}
-	}
-}
-
-void rv_warn_build_ids(const xpp_profile *p, const struct report_stdio_opts *o)
-{
-	xpp_dso_table *t = xpp_profile_dsos(p);
-	char names[1024];
-	uint32_t nr = 0, listed = 0;
-	size_t len = 0;
-	const char *one = NULL;
-	char hex[41];
-
-	names[0] = 0;
-	for (uint32_t i = 0; i < xpp_dso_table_nr(t); i++) {
-		const struct xpp_dso *d = xpp_dso_table_get(t, i);
-		const char *name = d->kind == XPP_DSO_USER ? d->long_name : d->short_name;
-
-		if (!d->build_id_mismatch || !d->hit)
-			continue;
-		if (!nr++) {
-			one = name;
-			for (unsigned int j = 0; j < d->build_id_size && j < 20; j++)
-				sprintf(hex + 2 * j, "%02x", d->build_id[j]);
-			hex[2 * (d->build_id_size < 20 ? d->build_id_size : 20)] = 0;
-		}
-		if (listed < 5 && len + strlen(name) + 3 < sizeof(names)) {
-			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
-						listed ? ", " : "", name);
-			listed++;
-		}
-	}
-	if (!nr || o->quiet)
-		return;
-	fflush(stdout);
-	if (nr == 1)
-		cli_warning("%s is not the one that was recorded (build-id %s): its samples are "
-			    "shown by address, not by its symbols; --symfs DIR or perf's build-id "
-			    "cache can hold the recorded file", one, hex);
-	else
-		cli_warning("%u files are not the ones that were recorded (other build-ids): %s%s: "
-			    "their samples are shown by address, not by their symbols; --symfs DIR "
-			    "or perf's build-id cache can hold the recorded files", nr, names,
-			    listed < nr ? ", ..." : "");
-}
-
-void rv_warn_refused(const xpp_profile *p, const struct report_stdio_opts *o)
-{
-	char line[1024];
-
-	if (o->quiet || !xpp_dso_table_refused_line(xpp_profile_dsos(p), line, sizeof(line)))
-		return;
-	fflush(stdout);
-	cli_warning("%s", line);
-}
-
-const char *rv_grouped(uint64_t n, char *buf, size_t size)
-{
-	char tmp[32];
-	int len = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)n), o = 0;
-
-	for (int i = 0; i < len && (size_t)o + 2 < size; i++) {
-		if (i && (len - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = 0;
-	return buf;
-}
-
-int rv_warn_undecodable(const xpp_profile *p, const struct rv_ctx *c)
-{
-	const struct xpp_undecodable *u = xpp_profile_undecodable(p);
-	uint64_t shown = 0;
-	char buf[32];
-	bool fatal;
-
-	if (!u->nr)
-		return CLI_EXIT_OK;
-	for (uint32_t i = 0; i < c->nr_ev; i++)
-		shown += c->ev[i].nr_samples;
-	fatal = u->nr > shown;
-	if (!c->o->quiet || fatal) {
-		fflush(stdout);
-		cli_warning("%s sample%s could not be decoded (first at offset %#llx: %s)",
-			    rv_grouped(u->nr, buf, sizeof(buf)), u->nr == 1 ? "" : "s",
-			    (unsigned long long)u->first_offset, u->reason);
-	}
-	if (fatal && xpf_reader_warning(c->r) && !c->o->quiet)
-		cli_warning("%s", xpf_reader_warning(c->r));
-	return fatal ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 }
 
 void rv_count_str(uint64_t v, char *buf, size_t size)

@@ -9,6 +9,7 @@
 #include "report/flamegraph/flamegraph.h"
 #include "report/report.h"
 #include "view/rv.h"
+#include "view/run.h"
 
 static int write_file(const xpp_profile *p, uint32_t ev, const char *path, bool wall)
 {
@@ -58,27 +59,28 @@ static int write_file(const xpp_profile *p, uint32_t ev, const char *path, bool 
 }
 
 int report_flamegraph_run(xpf_reader *r, const char *path, const char *event,
-			  const struct report_stdio_opts *o)
+			  const struct view_opts *o)
 {
 	struct xpp_opts po = { .children = 0, .order = -1 };
 	struct xb_error err = { 0 };
 	xpp_profile *p = NULL;
 	uint32_t ev;
 	int ret, status = CLI_EXIT_RUNTIME;
+	bool fatal;
 
 	report_export_opts(o, &po);
-	ret = xpp_profile_create(&p, r, &po, &err);
-	if (ret == 0)
-		ret = xpp_profile_run(p, &err);
+	ret = view_profile_run(&p, r, &po, NULL, NULL, &err);
 	if (ret < 0) {
-		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		cli_error("%s", err.msg);
 		goto out;
 	}
-	rv_warn_records(p, o->quiet);
+	/* the facts first: they say why there may be nothing to draw */
+	fatal = view_warnings(p, o->quiet, cli_warning_cb, NULL);
 	status = report_event_pick(p, event, "the flame graph", o->quiet, &ev);
 	if (status == CLI_EXIT_OK)
 		status = write_file(p, ev, path, o->wall);
-	rv_warn_refused(p, o);
+	if (fatal)
+		status = CLI_EXIT_RUNTIME;
 out:
 	xpp_profile_free(p);
 	return status;

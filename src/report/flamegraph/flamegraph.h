@@ -15,6 +15,6 @@
  * CLI_EXIT_USAGE (an event the file lacks) or CLI_EXIT_RUNTIME (no samples left).
  */
 int report_flamegraph_run(xpf_reader *r, const char *path, const char *event,
-			  const struct report_stdio_opts *o);
+			  const struct view_opts *o);
 
 #endif

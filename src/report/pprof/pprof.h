@@ -16,13 +16,13 @@
  */
 int report_pprof_write(xpp_profile *p, const char *path, uint32_t only, struct xb_error *err);
 
-struct report_stdio_opts;
+struct view_opts;
 /*
  * --pprof PATH: read r in one pass (with the view's filters, symbol lookup, inline frames,
  * --max-stack and --wall) and write the pprof file: every event, or the one named `event`.
  * Errors are printed; returns an exit status.
  */
 int report_pprof_run(xpf_reader *r, const char *path, const char *event,
-		     const struct report_stdio_opts *o);
+		     const struct view_opts *o);
 
 #endif

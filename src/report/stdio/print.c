@@ -124,7 +124,7 @@ void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out)
 static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 {
 	const struct xpp_event *ev = &c->ev[idx];
-	const struct report_stdio_opts *o = c->o;
+	const struct view_opts *o = c->o;
 	struct rv_entries g;
 	struct rv_cols v;
 	struct xpp_hist_entry *e;

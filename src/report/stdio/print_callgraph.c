@@ -274,7 +274,7 @@ static void print_chains(struct cgview *g, FILE *out)
 
 static int print_rows(struct cgview *g, FILE *out)
 {
-	const struct report_stdio_opts *o = g->c->o;
+	const struct view_opts *o = g->c->o;
 	struct rv_entries *en = &g->en;
 	double total = (double)g->ev->total_period;
 	size_t n;

@@ -223,7 +223,7 @@ static void group_free(struct group *g)
 /* Every row of g, sorted, printed; with cg, each followed by the leader's graph of it. */
 static int print_rows(struct group *g, struct cgview *cg, FILE *out)
 {
-	const struct report_stdio_opts *o = g->c->o;
+	const struct view_opts *o = g->c->o;
 	uint64_t lead_total = g->c->ev[g->lead].total_period;
 	struct xpp_hist_entry *e, *shown;
 	uint32_t *rows;

@@ -6,28 +6,26 @@
 #include "cli/cli.h"
 #include "report/report.h"
 #include "report/stdio/stdio_int.h"
+#include "view/run.h"
 
-int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
+int report_stdio_run_reader(xpf_reader *r, const struct view_opts *opts)
 {
-	struct report_stdio_opts none = { .children = -1, .inlines = -1, .group = -1 };
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct rv_ctx c = { 0 };
 	xpp_profile *p = NULL;
 	int ret, status = CLI_EXIT_RUNTIME;
 
-	if (rv_ctx_parse(&c, opts ? opts : &none, &po) < 0)
+	if (rv_ctx_parse(&c, opts, &po) < 0)
 		return CLI_EXIT_USAGE;
-	if (opts && opts->threads) {
+	if (opts->threads) {
 		po.hook_ctx = opts->threads;
 		po.on_side_band = report_threads_add;
 	}
-	ret = xpp_profile_create(&p, r, &po, &err);
-	if (ret == 0)
-		ret = xpp_profile_run(p, &err);
+	ret = view_profile_run(&p, r, &po, NULL, NULL, &err);
 	if (ret < 0) {
 		fflush(stdout);
-		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		cli_error("%s", err.msg);
 		goto out;
 	}
 	rv_ctx_take(&c, p, r);
@@ -36,35 +34,11 @@ int report_stdio_run_reader(xpf_reader *r, const struct report_stdio_opts *opts)
 		cli_error("cannot print the report: %s", strerror(-ret));
 		goto out;
 	}
-	if (opts && opts->threads)
+	if (opts->threads)
 		report_threads_print(opts->threads, stdout);
-	rv_warn_records(p, c.o->quiet);
-	rv_warn_unwind(p, c.o);
-	rv_warn_build_ids(p, c.o);
-	rv_warn_refused(p, c.o);
-	rv_warn_kernel_hidden(p, c.o);
-	status = rv_warn_undecodable(p, &c);
+	status = view_warnings(p, opts->quiet, cli_warning_cb, NULL) ? CLI_EXIT_RUNTIME :
+								     CLI_EXIT_OK;
 out:
 	xpp_profile_free(p);
-	return status;
-}
-
-int report_stdio_run(const char *input_path, const struct report_stdio_opts *opts)
-{
-	struct xb_error err = { 0 };
-	xpf_reader *r = NULL;
-	int ret, status;
-
-	ret = xpf_reader_open(&r, input_path, &err);
-	if (ret < 0) {
-		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
-		return CLI_EXIT_RUNTIME;
-	}
-	status = report_stdio_run_reader(r, opts);
-	if (status == CLI_EXIT_OK && xpf_reader_warning(r) && !(opts && opts->quiet)) {
-		fflush(stdout);
-		cli_warning("%s", xpf_reader_warning(r));
-	}
-	xpf_reader_close(r);
 	return status;
 }

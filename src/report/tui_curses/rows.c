@@ -173,7 +173,7 @@ void hb_zooms_str(const struct hb_zoom *zooms, unsigned int nr, char *buf, size_
 bool hb_entry_visible(const struct hists *h, uint32_t e)
 {
 	struct xpp_hist_key k = rv_entry_key(&h->en, e);
-	const struct report_stdio_opts *o = h->t->c.o;
+	const struct view_opts *o = h->t->c.o;
 
 	if (o->percent_limit > 0 && h->en.ev->total_period &&
 	    100.0 * (double)rv_entry_period(&h->en, e) / (double)h->en.ev->total_period <

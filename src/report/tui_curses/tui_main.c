@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "profile/disasm/annotate.h"
 #include "report/tui_curses/tui.h"
+#include "view/run.h"
 
 static double now(void)
 {
@@ -233,6 +234,8 @@ struct splash_wait {
 	bool pass_done;          /* set by the pass's thread when it ends */
 	bool shown;              /* the terminal's modes are set and the splash drawn */
 	const char *input;
+	pthread_t thread;
+	bool on;                 /* the thread runs: join it */
 };
 
 static void *splash_later(void *arg)
@@ -260,19 +263,26 @@ static void *splash_later(void *arg)
 	return NULL;
 }
 
+/* The profile exists and its pass is about to start: the splash's thread waits beside it. */
+static int start_splash(void *ctx, xpp_profile *p)
+{
+	struct splash_wait *w = ctx;
+
+	(void)p;
+	w->on = !pthread_create(&w->thread, NULL, splash_later, w);
+	return 0;
+}
+
 int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 {
-	struct report_stdio_opts none = { .children = -1, .group = -1 };
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct tui t = { .o = o, .r = r, .key_pending = -1 };
 	struct splash_wait sw = { .lock = PTHREAD_MUTEX_INITIALIZER,
 				  .cond = PTHREAD_COND_INITIALIZER, .input = o->input };
-	pthread_t prep;
-	bool prep_on;
 	int ret, status;
 
-	if (rv_ctx_parse(&t.c, o->view ? o->view : &none, &po) < 0)
+	if (rv_ctx_parse(&t.c, o->view, &po) < 0)
 		return CLI_EXIT_USAGE;
 	/* the a key annotates from the samples' own addresses, kept in the one pass */
 	po.keep_addrs = xpp_annotate_supported();
@@ -285,22 +295,19 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	 * Nothing of the pass touches the screen; the join orders the screen's state before
 	 * its next use.
 	 */
-	ret = xpp_profile_create(&t.p, r, &po, &err);
-	prep_on = !pthread_create(&prep, NULL, splash_later, &sw);
-	if (ret == 0)
-		ret = xpp_profile_run(t.p, &err);
-	if (prep_on) {
+	ret = view_profile_run(&t.p, r, &po, start_splash, &sw, &err);
+	if (sw.on) {
 		pthread_mutex_lock(&sw.lock);
 		sw.pass_done = true;
 		pthread_cond_signal(&sw.cond);
 		pthread_mutex_unlock(&sw.lock);
-		pthread_join(prep, NULL);
+		pthread_join(sw.thread, NULL);
 	}
 	if (!sw.shown)
 		tui_term_modes();
 	if (ret < 0) {
 		tui_term_close();
-		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		cli_error("%s", err.msg);
 		xpp_profile_free(t.p);
 		return CLI_EXIT_RUNTIME;
 	}
@@ -312,12 +319,8 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 		cli_warning("'%s' has no samples", o->input ? o->input : "the input");
 	}
 	tui_term_close();
-	rv_warn_records(t.p, t.c.o->quiet);
-	rv_warn_unwind(t.p, t.c.o);
-	rv_warn_build_ids(t.p, t.c.o);
-	rv_warn_refused(t.p, t.c.o);
-	rv_warn_kernel_hidden(t.p, t.c.o);
-	status = rv_warn_undecodable(t.p, &t.c);
+	status = view_warnings(t.p, t.c.o->quiet, cli_warning_cb, NULL) ? CLI_EXIT_RUNTIME :
+									   CLI_EXIT_OK;
 	if (o->verbose)
 		print_timings(&t);
 	xpp_profile_free(t.p);

@@ -1,0 +1,58 @@
+/* The shared options' defaults, directories and the callbacks of their option-table fragments. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "profile/profile.h"
+#include "view/opts.h"
+
+void view_opts_init(struct view_opts *v)
+{
+	*v = (struct view_opts){ .children = -1, .inlines = -1, .group = -1 };
+}
+
+void view_opts_dirs(struct view_opts *v)
+{
+	v->buildid_dir = cli_buildid_dir(v->dir_buf[0], sizeof(v->dir_buf[0]));
+	v->kallsyms_cache = cli_kallsyms_cache_dir(v->dir_buf[1], sizeof(v->dir_buf[1]));
+}
+
+/* --children / --no-children, --inline / --no-inline, --group: -1 until given (perf's default) */
+int view_opt_tristate(const struct cli_option *opt, const char *arg, bool unset)
+{
+	(void)arg;
+	*(int *)opt->value = !unset;
+	return 0;
+}
+
+int view_opt_demangle(const struct cli_option *opt, const char *arg, bool unset)
+{
+	(void)arg;
+	*(bool *)opt->value = unset;
+	return 0;
+}
+
+/* -g as perf's: each one changes what it names (--no-call-graph: none) */
+int view_opt_call_graph(const struct cli_option *opt, const char *arg, bool unset)
+{
+	return report_call_graph_parse(opt->value, unset ? NULL : arg) < 0 ? -1 : 0;
+}
+
+/* --max-stack N as perf: frames kept per chain, 0 none (values past any chain are capped) */
+int view_opt_max_stack(const struct cli_option *opt, const char *arg, bool unset)
+{
+	char *end;
+	unsigned long long v;
+
+	if (unset) {
+		*(uint32_t *)opt->value = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!*arg || *end || errno || arg[0] == '-') {
+		cli_error("invalid --max-stack '%s': want a number of frames", arg);
+		return -1;
+	}
+	*(uint32_t *)opt->value = !v ? XPP_MAX_STACK_NONE : v > 65535 ? 65535 : (uint32_t)v;
+	return 0;
+}
