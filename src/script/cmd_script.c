@@ -8,10 +8,14 @@
 
 #include "cli/cli.h"
 #include "script/script.h"
+#include "view/opts.h"
+#include "view/rv.h"
+#include "view/run.h"
 
 struct script_opts {
-	const char *input, *kallsyms;
-	bool ns, show_task, show_mmap, show_switch, folded, hide_chain, quiet, demangle;
+	const char *input;
+	bool ns, show_task, show_mmap, show_switch, folded, hide_chain;
+	struct view_opts view; /* symbol lookup, --inline, filters: as every reading command */
 	int max_stack;
 	struct script_fields f;
 	bool fields_bad;
@@ -105,13 +109,11 @@ static int on_side_band(void *ctx, const struct perf_event_header *hdr)
 	return script_on_side_band(&r->sc, hdr);
 }
 
-/* One line naming the files the profile names that were refused unread (not with -q). */
-static void warn_refused(const xpp_profile *p, const struct script_opts *o)
+/* The profile exists: the printer reads names through it. */
+static int keep_profile(void *ctx, xpp_profile *p)
 {
-	char line[1024];
-
-	if (!o->quiet && xpp_dso_table_refused_line(xpp_profile_dsos(p), line, sizeof(line)))
-		cli_warning("%s", line);
+	((struct run *)ctx)->sc.p = p;
+	return 0;
 }
 
 static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
@@ -120,13 +122,9 @@ static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
 	struct xb_error err = { 0 };
 	struct run r = { 0 };
 	xpp_profile *p = NULL;
-	char kcache[4096];
 	int ret, status = CLI_EXIT_RUNTIME;
 
-	po.kallsyms = o->kallsyms;
-	po.kallsyms_cache = cli_kallsyms_cache_dir(kcache, sizeof(kcache));
-	po.no_demangle = !o->demangle;
-	po.inlines = -1;
+	rv_lookup_opts(&o->view, &po);
 	po.order = 0; /* perf script keeps the innermost frames of long chains */
 	po.max_stack = o->max_stack > 0 ? (uint32_t)o->max_stack : 0;
 	if (o->folded) {
@@ -147,11 +145,7 @@ static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
 	r.sc.show_mmap = o->show_mmap;
 	r.sc.show_switch = o->show_switch;
 	r.sc.callchains = !o->hide_chain;
-	ret = xpp_profile_create(&p, rd, &po, &err);
-	if (ret == 0) {
-		r.sc.p = p;
-		ret = xpp_profile_run(p, &err);
-	}
+	ret = view_profile_run(&p, rd, &po, keep_profile, &r, &err);
 	if (ret == 0 && o->folded)
 		ret = script_print_folded(p, out);
 	out_flush(out);
@@ -161,13 +155,13 @@ static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
 			if (out->err && ret == -out->err)
 				cli_error("cannot write the output: %s", strerror(out->err));
 			else
-				cli_error("%s", err.msg[0] && !out->err ? err.msg : strerror(-ret));
+				cli_error("%s", !out->err ? err.msg : strerror(-ret));
 		}
 		status = r.start_err == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
 		goto done;
 	}
-	status = CLI_EXIT_OK;
-	warn_refused(p, o);
+	status = view_warnings(p, o->view.quiet, cli_warning_cb, NULL) ? CLI_EXIT_RUNTIME :
+									 CLI_EXIT_OK;
 done:
 	for (uint32_t i = 0; i < r.sc.nr_names; i++)
 		free((char *)r.sc.ev_names[i]);
@@ -180,14 +174,20 @@ done:
 int main(int argc, const char **argv)
 {
 	static struct out out;
-	struct script_opts o = { .demangle = true };
+	struct script_opts o = { 0 };
 	struct cli_option opts[] = {
 		OPT_GROUP("Input"),
 		OPT_FILENAME('i', "input", &o.input, "FILE",
 			   "input file: '-' reads a pipe stream from stdin (default: stdin when "
 			   "it is a pipe, else xperf.data, else perf.data)"),
-		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE",
-			   "kernel symbols from FILE (default: /proc/kallsyms)"),
+		VIEW_OPTS_LOOKUP(&o.view),
+		OPT_GROUP("Which samples"),
+		VIEW_OPT_COMMS(&o.view),
+		VIEW_OPT_DSOS(&o.view, 0),
+		VIEW_OPT_PID(&o.view),
+		VIEW_OPT_TID(&o.view),
+		VIEW_OPT_CPU(&o.view),
+		VIEW_OPT_SYMBOLS(&o.view),
 		OPT_GROUP("What to print"),
 		OPT_CALLBACK('F', "fields", &o.f, "[TYPE:]FIELD,...",
 			     "the fields of each sample line, as perf script: comm, tid, pid, "
@@ -210,17 +210,16 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "folded", &o.folded,
 			 "instead, one line per distinct call stack, 'comm;outermost;...;"
 			 "innermost count' (samples), sorted: the input of flame-graph tools"),
-		OPT_BOOL(0, "demangle", &o.demangle,
-			 "show C++ and Rust symbol names demangled (the default; "
-			 "--no-demangle: as the files have them)"),
+		VIEW_OPT_INLINE(&o.view),
 		OPT_GROUP("Messages"),
-		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings on stderr"),
+		OPT_BOOL('q', "quiet", &o.view.quiet, "do not print warnings on stderr"),
 		OPT_END(),
 	};
 	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
 	int ret, status;
 
+	view_opts_init(&o.view);
 	cli_set_command("xperf script");
 	g_opts = &o;
 	script_fields_default(&o.f);
@@ -232,8 +231,9 @@ int main(int argc, const char **argv)
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
+	view_opts_dirs(&o.view);
 	if (!o.input)
-		o.input = cli_default_input(o.quiet);
+		o.input = cli_default_input(o.view.quiet);
 	ret = xpf_reader_open(&r, o.input, &err);
 	if (ret < 0) {
 		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
@@ -241,8 +241,6 @@ int main(int argc, const char **argv)
 	}
 	out.fd = STDOUT_FILENO;
 	status = run(r, &o, &out);
-	if (status == CLI_EXIT_OK && xpf_reader_warning(r) && !o.quiet)
-		cli_warning("%s", xpf_reader_warning(r));
 	xpf_reader_close(r);
 	return status;
 }
