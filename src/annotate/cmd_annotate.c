@@ -10,12 +10,15 @@
 #include "annotate/annotate_stdio.h"
 #include "cli/cli.h"
 #include "profile/disasm/annotate.h"
+#include "view/opts.h"
+#include "view/rv.h"
+#include "view/run.h"
 
 struct annotate_opts {
-	const char *input, *symbol, *dsos, *kallsyms, *vmlinux, *percent_type, *color;
-	bool stdio, tui, print_lines, source, demangle, full_paths, nr_samples, total_period, quiet,
-	     skip_missing;
+	const char *input, *symbol, *vmlinux, *percent_type, *color;
+	bool stdio, tui, print_lines, source, full_paths, nr_samples, total_period, skip_missing;
 	double percent_limit;
+	struct view_opts view; /* symbol lookup, --dsos, --cpu, -q: as every reading command */
 };
 
 static const char *const usage[] = {
@@ -213,20 +216,15 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 	struct xb_error err = { 0 };
 	struct run r = { .o = o };
 	const struct xpp_event *ev;
-	char kcache[4096], line[1024];
 	uint32_t nr_ev;
+	bool fatal;
 	int ret;
 
-	po.dsos = o->dsos;
-	po.kallsyms = o->kallsyms;
-	po.kallsyms_cache = cli_kallsyms_cache_dir(kcache, sizeof(kcache));
-	po.no_demangle = !o->demangle;
-	ret = xpp_profile_create(&r.p, rd, &po, &err);
-	if (ret == 0)
-		ret = xpp_profile_run(r.p, &err);
+	rv_lookup_opts(&o->view, &po);
+	ret = view_profile_run(&r.p, rd, &po, NULL, NULL, &err);
 	if (ret < 0) {
 		fflush(stdout);
-		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		cli_error("%s", err.msg);
 		xpp_profile_free(r.p);
 		return CLI_EXIT_RUNTIME;
 	}
@@ -251,8 +249,8 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 	fflush(stdout);
 	if (ret == 0)
 		say_failures(&r);
-	if (ret == 0 && !o->quiet && xpp_dso_table_refused_line(r.dsos, line, sizeof(line)))
-		cli_warning("%s", line);
+	/* then the facts about the file: they say why there may be nothing to annotate */
+	fatal = view_warnings(r.p, o->view.quiet, cli_warning_cb, NULL);
 	xpp_profile_free(r.p);
 	if (ret == -EOPNOTSUPP) {
 		cli_error("annotate is not supported in this build: xperf was built without "
@@ -270,7 +268,7 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 			cli_error("'%s' has no samples in symbols to annotate", o->input);
 		return CLI_EXIT_RUNTIME;
 	}
-	return r.printed ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
+	return r.printed && !fatal ? CLI_EXIT_OK : CLI_EXIT_RUNTIME;
 }
 
 /* perf's --percent-type words; only the local shares (of the symbol's own samples) are kept. */
@@ -301,15 +299,12 @@ int main(int argc, const char **argv)
 		OPT_FILENAME('i', "input", &o.input, "FILE",
 			   "input file: '-' reads a pipe stream from stdin (default: stdin when "
 			   "it is a pipe, else xperf.data, else perf.data)"),
-		OPT_STRING('d', "dsos", &o.dsos, "DSO[,DSO...]",
-			   "only symbols in these shared objects (short names, as report shows "
-			   "them)"),
+		VIEW_OPT_DSOS(&o.view, 'd'),
+		VIEW_OPT_CPU(&o.view),
 		OPT_STRING('s', "symbol", &o.symbol, "SYMBOL",
 			   "annotate this symbol (as the SYMBOL argument; default: every symbol "
 			   "with samples, most samples first)"),
-		OPT_STRING(0, "kallsyms", &o.kallsyms, "FILE",
-			   "kernel symbols from FILE (default: /proc/kallsyms); kernel code comes "
-			   "from /proc/kcore"),
+		VIEW_OPTS_LOOKUP(&o.view),
 		OPT_STRING('k', "vmlinux", &o.vmlinux, "FILE", "not supported: kernel code "
 			   "comes from /proc/kcore"),
 		OPT_GROUP("Output"),
@@ -322,9 +317,6 @@ int main(int argc, const char **argv)
 			 "a summary of the hottest source lines first, and each hot "
 			 "instruction's file:line"),
 		OPT_BOOL('P', "full-paths", &o.full_paths, "do not shorten file names"),
-		OPT_BOOL(0, "demangle", &o.demangle, "C++ and Rust symbol names demangled, "
-			 "without parameters, as perf shows them (the default; --no-demangle: as "
-			 "the files have them)"),
 		OPT_BOOL('n', "show-nr-samples", &o.nr_samples,
 			 "the number of samples of each instruction instead of its share"),
 		OPT_BOOL(0, "show-total-period", &o.total_period,
@@ -340,15 +332,15 @@ int main(int argc, const char **argv)
 			   "colour the shares: always, never or auto (the default: when stdout "
 			   "is a terminal and NO_COLOR is unset)"),
 		OPT_GROUP("Messages"),
-		OPT_BOOL('q', "quiet", &o.quiet, "do not print warnings and notes on stderr"),
+		OPT_BOOL('q', "quiet", &o.view.quiet, "do not print warnings and notes on stderr"),
 		OPT_END(),
 	};
 	struct xb_error err = { 0 };
 	xpf_reader *r = NULL;
 	int ret, status;
 
-	o.source = true; /* perf's defaults; --no-source, --no-demangle clear them */
-	o.demangle = true;
+	o.source = true; /* perf's default; --no-source clears it */
+	view_opts_init(&o.view);
 	cli_set_command("xperf annotate");
 	argc = cli_parse(argc, argv, opts, usage, 0);
 	if (argc < 0)
@@ -381,8 +373,9 @@ int main(int argc, const char **argv)
 			  "capstone (install libcapstone-dev and rebuild)");
 		return CLI_EXIT_RUNTIME;
 	}
+	view_opts_dirs(&o.view);
 	if (!o.input)
-		o.input = cli_default_input(o.quiet);
+		o.input = cli_default_input(o.view.quiet);
 
 	ret = xpf_reader_open(&r, o.input, &err);
 	if (ret < 0) {
@@ -393,10 +386,6 @@ int main(int argc, const char **argv)
 	xpp_annotate_preload();
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	status = run_annotate(r, &o);
-	if (status == CLI_EXIT_OK && xpf_reader_warning(r) && !o.quiet) {
-		fflush(stdout);
-		cli_warning("%s", xpf_reader_warning(r));
-	}
 	xpf_reader_close(r);
 	if (fflush(stdout) || ferror(stdout)) {
 		cli_error("cannot write the output: %s", strerror(errno));

@@ -135,7 +135,8 @@ static void test_kcore(void)
 	close(fd);
 
 	/* a symbol past the segment's end is cut to it */
-	CHECK(xpp_code_load(&c, &d, 0xffffffff81000004ULL, 0xffffffff81001000ULL, path, &err) == 0);
+	CHECK(xpp_code_load(&c, &d, NULL, 0xffffffff81000004ULL, 0xffffffff81001000ULL, path,
+			    &err) == 0);
 	CHECK_EQ_U64(c.vaddr, 0xffffffff81000004ULL);
 	CHECK_EQ_U64(c.size, sizeof(code_bytes) - 4);
 	CHECK(c.bytes && !memcmp(c.bytes, code_bytes + 4, sizeof(code_bytes) - 4));
@@ -143,11 +144,11 @@ static void test_kcore(void)
 	xpp_code_free(&c);
 
 	/* an address no segment holds, and no kcore at all: errors that say so */
-	CHECK(xpp_code_load(&c, &d, 0xffffffff82000000ULL, 0xffffffff82000010ULL, path, &err) ==
+	CHECK(xpp_code_load(&c, &d, NULL, 0xffffffff82000000ULL, 0xffffffff82000010ULL, path, &err) ==
 	      -ENOENT);
 	CHECK(strstr(err.msg, "not available") != NULL);
 	unlink(path);
-	CHECK(xpp_code_load(&c, &d, 0xffffffff81000000ULL, 0xffffffff81000010ULL, path, &err) ==
+	CHECK(xpp_code_load(&c, &d, NULL, 0xffffffff81000000ULL, 0xffffffff81000010ULL, path, &err) ==
 	      -ENOENT);
 	CHECK(strstr(err.msg, "the kernel's code is not available") != NULL);
 }

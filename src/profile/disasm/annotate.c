@@ -266,6 +266,18 @@ static void cache_free(void *arg)
 	free(c);
 }
 
+/*
+ * The file that holds a user DSO's code as recorded, where the symbols were read from
+ * (under --symfs, or perf's build-id cache), else its recorded path.
+ */
+static const char *code_file(const xpp_profile *p, uint32_t dso, const struct xpp_dso *d)
+{
+	const char *f = d->kind == XPP_DSO_USER ? xpp_dso_table_file(xpp_profile_dsos(p), dso) :
+						  NULL;
+
+	return f ? f : d->long_name;
+}
+
 /* The line tables of DSO dso (NULL: none); the cache hangs off the profile. */
 static int lines_of(const xpp_profile *cp, uint32_t dso, const struct xpp_dso *d,
 		    const char *debug_root, xpp_lines **out)
@@ -285,7 +297,7 @@ static int lines_of(const xpp_profile *cp, uint32_t dso, const struct xpp_dso *d
 	if (dso >= c->nr && XB_ARRAY_RESERVE0(c->dsos, c->nr, (size_t)dso + 1, 64))
 		return -ENOMEM;
 	if (!c->dsos[dso].tried) {
-		ret = xpp_lines_open(&c->dsos[dso].l, d->long_name, debug_root);
+		ret = xpp_lines_open(&c->dsos[dso].l, code_file(cp, dso, d), debug_root);
 		if (ret == -ENOMEM)
 			return ret;
 		c->dsos[dso].tried = true;
@@ -371,7 +383,7 @@ int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t e
 		return xb_error_set(err, -EINVAL, "the profile was made without keep_addrs: it "
 				     "has no sample addresses to annotate");
 	s = &d->syms.syms[sym];
-	ret = xpp_code_load(&code, d, s->start, s->end, opts->kcore, err);
+	ret = xpp_code_load(&code, d, code_file(p, dso, d), s->start, s->end, opts->kcore, err);
 	if (ret < 0)
 		return ret;
 	ret = xpp_disasm(&code, &raw, &n, err);

@@ -216,13 +216,13 @@ static int from_kcore(struct xpp_code *c, const char *path, uint64_t start, uint
 	return 0;
 }
 
-int xpp_code_load(struct xpp_code *c, const struct xpp_dso *d, uint64_t start, uint64_t end,
-		  const char *kcore, struct xb_error *err)
+int xpp_code_load(struct xpp_code *c, const struct xpp_dso *d, const char *path,
+		  uint64_t start, uint64_t end, const char *kcore, struct xb_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	switch (d->kind) {
 	case XPP_DSO_USER:
-		return from_file(c, d->long_name, start, end, err);
+		return from_file(c, path ? path : d->long_name, start, end, err);
 	case XPP_DSO_VDSO:
 		return from_vdso(c, start, end, err);
 	case XPP_DSO_KERNEL:

@@ -30,11 +30,12 @@ struct xpp_code {
 
 /*
  * The code of [start, end) (symbol addresses of DSO d: file offsets for user DSOs, kernel
- * addresses for the kernel) into c. kcore: NULL for /proc/kcore. 0 or a negative errno
- * with err set.
+ * addresses for the kernel) into c. path: the file a user DSO's code is read from (under
+ * --symfs, a build-id cache copy: xpp_dso_table_file()), NULL for its recorded path;
+ * kcore: NULL for /proc/kcore. 0 or a negative errno with err set.
  */
-int xpp_code_load(struct xpp_code *c, const struct xpp_dso *d, uint64_t start, uint64_t end,
-		  const char *kcore, struct xb_error *err);
+int xpp_code_load(struct xpp_code *c, const struct xpp_dso *d, const char *path,
+		  uint64_t start, uint64_t end, const char *kcore, struct xb_error *err);
 void xpp_code_free(struct xpp_code *c);
 
 /* An address as objdump shows it -> the symbol-table space of the DSO, and back. */
