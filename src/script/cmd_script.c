@@ -187,6 +187,7 @@ int main(int argc, const char **argv)
 		VIEW_OPT_PID(&o.view),
 		VIEW_OPT_TID(&o.view),
 		VIEW_OPT_CPU(&o.view),
+		VIEW_OPT_TIME(&o.view),
 		VIEW_OPT_SYMBOLS(&o.view),
 		OPT_GROUP("What to print"),
 		OPT_CALLBACK('F', "fields", &o.f, "[TYPE:]FIELD,...",

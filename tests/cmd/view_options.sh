@@ -158,7 +158,7 @@ perf_case "report, its exports, script and annotate give the same warning for th
 	[ ! -s q.err ] || fail "script -q: $(cat q.err)"
 '
 
-perf_case "script --tid, --comms, -S, --cpu, --dsos: the samples perf script keeps" '
+perf_case "script --tid, --comms, -S, --cpu, --time, --dsos: the samples perf script keeps" '
 	perf_run record -q -N --no-bpf-event --sample-cpu -e cpu-clock -g -o t.data -- "$W/threads" 0.3 \
 		>/dev/null 2>&1 || fail "perf record failed"
 	"$XS" -i t.data >all.out 2>err || fail "exit $?: $(cat err)"
@@ -166,7 +166,8 @@ perf_case "script --tid, --comms, -S, --cpu, --dsos: the samples perf script kee
 	sym=$("$XS" -G -F ip,sym -i t.data | awk "{ print \$2 }" | sort | uniq -c | sort -n |
 		awk "{ s = \$2 } END { print s }")
 	cpu=$(perf_run script -F cpu -i t.data 2>/dev/null | head -n 1 | tr -dc 0-9 | sed "s/^0*\(.\)/\1/")
-	for f in "--tid $tid" "--comms threads" "-S $sym" "--cpu $cpu" "--dsos threads"; do
+	for f in "--tid $tid" "--comms threads" "-S $sym" "--cpu $cpu" "--time 10%/2" \
+		"--dsos threads"; do
 		perf_run script $f -i t.data >perf.out 2>/dev/null
 		"$XS" $f -i t.data >xperf.out 2>err || fail "$f: exit $?: $(cat err)"
 		[ -s perf.out ] || fail "$f: perf keeps no sample"
