@@ -253,15 +253,6 @@ static int check_view_values(const struct report_opts *o)
 	return rv_ctx_parse(&c, &o->view, &po) < 0 ? -1 : 0;
 }
 
-static int run_pprof(xpf_reader *r, const struct report_opts *o)
-{
-	int status = report_pprof_run(r, o->pprof, o->event, &o->view);
-
-	if (status == CLI_EXIT_OK)
-		warn_once(r, o);
-	return status;
-}
-
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
@@ -406,7 +397,7 @@ int main(int argc, const char **argv)
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 		switch (mode) {
 		case RM_PPROF:
-			status = run_pprof(r, &o);
+			status = report_pprof_run(r, o.pprof, o.event, &o.view);
 			break;
 		case RM_HEADER_ONLY:
 			status = run_header_only(r, &o);
