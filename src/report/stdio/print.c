@@ -90,7 +90,8 @@ void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32
 		fputs("  ", out);
 		if (col < RV_OUT_OVERHEAD) {
 			char buf[64];
-			const char *prefix = col == RV_KEY_SYM && rv_sym_name(v->c, k) ?
+			/* perf's -v prints the address and origin of unresolved entries too */
+			const char *prefix = col == RV_KEY_SYM ?
 					     rv_entry_sym_prefix(g, e, buf, sizeof(buf)) : NULL;
 
 			print_key(v, col, k, i + 1 == v->nr_out, prefix, out);
