@@ -76,7 +76,7 @@ static void draw_entry(const struct hists *h, const struct hb_row *r, int y, boo
 	double total = (double)h->en.ev->total_period;
 	size_t n;
 	const struct xpp_hist_entry *e = &xpp_hist_entries(h->en.h, &n)[r->entry];
-	int x = 0, w[4];
+	int x = 0, w[RV_MAX_COLS];
 	char buf[64];
 
 	screen_widths(h, w);
@@ -168,7 +168,7 @@ static void draw_title(const struct hists *h)
 static void draw_titles(const struct hists *h)
 {
 	const struct rv_ctx *c = &h->t->c;
-	int x = 1, w[4];
+	int x = 1, w[RV_MAX_COLS];
 
 	screen_widths(h, w);
 	if (c->children)
