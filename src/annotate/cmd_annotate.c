@@ -8,6 +8,7 @@
 
 #include "base/array.h"
 #include "annotate/annotate_stdio.h"
+#include "base/edit_distance.h"
 #include "cli/cli.h"
 #include "profile/disasm/annotate.h"
 #include "view/opts.h"
@@ -138,7 +139,8 @@ static int annotate_one(struct run *r, uint32_t ev, const struct sym_total *t)
  * when it has samples (and, for a named symbol, a symbol of that name). The kernel's only
  * with `kernel` (reading them costs more than the rest of an annotation).
  */
-static int collect(struct run *r, uint32_t ev, bool kernel, struct sym_total **out, size_t *nr)
+static int collect(struct run *r, uint32_t ev, const char *name, bool kernel,
+		   struct sym_total **out, size_t *nr)
 {
 	struct sym_total *v = NULL;
 	size_t n = 0, cap = 0;
@@ -152,14 +154,13 @@ static int collect(struct run *r, uint32_t ev, bool kernel, struct sym_total **o
 		if (!nh || (d->kind == XPP_DSO_KERNEL && !kernel))
 			continue;
 		/* a DSO without the name has nothing to annotate: its table is not built */
-		if (r->o->symbol && !xpp_dso_table_may_have(r->dsos, dso, r->o->symbol))
+		if (name && !xpp_dso_table_may_have(r->dsos, dso, name))
 			continue;
 		for (size_t i = 0; i < nh; i++) {
 			int64_t sym = xpp_dso_table_resolve(r->dsos, dso, h[i].addr);
 
 			d = xpp_dso_table_get(r->dsos, dso);
-			if (sym < 0 || (r->o->symbol && strcmp(xpp_dso_sym_name(d, (uint32_t)sym),
-							       r->o->symbol)))
+			if (sym < 0 || (name && strcmp(xpp_dso_sym_name(d, (uint32_t)sym), name)))
 				continue;
 			/* addresses come sorted, so a symbol's are together */
 			if (n && v[n - 1].dso == dso && v[n - 1].sym == sym) {
@@ -195,10 +196,10 @@ static int annotate_event(struct run *r, uint32_t ev, const struct xpp_event *e)
 	int ret;
 
 	r->print.event = xpf_attr_event_name(a, buf, sizeof(buf));
-	ret = collect(r, ev, !r->o->symbol, &t, &n);
+	ret = collect(r, ev, r->o->symbol, !r->o->symbol, &t, &n);
 	if (ret == 0 && !n && r->o->symbol) {
 		free(t);
-		ret = collect(r, ev, true, &t, &n);
+		ret = collect(r, ev, r->o->symbol, true, &t, &n);
 	}
 	for (size_t i = 0; i < n && ret == 0; i++) {
 		if (r->o->percent_limit > 0 && e->total_period &&
@@ -210,11 +211,72 @@ static int annotate_event(struct run *r, uint32_t ev, const struct xpp_event *e)
 	return ret;
 }
 
+/*
+ * The symbol whose name is nearest the one asked for (a typo: "mian" for "main"), into buf,
+ * looked for among the symbols of the objects with samples; empty when none is near enough
+ * (the limit of the event-name suggestions: a third of the name, at least two edits), or
+ * when the name asked for is there, only without samples. Of names as near, one with
+ * samples, the hottest. Returns whether the one named has samples.
+ */
+static bool suggest_symbol(struct run *r, char *buf, size_t len)
+{
+	const char *want = r->o->symbol;
+	unsigned int limit = strlen(want) / 3 > 2 ? (unsigned int)strlen(want) / 3 : 2;
+	unsigned int best = limit + 1;
+	bool sampled = false;
+	const struct xpp_event *ev;
+	uint32_t nr_ev;
+
+	buf[0] = 0;
+	ev = xpp_profile_events(r->p, &nr_ev);
+	for (uint32_t i = 0; i < nr_ev; i++) {
+		struct sym_total *t = NULL;
+		size_t n = 0;
+
+		if (!ev[i].nr_samples || collect(r, i, NULL, true, &t, &n) < 0)
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			const char *name = xpp_dso_sym_name(xpp_dso_table_get(r->dsos, t[k].dso),
+							    (uint32_t)t[k].sym);
+			unsigned int d = xb_edit_distance(want, name);
+
+			if (d < best || (d == best && !sampled)) {
+				best = d;
+				sampled = true;
+				snprintf(buf, len, "%s", name);
+			}
+		}
+		free(t);
+	}
+	/* then every symbol of the objects whose symbols were read for the samples */
+	for (uint32_t id = 0; id < xpp_dso_table_nr(r->dsos); id++) {
+		const struct xpp_dso *d = xpp_dso_table_get(r->dsos, id);
+
+		for (uint32_t k = 0; k < d->syms.nr; k++) {
+			const char *name = xpp_dso_sym_name(d, k);
+			unsigned int dist = xb_edit_distance(want, name);
+
+			if (!dist) { /* it exists, without samples: no other name is meant */
+				buf[0] = 0;
+				return true;
+			}
+			if (dist < best) {
+				best = dist;
+				sampled = false;
+				snprintf(buf, len, "%s", name);
+			}
+		}
+	}
+	return sampled;
+}
+
 static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 {
 	struct xpp_opts po = { .addrs_only = true };
 	struct xb_error err = { 0 };
 	struct run r = { .o = o };
+	char near[256] = "";
+	bool near_sampled = false;
 	const struct xpp_event *ev;
 	uint32_t nr_ev;
 	bool fatal;
@@ -245,6 +307,8 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 	for (uint32_t i = 0; i < nr_ev && ret == 0; i++)
 		if (ev[i].nr_samples)
 			ret = annotate_event(&r, i, &ev[i]);
+	if (ret == 0 && o->symbol && !r.printed && !r.failed)
+		near_sampled = suggest_symbol(&r, near, sizeof(near));
 	free(r.warned);
 	fflush(stdout);
 	if (ret == 0)
@@ -262,7 +326,11 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 		return CLI_EXIT_RUNTIME;
 	}
 	if (!r.printed && !r.failed) {
-		if (o->symbol)
+		if (o->symbol && near[0])
+			cli_error("symbol '%s' has no samples in '%s' (did you mean '%s'?%s)",
+				  o->symbol, o->input, near,
+				  near_sampled ? "" : " it has no samples of its own either");
+		else if (o->symbol)
 			cli_error("symbol '%s' has no samples in '%s'", o->symbol, o->input);
 		else
 			cli_error("'%s' has no samples in symbols to annotate", o->input);
@@ -379,7 +447,7 @@ int main(int argc, const char **argv)
 
 	ret = xpf_reader_open(&r, o.input, &err);
 	if (ret < 0) {
-		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		cli_input_error(err.msg[0] ? err.msg : strerror(-ret), -ret);
 		return CLI_EXIT_RUNTIME;
 	}
 	/* the disassembler loads on another thread while the pass reads the file */

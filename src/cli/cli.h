@@ -143,6 +143,13 @@ void cli_warning_cb(void *ctx, const char *msg);
 const char *cli_default_input(bool quiet);
 
 /*
+ * The error of a reading command whose input could not be opened: msg as cli_error()
+ * prints it, and when the file does not exist (errnum ENOENT, positive) perf's advice to
+ * record one first.
+ */
+void cli_input_error(const char *msg, int errnum);
+
+/*
  * Directories from the environment, for the libraries, which read none themselves (each
  * into buf, or the environment's own string; NULL: none):
  * perf's build-id cache, $PERF_BUILDID_DIR, else ~/.debug;

@@ -1,4 +1,5 @@
 /* One-line messages to the user, prefixed with the command's name. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -61,6 +62,14 @@ void cli_hint(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(NULL, fmt, ap);
 	va_end(ap);
+}
+
+void cli_input_error(const char *msg, int errnum)
+{
+	if (errnum == ENOENT)
+		cli_error("%s (try 'xperf record' first)", msg);
+	else
+		cli_error("%s", msg);
 }
 
 const char *cli_default_input(bool quiet)

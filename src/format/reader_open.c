@@ -288,7 +288,8 @@ static int check_magic(struct xpf_reader *r, const uint8_t *p, uint64_t have, st
 			return xb_error_set(err, -EOPNOTSUPP,
 					     "%s: version 1 perf.data files (magic PERFFILE) are not supported",
 					     r->name);
-		return xb_error_set(err, -EINVAL, "%s: bad magic 0x%016llx at offset 0x0", r->name,
+		return xb_error_set(err, -EINVAL, "%s: not a perf.data file (bad magic 0x%016llx at offset 0x0)",
+				     r->name,
 				     (unsigned long long)magic);
 	}
 	r->hi.swapped = r->swap;

@@ -276,8 +276,10 @@ int main(int argc, const char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	ret = xpf_reader_open(&in.r, o.input, &err);
-	if (ret < 0)
-		goto fail;
+	if (ret < 0) {
+		cli_input_error(err.msg[0] ? err.msg : strerror(-ret), -ret);
+		return CLI_EXIT_RUNTIME;
+	}
 	wo.compress_level = o.level;
 	/* as perf inject: an existing output is kept as FILE.old, once the new one is whole */
 	wo.keep_old = wo.via_temp = true;

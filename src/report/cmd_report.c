@@ -385,8 +385,10 @@ int main(int argc, const char **argv)
 		o.input = cli_default_input(o.quiet);
 
 	ret = xpf_reader_open(&r, o.input, &err);
-	if (ret < 0)
-		return fail(&err, ret);
+	if (ret < 0) {
+		cli_input_error(err.msg[0] ? err.msg : strerror(-ret), -ret);
+		return CLI_EXIT_RUNTIME;
+	}
 	if (o.view.wall && rv_wall_check(r) < 0) {
 		xpf_reader_close(r);
 		return CLI_EXIT_USAGE;

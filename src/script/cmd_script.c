@@ -237,7 +237,7 @@ int main(int argc, const char **argv)
 		o.input = cli_default_input(o.view.quiet);
 	ret = xpf_reader_open(&r, o.input, &err);
 	if (ret < 0) {
-		cli_error("%s", err.msg[0] ? err.msg : strerror(-ret));
+		cli_input_error(err.msg[0] ? err.msg : strerror(-ret), -ret);
 		return CLI_EXIT_RUNTIME;
 	}
 	out.fd = STDOUT_FILENO;

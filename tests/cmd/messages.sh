@@ -66,9 +66,41 @@ test_case "a missing input is quoted and said once" '
 	for c in report script annotate inject; do
 		rc=0; "xperf-$c" -i no.data >out 2>err </dev/null || rc=$?
 		[ $rc -eq 2 ] || fail "$c: exit $rc"
-		[ "$(cat err)" = "xperf $c: error: cannot open '"'"'no.data'"'"': No such file or directory" ] ||
+		[ "$(cat err)" = "xperf $c: error: cannot open '"'"'no.data'"'"': No such file or directory (try '"'"'xperf record'"'"' first)" ] ||
 			fail "$c: $(cat err)"
 	done
+'
+
+test_case "first contact: no data file says to record one, a foreign file is not perf.data" '
+	mkdir empty && cd empty
+	rc=0; xperf-report --stdio >out 2>err </dev/null || rc=$?
+	[ $rc -eq 2 ] || fail "no file: exit $rc"
+	grep -qx "xperf report: error: cannot open .xperf.data.: No such file or directory (try .xperf record. first)" err ||
+		fail "no file: $(cat err)"
+	printf "root:x:0:0:root:/root:/bin/bash\n" >passwd
+	for c in report script annotate; do
+		rc=0; "xperf-$c" -i passwd >out 2>err </dev/null || rc=$?
+		[ $rc -eq 2 ] || fail "$c: exit $rc"
+		[ "$(wc -l <err)" -eq 1 ] || fail "$c: $(cat err)"
+		grep -q "^xperf $c: error: passwd: not a perf.data file (bad magic 0x" err || fail "$c: $(cat err)"
+	done
+'
+
+test_case "annotate of a misspelt symbol: did you mean the sampled one, or the unsampled one" '
+	xperf-record -q -N -g -o s.data -- "$XPERF_BUILD/workloads/shares" 0.3 >/dev/null 2>&1
+	rc=0; xperf-annotate -i s.data work_x >out 2>err || rc=$?
+	[ $rc -eq 2 ] || fail "work_x: exit $rc"
+	# work_a, work_b and work_c are as near: the hottest one is named
+	grep -qx "xperf annotate: error: symbol .work_x. has no samples in .s.data. (did you mean .work_a.?)" err ||
+		fail "work_x: $(cat err)"
+	rc=0; xperf-annotate -i s.data mian >out 2>err || rc=$?
+	grep -qx "xperf annotate: error: symbol .mian. has no samples in .s.data. (did you mean .main.? it has no samples of its own either)" err ||
+		fail "mian: $(cat err)"
+	rc=0; xperf-annotate -i s.data main >out 2>err || rc=$?
+	grep -qx "xperf annotate: error: symbol .main. has no samples in .s.data." err || fail "main: $(cat err)"
+	rc=0; xperf-annotate -i s.data qqqqqqqq >out 2>err || rc=$?
+	grep -qx "xperf annotate: error: symbol .qqqqqqqq. has no samples in .s.data." err ||
+		fail "far from any: $(cat err)"
 '
 
 test_case "a feature bit newer than the reader is named by its number, not feature ?" '
