@@ -43,5 +43,12 @@ if command -v perf >/dev/null 2>&1; then
 	step perf report --stdio --no-children -g none --sort sym -i "$OUT" --percent-limit 5 2>/dev/null | \
 		grep -v '^#' | grep -v '^$' | head -n 20
 fi
+if "$X" annotate --stdio -i "$OUT" work_a >/dev/null 2>&1; then
+	echo
+	echo "demo: where in work_a the time went, instruction by instruction:"
+	step "$X" annotate --stdio -i "$OUT" work_a 2>/dev/null
+fi
 echo
 echo "demo: the data file is $OUT"
+echo "demo: on a terminal, '$X report -i $OUT' opens the TUI: Enter unfolds a call chain,"
+echo "      a annotates, c shows callers and callees, f draws a flame graph, ? lists the keys"
