@@ -372,17 +372,6 @@ out:
 	return ret;
 }
 
-static bool dso_shown(const struct rv_entries *g, const struct xpp_hist_key *k)
-{
-	const struct xpp_name_list *f = g->c->dso_filter;
-	const char *name = xpp_profile_dso_name(g->c->p, k);
-
-	for (uint32_t i = 0; i < f->nr; i++)
-		if (!strcmp(f->names[i], name))
-			return true;
-	return !f->nr;
-}
-
 struct row_sort {
 	const struct rv_entries *g;
 	struct rv_cols v;
@@ -484,13 +473,19 @@ static int build_flat(struct rv_entries *g)
 static int select_rows(struct rv_entries *g)
 {
 	size_t n;
-	struct xpp_hist_entry *e = xpp_hist_entries(g->h, &n);
+	xpp_hist_entries(g->h, &n);
 
 	g->rows = malloc((n + 1) * sizeof(*g->rows));
 	if (!g->rows)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		if ((!g->c->children && !g->self[i]) || !dso_shown(g, &e[i].key))
+		/*
+		 * No test of the entry's DSO against --dsos: the pass dropped the samples
+		 * outside it, and their callers' entries, of any DSO, are shown with the
+		 * samples that passed, as perf shows the entries a passing sample made
+		 * (and a key without the DSO has none to test)
+		 */
+		if (!g->c->children && !g->self[i])
 			continue;
 		g->rows[g->nr_rows++] = (uint32_t)i;
 	}

@@ -165,6 +165,28 @@ perf_case "-g none and --no-children on a -g file: the flat view, no graph lines
 	! grep -q -- "---" xperf.out || fail "graph lines with -g none"
 '
 
+perf_case "--children --dsos with a key without the DSO (--sort comm): rows, as perf" '
+	# kernel samples only: every sample passes --dsos [kernel.kallsyms], so perf and xperf
+	# agree (perf shows an entry whose first sample passed, with all its samples)
+	prec -g -e cpu-clock:k -o k.data -- sh -c "dd if=/dev/zero of=/dev/null bs=1 count=200000 2>/dev/null; head -c 10000000 /dev/urandom | wc -c"
+	perf_run report --stdio --children -g none --dsos "[kernel.kallsyms]" --sort comm -i k.data \
+		>perf.out 2>/dev/null
+	"$R" --stdio --children -g none --dsos "[kernel.kallsyms]" --sort comm -i k.data >xperf.out \
+		2>xperf.err || fail "$(cat xperf.err)"
+	same_children perf.out xperf.out || fail "rows differ from perf"
+	# user samples too: a command'\''s children and self are its samples in the DSO, those
+	# --no-children counts
+	prec -g -o g.data -- "$WL/libc_sort" 0.3
+	"$R" --stdio --children -g none --dsos libc.so.6 --sort comm -i g.data >c.out 2>&1 ||
+		fail "$(cat c.out)"
+	"$R" --stdio --no-children -g none --dsos libc.so.6 --sort comm -i g.data >n.out 2>&1 ||
+		fail "$(cat n.out)"
+	awk "/%/ { print \$2, \$3 }" c.out >c.rows
+	awk "/%/ { print \$1, \$2 }" n.out >n.rows
+	[ -s c.rows ] || fail "no rows: $(cat c.out)"
+	diff c.rows n.rows || fail "--children rows are not the samples --no-children shows"
+'
+
 perf_case "-g pipe stream: perf's pipe defaults (no children, caller order), same stacks" '
 	perf_run record -q -N --no-bpf-event -g -o - -- "$WL/shares" 0.3 >p.data 2>/dev/null
 	perf_run report --stdio -q -g folded,0,count -i p.data >perf.out 2>/dev/null
