@@ -108,6 +108,14 @@ perf_case "-F +pid,-period, -F sw:comm,ip, --ns, -G as perf script" '
 	same_as_perf "$DATA/x-shares.data" --ns
 	same_as_perf "$DATA/x-shares.data" -G
 '
+perf_case "-G -F sym, sym without ip: the lines of perf script 6.1 (no symbol without ip)" '
+	# perf 6.1 prints sym and dso within the ip field: without ip, an empty line
+	same_as_perf "$DATA/p-shares.data" -G -F sym
+	same_as_perf "$DATA/p-shares.data" -G -F ip,sym
+	same_as_perf "$DATA/p-shares.data" -F comm,sym,dso
+	same_as_perf "$DATA/p-flat.data" -G -F sym,dso
+	"$XS" -i "$DATA/p-shares.data" -G -F ip,sym | grep -q " work_a$" || fail "no work_a with -F ip,sym"
+'
 perf_case "--show-task-events --show-mmap-events as perf script" '
 	same_as_perf "$DATA/p-threads.data" --show-task-events --show-mmap-events
 	grep -q "PERF_RECORD_COMM exec: threads" xperf.out
