@@ -436,6 +436,10 @@ int main(int argc, const char **argv)
 	}
 	if (check_percent_type(o.percent_type) < 0)
 		return CLI_EXIT_USAGE;
+	if (view_opts_check(&o.view, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_EXIT_USAGE;
+	}
 	if (!xpp_annotate_supported()) {
 		cli_error("annotate is not supported in this build: xperf was built without "
 			  "capstone (install libcapstone-dev and rebuild)");

@@ -249,7 +249,12 @@ static int check_view_values(const struct report_opts *o)
 {
 	struct rv_ctx c = { 0 };
 	struct xpp_opts po = { 0 };
+	struct xb_error err = { 0 };
 
+	if (view_opts_check(&o->view, &err) < 0) {
+		cli_error("%s", err.msg);
+		return -1;
+	}
 	return rv_ctx_parse(&c, &o->view, &po) < 0 ? -1 : 0;
 }
 

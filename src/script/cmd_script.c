@@ -232,6 +232,10 @@ int main(int argc, const char **argv)
 		cli_usage(opts, usage, true);
 		return CLI_EXIT_USAGE;
 	}
+	if (view_opts_check(&o.view, &err) < 0) {
+		cli_error("%s", err.msg);
+		return CLI_EXIT_USAGE;
+	}
 	view_opts_dirs(&o.view);
 	if (!o.input)
 		o.input = cli_default_input(o.view.quiet);

@@ -1,8 +1,11 @@
 /* The shared options' defaults, directories and the callbacks of their option-table fragments. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "profile/filter.h"
 #include "profile/profile.h"
+#include "profile/time_range.h"
 #include "view/opts.h"
 
 void view_opts_init(struct view_opts *v)
@@ -14,6 +17,33 @@ void view_opts_dirs(struct view_opts *v)
 {
 	v->buildid_dir = cli_buildid_dir(v->dir_buf[0], sizeof(v->dir_buf[0]));
 	v->kallsyms_cache = cli_kallsyms_cache_dir(v->dir_buf[1], sizeof(v->dir_buf[1]));
+}
+
+int view_opts_check(const struct view_opts *v, struct xb_error *err)
+{
+	const struct { const char *s, *opt; bool ranges; } lists[] = {
+		{ v->pids, "--pid", false }, { v->tids, "--tid", false }, { v->cpus, "--cpu", true },
+	};
+	struct xpp_time_ranges t;
+	int ret;
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		struct xpp_int_list l = { 0 };
+
+		ret = xpp_int_list_parse(&l, lists[i].s, lists[i].ranges);
+		xpp_int_list_free(&l);
+		if (ret == -EINVAL)
+			return xb_error_set(err, ret, "invalid %s list '%s': want %s", lists[i].opt,
+					    lists[i].s, lists[i].ranges ?
+					    "numbers and ranges such as 0-2,4" :
+					    "comma-separated numbers");
+		if (ret < 0)
+			return xb_error_set(err, ret, "%s: %s", lists[i].opt, strerror(-ret));
+	}
+	/* any recording's bounds: the syntax is what is checked here */
+	ret = xpp_time_ranges_parse(&t, v->time, 1000000000, 2000000000, true, err);
+	xpp_time_ranges_free(&t);
+	return ret;
 }
 
 /* --children / --no-children, --inline / --no-inline, --group: -1 until given (perf's default) */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/error.h"
 #include "cli/cli.h"
 
 /* -g as perf's callchain_param: what the call graphs show and how (see report_call_graph_parse) */
@@ -94,6 +95,15 @@ void view_opts_init(struct view_opts *v);
  * perf's build-id cache, which every reading command looks in, and the kallsyms cache.
  */
 void view_opts_dirs(struct view_opts *v);
+
+/*
+ * The filters' values checked as written, before the file is opened: a --pid, --tid or
+ * --cpu list that is not one, a --time string perf would not parse. 0, or -EINVAL with
+ * err's one line (the command's usage error, as a bad --sort key). What needs the file
+ * (a percentage of a recording without sample times, --cpu on a file without the cpu)
+ * is checked when the profile starts.
+ */
+int view_opts_check(const struct view_opts *v, struct xb_error *err);
 
 /* ---- option-table fragments: `struct cli_option opts[] = { ..., VIEW_OPTS_LOOKUP(&v), ... }` */
 

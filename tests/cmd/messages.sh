@@ -21,6 +21,24 @@ test_case "a usage error: the error, one usage line, where the options are; exit
 	done
 '
 
+test_case "a bad --pid, --tid, --cpu or --time value: one line, exit 1 (as a bad --sort key), no file read" '
+	for cmd in report script annotate; do
+		for o in "--pid x" "--tid 1-2" "--cpu 0-" "--time abc" "--time 10%/x"; do
+			# perf annotate has no --pid or --tid, nor do we
+			[ $cmd = annotate ] && [ "${o%% *}" = --pid -o "${o%% *}" = --tid ] && continue
+			rc=0; "xperf-$cmd" $o -i no.data >out 2>err </dev/null || rc=$?
+			[ $rc -eq 1 ] || fail "$cmd $o: exit $rc"
+			[ "$(stderr_lines err)" -eq 1 ] || fail "$cmd $o: $(cat err)"
+			grep -q "^xperf $cmd: error: invalid .*${o#* }" err || fail "$cmd $o: $(cat err)"
+			[ ! -s out ] || fail "$cmd $o: stdout"
+		done
+	done
+	# what needs the file stays a runtime error: --cpu on a file without the cpu field
+	xperf-record -q -N -o r.data -- true
+	rc=0; xperf-report --cpu 0 -i r.data >out 2>err || rc=$?
+	[ $rc -eq 2 ] || fail "--cpu on a file without cpus: exit $rc: $(cat err)"
+'
+
 test_case "-z: a level attached or after it; out of 1..22 an error naming the range" '
 	xperf-record -q -N -o r.data -- true
 	xperf-inject -z 5 -i r.data -o z5.data
