@@ -369,6 +369,7 @@ int main(int argc, const char **argv)
 			   "it is a pipe, else xperf.data, else perf.data)"),
 		VIEW_OPT_DSOS(&o.view, 'd'),
 		VIEW_OPT_CPU(&o.view),
+		VIEW_OPT_TIME(&o.view),
 		OPT_STRING('s', "symbol", &o.symbol, "SYMBOL",
 			   "annotate this symbol (as the SYMBOL argument; default: every symbol "
 			   "with samples, most samples first)"),

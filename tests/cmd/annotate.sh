@@ -121,6 +121,21 @@ perf_case "without SYMBOL: the user-space symbols in perf's order, each with its
 	diff p.heads x.heads || fail "headings differ"
 '
 
+perf_case "--time: the samples of that slice, as report --time keeps them" '
+	need shares.data
+	needs_capstone
+	R=$XPERF_BUILD/xperf-report
+	all=$("$A" --stdio -i "$F/shares.data" work_a 2>/dev/null | sed -n "s/.*(\([0-9]*\) samples,.*/\1/p")
+	for t in 0%-50% 50%-100% 10%/3; do
+		n=$("$A" --stdio --time $t -i "$F/shares.data" work_a 2>err |
+			sed -n "s/.*(\([0-9]*\) samples,.*/\1/p")
+		m=$("$R" --stdio -q -n --no-children --sort sym --time $t -i "$F/shares.data" 2>/dev/null |
+			awk "\$NF == \"work_a\" { print \$2 }")
+		[ -n "$n" ] && [ "$n" = "$m" ] || fail "--time $t: annotate ${n:-none}, report ${m:-none}"
+		[ "$n" -lt "$all" ] || fail "--time $t keeps all $all samples"
+	done
+'
+
 test_case "an unknown symbol: one error line, exit 2" '
 	need xsort.data
 	needs_capstone
