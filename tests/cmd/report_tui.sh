@@ -470,6 +470,109 @@ tui_case "several events: a list first, Enter opens one, Esc goes back to the li
 	ended t 0
 '
 
+tui_case "Tab and Shift-Tab go round the events in the main view, as in perf" '
+	need "$TWO"
+	pane t
+	tui t xperf report --no-children -i "$TWO"
+	keys t Enter
+	wait_screen t "^Samples: .* of event .cpu-clock."
+	keys t Tab
+	wait_screen t "^Samples: .* of event .task-clock."
+	keys t Tab
+	wait_screen t "^Samples: .* of event .cpu-clock."
+	keys t BTab
+	wait_screen t "^Samples: .* of event .task-clock."
+	# the main view still takes its keys, Esc still leads back to the list
+	entries t | head -n 1 | grep -q "work_a" || fail "first entry: $(entries t | head -n 1)"
+	keys t Escape
+	wait_screen t "^Available samples"
+	keys t q
+	ended t 0
+	# one event: Tab stays and says why
+	pane u
+	tui u xperf report --no-children -i "$SHARES"
+	keys u Tab
+	wait_screen u "^Tab: the file has one event with samples"
+	keys u q
+	ended u 0
+'
+
+tui_case "L hides the entries under a percent, Space pages down, F1 lists the keys" '
+	need "$SHARES"
+	pane t 100 12
+	tui t xperf report --no-children -i "$SHARES"
+	[ "$(entries t | wc -l)" -gt 3 ] || fail "too few entries: $(entries t)"
+	keys t L
+	wait_screen t "^Hide entries under percent"
+	keys t 15 Enter
+	wait_screen t "entries under 15% hidden"
+	# work_a, work_b and work_c (50/30/20%) stay; nothing under 15%
+	[ "$(entries t | wc -l)" = 3 ] || fail "entries: $(entries t)"
+	entries t | awk "{ sub(/%/, \"\", \$2); if (\$2 + 0 < 15) exit 1 }" || fail "$(entries t)"
+	keys t L
+	wait_screen t "^Hide entries"
+	keys t abc Enter
+	wait_screen t "invalid percent: .abc. \\(0 to 100\\)"
+	[ "$(entries t | wc -l)" = 3 ] || fail "a bad value changed the limit: $(entries t)"
+	keys t L
+	wait_screen t "^Hide entries"
+	keys t 0 Enter
+	wait_screen t "every entry shown"
+	[ "$(entries t | wc -l)" -gt 3 ] || fail "limit not lifted: $(entries t)"
+	# Space: one screen down, as PgDn
+	keys t Space
+	wait_screen t " ([0-9]+)/([0-9]+) *$"
+	pos=$(screen t | tail -n 1 | awk "{ split(\$NF, a, \"/\"); print a[1] }")
+	[ "$pos" -gt 1 ] || fail "Space did not move: $(screen t | tail -n 1)"
+	keys t F1
+	wait_screen t "^Keys"
+	keys t q
+	wait_screen t "^Press"
+	keys t q
+	ended t 0
+'
+
+tui_case "+ marks only the entries whose chains unfold; Enter on the others says why" '
+	need "$SHARES"
+	pane t 100 60
+	tui t xperf report -i "$SHARES"
+	keys t End
+	wait_screen t "^ "
+	# the last entry (selected) is one of the smallest: with chains under the threshold it
+	# has no + (perf'"'"'s has_children), and Enter says so
+	last=$(entries t | tail -n 1)
+	case $last in " "*) ;; *) skip "the smallest entry of this recording unfolds: $last" ;; esac
+	keys t Enter
+	wait_screen t "no call chains above the threshold for this entry"
+	keys t Home
+	wait_screen t "^Samples"
+	entries t | head -n 1 | grep -q "^+" || fail "first entry not marked: $(entries t | head -n 1)"
+	keys t Enter
+	wait_screen t "^-"
+	keys t q
+	ended t 0
+'
+
+tui_case "the header screen scrolls long lines sideways; Left at the edge goes back" '
+	need "$SHARES"
+	pane t 40 20
+	tui t xperf report --no-children -i "$SHARES"
+	keys t i
+	wait_screen t "^# hostname"
+	wait_screen t "Right: more"
+	line=$(screen t | grep "^# hostname")
+	keys t Right
+	wait_screen t "Left/Right: more"
+	! screen t | grep -q "^# hostname" || fail "did not scroll: $(screen t | head -n 4)"
+	screen t | grep -q "^me *: " || fail "not 8 columns on: $(screen t | head -n 8)"
+	keys t Left
+	wait_screen t "^# hostname"
+	keys t Left
+	wait_screen t "^Press"
+	keys t q
+	ended t 0
+'
+
 tui_case "i shows the header, P saves the lines to xperf.hist.0" '
 	need "$SHARES"
 	pane t

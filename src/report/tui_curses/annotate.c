@@ -215,6 +215,7 @@ enum tui_exit tui_annotate_run(struct tui *t, uint32_t idx, uint32_t dso, int32_
 			break;
 		case 'h':
 		case '?':
+		case KEY_F(1):
 			tui_help_run(t);
 			break;
 		case 'q':

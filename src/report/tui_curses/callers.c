@@ -324,6 +324,7 @@ enum tui_exit tui_callers_run(struct tui *t, const struct rv_entries *en,
 			break;
 		case 'h':
 		case '?':
+		case KEY_F(1):
 			tui_help_run(t);
 			break;
 		default:

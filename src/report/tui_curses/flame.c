@@ -379,6 +379,7 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 			break;
 		case 'h':
 		case '?':
+		case KEY_F(1):
 			tui_help_run(t);
 			break;
 		default:

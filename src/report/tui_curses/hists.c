@@ -69,7 +69,7 @@ static int put_share(int y, int x, double pct, bool selected)
 	return x + 9;
 }
 
-static void draw_entry(const struct hists *h, const struct hb_row *r, int y, bool selected)
+static void draw_entry(struct hists *h, const struct hb_row *r, int y, bool selected)
 {
 	const struct rv_ctx *c = &h->t->c;
 	struct xpp_hist_key k = rv_entry_key(&h->en, r->entry);
@@ -80,7 +80,8 @@ static void draw_entry(const struct hists *h, const struct hb_row *r, int y, boo
 	char buf[64];
 
 	screen_widths(h, w);
-	tui_put(y, 0, 1, !r->has_kids ? " " : h->expanded[r->entry] ? "-" : "+", true);
+	tui_put(y, 0, 1, !r->has_kids || !hb_entry_unfolds(h, r->entry) ? " " :
+		    h->expanded[r->entry] ? "-" : "+", true);
 	x = 1;
 	if (c->children)
 		x = put_share(y, x, total ? 100.0 * (double)e->period / total : 0, selected);
@@ -400,11 +401,37 @@ static enum tui_exit annotate(struct hists *h)
 	return tui_annotate_run(h->t, h->idx, k.dso, k.sym, h->msg, sizeof(h->msg));
 }
 
-/* One key; TUI_QUIT or TUI_BACK to leave the view, -1 to stay. */
+/* L: hide the entries under a share, as perf's key (0: show all again) */
+static int percent_limit_key(struct hists *h)
+{
+	char buf[32], *end;
+	const char *s = tui_prompt(h->t, "Hide entries under percent (0: none): ", buf, sizeof(buf));
+	double pct;
+
+	if (!s)
+		return 0;
+	pct = strtod(s, &end);
+	while (*end == ' ' || *end == '%')
+		end++;
+	if (end == s || *end || !(pct >= 0 && pct <= 100)) {
+		snprintf(h->msg, sizeof(h->msg), "invalid percent: '%s' (0 to 100)", s);
+		return 0;
+	}
+	h->percent_limit = pct;
+	if (pct > 0)
+		snprintf(h->msg, sizeof(h->msg), "entries under %g%% hidden", pct);
+	else
+		snprintf(h->msg, sizeof(h->msg), "every entry shown");
+	return hb_flatten(h);
+}
+
+/* One key; a tui_exit to leave the view, -1 to stay. */
 static int key(struct hists *h, int ch, bool has_list)
 {
 	int page = page_lines(), ret = 0;
 
+	if (ch == ' ') /* perf's Space: a page down */
+		ch = KEY_NPAGE;
 	/* k zooms into the kernel, as in perf's browser; j and the arrows move */
 	if (ch != 'k' && tui_move(ch, &h->sel, h->nr_rows, (size_t)page)) {
 		/* a page key turns the page, the selection keeping its place on screen */
@@ -418,8 +445,18 @@ static int key(struct hists *h, int ch, bool has_list)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
+	case KEY_RIGHT:
 	case '+':
 		ret = hb_toggle(h);
+		break;
+	case '\t':
+	case KEY_BTAB:
+		if (has_list)
+			return ch == '\t' ? TUI_NEXT_EVENT : TUI_PREV_EVENT;
+		snprintf(h->msg, sizeof(h->msg), "Tab: the file has one event with samples");
+		break;
+	case 'L':
+		ret = percent_limit_key(h);
 		break;
 	case 'e':
 		ret = hb_toggle_entry_all(h);
@@ -465,6 +502,7 @@ static int key(struct hists *h, int ch, bool has_list)
 		break;
 	case 'h':
 	case '?':
+	case KEY_F(1):
 		if (tui_help_run(h->t) == TUI_QUIT)
 			return TUI_QUIT;
 		break;

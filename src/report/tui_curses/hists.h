@@ -41,12 +41,14 @@ struct hists {
 	uint32_t *seq;
 	struct hb_chain *chains; /* per entry id */
 	uint8_t *expanded;      /* per entry id */
+	uint8_t *unfolds;       /* per entry id: 1 its chains unfold, 2 not, 0 not known yet */
 	size_t nr_entries;
 	struct hb_zoom zooms[HB_MAX_ZOOMS];
 	unsigned int nr_zooms;
 	struct hb_row *rows;
 	size_t nr_rows, cap_rows;
 	size_t top, sel;
+	double percent_limit;   /* entries under it hidden: --percent-limit, then the L key */
 	char msg[256];          /* the status line's message until the next key */
 };
 
@@ -62,6 +64,12 @@ int hb_toggle_entry_all(struct hists *h);
 /* E / C: every entry shown unfolded completely / folded. */
 int hb_all(struct hists *h, bool open);
 bool hb_entry_visible(const struct hists *h, uint32_t e);
+/*
+ * Whether Enter on entry e shows anything: a branch of its chains is above the threshold
+ * (perf's '+'). Builds the entry's chains on first use, so views ask it of the entries
+ * they draw only.
+ */
+bool hb_entry_unfolds(struct hists *h, uint32_t e);
 /* The zooms as titles show them (", DSO: libc.so.6, Symbol: work"), "" without. */
 void hb_zooms_str(const struct hb_zoom *zooms, unsigned int nr, char *buf, size_t size);
 /* Whether key k passes every zoom (d, t, K, /): for entries, and for the flame view's frames. */
@@ -71,6 +79,6 @@ bool hb_key_in_zooms(const struct tui *t, const struct hb_zoom *zooms, unsigned 
 void hb_value_str(const struct hists *h, uint64_t period, uint64_t count, char *buf,
 		  size_t size);
 /* Write every line (as unfolded and filtered now) to path as text. 0 or -errno. */
-int hb_save(const struct hists *h, const char *path, size_t *lines);
+int hb_save(struct hists *h, const char *path, size_t *lines);
 
 #endif

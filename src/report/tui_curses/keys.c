@@ -14,9 +14,10 @@ struct key_help {
 static const struct key_help keys[] = {
 	{ NULL, "Main view" },
 	{ "Up, Down, j", "move the selection one line (k zooms, as in perf)" },
-	{ "PgUp, PgDn", "move one screen up or down" },
+	{ "PgUp, PgDn, Space", "move one screen up or down (Space: down)" },
 	{ "Home, End", "go to the first or the last line" },
-	{ "Enter, +", "fold or unfold the call chain of the selected entry or branch" },
+	{ "Enter, +, Right", "fold or unfold the call chain of the selected entry or branch" },
+	{ "Tab, Shift-Tab", "the next or the previous event (several events)" },
 	{ "e", "unfold the selected entry's whole call chain, or fold it" },
 	{ "E", "unfold every entry's whole call chain" },
 	{ "C", "fold every call chain" },
@@ -24,13 +25,14 @@ static const struct key_help keys[] = {
 	{ "d", "zoom into the selected entry's shared object (again: zoom out)" },
 	{ "t", "zoom into the selected entry's thread (by command without --sort pid; again: zoom out)" },
 	{ "k, K", "show only kernel entries (again: all)" },
+	{ "L", "hide the entries under a percent (0: show all)" },
 	{ "Esc, Left", "take the last zoom or filter back; then back to the event list" },
 	{ "a", "annotate the selected symbol" },
 	{ "f", "flame graph of the event" },
 	{ "c", "callers and callees of the selected function" },
 	{ "i", "show the file's header" },
 	{ "P", "save the lines as text to xperf.hist.N" },
-	{ "h, ?", "this list of keys" },
+	{ "h, ?, F1", "this list of keys (in every view)" },
 	{ "q", "quit" },
 	{ NULL, "Annotate" },
 	{ "Up, Down, j, k", "move the selection one line" },
@@ -53,6 +55,7 @@ static const struct key_help keys[] = {
 	{ "q", "back to the main view" },
 	{ NULL, "Event list, text screens" },
 	{ "Up, Down, j, k", "move the selection, or scroll" },
+	{ "Left, Right", "scroll a text screen's long lines sideways (Left at the edge: back)" },
 	{ "Enter", "open the selected event" },
 	{ "q, Esc", "quit the event list; leave a text screen" },
 };
@@ -70,7 +73,7 @@ enum tui_exit tui_help_run(struct tui *t)
 		if (!keys[i].keys)
 			fprintf(f, "%s%s:\n", i ? "\n" : "", keys[i].what);
 		else
-			fprintf(f, "  %-16s %s\n", keys[i].keys, keys[i].what);
+			fprintf(f, "  %-18s %s\n", keys[i].keys, keys[i].what);
 	}
 	fclose(f);
 	ex = tui_pager_run(t, "Keys", text);

@@ -30,16 +30,34 @@ static char **split_lines(char *text, size_t *nr)
 	return lines;
 }
 
+/* Past the first n characters of s (whole UTF-8 sequences): the screen's left edge. */
+static const char *skip_chars(const char *s, int n)
+{
+	while (*s && n > 0) {
+		s++;
+		while (((unsigned char)*s & 0xc0) == 0x80)
+			s++;
+		n--;
+	}
+	return s;
+}
+
+#define PAGER_STEP 8 /* columns a Left or Right key scrolls */
+
 enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text)
 {
 	char *copy = strdup(text ? text : "");
 	size_t nr = 0, top = 0;
 	char **lines = copy ? split_lines(copy, &nr) : NULL;
+	int left = 0, widest = 0;
 
 	if (!lines) {
 		free(copy);
 		return TUI_BACK;
 	}
+	for (size_t i = 0; i < nr; i++)
+		if (tui_width(lines[i]) > widest)
+			widest = tui_width(lines[i]);
 	for (;;) {
 		int page = LINES - 2 > 1 ? LINES - 2 : 1, ch;
 		size_t max_top = nr > (size_t)page ? nr - (size_t)page : 0;
@@ -51,15 +69,26 @@ enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text)
 		tui_put(0, 0, COLS, title, true);
 		attroff(tui_attr(ST_BAR));
 		for (int i = 0; i < page && top + (size_t)i < nr; i++)
-			tui_put(1 + i, 0, COLS, lines[top + (size_t)i], false);
+			tui_put(1 + i, 0, COLS, skip_chars(lines[top + (size_t)i], left), false);
 		attron(tui_attr(ST_BAR));
-		tui_putf(LINES - 1, 0, COLS, true, "q or Esc: back   arrows, PgUp, PgDn: scroll "
-			 "  (lines %zu-%zu of %zu)", nr ? top + 1 : 0,
-			 top + (size_t)page < nr ? top + (size_t)page : nr, nr);
+		/* what scrolls sideways first: a narrow screen cuts the end of this line */
+		tui_putf(LINES - 1, 0, COLS, true, "q or Esc: back  %sarrows, PgUp, PgDn: scroll "
+			 "  (lines %zu-%zu of %zu)",
+			 widest <= COLS ? "" : left ? "Left/Right: more  " : "Right: more  ",
+			 nr ? top + 1 : 0, top + (size_t)page < nr ? top + (size_t)page : nr, nr);
 		attroff(tui_attr(ST_BAR));
 		ch = tui_getkey(t);
 		if (tui_move(ch == ' ' ? KEY_NPAGE : ch, &top, max_top + 1, (size_t)page))
 			continue;
+		/* lines wider than the screen scroll sideways; Left at the left edge goes back */
+		if (ch == KEY_RIGHT && left + COLS < widest) {
+			left += PAGER_STEP;
+			continue;
+		}
+		if (ch == KEY_LEFT && left > 0) {
+			left = left > PAGER_STEP ? left - PAGER_STEP : 0;
+			continue;
+		}
 		switch (ch) {
 		case 'q':
 		case TUI_ESC:

@@ -16,6 +16,7 @@ int hb_init(struct hists *h, struct tui *t, uint32_t idx)
 	memset(h, 0, sizeof(*h));
 	h->t = t;
 	h->idx = idx;
+	h->percent_limit = t->c.o->percent_limit;
 	ret = rv_entries_build(&h->en, &t->c, idx);
 	if (ret < 0)
 		return ret;
@@ -37,7 +38,8 @@ int hb_init(struct hists *h, struct tui *t, uint32_t idx)
 	h->seq = malloc((h->en.maxdepth + 1) * sizeof(*h->seq));
 	h->chains = calloc(n + 1, sizeof(*h->chains));
 	h->expanded = calloc(n + 1, 1);
-	if (!h->seq || !h->chains || !h->expanded)
+	h->unfolds = calloc(n + 1, 1);
+	if (!h->seq || !h->chains || !h->expanded || !h->unfolds)
 		goto nomem;
 	return hb_flatten(h);
 nomem:
@@ -53,6 +55,7 @@ void hb_free(struct hists *h)
 	}
 	free(h->chains);
 	free(h->expanded);
+	free(h->unfolds);
 	free(h->seq);
 	free(h->rows);
 	rv_entries_free(&h->en);
@@ -83,6 +86,25 @@ fail:
 static bool entry_has_chains(const struct hists *h, uint32_t e)
 {
 	return h->en.chains && h->en.pair_off[e + 1] > h->en.pair_off[e];
+}
+
+bool hb_entry_unfolds(struct hists *h, uint32_t e)
+{
+	struct hb_chain *ch;
+	uint32_t nr = 0, *kids;
+
+	if (!entry_has_chains(h, e))
+		return false;
+	if (h->unfolds[e])
+		return h->unfolds[e] == 1;
+	/* as perf's has_children: its chains keep a branch above the threshold */
+	ch = chain_of(h, e);
+	kids = ch ? rv_chain_kids(&h->en, ch->t, 0, &nr) : NULL;
+	if (!kids)
+		return true; /* out of memory: Enter will say so */
+	free(kids);
+	h->unfolds[e] = nr ? 1 : 2;
+	return nr > 0;
 }
 
 static bool has_kid(const struct hists *h, const xpp_callgraph *t, uint32_t id)
@@ -173,11 +195,9 @@ void hb_zooms_str(const struct hb_zoom *zooms, unsigned int nr, char *buf, size_
 bool hb_entry_visible(const struct hists *h, uint32_t e)
 {
 	struct xpp_hist_key k = rv_entry_key(&h->en, e);
-	const struct view_opts *o = h->t->c.o;
-
-	if (o->percent_limit > 0 && h->en.ev->total_period &&
+	if (h->percent_limit > 0 && h->en.ev->total_period &&
 	    100.0 * (double)rv_entry_period(&h->en, e) / (double)h->en.ev->total_period <
-		    o->percent_limit)
+		    h->percent_limit)
 		return false;
 	return hb_key_in_zooms(h->t, h->zooms, h->nr_zooms, &k);
 }
@@ -265,7 +285,7 @@ int hb_toggle(struct hists *h)
 	if (h->sel >= h->nr_rows)
 		return 0;
 	r = &h->rows[h->sel];
-	if (!r->has_kids) {
+	if (!r->has_kids || (!r->node && !hb_entry_unfolds(h, r->entry))) {
 		snprintf(h->msg, sizeof(h->msg), "%s", r->node ? "no branches below this line" :
 			 h->en.chains ? "no call chains above the threshold for this entry" :
 			 "no call chains: the file was recorded without -g");
@@ -353,7 +373,7 @@ void hb_value_str(const struct hists *h, uint64_t period, uint64_t count, char *
 
 /* ---- P: the lines as text ---- */
 
-static void save_entry(const struct hists *h, const struct hb_row *r, FILE *f)
+static void save_entry(struct hists *h, const struct hb_row *r, FILE *f)
 {
 	const struct rv_ctx *c = &h->t->c;
 	struct xpp_hist_key k = rv_entry_key(&h->en, r->entry);
@@ -362,7 +382,8 @@ static void save_entry(const struct hists *h, const struct hb_row *r, FILE *f)
 	double total = (double)h->en.ev->total_period;
 	char buf[64];
 
-	fputc(!r->has_kids ? ' ' : h->expanded[r->entry] ? '-' : '+', f);
+	fputc(!r->has_kids || !hb_entry_unfolds(h, r->entry) ? ' ' :
+	      h->expanded[r->entry] ? '-' : '+', f);
 	if (c->children)
 		fprintf(f, " %7.2f%%", total ? 100.0 * (double)e->period / total : 0);
 	fprintf(f, " %7.2f%%", total ? 100.0 * (double)h->en.self[r->entry] / total : 0);
@@ -399,7 +420,7 @@ static void save_chain(const struct hists *h, const struct hb_row *r, FILE *f)
 	fprintf(f, "%s\n", tui_frame_label(h->t, &k, name, sizeof(name)));
 }
 
-int hb_save(const struct hists *h, const char *path, size_t *lines)
+int hb_save(struct hists *h, const char *path, size_t *lines)
 {
 	FILE *f = fopen(path, "wx");
 	int ret = 0;

@@ -113,7 +113,12 @@ const char *tui_frame_label(const struct tui *t, const struct xpp_hist_key *k, c
 const char *tui_keyname(int ch, char *buf, size_t size);
 
 /* The view asked for by a key in a sub-view. */
-enum tui_exit { TUI_BACK, TUI_QUIT };
+enum tui_exit {
+	TUI_BACK,
+	TUI_QUIT,
+	TUI_NEXT_EVENT, /* the main view's Tab: the next event with samples */
+	TUI_PREV_EVENT, /* Shift-Tab: the one before */
+};
 
 /* ---- views ---- */
 

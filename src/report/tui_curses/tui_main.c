@@ -179,11 +179,22 @@ static enum tui_exit pick_event(struct tui *t)
 		case '\r':
 		case KEY_ENTER:
 		case KEY_RIGHT:
-			if (tui_hists_run(t, ids[sel]) == TUI_QUIT)
-				return TUI_QUIT;
+			/* Tab and Shift-Tab in the main view go round the events, as in perf */
+			for (enum tui_exit ex = tui_hists_run(t, ids[sel]);;
+			     ex = tui_hists_run(t, ids[sel])) {
+				if (ex == TUI_QUIT)
+					return TUI_QUIT;
+				if (ex == TUI_NEXT_EVENT)
+					sel = (sel + 1) % n;
+				else if (ex == TUI_PREV_EVENT)
+					sel = (sel + n - 1) % n;
+				else
+					break;
+			}
 			break;
 		case 'h':
 		case '?':
+		case KEY_F(1):
 			if (tui_help_run(t) == TUI_QUIT)
 				return TUI_QUIT;
 			break;
