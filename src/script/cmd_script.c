@@ -72,6 +72,8 @@ static int script_start(struct script *sc)
 				return ret;
 			if (!sc->tp && why)
 				cli_warning("tracepoint fields are not printed: %s", why);
+			for (unsigned int w = 0; tp_printer_warning(sc->tp, w); w++)
+				cli_warning("%s", tp_printer_warning(sc->tp, w));
 			break;
 		}
 	return 0;

@@ -75,6 +75,8 @@ int script_print_folded(xpp_profile *p, struct out *out);
  */
 int tp_printer_create(struct tp_printer **out, xpf_reader *r, xpp_profile *p, const char **why);
 void tp_printer_free(struct tp_printer *tp);
+/* The i-th line to say about event formats the printer left out (damaged), or NULL. */
+const char *tp_printer_warning(const struct tp_printer *tp, unsigned int i);
 void tp_print(struct tp_printer *tp, const struct xpf_sample *s, struct out *out);
 
 #endif

@@ -12,8 +12,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -22,11 +26,28 @@
 #include "format/xpf_reader.h"
 #include "script/out.h"
 #include "script/script.h"
+#include "script/tracepoint_format.h"
+
+/*
+ * libtraceevent reads a sample's fields where the format says they are, not bounded by the
+ * record: a field's offset and size (checked: within 64 KB), a __data_loc's offset and
+ * length (16 bits each, after the field for __rel_loc), a string up to its NUL. So it reads
+ * a copy of the raw data at the start of a zeroed buffer larger than all of that: what lies
+ * past the record reads as 0 and ends every string.
+ */
+#define TP_RAW_MAX (64u << 10)
+#define TP_PAD     (256u << 10)
+
+/* The lines to say about formats left out: a few, then a count. */
+#define TP_MAX_WARNINGS 8
 
 struct tp_printer {
 	struct tep_handle *tep;
 	struct trace_seq seq;
 	xpp_profile *profile;
+	unsigned char *raw;          /* TP_PAD bytes, zero but while a sample is printed */
+	char *warning[TP_MAX_WARNINGS + 1];
+	unsigned int nr_warnings, nr_damaged;
 };
 
 /* libtraceevent's question for %pS and friends: which kernel function holds *addr? */
@@ -194,22 +215,108 @@ static int parse_text(struct tep_handle *tep, const char *at, size_t size,
 	return 0;
 }
 
-/* An event format or the header page: text, parsed from a copy with its size. */
-static int parse_format(struct tep_handle *tep, const char *at, size_t size, const char *sys)
+/*
+ * An event format that is not one libtraceevent can read safely (tracepoint_format.c) is
+ * left out with one line naming the event: its samples print without their fields.
+ */
+static int format_damaged(struct tp_printer *tp, const char *sys, const char *name,
+			  const char *why)
 {
+	char *line;
+
+	if (tp->nr_damaged++ >= TP_MAX_WARNINGS)
+		return 0;
+	if (asprintf(&line, "tracepoint fields of %s:%s are not printed: its format in the "
+		     "file's tracing data is damaged (%s)", sys, *name ? name : "?", why) < 0)
+		return -ENOMEM;
+	tp->warning[tp->nr_warnings++] = line;
+	return 0;
+}
+
+/*
+ * Whether libtraceevent parses an event format, and prints a zeroed record of it, without
+ * dying: tried in a child process first. Its parser trusts the print fmt's expressions (a
+ * '.' after a string, an operator without its operand: a NULL read), more ways than a check
+ * of the grammar can list while real formats hold any C (kvm's have statement expressions).
+ * The child starts from this process's state (the parser keeps some in globals), so what it
+ * survives, this process will. A child that cannot be made: the format is used as it is.
+ */
+static bool parse_survives(struct tp_printer *tp, const char *text, size_t size, const char *sys)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	if ((pid = fork()) < 0)
+		return true;
+	if (pid == 0) {
+		struct tep_handle *t = tep_alloc();
+		int fd = open("/dev/null", O_WRONLY);
+		struct tep_event *ev;
+
+		if (fd >= 0) /* a sanitizer's report of the child is this function's answer */
+			dup2(fd, STDERR_FILENO);
+		if (!t)
+			_exit(0);
+		tep_set_file_bigendian(t, tep_is_file_bigendian(tp->tep) ? TEP_BIG_ENDIAN
+									 : TEP_LITTLE_ENDIAN);
+		tep_set_local_bigendian(t, tep_is_local_bigendian(tp->tep) ? TEP_BIG_ENDIAN
+									   : TEP_LITTLE_ENDIAN);
+		tep_set_long_size(t, tep_get_long_size(tp->tep));
+		tep_parse_event(t, text, size, sys);
+		if (tep_get_events_count(t) == 1 && (ev = tep_get_event(t, 0))) {
+			struct tep_format_field *type = tep_find_common_field(ev, "common_type");
+			struct tep_record rec = { .data = tp->raw, .size = 64 };
+			struct trace_seq seq;
+			uint16_t id = (uint16_t)ev->id;
+
+			/* tp->raw is the zeroed buffer samples are printed from */
+			if (type && type->offset >= 0 && type->offset <= 62 && type->size == 2)
+				memcpy(tp->raw + type->offset, &id, 2);
+			trace_seq_init(&seq);
+			tep_print_event(t, &seq, &rec, "%s", TEP_PRINT_INFO);
+			trace_seq_destroy(&seq);
+		}
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return true;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* An event format or the header page: text, checked, parsed from a copy with its size. */
+static int parse_format(struct tp_printer *tp, const char *at, size_t size, const char *sys)
+{
+	const char *why;
+	char name[64];
 	char *text;
 	bool bad;
+	int ret = 0;
 
 	if (!size)
 		return 0;
-	if (!(text = text_copy(at, size, &bad)))
-		return bad ? -EINVAL : -ENOMEM;
-	if (sys)
-		tep_parse_event(tep, text, size, sys); /* as perf: a format it cannot parse is skipped */
-	else
-		tep_parse_header_page(tep, text, size, tep_get_long_size(tep));
+	if (!(text = text_copy(at, size, &bad))) {
+		if (!bad || !sys)
+			return bad ? -EINVAL : -ENOMEM;
+		/* a NUL or a control character: the name is still worth saying */
+		tp_format_ok(at, size, name, sizeof(name), &why);
+		return format_damaged(tp, sys, name, "not text");
+	}
+	if (!sys) {
+		if (tp_header_page_ok(text, size, &why))
+			tep_parse_header_page(tp->tep, text, size, tep_get_long_size(tp->tep));
+		else
+			ret = -EINVAL;
+	} else if (!tp_format_ok(text, size, name, sizeof(name), &why)) {
+		ret = format_damaged(tp, sys, name, why);
+	} else if (!parse_survives(tp, text, size, sys)) {
+		ret = format_damaged(tp, sys, name, "libtraceevent fails on its print fmt");
+	} else {
+		tep_parse_event(tp->tep, text, size, sys); /* as perf: one it cannot parse is skipped */
+	}
 	free(text);
-	return 0;
+	return ret;
 }
 
 /* A system name: a non-empty word of printable characters. */
@@ -231,9 +338,10 @@ static int damaged(int ret, const char **why, const char *msg)
 	return ret;
 }
 
-static int parse_tracing_data(struct tep_handle *tep, const char *data, size_t size,
+static int parse_tracing_data(struct tp_printer *tp, const char *data, size_t size,
 			      const char **why)
 {
+	struct tep_handle *tep = tp->tep;
 	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct cursor c = { data, data + size, false };
 	const char *at, *version, *sys;
@@ -259,7 +367,7 @@ static int parse_tracing_data(struct tep_handle *tep, const char *data, size_t s
 
 	if (!take(&c, 12, &at) || memcmp(at, "header_page", 12) || !take_block64(&c, &at, &n))
 		return -EINVAL;
-	if ((ret = parse_format(tep, at, n, NULL)) < 0)
+	if ((ret = parse_format(tp, at, n, NULL)) < 0)
 		return damaged(ret, why, "the file's tracing data is damaged (header_page)");
 	if (!take(&c, 13, &at) || memcmp(at, "header_event", 13) || !take_block64(&c, &at, &n))
 		return -EINVAL;
@@ -269,7 +377,7 @@ static int parse_tracing_data(struct tep_handle *tep, const char *data, size_t s
 	for (uint64_t i = 0; i < count; i++) {
 		if (!take_block64(&c, &at, &n))
 			return -EINVAL;
-		if ((ret = parse_format(tep, at, n, "ftrace")) < 0)
+		if ((ret = parse_format(tp, at, n, "ftrace")) < 0)
 			return damaged(ret, why, "the file's tracing data is damaged (ftrace formats)");
 	}
 	if (!take_num(&c, 4, &count))
@@ -282,7 +390,7 @@ static int parse_tracing_data(struct tep_handle *tep, const char *data, size_t s
 		for (uint64_t j = 0; j < nr; j++) {
 			if (!take_block64(&c, &at, &n))
 				return -EINVAL;
-			if ((ret = parse_format(tep, at, n, sys)) < 0)
+			if ((ret = parse_format(tp, at, n, sys)) < 0)
 				return damaged(ret, why,
 					       "the file's tracing data is damaged (event formats)");
 		}
@@ -326,13 +434,23 @@ int tp_printer_create(struct tp_printer **out, xpf_reader *r, xpp_profile *p, co
 		free(tp);
 		return -ENOMEM;
 	}
-	ret = parse_tracing_data(tp->tep, td->data, (size_t)td->size, why);
+	trace_seq_init(&tp->seq);
+	ret = (tp->raw = calloc(1, TP_PAD)) ? parse_tracing_data(tp, td->data, (size_t)td->size, why)
+					     : -ENOMEM;
+	if (ret == 0 && tp->nr_damaged > TP_MAX_WARNINGS) {
+		char *line;
+
+		if (asprintf(&line, "tracepoint fields of %u more events are not printed: their "
+			     "formats are damaged in the file's tracing data",
+			     tp->nr_damaged - TP_MAX_WARNINGS) < 0)
+			ret = -ENOMEM;
+		else
+			tp->warning[tp->nr_warnings++] = line;
+	}
 	if (ret < 0) {
-		tep_free(tp->tep);
-		free(tp);
+		tp_printer_free(tp);
 		return ret;
 	}
-	trace_seq_init(&tp->seq);
 	/* perf names kernel addresses in fields from a file, not from a pipe: so do we */
 	tp->profile = xpf_reader_header(r)->pipe ? NULL : p;
 	if (tp->profile && tep_set_function_resolver(tp->tep, resolve_kernel, tp) < 0) {
@@ -349,21 +467,52 @@ void tp_printer_free(struct tp_printer *tp)
 		return;
 	trace_seq_destroy(&tp->seq);
 	tep_free(tp->tep);
+	for (unsigned int i = 0; i < tp->nr_warnings; i++)
+		free(tp->warning[i]);
+	free(tp->raw);
 	free(tp);
+}
+
+const char *tp_printer_warning(const struct tp_printer *tp, unsigned int i)
+{
+	return tp && i < tp->nr_warnings ? tp->warning[i] : NULL;
+}
+
+/* Whether every field of the event lies inside the raw data: else it is not printed. */
+static bool fields_inside(const struct tep_event *ev, size_t size)
+{
+	const struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+
+	for (int i = 0; i < 2; i++)
+		for (const struct tep_format_field *f = lists[i]; f; f = f->next)
+			if (f->offset < 0 || f->size < 0 ||
+			    (size_t)f->offset + (size_t)f->size > size)
+				return false;
+	return true;
 }
 
 void tp_print(struct tp_printer *tp, const struct xpf_sample *s, struct out *o)
 {
 	struct tep_record rec;
 
-	if (!s->raw.data || !s->raw.size)
+	struct tep_event *ev;
+
+	/* no format parsed: libtraceevent has no common_type to find the event with */
+	if (!s->raw.data || !s->raw.size || s->raw.size > TP_RAW_MAX ||
+	    !tep_get_events_count(tp->tep))
 		return;
+	memcpy(tp->raw, s->raw.data, s->raw.size);
 	memset(&rec, 0, sizeof(rec));
 	rec.cpu = (int)s->cpu;
 	rec.size = (int)s->raw.size;
-	rec.data = (void *)s->raw.data;
-	trace_seq_reset(&tp->seq);
-	tep_print_event(tp->tep, &tp->seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_terminate(&tp->seq);
-	out_mem(o, tp->seq.buffer, (size_t)tp->seq.len);
+	rec.data = tp->raw;
+	/* an event whose format was left out, or a sample too short for its fields: no fields */
+	ev = tep_find_event_by_record(tp->tep, &rec);
+	if (ev && fields_inside(ev, s->raw.size)) {
+		trace_seq_reset(&tp->seq);
+		tep_print_event(tp->tep, &tp->seq, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&tp->seq);
+		out_mem(o, tp->seq.buffer, (size_t)tp->seq.len);
+	}
+	memset(tp->raw, 0, s->raw.size);
 }

@@ -20,3 +20,9 @@ void tp_print(struct tp_printer *tp, const struct xpf_sample *s, struct out *o)
 {
 	(void)tp, (void)s, (void)o;
 }
+
+const char *tp_printer_warning(const struct tp_printer *tp, unsigned int i)
+{
+	(void)tp, (void)i;
+	return NULL;
+}

@@ -12,4 +12,27 @@ for f in "$TOP"/tests/corpus/fuzz-found/*.bin; do
 		grep -q "^xperf report: error: .*offset" err || fail "no offset in: $(cat err)"
 	'
 done
+
+# Tracepoint formats damaged inside TRACING_DATA (tests/corpus/damaged-formats, see its
+# MANIFEST): libtraceevent trusts a format's text and perf dies on each. script leaves the
+# format out with one warning naming the event and prints the lines without their fields.
+seed=$TOP/tests/fuzz/corpus-pass/tracepoint.bin
+for f in "$TOP"/tests/corpus/damaged-formats/*.bin; do
+	test_case "damaged-formats/$(basename "$f"): one warning naming the event, the lines without fields" '
+		"$XPERF_BUILD/xperf" version | grep -q "+libtraceevent" ||
+			skip "built without libtraceevent"
+		rc=0; timeout 20 xperf-script -i "'"$f"'" >out 2>err || rc=$?
+		[ $rc -eq 0 ] || { cat err; fail "exit $rc"; }
+		[ "$(grep -c "warning: tracepoint fields of sched:sched_switch are not printed: its format in the file.s tracing data is damaged (" err)" -eq 1 ] ||
+			{ cat err; fail "want one warning naming sched:sched_switch"; }
+		[ "$(grep -c "tracepoint fields" err)" -eq 1 ] || { cat err; fail "more than one line about the formats"; }
+		timeout 20 xperf-script -i "'"$seed"'" >good 2>/dev/null
+		want=$(grep -c " sched:sched_switch: " good)
+		[ "$want" -gt 0 ] || fail "the seed has no sched_switch samples"
+		[ "$(grep -c " sched:sched_switch: " out)" -eq "$want" ] || fail "not every sched_switch line"
+		[ "$(grep -c " cpu-clock: " out)" -eq "$(grep -c " cpu-clock: " good)" ] ||
+			fail "not every cpu-clock line"
+		if grep -q "prev_comm=" out; then fail "fields from the damaged format"; fi
+	'
+done
 test_done

@@ -1,0 +1,373 @@
+/*
+ * The event formats of a file's TRACING_DATA are text a damaged file can change at will, and
+ * libtraceevent trusts them: a REC->X inside __print_flags() or __print_symbolic() that names
+ * no field makes its parser write through a NULL field, a '/' or '%' by 0 (or by a field
+ * that holds 0) traps when a sample is printed, an unclosed quote reads on forever, deep
+ * nesting recurses as deep. So a format is handed over only when it has the grammar tracefs
+ * writes and a print fmt it can evaluate safely; anything else is damage. Every real format
+ * (5.x and 6.x kernels, ftrace's too) passes: their divisors are constants or sizeof().
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script/tracepoint_format.h"
+
+#define MAX_TEXT   (64u << 10)   /* the largest real format is ~6 KB */
+#define MAX_FIELDS 256
+#define MAX_DEPTH  64            /* real print fmts nest 14 deep at most */
+#define MAX_EXTENT 65536u        /* a field ends inside a record: its size is 16 bits */
+
+struct span {
+	const char *p;
+	size_t n;
+};
+
+struct fields {
+	struct span name[MAX_FIELDS];
+	unsigned int nr;
+};
+
+static bool is_item(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static const char *skip_blank(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && isspace((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* "WORD" at p: then p past it. */
+static bool lit(const char **p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(end - *p) < n || memcmp(*p, word, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+/* Decimal digits at p, at most max: then p past them. */
+static bool number(const char **p, const char *end, unsigned long max, unsigned long *v)
+{
+	unsigned long x = 0;
+	const char *q = *p;
+
+	while (q < end && isdigit((unsigned char)*q)) {
+		x = x * 10 + (unsigned long)(*q - '0');
+		if (x > max)
+			return false;
+		q++;
+	}
+	if (q == *p)
+		return false;
+	*p = q;
+	*v = x;
+	return true;
+}
+
+/* "KEY:N;" after blanks: N in *v. */
+static bool attr(const char **p, const char *end, const char *key, unsigned long max,
+		 unsigned long *v)
+{
+	*p = skip_blank(*p, end);
+	return lit(p, end, key) && lit(p, end, ":") && number(p, end, max, v) && lit(p, end, ";");
+}
+
+/*
+ * One field line, from its first character to its end (no newline):
+ *   [blanks]field:[ ]TYPE NAME[[N]];[blanks]offset:N;[blanks]size:N;[[blanks]signed:N;][blanks]
+ * TYPE is words of letters, digits, '_', '*' and "[]" (__data_loc char[] name). The name is
+ * the last word; it goes to f (NULL: not kept).
+ */
+static bool field_line(const char *p, const char *end, struct fields *f)
+{
+	const char *decl, *semi, *name_end, *name;
+	unsigned long off, size, sign;
+
+	p = skip_blank(p, end);
+	if (!lit(&p, end, "field:"))
+		return false;
+	p = skip_blank(p, end);
+	decl = p;
+	if (!(semi = memchr(p, ';', (size_t)(end - p))) || semi == decl)
+		return false;
+	for (const char *q = decl; q < semi; q++)
+		if (!is_item(*q) && !strchr(" *[]", *q))
+			return false;
+	name_end = semi;
+	while (name_end > decl && name_end[-1] == ' ')
+		name_end--;
+	if (name_end > decl && name_end[-1] == ']') {  /* NAME[N] */
+		while (name_end > decl && name_end[-1] != '[')
+			name_end--;
+		if (name_end == decl)
+			return false;
+		for (const char *q = name_end; q < semi && *q != ']'; q++)
+			if (!isdigit((unsigned char)*q))
+				return false;
+		name_end--;
+	}
+	name = name_end;
+	while (name > decl && is_item(name[-1]))
+		name--;
+	if (name == name_end || isdigit((unsigned char)*name))
+		return false;
+	p = semi + 1;
+	if (!attr(&p, end, "offset", MAX_EXTENT, &off) || !attr(&p, end, "size", MAX_EXTENT, &size) ||
+	    off + size > MAX_EXTENT)
+		return false;
+	p = skip_blank(p, end);
+	if (p < end && !attr(&p, end, "signed", 1, &sign))
+		return false;
+	if (skip_blank(p, end) != end)
+		return false;
+	if (f) {
+		if (f->nr == MAX_FIELDS)
+			return false;
+		f->name[f->nr++] = (struct span){ name, (size_t)(name_end - name) };
+	}
+	return true;
+}
+
+static bool has_field(const struct fields *f, const char *p, size_t n)
+{
+	for (unsigned int i = 0; i < f->nr; i++)
+		if (f->name[i].n == n && !memcmp(f->name[i].p, p, n))
+			return true;
+	return false;
+}
+
+/*
+ * The helpers whose argument is a field's name, not an expression: libtraceevent looks the
+ * name up when it prints, and some of them (__get_cpumask) use what it found unchecked.
+ */
+static bool takes_field_name(const char *w, size_t n)
+{
+	static const char *const helpers[] = {
+		"__get_str", "__get_dynamic_array", "__get_dynamic_array_len", "__get_bitmask",
+		"__get_cpumask", "__get_sockaddr", "__get_rel_str", "__get_rel_dynamic_array",
+		"__get_rel_dynamic_array_len", "__get_rel_bitmask", "__get_rel_cpumask",
+		"__get_rel_sockaddr",
+	};
+
+	for (size_t i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
+		if (strlen(helpers[i]) == n && !memcmp(helpers[i], w, n))
+			return true;
+	return false;
+}
+
+/* What may follow a '/' or '%': a constant other than 0 (1000, 0x40, 250UL), or sizeof(T). */
+static bool divisor(const char **pp, const char *end)
+{
+	const char *p = skip_space(*pp, end), *q = p;
+	char num[32];
+
+	while (q < end && is_item(*q))
+		q++;
+	if (q == p)
+		return false;
+	if (q - p == 6 && !memcmp(p, "sizeof", 6)) {
+		q = skip_space(q, end);
+		if (q == end || *q++ != '(')
+			return false;
+		while (q < end && (is_item(*q) || *q == ' ' || *q == '*'))
+			q++;
+		if (q == end || *q != ')')
+			return false;
+		*pp = q + 1;
+		return true;
+	}
+	if (!isdigit((unsigned char)*p) || (size_t)(q - p) >= sizeof(num))
+		return false;
+	memcpy(num, p, (size_t)(q - p));
+	num[q - p] = '\0';
+	/* as libtraceevent reads an atom: strtoll, base from the prefix ("08" is 0) */
+	if (strtoll(num, NULL, 0) <= 0)
+		return false;
+	*pp = q;
+	return true;
+}
+
+/* The print fmt's text, after "print fmt:", against the fields. */
+static bool print_fmt_ok(const char *p, const char *end, const struct fields *f,
+			 const char **why)
+{
+	int depth = 0;
+
+	while (p < end) {
+		char c = *p;
+
+		if (c == '"' || c == '\'') {
+			for (p++; p < end && *p != c; p++)
+				if (*p == '\\' && ++p == end)
+					break;
+			if (p >= end) {
+				*why = "a quote of its print fmt is not closed";
+				return false;
+			}
+			p++;
+		} else if (is_item(c)) {
+			const char *w = p;
+
+			while (p < end && is_item(*p))
+				p++;
+			if (takes_field_name(w, (size_t)(p - w))) {
+				p = skip_space(p, end);
+				if (!lit(&p, end, "(")) {
+					*why = "its print fmt calls a field helper without (";
+					return false;
+				}
+				depth++;
+				p = skip_space(p, end);
+				w = p;
+				while (p < end && is_item(*p))
+					p++;
+				if (!has_field(f, w, (size_t)(p - w))) {
+					*why = "its print fmt names a field it does not have";
+					return false;
+				}
+				continue;
+			}
+			if (p - w != 3 || memcmp(w, "REC", 3))
+				continue;
+			/* REC->X, or (REC)->X as ftrace's func_repeats has it */
+			while (p < end && (isspace((unsigned char)*p) || *p == ')'))
+				depth -= *p++ == ')';
+			if (!lit(&p, end, "->"))
+				continue;
+			p = skip_space(p, end);
+			w = p;
+			while (p < end && is_item(*p))
+				p++;
+			if (!has_field(f, w, (size_t)(p - w))) {
+				*why = "its print fmt names a field it does not have";
+				return false;
+			}
+		} else if (c == '/' || c == '%') {
+			p++;
+			if (!divisor(&p, end)) {
+				*why = "its print fmt divides by what may be 0";
+				return false;
+			}
+		} else {
+			if (c == '(' || c == '[' || c == '{') {
+				if (++depth > MAX_DEPTH) {
+					*why = "its print fmt nests too deep";
+					return false;
+				}
+			} else if (c == ')' || c == ']' || c == '}') {
+				depth--;
+			}
+			p++;
+		}
+	}
+	return true;
+}
+
+/* The line at *p (up to its newline or end): [*p, *eol); *p then past the newline. */
+static bool next_line(const char **p, const char *end, const char **line, const char **eol)
+{
+	const char *nl;
+
+	if (*p >= end)
+		return false;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	*line = *p;
+	*eol = nl ? nl : end;
+	*p = nl ? nl + 1 : end;
+	return true;
+}
+
+/* "KEY:" VALUE on one line: VALUE a word of visible characters, returned as a span. */
+static bool key_line(const char **p, const char *end, const char *key, struct span *v)
+{
+	const char *line, *eol, *q;
+
+	if (!next_line(p, end, &line, &eol) || !lit(&line, eol, key))
+		return false;
+	q = skip_blank(line, eol);
+	v->p = q;
+	while (q < eol && isgraph((unsigned char)*q))
+		q++;
+	v->n = (size_t)(q - v->p);
+	return v->n && skip_blank(q, eol) == eol;
+}
+
+bool tp_format_ok(const char *text, size_t size, char *name, size_t name_size,
+		  const char **why)
+{
+	const char *p = text, *end = text + size, *line, *eol;
+	struct fields *f;
+	struct span v;
+	bool ok = false;
+
+	*name = '\0';
+	*why = "its name line";
+	if (!key_line(&p, end, "name:", &v))
+		return false;
+	if (name_size) {
+		size_t n = v.n < name_size - 1 ? v.n : name_size - 1;
+
+		memcpy(name, v.p, n);
+		name[n] = '\0';
+	}
+	if (size > MAX_TEXT) {
+		*why = "larger than 64 KB";
+		return false;
+	}
+	*why = "its ID line";
+	if (!key_line(&p, end, "ID:", &v) || !isdigit((unsigned char)*v.p) || v.n > 9)
+		return false;
+	for (size_t i = 0; i < v.n; i++)
+		if (!isdigit((unsigned char)v.p[i]))
+			return false;
+	*why = "its format: line";
+	if (!next_line(&p, end, &line, &eol) || !lit(&line, eol, "format:") ||
+	    skip_blank(line, eol) != eol)
+		return false;
+	if (!(f = calloc(1, sizeof(*f)))) {
+		*why = "out of memory";
+		return false;
+	}
+	*why = "a field line";
+	while (next_line(&p, end, &line, &eol)) {
+		if (skip_blank(line, eol) == eol)
+			continue;
+		if (lit(&line, eol, "print fmt:")) {
+			ok = print_fmt_ok(line, end, f, why);
+			goto out;
+		}
+		if (!field_line(line, eol, f))
+			goto out;
+	}
+	*why = "no print fmt";
+out:
+	free(f);
+	return ok;
+}
+
+bool tp_header_page_ok(const char *text, size_t size, const char **why)
+{
+	const char *p = text, *end = text + size, *line, *eol;
+
+	*why = "a field line";
+	if (size > MAX_TEXT)
+		return false;
+	while (next_line(&p, end, &line, &eol))
+		if (skip_blank(line, eol) != eol && !field_line(line, eol, NULL))
+			return false;
+	return true;
+}
