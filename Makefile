@@ -17,10 +17,11 @@
 #
 # Required: libelf, libzstd and libiberty (binutils' demangler, a static library, as perf uses
 # it). Optional libraries (libdw, ncursesw, capstone, and libprotobuf-c with zlib for the
-# pprof export): HAVE_LIBDW, HAVE_CURSES, HAVE_CAPSTONE and HAVE_PBC are 1 or 0 (from
+# pprof export, libtraceevent, libdebuginfod): HAVE_LIBDW, HAVE_CURSES, HAVE_CAPSTONE,
+# HAVE_PBC, HAVE_TRACEEVENT and HAVE_DEBUGINFOD are 1 or 0 (from
 # config.mak, the command line, or header detection); the build writes them to
 # $(BUILD)/config.h (`#include "config.h"`: HAVE_LIBELF, HAVE_LIBDW, HAVE_ZSTD, HAVE_CURSES,
-# HAVE_CAPSTONE, HAVE_PBC, XPERF_VERSION). The files that use an optional library are listed
+# HAVE_CAPSTONE, HAVE_PBC, HAVE_TRACEEVENT, HAVE_DEBUGINFOD, XPERF_VERSION). The files that use an optional library are listed
 # by hand below ("optional libraries"), each with its stub.
 
 -include config.mak
@@ -53,6 +54,8 @@ HAVE_CURSES   ?= $(call have_header,/usr/include/ncursesw/curses.h)
 HAVE_CAPSTONE ?= $(call have_header,/usr/include/capstone/capstone.h)
 # tracepoint fields in xperf script: libtraceevent
 HAVE_TRACEEVENT ?= $(call have_header,/usr/include/traceevent/event-parse.h)
+# debug files of stripped binaries from debuginfod servers: elfutils' libdebuginfod
+HAVE_DEBUGINFOD ?= $(call have_header,/usr/include/elfutils/debuginfod.h)
 # pprof export (xperf report --pprof): libprotobuf-c, its compiler protoc-c, and zlib
 HAVE_PBC      ?= $(if $(and $(wildcard /usr/include/protobuf-c/protobuf-c.h),$(wildcard /usr/include/zlib.h),$(shell command -v $(PROTOC_C) 2>/dev/null)),1,0)
 PROTOC_C     ?= protoc-c
@@ -66,6 +69,7 @@ CURSES_LIBS  ?= -lncursesw -ltinfo
 CAPSTONE_LIBS ?= -lcapstone
 CAPSTONE_CFLAGS ?= -I/usr/include/capstone
 TRACEEVENT_LIBS ?= -ltraceevent
+DEBUGINFOD_LIBS ?= -ldebuginfod
 ZSTD_CFLAGS  ?=
 ELF_CFLAGS   ?=
 DW_CFLAGS    ?=
@@ -88,6 +92,9 @@ PBC_LIBS     :=
 endif
 ifneq ($(HAVE_TRACEEVENT),1)
 TRACEEVENT_LIBS :=
+endif
+ifneq ($(HAVE_DEBUGINFOD),1)
+DEBUGINFOD_LIBS :=
 endif
 
 LIB_CFLAGS := $(ZSTD_CFLAGS) $(ELF_CFLAGS) $(DW_CFLAGS) $(CURSES_CFLAGS) $(CAPSTONE_CFLAGS)
@@ -128,14 +135,18 @@ PBC_FILES      := src/report/pprof/pprof_pbc.c
 PBC_STUBS      := src/report/pprof/pprof_pbc_stub.c
 TRACEEVENT_FILES := src/script/tracepoint_te.c
 TRACEEVENT_STUBS := src/script/tracepoint_te_stub.c
+DEBUGINFOD_FILES := src/profile/symbols/fetch_debuginfod.c
+DEBUGINFOD_STUBS := src/profile/symbols/fetch_debuginfod_stub.c
 
 OPTIONAL_OFF := $(if $(filter 1,$(HAVE_LIBDW)),$(LIBDW_STUBS),$(LIBDW_FILES)) \
                 $(if $(filter 1,$(HAVE_CURSES)),$(CURSES_STUBS),$(CURSES_FILES)) \
                 $(if $(filter 1,$(HAVE_CAPSTONE)),$(CAPSTONE_STUBS),$(CAPSTONE_FILES)) \
                 $(if $(filter 1,$(HAVE_PBC)),$(PBC_STUBS),$(PBC_FILES)) \
-                $(if $(filter 1,$(HAVE_TRACEEVENT)),$(TRACEEVENT_STUBS),$(TRACEEVENT_FILES))
+                $(if $(filter 1,$(HAVE_TRACEEVENT)),$(TRACEEVENT_STUBS),$(TRACEEVENT_FILES)) \
+                $(if $(filter 1,$(HAVE_DEBUGINFOD)),$(DEBUGINFOD_STUBS),$(DEBUGINFOD_FILES))
 OPTIONAL_ALL := $(LIBDW_FILES) $(LIBDW_STUBS) $(CURSES_FILES) $(CURSES_STUBS) $(CAPSTONE_FILES) \
-                $(CAPSTONE_STUBS) $(PBC_FILES) $(PBC_STUBS) $(TRACEEVENT_FILES) $(TRACEEVENT_STUBS)
+                $(CAPSTONE_STUBS) $(PBC_FILES) $(PBC_STUBS) $(TRACEEVENT_FILES) $(TRACEEVENT_STUBS) \
+                $(DEBUGINFOD_FILES) $(DEBUGINFOD_STUBS)
 $(foreach f,$(OPTIONAL_ALL),$(if $(wildcard $(f)),,$(error $(f), listed for an optional library, is missing)))
 select_src = $(filter-out $(OPTIONAL_OFF),$(1))
 
@@ -218,7 +229,7 @@ LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB) $(XELF_LIB) $(BASE_LIB)
 # (or, for annotate, on a thread during the pass), so no view pays the loader's relocation
 # of it at start-up. CAPSTONE_LIBS (what configure found) is not linked; -ldl is for a C
 # library before glibc 2.34, where dlopen lived there (an empty archive since).
-REPORT_LIBS := $(DW_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) $(if $(CAPSTONE_CFLAGS),-ldl)
+REPORT_LIBS := $(DW_LIBS) $(DEBUGINFOD_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) $(if $(CAPSTONE_CFLAGS),-ldl)
 
 .PHONY: all check check-unit bench fuzz fuzz-build mutate deps demo install clean distclean FORCE
 all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS) $(EXAMPLE_BINS)
@@ -228,7 +239,8 @@ all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS) $(EXAMPLE_BINS)
 $(CONFIG_H): FORCE
 	@mkdir -p $(dir $@)
 	@sh scripts/gen-config-h.sh "$(VERSION)" "$(HAVE_LIBELF)" "$(HAVE_LIBDW)" "$(HAVE_ZSTD)" \
-		"$(HAVE_CURSES)" "$(HAVE_CAPSTONE)" "$(HAVE_PBC)" "$(HAVE_TRACEEVENT)" >$@.tmp
+		"$(HAVE_CURSES)" "$(HAVE_CAPSTONE)" "$(HAVE_PBC)" "$(HAVE_TRACEEVENT)" \
+		"$(HAVE_DEBUGINFOD)" >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(BUILD)/obj/%.o: %.c | $(CONFIG_H)
@@ -269,7 +281,8 @@ BUILT_COMMANDS := $(patsubst $(BUILD)/xperf-%,%,$(filter $(BUILD)/xperf-%,$(COMM
 $(call obj,$(DRIVER_SRC)): ALL_CFLAGS += -DXPERF_COMMANDS='" $(BUILT_COMMANDS) "' \
 	-DXPERF_USES_LIBDW=$(if $(LIBDW_FILES),1,0) -DXPERF_USES_CURSES=$(if $(CURSES_FILES),1,0) \
 	-DXPERF_USES_CAPSTONE=$(if $(CAPSTONE_FILES),1,0) -DXPERF_USES_PBC=$(if $(PBC_FILES),1,0) \
-	-DXPERF_USES_TRACEEVENT=$(if $(TRACEEVENT_FILES),1,0)
+	-DXPERF_USES_TRACEEVENT=$(if $(TRACEEVENT_FILES),1,0) \
+	-DXPERF_USES_DEBUGINFOD=$(if $(DEBUGINFOD_FILES),1,0)
 $(call obj,$(DRIVER_SRC)): Makefile
 $(BUILD)/xperf: $(call obj,$(DRIVER_SRC)) $(CLI_LIB) $(BASE_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^

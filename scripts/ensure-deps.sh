@@ -14,16 +14,18 @@ set -u
 
 # g++: the C++ test workload; binutils: objcopy and strip, which split the debuglink workload;
 # libiberty-dev: binutils' demangler (a static library), as perf uses it;
-# libprotobuf-c-dev, protobuf-c-compiler, zlib1g-dev: report --pprof (profile.proto, gzip)
-BUILD_PKGS="gcc g++ binutils make libc6-dev pkg-config libelf-dev libdw-dev libzstd-dev libiberty-dev libncurses-dev libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libtraceevent-dev"
+# libprotobuf-c-dev, protobuf-c-compiler, zlib1g-dev: report --pprof (profile.proto, gzip);
+# libdebuginfod-dev: --debuginfod (debug files of stripped binaries from debuginfod servers)
+BUILD_PKGS="gcc g++ binutils make libc6-dev pkg-config libelf-dev libdw-dev libzstd-dev libiberty-dev libncurses-dev libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libtraceevent-dev libdebuginfod-dev"
 # clang + libclang-rt-14-dev: libFuzzer; linux-perf: the oracle; python3: JSON checks;
 # tmux: TUI tests; valgrind: memory checks; zstd: inspecting compressed payloads;
 # man-db: `xperf help CMD`; procps: ps/pgrep in record tests; locales: the locale sources
 # (/usr/share/i18n/locales) the stat tests build a grouping locale (en_US) from;
 # libc6-dbg: libc's local symbols (msort_with_tmp; /usr/lib/debug/.build-id/, found by
 # build-id), which the DWARF record tests and the symbolisation tests look for;
-# golang-go: go tool pprof reads report --pprof files in the tests
-TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales libc6-dbg golang-go"
+# golang-go: go tool pprof reads report --pprof files in the tests;
+# debuginfod: elfutils' server, which tests/cmd/debuginfod.sh serves a debug file with
+TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales libc6-dbg golang-go debuginfod"
 
 mode=check
 case "${1:-}" in

@@ -185,6 +185,7 @@ static void usage(FILE *f)
 #define XPERF_USES_CAPSTONE 0
 #define XPERF_USES_PBC 0
 #define XPERF_USES_TRACEEVENT 0
+#define XPERF_USES_DEBUGINFOD 0
 #endif
 
 static int print_version(void)
@@ -202,6 +203,8 @@ static int print_version(void)
 		{ "capstone", XPERF_USES_CAPSTONE, HAVE_CAPSTONE, "annotate disassembly" },
 		{ "protobuf-c", XPERF_USES_PBC, HAVE_PBC, "report --pprof" },
 		{ "libtraceevent", XPERF_USES_TRACEEVENT, HAVE_TRACEEVENT, "script's tracepoint fields" },
+		{ "libdebuginfod", XPERF_USES_DEBUGINFOD, HAVE_DEBUGINFOD,
+		  "debug files from debuginfod servers (--debuginfod)" },
 	};
 	const size_t n = sizeof(all) / sizeof(all[0]);
 

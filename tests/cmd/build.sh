@@ -103,8 +103,9 @@ has() { case " $(echo $1) " in *" $2 "*) return 0 ;; esac; return 1; }
 export -f mk has
 
 test_case "optional libraries: every file using one is listed, each with its stub" '
-	for lib in "LIBDW:elfutils/|dwarf\.h" "CURSES:n?curses(w/|\.h)|curses\.h" "CAPSTONE:capstone" \
-		   "PBC:zlib\.h|protobuf-c|profile\.pb-c\.h" "TRACEEVENT:traceevent/"; do
+	for lib in "LIBDW:elfutils/(lib|known-|elf-|version)|dwarf\.h" "CURSES:n?curses(w/|\.h)|curses\.h" "CAPSTONE:capstone" \
+		   "PBC:zlib\.h|protobuf-c|profile\.pb-c\.h" "TRACEEVENT:traceevent/" \
+		   "DEBUGINFOD:elfutils/debuginfod\.h"; do
 		v=${lib%%:*} re=${lib#*:}
 		files=$(mk print-${v}_FILES) stubs=$(mk print-${v}_STUBS)
 		users=$(cd "$TOP" && grep -rlE "^#include [<\"]($re)" src || :)
@@ -124,10 +125,12 @@ test_case "optional libraries: every file using one is listed, each with its stu
 '
 
 test_case "a library on builds its files and not their stubs, off the other way round" '
-	on=$(mk HAVE_LIBDW=1 HAVE_CURSES=1 HAVE_CAPSTONE=1 HAVE_PBC=1 HAVE_TRACEEVENT=1 print-ALL_SRC)
-	off=$(mk HAVE_LIBDW=0 HAVE_CURSES=0 HAVE_CAPSTONE=0 HAVE_PBC=0 HAVE_TRACEEVENT=0 print-ALL_SRC)
+	on=$(mk HAVE_LIBDW=1 HAVE_CURSES=1 HAVE_CAPSTONE=1 HAVE_PBC=1 HAVE_TRACEEVENT=1 \
+		HAVE_DEBUGINFOD=1 print-ALL_SRC)
+	off=$(mk HAVE_LIBDW=0 HAVE_CURSES=0 HAVE_CAPSTONE=0 HAVE_PBC=0 HAVE_TRACEEVENT=0 \
+		HAVE_DEBUGINFOD=0 print-ALL_SRC)
 	files= stubs=
-	for v in LIBDW CURSES CAPSTONE PBC TRACEEVENT; do
+	for v in LIBDW CURSES CAPSTONE PBC TRACEEVENT DEBUGINFOD; do
 		files="$files $(mk print-${v}_FILES)" stubs="$stubs $(mk print-${v}_STUBS)"
 	done
 	[ -n "$(echo $files)" ] || fail "no optional file at all: nothing to check"
@@ -146,6 +149,7 @@ test_case "a library on builds its files and not their stubs, off the other way 
 	[ -z "$(mk HAVE_LIBDW=0 print-DW_LIBS)" ] || fail "still links libdw"
 	[ -z "$(mk HAVE_PBC=0 print-PBC_LIBS)" ] || fail "still links protobuf-c"
 	[ -z "$(mk HAVE_TRACEEVENT=0 print-TRACEEVENT_LIBS)" ] || fail "still links libtraceevent"
+	[ -z "$(mk HAVE_DEBUGINFOD=0 print-DEBUGINFOD_LIBS)" ] || fail "still links libdebuginfod"
 '
 
 test_case "a listed file that does not exist stops the build, naming it" '
