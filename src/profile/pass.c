@@ -336,7 +336,8 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
 		return 0;
 	p->unwind.samples++;
 	if (!p->unwinder && !p->unwind_err) {
-		int ret = xpp_unwinder_create(&p->unwinder, p->m, p->dsos, p->o.debug_root);
+		int ret = xpp_unwinder_create(&p->unwinder, p->m, p->dsos, p->o.debug_root,
+					      p->debuginfod);
 
 		if (ret == -ENOMEM)
 			return ret;
@@ -1217,7 +1218,8 @@ static bool may_sample_kernel(xpf_reader *r)
  */
 static int start_srclines(xpp_profile *p, struct xb_error *err)
 {
-	struct xpp_src_opts so = { .debug_root = p->o.debug_root, .no_demangle = p->o.no_demangle };
+	struct xpp_src_opts so = { .debug_root = p->o.debug_root, .debuginfod = p->debuginfod,
+				   .no_demangle = p->o.no_demangle };
 	bool dwarf_file = false;
 	int ret;
 
@@ -1324,6 +1326,38 @@ static int check_kallsyms(const char *path, struct xb_error *err)
 	return 0;
 }
 
+/*
+ * The debuginfod client, when servers are named: nothing is started otherwise, so a report
+ * without servers never waits for one. A build without libdebuginfod keeps why, for one
+ * warning, when --debuginfod asked for it (perf without it ignores DEBUGINFOD_URLS
+ * silently, so do we). -ENOMEM, else 0: a client that cannot start is not fatal.
+ */
+static int start_debuginfod(xpp_profile *p)
+{
+	const char *urls = p->o.debuginfod_urls ? p->o.debuginfod_urls : "";
+	struct xb_error why = { 0 };
+	int ret;
+
+	if (!*urls && !p->o.debuginfod_asked)
+		return 0;
+	ret = xpp_debuginfod_create(&p->debuginfod, urls, &why);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret < 0 && (ret != -EOPNOTSUPP || p->o.debuginfod_asked) &&
+	    !(p->debuginfod_error = strdup(why.msg)))
+		return -ENOMEM;
+	return 0;
+}
+
+bool xpp_profile_debuginfod_warning(const xpp_profile *p, char *buf, size_t size)
+{
+	if (p->debuginfod_error) {
+		snprintf(buf, size, "%s", p->debuginfod_error);
+		return true;
+	}
+	return xpp_debuginfod_warning(p->debuginfod, buf, size);
+}
+
 int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *opts,
 		       struct xb_error *err)
 {
@@ -1349,6 +1383,9 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	dopts.symfs = opts->symfs;
 	dopts.buildid_dir = opts->buildid_dir;
 	dopts.kallsyms_cache = opts->kallsyms_cache;
+	if (start_debuginfod(p) < 0)
+		goto nomem;
+	dopts.debuginfod = p->debuginfod;
 	p->dsos = xpp_dso_table_create(&dopts);
 	if (p->dsos && xpf_features_has(xpf_reader_features(r), XPF_FEAT_BUILD_ID))
 		xpp_dso_table_set_recorded(p->dsos, xpf_reader_features(r)->build_ids,
@@ -1451,6 +1488,8 @@ void xpp_profile_free(xpp_profile *p)
 	xpp_stash_free(&p->kaside);
 	xpp_machine_free(p->m);
 	xpp_dso_table_free(p->dsos);
+	xpp_debuginfod_free(p->debuginfod);
+	free(p->debuginfod_error);
 	xpp_intern_free(p->comms);
 	free(p);
 }

@@ -59,6 +59,11 @@ struct xpp_opts {
 	const char *buildid_dir;/* perf's build-id cache (~/.debug); NULL: none */
 	const char *kallsyms_cache; /* the directory of the kallsyms cache (used only for
 				   /proc/kallsyms); NULL: no cache */
+	const char *debuginfod_urls; /* debuginfod servers (DEBUGINFOD_URLS's syntax) asked for
+				   the debug files of stripped files no local file has;
+				   NULL or "": none, and no client is started */
+	bool debuginfod_asked;  /* --debuginfod was given: a build without libdebuginfod
+				   says it cannot ask (xpp_profile_debuginfod_warning()) */
 	int children;           /* 1 --children, 0 --no-children, -1 perf's default */
 	bool no_chains;         /* the view shows no call graph (-g none): build no trees
 				   unless --children needs them */
@@ -255,6 +260,13 @@ struct xpp_unwind_stats {
 	uint64_t samples, failed, unsupported;
 };
 struct xpp_unwind_stats xpp_profile_unwind_stats(const xpp_profile *p);
+
+/*
+ * One line for a warning about the debuginfod servers: a server failed (the first
+ * failure; no more were asked), or they were asked for in a build that cannot ask. Into
+ * buf, or false when there is nothing to say.
+ */
+bool xpp_profile_debuginfod_warning(const xpp_profile *p, char *buf, size_t size);
 
 /* Whether the file has call chains, and the view they call for: children, order. */
 bool xpp_profile_callchains(const xpp_profile *p);

@@ -14,6 +14,7 @@
 #include "profile/session/stash.h"
 #include "profile/unwind/unwind.h"
 #include "profile/values.h"
+#include "profile/symbols/debuginfod.h"
 #include "profile/symbols/srcline.h"
 
 #define MAX_STACK 127 /* perf report's default --max-stack (kernel.perf_event_max_stack) */
@@ -49,6 +50,11 @@ struct addr_hist {
 struct xpp_profile {
 	struct xpp_opts o;
 	xpf_reader *r;
+	/* the debuginfod servers (opts.debuginfod_urls), asked for the debug files no local
+	   file has; NULL: none. Made before the DSO table, which borrows it. */
+	struct xpp_debuginfod *debuginfod;
+	/* servers were asked for but cannot be (no libdebuginfod in this build): why */
+	char *debuginfod_error;
 	xpp_dso_table *dsos;
 	xpp_intern *comms;
 	xpp_machine *m;

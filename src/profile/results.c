@@ -228,6 +228,7 @@ int xpp_profile_srcline_at(xpp_profile *p, uint32_t dso, uint64_t addr, const ch
 		return 0;
 	if (!p->src_on_demand) {
 		struct xpp_src_opts so = { .debug_root = p->o.debug_root,
+					   .debuginfod = p->debuginfod,
 					   .no_demangle = p->o.no_demangle };
 
 		ret = xpp_srcline_create(&p->src_on_demand, p->strs, &so, NULL);

@@ -30,6 +30,7 @@ static const char *const opt_names[RO_NR] = {
 	[RO_KALLSYMS] = "kallsyms",
 	[RO_DEMANGLE] = "demangle",
 	[RO_SYMFS] = "symfs",
+	[RO_DEBUGINFOD] = "debuginfod",
 	[RO_WALL] = "wall",
 	[RO_EVENT] = "event",
 };
@@ -40,7 +41,8 @@ static const char *const every_mode[] = {
 	"header-only",
 };
 
-#define LOOKUP (RO_BIT(RO_KALLSYMS) | RO_BIT(RO_DEMANGLE) | RO_BIT(RO_SYMFS))
+#define LOOKUP (RO_BIT(RO_KALLSYMS) | RO_BIT(RO_DEMANGLE) | RO_BIT(RO_SYMFS) | \
+		RO_BIT(RO_DEBUGINFOD))
 #define FILTERS                                                                             \
 	(RO_BIT(RO_COMMS) | RO_BIT(RO_DSOS) | RO_BIT(RO_PID) | RO_BIT(RO_TID) |             \
 	 RO_BIT(RO_CPU) | RO_BIT(RO_TIME) | RO_BIT(RO_SYMBOLS) | RO_BIT(RO_HIDE_UNRESOLVED) | \

@@ -36,9 +36,10 @@ enum report_opt {
 	RO_INVERTED,        /* -G */
 	RO_INLINE,
 	RO_MAX_STACK,
-	RO_KALLSYMS,        /* symbol lookup: --kallsyms, --demangle, --symfs */
+	RO_KALLSYMS,        /* symbol lookup: --kallsyms, --demangle, --symfs, --debuginfod */
 	RO_DEMANGLE,
 	RO_SYMFS,
+	RO_DEBUGINFOD,
 	RO_WALL,
 	RO_EVENT,
 	RO_NR

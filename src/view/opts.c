@@ -10,13 +10,33 @@
 
 void view_opts_init(struct view_opts *v)
 {
-	*v = (struct view_opts){ .children = -1, .inlines = -1, .group = -1 };
+	*v = (struct view_opts){ .children = -1, .inlines = -1, .group = -1,
+				 .debuginfod = { .given = -1 } };
 }
 
 void view_opts_dirs(struct view_opts *v)
 {
 	v->buildid_dir = cli_buildid_dir(v->dir_buf[0], sizeof(v->dir_buf[0]));
 	v->kallsyms_cache = cli_kallsyms_cache_dir(v->dir_buf[1], sizeof(v->dir_buf[1]));
+	/* elfutils' tools ask the servers DEBUGINFOD_URLS names, unasked: so do we */
+	v->debuginfod.env = getenv("DEBUGINFOD_URLS");
+}
+
+/* --debuginfod[=URLS] as perf's (alone: $DEBUGINFOD_URLS); --no-debuginfod: no server */
+int view_opt_debuginfod(const struct cli_option *opt, const char *arg, bool unset)
+{
+	struct view_debuginfod *d = opt->value;
+
+	d->given = !unset;
+	d->urls = unset || !arg || !*arg ? NULL : arg;
+	return 0;
+}
+
+const char *view_debuginfod_urls(const struct view_debuginfod *d)
+{
+	const char *u = d->given == 0 ? NULL : d->urls ? d->urls : d->env;
+
+	return u && strspn(u, " \t") < strlen(u) ? u : NULL;
 }
 
 int view_opts_check(const struct view_opts *v, struct xb_error *err)

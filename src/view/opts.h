@@ -47,6 +47,9 @@ struct view_opts {
 	const char *symfs;         /* --symfs: files are looked for under this directory */
 	const char *buildid_dir;   /* perf's build-id cache (~/.debug); NULL: none */
 	const char *kallsyms_cache; /* the kallsyms cache's directory; NULL: none */
+	/* --debuginfod[=URLS]: given 1, --no-debuginfod 0, -1 not given (DEBUGINFOD_URLS, as
+	   elfutils' tools); urls: the option's, else the environment's (view_opts_dirs()) */
+	struct view_debuginfod { int given; const char *urls, *env; } debuginfod;
 	int inlines;               /* 1 --inline, 0 --no-inline, -1: perf's default (inline
 				      frames in files recorded with --call-graph dwarf) */
 	/* ---- filters (VIEW_OPTS_FILTERS) ---- */
@@ -112,8 +115,11 @@ int view_opt_tristate(const struct cli_option *opt, const char *arg, bool unset)
 int view_opt_call_graph(const struct cli_option *opt, const char *arg, bool unset);
 int view_opt_max_stack(const struct cli_option *opt, const char *arg, bool unset);
 int view_opt_demangle(const struct cli_option *opt, const char *arg, bool unset);
+int view_opt_debuginfod(const struct cli_option *opt, const char *arg, bool unset);
+/* The debuginfod servers --debuginfod and DEBUGINFOD_URLS name (URLs, not blank); NULL: none. */
+const char *view_debuginfod_urls(const struct view_debuginfod *d);
 
-/* Where symbols and files are looked for: --kallsyms, --symfs, --demangle. */
+/* Where symbols and files are looked for: --kallsyms, --symfs, --demangle, --debuginfod. */
 #define VIEW_OPTS_LOOKUP(v)                                                                  \
 	OPT_STRING(0, "kallsyms", &(v)->kallsyms, "FILE",                                     \
 		   "kernel symbols from FILE (default: /proc/kallsyms)"),                       \
@@ -125,7 +131,18 @@ int view_opt_demangle(const struct cli_option *opt, const char *arg, bool unset)
 		   "look for the recorded files under DIR (as perf): DIR/usr/bin/prog for "    \
 		   "/usr/bin/prog, debug files under DIR/usr/lib/debug; files whose build "     \
 		   "id differs are also looked for in perf's build-id cache "                   \
-		   "($PERF_BUILDID_DIR, else ~/.debug)")
+		   "($PERF_BUILDID_DIR, else ~/.debug)"),                                       \
+	OPT_CALLBACK_OPTARG(0, "debuginfod", &(v)->debuginfod, "URLS",                         \
+			    "fetch the debug files of stripped files (symbols, source lines, "  \
+			    "inline frames) that no local file has from these debuginfod "      \
+			    "servers (space-separated; alone: $DEBUGINFOD_URLS, which is used "  \
+			    "without the option too; --no-debuginfod: none), into "             \
+			    "$DEBUGINFOD_CACHE_PATH (default "                                   \
+			    "$XDG_CACHE_HOME/debuginfod_client), each waited for at most "       \
+			    "$DEBUGINFOD_TIMEOUT seconds (default 5), "                          \
+			    "tried $DEBUGINFOD_RETRY_LIMIT more times (default 0); after a "     \
+			    "server fails, nothing more is asked",                               \
+			    view_opt_debuginfod)
 
 /* --inline / --no-inline: inline frames in call chains. */
 #define VIEW_OPT_INLINE(v)                                                                   \

@@ -236,6 +236,8 @@ void rv_lookup_opts(const struct view_opts *o, struct xpp_opts *po)
 	po->symfs = o->symfs;
 	po->buildid_dir = o->buildid_dir;
 	po->kallsyms_cache = o->kallsyms_cache;
+	po->debuginfod_urls = view_debuginfod_urls(&o->debuginfod);
+	po->debuginfod_asked = o->debuginfod.given == 1;
 	po->no_demangle = o->no_demangle;
 	po->inlines = o->inlines;
 }

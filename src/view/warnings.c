@@ -208,6 +208,15 @@ static void refused(const xpp_profile *p, struct sink *s)
 		say(s, WARN, "%s", line);
 }
 
+/* A debuginfod server failed (said once: no more were asked), or cannot be asked. */
+static void debuginfod(const xpp_profile *p, struct sink *s)
+{
+	char line[1024];
+
+	if (xpp_profile_debuginfod_warning(p, line, sizeof(line)))
+		say(s, WARN, "%s", line);
+}
+
 /* The kernel had samples but its kallsyms hid every address. */
 static void kernel_hidden(const xpp_profile *p, struct sink *s)
 {
@@ -267,6 +276,7 @@ static const struct {
 	{ "unwind", unwind },
 	{ "build-id", build_ids },
 	{ "refused", refused },
+	{ "debuginfod", debuginfod },
 	{ "kernel-hidden", kernel_hidden },
 	{ "undecodable", undecodable },
 	{ "reader", reader },

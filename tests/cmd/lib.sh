@@ -24,6 +24,10 @@ export XDG_CACHE_HOME=$TEST_TMP/cache
 # whoever runs it (a warm ~/.debug once hid a failure that every new machine met).
 export HOME=$TEST_TMP/home XDG_CONFIG_HOME=$TEST_TMP/config XDG_DATA_HOME=$TEST_TMP/data
 mkdir -p "$HOME" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
+# No debuginfod server unless a suite starts one (tests/cmd/debuginfod.sh): a login shell of
+# Debian's libdebuginfod-common sets DEBUGINFOD_URLS, and a report would ask it over the
+# network for every stripped file perf's half of a comparison cannot read.
+unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH DEBUGINFOD_TIMEOUT DEBUGINFOD_RETRY_LIMIT
 # perf names (and unwinds through) vdso code only from the copy in its build-id cache, which
 # a user's first plain `perf record` fills and the tests' `perf record -N` never does: fill
 # this suite's once, as on a machine where perf has been used, so perf's half of every

@@ -218,7 +218,7 @@ static void test_elf_against_nm(void)
 	FILE *p;
 
 	snprintf(bin, sizeof(bin), "%s", unit_build_path("workloads/shares"));
-	CHECK(xpp_elf_syms_load(&t, bin, "/nonexistent", &err) == 0);
+	CHECK(xpp_elf_syms_load(&t, bin, "/nonexistent", NULL, &err) == 0);
 	REQUIRE(t.nr > 10);
 	snprintf(cmd, sizeof(cmd), "nm --defined-only -S '%s' 2>/dev/null", bin);
 	p = popen(cmd, "r");
@@ -264,7 +264,7 @@ static void test_dynsym_and_plt(void)
 	struct xb_error err = { 0 };
 	bool plt = false, dyn = false;
 
-	CHECK(xpp_elf_syms_load(&t, "/bin/ls", "/nonexistent", &err) == 0);
+	CHECK(xpp_elf_syms_load(&t, "/bin/ls", "/nonexistent", NULL, &err) == 0);
 	for (uint32_t i = 0; i < t.nr; i++) {
 		const char *n = xpp_symtab_name(&t, i);
 		size_t l = strlen(n);
@@ -309,11 +309,11 @@ static void test_build_id_debug_file(void)
 		 "strip --strip-all -o '%s/stripped' '%s'", dir, hex, bin, dbg, dir, bin);
 	REQUIRE(system(cmd) == 0);
 	snprintf(bin, sizeof(bin), "%s/stripped", dir);
-	CHECK(xpp_elf_syms_load(&t, bin, "/nonexistent", &err) == 0);
+	CHECK(xpp_elf_syms_load(&t, bin, "/nonexistent", NULL, &err) == 0);
 	CHECK(!has_symbol(&t, "work_a"));
 	xpp_symtab_free(&t);
 	memset(&t, 0, sizeof(t));
-	CHECK(xpp_elf_syms_load(&t, bin, dir, &err) == 0);
+	CHECK(xpp_elf_syms_load(&t, bin, dir, NULL, &err) == 0);
 	CHECK(has_symbol(&t, "work_a"));
 	xpp_symtab_free(&t);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -330,14 +330,14 @@ static void may_have_all(const char *bin, const char *debug_root, bool no_demang
 	struct xb_error err = { 0 };
 	uint32_t wrong = 0;
 
-	CHECK(xpp_elf_syms_load(&t, bin, debug_root, &err) == 0);
+	CHECK(xpp_elf_syms_load(&t, bin, debug_root, NULL, &err) == 0);
 	REQUIRE(t.nr > 0);
 	/* finish keeps one symbol per address: the names it dropped are in the file too */
 	for (uint32_t i = 0; i < t.nr; i++)
-		if (xpp_elf_syms_may_have(bin, debug_root, no_demangle, xpp_symtab_name(&t, i)) != 1)
+		if (xpp_elf_syms_may_have(bin, debug_root, NULL, no_demangle, xpp_symtab_name(&t, i)) != 1)
 			wrong++;
 	CHECK(wrong == 0);
-	CHECK(xpp_elf_syms_may_have(bin, debug_root, no_demangle, "no_such_function_here") == 0);
+	CHECK(xpp_elf_syms_may_have(bin, debug_root, NULL, no_demangle, "no_such_function_here") == 0);
 	xpp_symtab_free(&t);
 }
 
@@ -355,13 +355,13 @@ static void test_may_have(void)
 		may_have_all(bin, "/nonexistent", false);
 		may_have_all(bin, "/nonexistent", true);
 		/* a demangled name is found from its mangled one, and only when demangling */
-		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", false, "work::do_round") == 1);
-		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", true, "work::do_round") == 0);
-		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", true, "_ZN4work8do_roundEv") == 1);
+		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", NULL, false, "work::do_round") == 1);
+		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", NULL, true, "work::do_round") == 0);
+		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", NULL, true, "_ZN4work8do_roundEv") == 1);
 	}
 	if (access("/bin/ls", R_OK) == 0) {
 		may_have_all("/bin/ls", "/nonexistent", false);
-		CHECK(xpp_elf_syms_may_have("/bin/ls", "/nonexistent", false, "nothing@plt") == 1);
+		CHECK(xpp_elf_syms_may_have("/bin/ls", "/nonexistent", NULL, false, "nothing@plt") == 1);
 	}
 	/* the symbols of a stripped file are where the load finds them: its debug file */
 	snprintf(bin, sizeof(bin), "%s", unit_build_path("workloads/shares"));
@@ -373,12 +373,12 @@ static void test_may_have(void)
 		 "strip --strip-all -o '%s/stripped' '%s'", dir, hex, bin, dir, hex, hex + 2, dir, bin);
 	REQUIRE(system(cmd) == 0);
 	snprintf(bin, sizeof(bin), "%s/stripped", dir);
-	CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", false, "work_a") == 0);
-	CHECK(xpp_elf_syms_may_have(bin, dir, false, "work_a") == 1);
+	CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", NULL, false, "work_a") == 0);
+	CHECK(xpp_elf_syms_may_have(bin, dir, NULL, false, "work_a") == 1);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
-	CHECK(xpp_elf_syms_may_have("/nonexistent/file", NULL, false, "main") == -ENOENT);
-	CHECK(xpp_elf_syms_may_have("/etc/hostname", NULL, false, "main") == -ENOEXEC);
+	CHECK(xpp_elf_syms_may_have("/nonexistent/file", NULL, NULL, false, "main") == -ENOENT);
+	CHECK(xpp_elf_syms_may_have("/etc/hostname", NULL, NULL, false, "main") == -ENOEXEC);
 }
 
 static void test_not_elf(void)
@@ -386,9 +386,9 @@ static void test_not_elf(void)
 	struct xpp_symtab t = { 0 };
 	struct xb_error err = { 0 };
 
-	CHECK(xpp_elf_syms_load(&t, "/etc/hostname", NULL, &err) == -ENOEXEC);
+	CHECK(xpp_elf_syms_load(&t, "/etc/hostname", NULL, NULL, &err) == -ENOEXEC);
 	CHECK(strstr(err.msg, "/etc/hostname") != NULL);
-	CHECK(xpp_elf_syms_load(&t, "/nonexistent/file", NULL, &err) == -ENOENT);
+	CHECK(xpp_elf_syms_load(&t, "/nonexistent/file", NULL, NULL, &err) == -ENOENT);
 	xpp_symtab_free(&t);
 }
 

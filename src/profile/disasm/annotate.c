@@ -297,7 +297,8 @@ static int lines_of(const xpp_profile *cp, uint32_t dso, const struct xpp_dso *d
 	if (dso >= c->nr && XB_ARRAY_RESERVE0(c->dsos, c->nr, (size_t)dso + 1, 64))
 		return -ENOMEM;
 	if (!c->dsos[dso].tried) {
-		ret = xpp_lines_open(&c->dsos[dso].l, code_file(cp, dso, d), debug_root);
+		ret = xpp_lines_open(&c->dsos[dso].l, code_file(cp, dso, d), debug_root,
+				     p->debuginfod);
 		if (ret == -ENOMEM)
 			return ret;
 		c->dsos[dso].tried = true;

@@ -80,11 +80,14 @@ typedef struct xpp_lines xpp_lines;
 
 /*
  * The line tables of the ELF file at path: in its build-id or .gnu_debuglink debug file
- * under debug_root (NULL /usr/lib/debug), or in the file itself. 1 and *out set when found,
+ * under debug_root (NULL /usr/lib/debug), or in the file itself, else in the debug file a
+ * debuginfod server has (dfd, NULL: none asked). 1 and *out set when found,
  * 0 when there are none, a negative errno (-EOPNOTSUPP without libdw, -ENOMEM). Opening
  * reads (and decompresses) the DWARF sections: keep the handle for the next symbol.
  */
-int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root);
+struct xpp_debuginfod;
+int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root,
+		   struct xpp_debuginfod *dfd);
 void xpp_lines_close(xpp_lines *l);
 
 /*

@@ -67,11 +67,13 @@ static bool dw_open(struct xpp_lines *f, const char *path)
  * Where perf looks for DWARF, as symbols and source lines of the report do: the build-id
  * debug file, the .gnu_debuglink file, then the file itself (symbols/elf_syms.c).
  */
-static bool open_lines(struct xpp_lines *f, const char *path, const char *debug_root)
+static bool open_lines(struct xpp_lines *f, const char *path, const char *debug_root,
+		       struct xpp_debuginfod *dfd)
 {
 	char dbg[PATH_MAX];
 
-	return xpp_elf_dwarf_file(path, debug_root, dbg, sizeof(dbg)) == 0 && dw_open(f, dbg);
+	return xpp_elf_dwarf_file(path, debug_root, dfd, dbg, sizeof(dbg)) == 0 &&
+	       dw_open(f, dbg);
 }
 
 static int cmp_range(const void *a, const void *b)
@@ -288,7 +290,8 @@ static uint32_t fn_find(const struct fn_map *m, uint64_t addr, bool *found)
 	return best;
 }
 
-int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root)
+int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root,
+		   struct xpp_debuginfod *dfd)
 {
 	xpp_lines *l = calloc(1, sizeof(*l));
 
@@ -296,7 +299,7 @@ int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root)
 	if (!l)
 		return -ENOMEM;
 	l->fd = -1;
-	if (elf_version(EV_CURRENT) == EV_NONE || !open_lines(l, path, debug_root)) {
+	if (elf_version(EV_CURRENT) == EV_NONE || !open_lines(l, path, debug_root, dfd)) {
 		free(l);
 		return 0;
 	}

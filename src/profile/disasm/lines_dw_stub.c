@@ -3,10 +3,12 @@
 
 #include "profile/disasm/disasm.h"
 
-int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root)
+int xpp_lines_open(xpp_lines **out, const char *path, const char *debug_root,
+		   struct xpp_debuginfod *dfd)
 {
 	(void)path;
 	(void)debug_root;
+	(void)dfd;
 	*out = NULL;
 	return -EOPNOTSUPP;
 }

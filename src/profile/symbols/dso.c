@@ -433,7 +433,7 @@ static void load_user(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)
 	if (path != found) {
 		if (path == joined)
 			d->file = strdup(path);
-		xpp_elf_syms_load(&d->syms, path, t->opts.debug_root, err);
+		xpp_elf_syms_load(&d->syms, path, t->opts.debug_root, t->opts.debuginfod, err);
 		return;
 	}
 	n = strlen(found);
@@ -442,7 +442,7 @@ static void load_user(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)
 		d->no_file = true;
 	else if (strcmp(found, d->long_name))
 		d->file = strdup(found);
-	xpp_elf_syms_load(&d->syms, found, t->opts.debug_root, err);
+	xpp_elf_syms_load(&d->syms, found, t->opts.debug_root, t->opts.debuginfod, err);
 }
 
 bool xpp_dso_table_may_have(xpp_dso_table *t, uint32_t id, const char *name)
@@ -457,7 +457,8 @@ bool xpp_dso_table_may_have(xpp_dso_table *t, uint32_t id, const char *name)
 	/* where the load would find no file it reads no symbols: let it say so */
 	if (user_file(t, d, joined, found, &path, &mismatch) < 0)
 		return true;
-	return xpp_elf_syms_may_have(path, t->opts.debug_root, t->opts.no_demangle, name) != 0;
+	return xpp_elf_syms_may_have(path, t->opts.debug_root, t->opts.debuginfod,
+				     t->opts.no_demangle, name) != 0;
 }
 
 static void load_kernel(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *err)

@@ -54,6 +54,8 @@ struct xpp_dso_table_opts {
 	const char *symfs;      /* perf's --symfs: files are looked for under it; NULL: / */
 	const char *buildid_dir;/* perf's build-id cache (~/.debug); NULL: none */
 	const char *kallsyms_cache; /* the kallsyms cache's directory; NULL: none */
+	struct xpp_debuginfod *debuginfod; /* servers asked for missing debug files; NULL:
+					      none (borrowed: it outlives the table) */
 };
 
 /* opts may be NULL. The strings in opts must outlive the table. */

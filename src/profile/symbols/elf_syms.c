@@ -13,6 +13,7 @@
 
 #include "base/input_file.h"
 #include "elf/build_id.h"
+#include "profile/symbols/debuginfod.h"
 #include "profile/symbols/load.h"
 
 #define MAX_LOADS 16
@@ -409,7 +410,32 @@ static int open_debug_file(struct elf_file *f, Elf *runtime, const char *path,
 	return -ENOENT;
 }
 
-int xpp_elf_dwarf_file(const char *path, const char *debug_root, char *out, size_t size)
+/*
+ * The debug file a debuginfod server has for the runtime file, asked for only when no
+ * local file had what the caller wants (a .symtab, or `dwarf` line tables): opened into f
+ * with its name in cand, or -ENOENT. The server's file must have the runtime file's
+ * build-id: a wrong one would name functions that never ran.
+ */
+static int fetch_debug_file(struct elf_file *f, Elf *runtime, xpp_debuginfod *dfd, bool dwarf,
+			    char cand[PATH_MAX])
+{
+	uint8_t id[64], got[64];
+	size_t n;
+
+	if (!dfd)
+		return -ENOENT;
+	n = read_build_id_raw(runtime, id, sizeof(id));
+	if (!n || xpp_debuginfod_find(dfd, id, n, cand, PATH_MAX) || elf_file_open(f, cand))
+		return -ENOENT;
+	if (read_build_id_raw(f->elf, got, sizeof(got)) == n && !memcmp(got, id, n) &&
+	    debug_file_has(f, dwarf))
+		return 0;
+	elf_file_close(f);
+	return -ENOENT;
+}
+
+int xpp_elf_dwarf_file(const char *path, const char *debug_root, xpp_debuginfod *dfd,
+		       char *out, size_t size)
 {
 	struct elf_file rt = { .fd = -1 }, dbg = { .fd = -1 };
 	char cand[PATH_MAX];
@@ -422,6 +448,8 @@ int xpp_elf_dwarf_file(const char *path, const char *debug_root, char *out, size
 		elf_file_close(&dbg);
 	else if (debug_file_has(&rt, true))
 		snprintf(cand, sizeof(cand), "%s", path);
+	else if (!fetch_debug_file(&dbg, rt.elf, dfd, true, cand))
+		elf_file_close(&dbg);
 	else
 		ret = -ENOENT;
 	elf_file_close(&rt);
@@ -445,8 +473,13 @@ static void syms_src_close(struct syms_src *s)
 	elf_file_close(&s->rt);
 }
 
-/* The first .symtab of the debug file or the file itself, else the file's .dynsym. */
-static int syms_src_open(struct syms_src *s, const char *path, const char *debug_root)
+/*
+ * The first .symtab of the local debug file, the file itself, or the debug file a
+ * debuginfod server has (dfd; asked last: the network is slower than any local file),
+ * else the file's .dynsym.
+ */
+static int syms_src_open(struct syms_src *s, const char *path, const char *debug_root,
+			 xpp_debuginfod *dfd)
 {
 	char cand[PATH_MAX];
 	int ret;
@@ -467,18 +500,26 @@ static int syms_src_open(struct syms_src *s, const char *path, const char *debug
 		s->src = s->rt.elf;
 		s->scn = find_symtab(s->src, SHT_SYMTAB, &s->sh);
 	}
+	if (!s->scn && !s->dbg.elf && !fetch_debug_file(&s->dbg, s->rt.elf, dfd, false, cand)) {
+		s->src = s->dbg.elf;
+		if (!s->l.nr)
+			read_loads(s->dbg.elf, &s->l);
+		s->scn = find_symtab(s->src, SHT_SYMTAB, &s->sh);
+		if (!s->scn)
+			s->src = s->rt.elf;
+	}
 	if (!s->scn)
 		s->scn = find_symtab(s->src, SHT_DYNSYM, &s->sh);
 	return 0;
 }
 
 int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_root,
-		  struct xb_error *err)
+		      xpp_debuginfod *dfd, struct xb_error *err)
 {
 	struct syms_src s;
 	int ret;
 
-	ret = syms_src_open(&s, path, debug_root);
+	ret = syms_src_open(&s, path, debug_root, dfd);
 	if (ret < 0)
 		return xb_error_set(err, ret, "cannot read symbols of '%s': %s", path,
 				     ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
@@ -493,8 +534,8 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 	return 0;
 }
 
-int xpp_elf_syms_may_have(const char *path, const char *debug_root, bool no_demangle,
-			  const char *name)
+int xpp_elf_syms_may_have(const char *path, const char *debug_root, xpp_debuginfod *dfd,
+			  bool no_demangle, const char *name)
 {
 	size_t len = strlen(name);
 	struct syms_src s;
@@ -503,7 +544,7 @@ int xpp_elf_syms_may_have(const char *path, const char *debug_root, bool no_dema
 	/* PLT entries are named after the relocations' symbols: not worth reading here */
 	if (len > 4 && !strcmp(name + len - 4, "@plt"))
 		return 1;
-	ret = syms_src_open(&s, path, debug_root);
+	ret = syms_src_open(&s, path, debug_root, dfd);
 	if (ret < 0)
 		return ret;
 	ret = s.scn ? has_symbol(s.src, s.scn, &s.sh, no_demangle, name) : 0;

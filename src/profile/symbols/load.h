@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "profile/symbols/debuginfod.h"
 #include "profile/symbols/symtab.h"
 
 /*
@@ -14,11 +15,12 @@
  * (what a sample's ip minus its map's start plus pgoff gives). The symbols come, as perf
  * takes them, from the first .symtab found in: the build-id debug file
  * (/usr/lib/debug/.build-id/xx/yyy.debug), the .gnu_debuglink file, the file itself; else
- * from the file's .dynsym. `debug_root` replaces /usr/lib/debug (tests), NULL for it.
+ * from the debug file a debuginfod server has (dfd, NULL: none asked), else from the
+ * file's .dynsym. `debug_root` replaces /usr/lib/debug (tests), NULL for it.
  * t is finished on success (symtab_finish). 0 or a negative errno with err set.
  */
 int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_root,
-		  struct xb_error *err);
+		      xpp_debuginfod *dfd, struct xb_error *err);
 
 /*
  * Whether xpp_elf_syms_load() of the same file would give a symbol named `name` (demangled
@@ -26,15 +28,17 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
  * sorting them into one. 1 it may (a name@plt is not looked for: always 1), 0 it would
  * not, or a negative errno when the file cannot be read.
  */
-int xpp_elf_syms_may_have(const char *path, const char *debug_root, bool no_demangle,
-			  const char *name);
+int xpp_elf_syms_may_have(const char *path, const char *debug_root, xpp_debuginfod *dfd,
+			  bool no_demangle, const char *name);
 
 /*
  * The file holding the DWARF line tables of the ELF file at `path`, looked for where
  * xpp_elf_syms_load() looks for symbols (build-id debug file, .gnu_debuglink, the file
- * itself): its name into out. 0, or a negative errno (-ENOENT: no line tables anywhere).
+ * itself), then from a debuginfod server (dfd, NULL: none asked): its name into out. 0, or
+ * a negative errno (-ENOENT: no line tables anywhere).
  */
-int xpp_elf_dwarf_file(const char *path, const char *debug_root, char *out, size_t size);
+int xpp_elf_dwarf_file(const char *path, const char *debug_root, xpp_debuginfod *dfd,
+		       char *out, size_t size);
 
 /*
  * The GNU build-id note of the ELF file at path (or of an image in memory) into id (at

@@ -17,6 +17,7 @@
 
 struct xpp_src_opts {
 	const char *debug_root; /* where build-id and debuglink debug files are; NULL /usr/lib/debug */
+	struct xpp_debuginfod *debuginfod; /* servers asked for missing debug files; NULL: none */
 	bool inlines;           /* read inline frames too (else only lines[0] is filled) */
 	bool no_demangle;       /* inlined functions' linkage names as the DWARF has them */
 };

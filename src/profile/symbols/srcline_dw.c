@@ -134,7 +134,7 @@ static void dso_open(xpp_srcline *s, struct dso_dw *d, const char *path)
 	char dbg[PATH_MAX];
 
 	d->state = DSO_NO_LINES;
-	if (xpp_elf_dwarf_file(path, s->o.debug_root, dbg, sizeof(dbg)) < 0)
+	if (xpp_elf_dwarf_file(path, s->o.debug_root, s->o.debuginfod, dbg, sizeof(dbg)) < 0)
 		return;
 	d->fd = xb_input_open(dbg, XB_INPUT_ELF_MAX, 0, NULL, NULL);
 	if (d->fd < 0)

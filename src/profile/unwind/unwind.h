@@ -40,8 +40,9 @@ typedef struct xpp_unwinder xpp_unwinder;
  * and updated as its maps change) on its first unwound sample. 0, or a negative errno:
  * -EOPNOTSUPP in a build without libdw, -ENOMEM.
  */
+struct xpp_debuginfod;
 int xpp_unwinder_create(xpp_unwinder **out, xpp_machine *m, xpp_dso_table *dsos,
-			const char *debug_root);
+			const char *debug_root, struct xpp_debuginfod *dfd);
 /* Accepts NULL. */
 void xpp_unwinder_free(xpp_unwinder *u);
 

@@ -68,6 +68,7 @@ struct xpp_unwinder {
 	xpp_dso_table *dsos;
 	char *debuginfo_path;    /* libdwfl's search path, debug_root last */
 	const char *debug_root;  /* the end of debuginfo_path */
+	struct xpp_debuginfod *dfd; /* servers asked for missing debug files; NULL: none */
 	Dwfl_Callbacks cbs;
 	struct uw_proc *procs;   /* indexed by the machine's proc index */
 	uint32_t nr_procs;
@@ -262,7 +263,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 
 	(void)mod, (void)modname, (void)base, (void)debuglink_file, (void)debuglink_crc;
 	if (!u || !file_name ||
-	    xpp_elf_dwarf_file(file_name, u->debug_root, path, sizeof(path)) < 0 ||
+	    xpp_elf_dwarf_file(file_name, u->debug_root, u->dfd, path, sizeof(path)) < 0 ||
 	    !strcmp(path, file_name))
 		return -1;
 	fd = xb_input_open(path, XB_INPUT_ELF_MAX, 0, NULL, NULL);
@@ -551,7 +552,7 @@ int xpp_unwind_user(xpp_unwinder *u, const struct xpp_thread *th, const struct x
 }
 
 int xpp_unwinder_create(xpp_unwinder **out, xpp_machine *m, xpp_dso_table *dsos,
-			const char *debug_root)
+			const char *debug_root, struct xpp_debuginfod *dfd)
 {
 	xpp_unwinder *u = calloc(1, sizeof(*u));
 
@@ -569,6 +570,7 @@ int xpp_unwinder_create(xpp_unwinder **out, xpp_machine *m, xpp_dso_table *dsos,
 	u->debug_root = u->debuginfo_path + strlen("-:.debug:");
 	u->m = m;
 	u->dsos = dsos;
+	u->dfd = dfd;
 	u->cbs.find_elf = dwfl_build_id_find_elf;
 	u->cbs.find_debuginfo = find_debuginfo;
 	u->cbs.section_address = dwfl_offline_section_address;

@@ -5,11 +5,12 @@
 #include "profile/unwind/unwind.h"
 
 int xpp_unwinder_create(xpp_unwinder **out, xpp_machine *m, xpp_dso_table *dsos,
-			const char *debug_root)
+			const char *debug_root, struct xpp_debuginfod *dfd)
 {
 	(void)m;
 	(void)dsos;
 	(void)debug_root;
+	(void)dfd;
 	*out = NULL;
 	return -EOPNOTSUPP;
 }
