@@ -17,16 +17,30 @@ F=$TEST_TMP/files
 mkdir -p "$F/srv"
 export R S A F
 
-if ! command -v debuginfod >/dev/null 2>&1; then
-	skip_case "debuginfod" "the debuginfod server is not installed (Debian package debuginfod)"
-	test_done
-fi
-if ! "$XPERF_BUILD/xperf" version 2>/dev/null | grep -q '+libdebuginfod'; then
-	skip_case "debuginfod" "xperf was built without libdebuginfod (libdebuginfod-dev)"
-	test_done
-fi
 if [ ! -x "$FULL" ]; then
 	skip_case "debuginfod" "$FULL is not built"
+	test_done
+fi
+
+# A build without libdebuginfod (CI's nolibs build): --debuginfod says it cannot ask, once;
+# DEBUGINFOD_URLS alone is ignored without a word, as perf built without it ignores it.
+if ! "$XPERF_BUILD/xperf" version 2>/dev/null | grep -q '+libdebuginfod'; then
+	strip --strip-all -o "$F/prog" "$FULL"
+	"$XPERF_BUILD/xperf-record" -q -o "$F/x.data" -- "$F/prog" 0.2 >/dev/null 2>"$F/x.err"
+	test_case "without libdebuginfod: --debuginfod gives one warning saying so" '
+		[ -s $F/x.data ] || skip "no recording ($(tail -n 1 $F/x.err))"
+		for cmd in "$R --stdio" "$S"; do
+			$cmd --debuginfod=http://127.0.0.1:9 -i $F/x.data >out 2>err
+			[ "$(wc -l <err)" -eq 1 ] || fail "$cmd: not one line: $(cat err)"
+			grep -q "built without libdebuginfod" err || fail "$cmd: $(cat err)"
+			DEBUGINFOD_URLS=http://127.0.0.1:9 $cmd -i $F/x.data >out 2>err
+			[ ! -s err ] || fail "$cmd: DEBUGINFOD_URLS alone warns: $(cat err)"
+		done
+	'
+	test_done
+fi
+if ! command -v debuginfod >/dev/null 2>&1; then
+	skip_case "debuginfod" "the debuginfod server is not installed (Debian package debuginfod)"
 	test_done
 fi
 
