@@ -1,25 +1,10 @@
-/* What the exports (--flamegraph, --pprof) share: their profile's options, the choice of event. */
+/* What the exports (--flamegraph, --pprof) share: the choice of event (their profile's options are rv_lookup_opts()'s). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "report/report.h"
 #include "view/rv.h"
-
-void report_export_opts(const struct view_opts *o, struct xpp_opts *po)
-{
-	rv_lookup_opts(o, po);
-	po->pids = o->pids;
-	po->tids = o->tids;
-	po->cpus = o->cpus;
-	po->time = o->time;
-	po->symbols = o->symbols;
-	po->hide_unresolved = o->hide_unresolved;
-	po->parent = o->parent;
-	po->exclude_other = o->exclude_other;
-	po->max_stack = o->max_stack;
-	po->event_into = o->wall ? rv_wall_into : NULL;
-}
 
 /* The names of the events with samples, ", "-joined into buf (those that fit). */
 static const char *event_list(const xpp_profile *p, char *buf, size_t size)

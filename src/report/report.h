@@ -84,14 +84,6 @@ void report_threads_free(struct report_threads *t);
 int report_threads_add(void *ctx, const struct perf_event_header *hdr);
 void report_threads_print(const struct report_threads *t, FILE *out);
 
-struct view_opts;
-/*
- * The profile options of an export (--flamegraph, --pprof) from the view's: symbol lookup,
- * every filter (--comms --dsos --pid --tid --cpu --time -S --hide-unresolved, -x with -p),
- * --max-stack and --wall. Each export sets what its drawing needs besides (order, lines).
- */
-void report_export_opts(const struct view_opts *o, struct xpp_opts *po);
-
 /*
  * --event NAME: the index of the event an export of p draws (after xpp_profile_run()):
  * the one named, else the first with samples, with a warning naming it when others have

@@ -240,6 +240,11 @@ void rv_lookup_opts(const struct view_opts *o, struct xpp_opts *po)
 	po->debuginfod_asked = o->debuginfod.given == 1;
 	po->no_demangle = o->no_demangle;
 	po->inlines = o->inlines;
+	po->hide_unresolved = o->hide_unresolved;
+	po->parent = o->parent;
+	po->exclude_other = o->exclude_other;
+	po->max_stack = o->max_stack;
+	po->event_into = o->wall ? rv_wall_into : NULL;
 }
 
 int rv_ctx_parse(struct rv_ctx *c, const struct view_opts *o, struct xpp_opts *po)
@@ -261,16 +266,11 @@ int rv_ctx_parse(struct rv_ctx *c, const struct view_opts *o, struct xpp_opts *p
 		return -EINVAL;
 	/* what the profile computes for the columns: their rows say */
 	po->keys |= rv_key_fields(c);
-	po->parent = o->parent;
-	po->exclude_other = o->exclude_other;
-	po->hide_unresolved = o->hide_unresolved;
 	po->entry_addrs = o->verbose > 0;
 	rv_lookup_opts(o, po);
 	po->children = o->children;
 	po->no_chains = c->cg.mode == CG_NONE;
 	po->order = c->cg.order;
-	po->max_stack = o->max_stack;
-	po->event_into = o->wall ? rv_wall_into : NULL;
 	po->srclines |= (rv_key_fields(c) & XPP_HIST_KEY_SRCLINE) != 0;
 	po->srclines |= c->cg.srcline;
 	return 0;

@@ -68,7 +68,7 @@ int report_flamegraph_run(xpf_reader *r, const char *path, const char *event,
 	int ret, status = CLI_EXIT_RUNTIME;
 	bool fatal;
 
-	report_export_opts(o, &po);
+	rv_lookup_opts(o, &po);
 	ret = view_profile_run(&p, r, &po, NULL, NULL, &err);
 	if (ret < 0) {
 		cli_error("%s", err.msg);

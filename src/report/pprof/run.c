@@ -19,7 +19,7 @@ int report_pprof_run(xpf_reader *r, const char *path, const char *event,
 	int ret, status = CLI_EXIT_OK;
 	bool fatal = false;
 
-	report_export_opts(o, &po);
+	rv_lookup_opts(o, &po);
 	po.children = 0;     /* the tree of whole stacks is all pprof needs */
 	po.order = 0;        /* long stacks keep their innermost frames */
 	po.srclines = HAVE_LIBDW;  /* locations carry lines, where libdw can read them */
