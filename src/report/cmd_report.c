@@ -299,14 +299,7 @@ int main(int argc, const char **argv)
 			   "the event --flamegraph draws (default: the first with samples, a "
 			   "warning naming it when there are several) or the one --pprof writes "
 			   "(default: every event), by its name as the report heads it"),
-		OPT_STRING('s', "sort", &o.view.sort, "KEYS",
-			   "group and sort the entries by KEYS, also their columns: a "
-			   "comma-separated list of comm, pid (thread id and name), dso, sym, "
-			   "srcline (the source file:line of the sample, from DWARF), srcfile, "
-			   "cpu, socket, parent (see --parent), symbol_size, dso_size, time "
-			   "(per 100 ms), addr, cgroup (record --all-cgroups), cgroup_id (record "
-			   "--namespaces), ipc_null; a prefix names the first key it begins "
-			   "(default: comm,dso,sym)"),
+		VIEW_OPT_SORT(&o.view),
 		OPT_STRING('F', "fields", &o.view.fields, "FIELDS",
 			   "the columns of the --stdio view, in this order, as perf's: overhead, "
 			   "overhead_sys, overhead_us, overhead_guest_sys, overhead_guest_us, "

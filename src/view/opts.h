@@ -182,13 +182,13 @@ const char *view_debuginfod_urls(const struct view_debuginfod *d);
 	VIEW_OPT_COMMS(v), VIEW_OPT_DSOS(v, dsos_letter), VIEW_OPT_PID(v), VIEW_OPT_TID(v),  \
 	VIEW_OPT_CPU(v), VIEW_OPT_TIME(v), VIEW_OPT_SYMBOLS(v)
 
-/* -s/--sort */
-#define VIEW_OPT_SORT(v)                                                                     \
-	OPT_STRING('s', "sort", &(v)->sort, "KEYS",                                           \
-		   "group and sort the entries by KEYS, also their columns: a "                 \
-		   "comma-separated list of comm, pid (thread id and name), dso, sym, "         \
-		   "srcline (the source file:line of the sample, from DWARF), cpu, parent "     \
-		   "(see --parent) (default: comm,dso,sym)")
+/*
+ * -s/--sort: its help made once from the sort keys' table (sort_keys.c), every key in
+ * perf's order with the row's help, so it lists the keys there are; the option table
+ * holding it is a local array, built at run time
+ */
+const char *rv_sort_help(void);
+#define VIEW_OPT_SORT(v) OPT_STRING('s', "sort", &(v)->sort, "KEYS", rv_sort_help())
 
 /* Call graphs: --children, -g, -G, --inline, --max-stack. */
 #define VIEW_OPTS_CALLGRAPH(v)                                                               \

@@ -44,6 +44,7 @@ struct rv_ctx;
  */
 struct rv_key {
 	const char *name;       /* --sort NAME; NULL: not a --sort key (added by perf's rules) */
+	const char *help;       /* what --help says of it after its name ("(HELP)"); NULL: nothing */
 	const char *title;
 	unsigned int fields;    /* XPP_HIST_KEY_* */
 	int width;              /* > 0: the column is this wide; 0: as wide as its title and
@@ -118,10 +119,13 @@ struct rv_ctx {
  */
 int rv_ctx_parse(struct rv_ctx *c, const struct view_opts *o, struct xpp_opts *po);
 /*
- * What every view of every reading command (report's modes, script, annotate) takes alike
- * from o into the profile's options: which samples (--comms, --dsos, --pid, --tid, --cpu,
- * -S), where code and symbols are found (kallsyms and its cache, debug files, symfs, perf's
- * build-id cache), demangling, inlines.
+ * What every view of every reading command (report's modes and exports, script, annotate)
+ * takes alike from o into the profile's options, the one place they are copied: which
+ * samples (--comms, --dsos, --pid, --tid, --cpu, --time, -S, --hide-unresolved, -x with
+ * -p), where code and symbols are found (kallsyms and its cache, debug files, symfs,
+ * perf's build-id cache), demangling, inlines, --max-stack and --wall (a command without
+ * one of these leaves it at view_opts_init()'s default). The view sets what only it needs
+ * (order, children, lines) after.
  */
 void rv_lookup_opts(const struct view_opts *o, struct xpp_opts *po);
 /* Take the results of p (after xpp_profile_run()) into c. */

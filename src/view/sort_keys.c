@@ -301,14 +301,17 @@ const struct rv_key rv_keys[RV_KEY_NR] = {
 			 .cmp = dso_cmp, .text = dso_text },
 	[RV_KEY_SYM] = { .name = "symbol", .title = "Symbol", .fields = XPP_HIST_KEY_SYM,
 			 .cmp = sym_cmp, .text = sym_text },
-	[RV_KEY_SRCLINE] = { .name = "srcline", .title = "Source:Line",
+	[RV_KEY_SRCLINE] = { .name = "srcline", .help = "the source file:line of the sample, from DWARF",
+			.title = "Source:Line",
 			     .fields = XPP_HIST_KEY_SRCLINE, .cmp = srcline_cmp,
 			     .text = srcline_text },
-	[RV_KEY_PID] = { .name = "pid", .title = "    Pid:Command", .fields = XPP_HIST_KEY_PID,
+	[RV_KEY_PID] = { .name = "pid", .help = "thread id and name",
+			.title = "    Pid:Command", .fields = XPP_HIST_KEY_PID,
 			 .cmp = pid_cmp, .text = pid_text },
 	[RV_KEY_CPU] = { .name = "cpu", .title = "CPU", .fields = XPP_HIST_KEY_CPU, .width = 3,
 			 .cmp = cpu_cmp, .text = cpu_text },
-	[RV_KEY_PARENT] = { .name = "parent", .title = "Parent symbol",
+	[RV_KEY_PARENT] = { .name = "parent", .help = "see --parent",
+			.title = "Parent symbol",
 			    .fields = XPP_HIST_KEY_PARENT, .cmp = parent_cmp,
 			    .text = parent_text },
 	[RV_KEY_SRCFILE] = { .name = "srcfile", .title = "Source File",
@@ -320,7 +323,8 @@ const struct rv_key rv_keys[RV_KEY_NR] = {
 	[RV_KEY_DSO_SIZE] = { .name = "dso_size", .title = "DSO size",
 			      .fields = XPP_HIST_KEY_VAL(XPP_VAL_MAP_SIZE), .align = RV_RIGHT,
 			      .cmp = dso_size_cmp, .text = dso_size_text },
-	[RV_KEY_TIME] = { .name = "time", .title = "Time", .fields = XPP_HIST_KEY_VAL(XPP_VAL_TIME),
+	[RV_KEY_TIME] = { .name = "time", .help = "per 100 ms",
+			.title = "Time", .fields = XPP_HIST_KEY_VAL(XPP_VAL_TIME),
 			  .width = 12, .children_each = true, .align = RV_CUT, .cmp = time_cmp,
 			  .text = time_text },
 	[RV_KEY_ADDR] = { .name = "addr", .title = "Address", .fields = XPP_HIST_KEY_VAL(XPP_VAL_IP),
@@ -329,10 +333,12 @@ const struct rv_key rv_keys[RV_KEY_NR] = {
 			    .fields = XPP_HIST_KEY_VAL(XPP_VAL_SOCKET), .width = 6,
 			    .children_each = true, .align = RV_RIGHT, .cmp = socket_cmp,
 			    .text = socket_text },
-	[RV_KEY_CGROUP] = { .name = "cgroup", .title = "Cgroup",
+	[RV_KEY_CGROUP] = { .name = "cgroup", .help = "record --all-cgroups",
+			.title = "Cgroup",
 			    .fields = XPP_HIST_KEY_VAL(XPP_VAL_CGROUP), .align = RV_CUT,
 			    .cmp = cgroup_cmp, .text = cgroup_text },
-	[RV_KEY_CGROUP_ID] = { .name = "cgroup_id", .title = "cgroup id (dev/inode)",
+	[RV_KEY_CGROUP_ID] = { .name = "cgroup_id", .help = "record --namespaces",
+			.title = "cgroup id (dev/inode)",
 			       .fields = XPP_HIST_KEY_VAL(XPP_VAL_CGROUP_NS), .align = RV_CUT,
 			       .cmp = cgroup_id_cmp, .text = cgroup_id_text },
 	[RV_KEY_IPC_NULL] = { .name = "ipc_null", .title = "IPC   [IPC Coverage]",
@@ -367,6 +373,29 @@ const char *rv_key_names(char *buf, size_t size)
 	for (size_t i = 0; i < sizeof(perf_order) / sizeof(perf_order[0]) && len < size; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
 					rv_keys[perf_order[i]].name);
+	return buf;
+}
+
+const char *rv_sort_help(void)
+{
+	static char buf[1024];
+	size_t len;
+
+	if (buf[0])
+		return buf;
+	len = (size_t)snprintf(buf, sizeof(buf), "group and sort the entries by KEYS, also their "
+			       "columns: a comma-separated list of ");
+	for (size_t i = 0; i < sizeof(perf_order) / sizeof(perf_order[0]) && len < sizeof(buf);
+	     i++) {
+		const struct rv_key *k = &rv_keys[perf_order[i]];
+
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s%s%s%s", i ? ", " : "",
+					k->name, k->help ? " (" : "", k->help ? k->help : "",
+					k->help ? ")" : "");
+	}
+	if (len < sizeof(buf))
+		snprintf(buf + len, sizeof(buf) - len, "; a prefix names the first key it begins "
+			 "(default: comm,dso,sym)");
 	return buf;
 }
 

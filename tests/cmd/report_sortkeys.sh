@@ -150,4 +150,14 @@ test_case "--sort: an unknown key is a usage error; every key at once, and perf'
 	grep -q "^# Overhead  Socket  Time" out || fail "prefixes: $(head -n 12 out)"
 '
 
+test_case "--help names every sort key there is, in the order the error lists them" '
+	"$R" --sort nosuchkey -i none.data 2>err >/dev/null && fail "exit 0"
+	want=$(sed -n "s/.*unknown --sort key .nosuchkey.: use //p" err | tr -d " " | tr , "\n")
+	[ "$(echo "$want" | wc -l)" -ge 16 ] || fail "the error lists: $want"
+	"$R" --help | tr "\n" " " | sed "s/  */ /g" |
+		sed -n "s/.*--sort <KEYS> \(.*\)(default: comm,dso,sym).*/\1/p" >help
+	got=$(sed "s/([^)]*)//g; s/.*a comma-separated list of //; s/;.*//" help | tr -d " " | tr , "\n")
+	[ "$got" = "$want" ] || fail "--help: $(echo $got), the table: $(echo $want)"
+'
+
 test_done
