@@ -1,12 +1,57 @@
 /* Opening a file a profile names: never blocking, regular files only, bounded. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/input_file.h"
+
+/* The refusals, for xb_input_refusal(): opens run on the pass's threads too. */
+static struct {
+	pthread_mutex_t lock;
+	char *msg[XB_INPUT_REFUSALS_KEPT];
+	char *path[XB_INPUT_REFUSALS_KEPT];
+	unsigned int kept, nr;
+} refusals = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* A refusal: ret, with err's message kept for the views. */
+static int refuse(const char *path, int ret, const struct xb_error *err)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&refusals.lock);
+	for (i = 0; i < refusals.kept; i++)
+		if (!strcmp(refusals.path[i], path))
+			break;
+	if (i == refusals.kept) {
+		refusals.nr++;
+		if (refusals.kept < XB_INPUT_REFUSALS_KEPT &&
+		    (refusals.path[i] = strdup(path)) && (refusals.msg[i] = strdup(err->msg))) {
+			refusals.kept++;
+		} else if (i < XB_INPUT_REFUSALS_KEPT) {
+			free(refusals.path[i]);
+			refusals.path[i] = NULL;
+		}
+	}
+	pthread_mutex_unlock(&refusals.lock);
+	return ret;
+}
+
+const char *xb_input_refusal(unsigned int i, unsigned int *nr)
+{
+	const char *msg;
+
+	pthread_mutex_lock(&refusals.lock);
+	msg = i < refusals.kept ? refusals.msg[i] : NULL;
+	if (nr)
+		*nr = refusals.nr;
+	pthread_mutex_unlock(&refusals.lock);
+	return msg;
+}
 
 /* What a non-regular file is, for the one line that refuses it. */
 static const char *kind_of(mode_t mode)
@@ -24,9 +69,12 @@ static const char *kind_of(mode_t mode)
 int xb_input_open(const char *path, uint64_t max, unsigned int flags, uint64_t *size,
 		  struct xb_error *err)
 {
+	struct xb_error local;
 	struct stat st;
 	int fd, fl, ret;
 
+	if (!err) /* the message is kept for the views even when the caller wants none */
+		err = &local;
 	/* O_NONBLOCK: opening a FIFO without a writer returns at once instead of waiting */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
@@ -36,18 +84,19 @@ int xb_input_open(const char *path, uint64_t max, unsigned int flags, uint64_t *
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		ret = xb_error_set(err, -EINVAL, "'%s': %snot a regular file", path,
-				   kind_of(st.st_mode));
+		ret = refuse(path, xb_error_set(err, -EINVAL, "'%s': %snot a regular file", path,
+						kind_of(st.st_mode)), err);
 		goto fail;
 	}
-	if ((uint64_t)st.st_size > max) {
-		ret = xb_error_set(err, -EFBIG, "'%s': larger than %llu MiB", path,
-				   (unsigned long long)(max >> 20));
+	if (!(flags & XB_INPUT_UNSIZED) && (uint64_t)st.st_size > max) {
+		ret = refuse(path, xb_error_set(err, -EFBIG, "'%s': larger than %llu MiB", path,
+						(unsigned long long)(max >> 20)), err);
 		goto fail;
 	}
 	if ((flags & XB_INPUT_OWNED) && st.st_uid != 0 && st.st_uid != geteuid()) {
-		ret = xb_error_set(err, -EPERM, "'%s': owned by another user (uid %u), not by you "
-				   "or root", path, (unsigned int)st.st_uid);
+		ret = refuse(path, xb_error_set(err, -EPERM, "'%s': owned by another user (uid %u), "
+						"not by you or root", path, (unsigned int)st.st_uid),
+			     err);
 		goto fail;
 	}
 	fl = fcntl(fd, F_GETFL);

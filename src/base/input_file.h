@@ -27,6 +27,11 @@
  * such as /tmp, which any user can put there under the name we look for).
  */
 #define XB_INPUT_OWNED 1u
+/*
+ * No bound on the size: for a file read in bounded parts at offsets (pread), whose size
+ * says nothing of what is read (/proc/kcore: the kernel's whole address space).
+ */
+#define XB_INPUT_UNSIZED 2u
 
 /*
  * Open path for reading (O_RDONLY | O_CLOEXEC, O_NONBLOCK cleared once it is known to be
@@ -42,6 +47,16 @@ int xb_input_open(const char *path, uint64_t max, unsigned int flags, uint64_t *
 
 /* Whether xb_input_open() refused the file (rather than not finding or reading it). */
 bool xb_input_refused(int ret);
+
+/*
+ * Every refusal of xb_input_open() in this process, each path once: its message ("'PATH':
+ * a FIFO, not a regular file"), in the order they happened, the first XB_INPUT_REFUSALS_KEPT
+ * kept. Most opens happen deep inside a loader that cannot say anything (a debug file, a
+ * build-id cache entry, a file libdwfl asks for): the views say these at the end. i past
+ * the last: NULL. *nr (may be NULL): how many paths were refused in all. Thread-safe.
+ */
+#define XB_INPUT_REFUSALS_KEPT 32
+const char *xb_input_refusal(unsigned int i, unsigned int *nr);
 
 /*
  * The rest of an open descriptor into a new NUL-terminated buffer (*len bytes before the

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/input_file.h"
 #include "view/run.h"
 
 /* Where a row's lines go: the command's callback, unless quiet and the line may be left. */
@@ -202,10 +203,41 @@ static void build_ids(const xpp_profile *p, struct sink *s)
  */
 static void refused(const xpp_profile *p, struct sink *s)
 {
+	xpp_dso_table *t = xpp_profile_dsos(p);
+	unsigned int nr, said = 0, more = 0;
+	const char *msg;
 	char line[1024];
 
-	if (xpp_dso_table_refused_line(xpp_profile_dsos(p), line, sizeof(line)))
+	if (xpp_dso_table_refused_line(t, line, sizeof(line)))
 		say(s, WARN, "%s", line);
+	/*
+	 * The files the loaders were led to from those (debug files, build-id cache entries,
+	 * kallsyms copies, source files) and refused: a line each, unless a DSO's line above
+	 * names the path already. Messages start "'PATH': ".
+	 */
+	for (unsigned int i = 0; (msg = xb_input_refusal(i, &nr)); i++) {
+		const char *q = strstr(msg, "': ");
+		size_t n = q ? (size_t)(q - msg) + 3 : strlen(msg);
+		bool named = false;
+
+		for (uint32_t j = 0; j < xpp_dso_table_nr(t) && !named; j++) {
+			const char *r = xpp_dso_table_get(t, j)->refused;
+
+			named = r && !strncmp(r, msg, n);
+		}
+		if (named)
+			continue;
+		if (said == 8) {
+			more++;
+			continue;
+		}
+		said++;
+		say(s, WARN, "%s: refused unread, a file the profile led to (a debug file, a "
+		    "build-id cache entry, a source file)", msg);
+	}
+	more += nr > XB_INPUT_REFUSALS_KEPT ? nr - XB_INPUT_REFUSALS_KEPT : 0;
+	if (more)
+		say(s, WARN, "%u more files the profile led to were refused unread", more);
 }
 
 /* A debuginfod server failed (said once: no more were asked), or cannot be asked. */

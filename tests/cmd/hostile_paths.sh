@@ -150,6 +150,53 @@ else
 	skip_case "perf-PID.map owned by another user" "needs root (chown) and a user nobody"
 fi
 
+# Files the loaders are led to from a file the profile names: a .gnu_debuglink debug file,
+# a build-id cache entry. Refused unread like the named file itself, with one warning line
+# naming each in every view (none with -q).
+W=$XPERF_BUILD/workloads
+export W
+# led_to FILE PATH: every reading command finishes on FILE with one warning naming PATH as
+# a FIFO refused unread; -q says nothing of it
+led_to() {
+	local file=$1 path=$2 args
+	for args in "report --stdio" "script" "annotate --stdio -d debuglink" \
+		    "report --pprof p.pb" "report --flamegraph f.svg"; do
+		run_cmd $args -i "$file"
+		[ $rc -lt 124 ] || fail "xperf $args: exit $rc: $(cat err)"
+		[ "$(grep -c -F -- "$path" err)" -eq 1 ] &&
+			grep -q -F -- "warning: '$path': a FIFO, not a regular file: refused unread" err ||
+			fail "xperf $args: not one warning for '$path': $(cat err)"
+	done
+	run_cmd script -q -i "$file"
+	! grep -q -F -- "$path" err || fail "xperf script -q warns: $(cat err)"
+}
+export -f led_to
+
+test_case "a debug file (.gnu_debuglink) that is a FIFO: refused unread, one warning in every view" '
+	[ -x $W/debuglink ] || skip "$W/debuglink is not built"
+	cp $W/debuglink $W/debuglink.debug .
+	"$XPERF_BUILD/xperf" record -q -o dl.data -- ./debuglink 0.3 >/dev/null 2>&1 ||
+		skip "xperf record cannot record here"
+	run_cmd report --stdio -i dl.data
+	grep -q dl_work_a out || skip "no samples in dl_work_a: $(head -n 20 out)"
+	rm debuglink.debug && mkfifo debuglink.debug
+	led_to dl.data "$PWD/debuglink.debug"
+'
+
+test_case "a build-id cache entry that is a FIFO: refused unread, one warning in every view" '
+	[ -x $W/debuglink ] || skip "$W/debuglink is not built"
+	cp $W/debuglink .
+	"$XPERF_BUILD/xperf" record -q -o dl.data -- ./debuglink 0.3 >/dev/null 2>&1 ||
+		skip "xperf record cannot record here"
+	id=$(readelf -n debuglink | sed -n "s/.*Build ID: //p")
+	[ -n "$id" ] || skip "the workload has no build-id"
+	# the recorded file is gone (another one in its place): the cache entry is looked up
+	cp "$(type -P true)" debuglink
+	entry=$HOME/.debug/.build-id/${id:0:2}/${id:2}/elf
+	mkdir -p "$(dirname "$entry")" && mkfifo "$entry"
+	led_to dl.data "$entry"
+'
+
 # --kallsyms FILE: not a regular, bounded file: one error line naming it, exit 2 (perf:
 # "Invalid file"), for every command that takes it
 kallsyms_refused() {

@@ -254,6 +254,29 @@ static void input_file(void)
 	unlink(path);
 	CHECK_EQ_U64(xb_input_open(path, 10, 0, NULL, &err), (uint64_t)-ENOENT);
 	CHECK(!xb_input_refused(-ENOENT));
+	/* every refusal kept for the views, each path once, also for a caller without err */
+	{
+		unsigned int nr = 0, n = 0, fifos = 0;
+		const char *m;
+
+		CHECK_EQ_U64(xb_input_open(fifo, 1 << 20, 0, NULL, NULL), (uint64_t)-EINVAL);
+		for (; (m = xb_input_refusal(n, &nr)); n++)
+			fifos += strstr(m, "/fifo': a FIFO, not a regular file") != NULL;
+		CHECK_EQ_U64(fifos, 1);
+		CHECK_EQ_U64(nr, n);
+		CHECK(n >= 3); /* the FIFO, /dev/zero, the directory (and the size above) */
+	}
+	/* unsized: a regular file whose size bounds nothing (/proc/kcore) */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	REQUIRE(fd >= 0);
+	REQUIRE(write(fd, "0123456789", 10) == 10);
+	close(fd);
+	fd = xb_input_open(path, 1, XB_INPUT_UNSIZED, NULL, NULL);
+	CHECK(fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	CHECK_EQ_U64(xb_input_open(fifo, 0, XB_INPUT_UNSIZED, NULL, NULL), (uint64_t)-EINVAL);
+	unlink(path);
 	/* /proc files have no size: the read's bound is what holds */
 	fd = xb_input_open("/proc/self/maps", 1 << 20, 0, &size, NULL);
 	CHECK(fd >= 0 && size == 0);

@@ -161,6 +161,9 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off)
 	return 0;
 }
 
+/* The most of one kernel symbol's code read (the largest function is ~100 KB). */
+#define KCORE_CODE_MAX (16u << 20)
+
 /*
  * Kernel code from the running kernel's memory, as perf does without a vmlinux: /proc/kcore
  * is an ELF core file whose PT_LOAD segments map kernel addresses to file offsets.
@@ -168,15 +171,18 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off)
 static int from_kcore(struct xpp_code *c, const char *path, uint64_t start, uint64_t end,
 		      struct xb_error *err)
 {
-	/* O_NONBLOCK: a test's stand-in for /proc/kcore must not hang either */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), ret = -ENOENT;
+	/*
+	 * As every file a profile leads to: never blocking, a regular file (--kcore may name a
+	 * FIFO or a device). Its size is the kernel's address space, not a bound: what is read
+	 * is one symbol's code, at most KCORE_CODE_MAX.
+	 */
+	struct xb_error why;
+	int fd = xb_input_open(path, 0, XB_INPUT_UNSIZED, NULL, &why), ret = -ENOENT;
 	Elf64_Ehdr eh;
 
 	if (fd < 0)
-		return xb_error_set(err, -errno,
-				     "the kernel's code is not available: cannot read '%s': %s%s",
-				     path, strerror(errno),
-				     errno == EACCES || errno == EPERM ? " (it needs root)" : "");
+		return xb_error_set(err, fd, "the kernel's code is not available: %s%s", why.msg,
+				     fd == -EACCES || fd == -EPERM ? " (it needs root)" : "");
 	if (pread_all(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr) ||
 	    eh.e_phnum > 4096) {
@@ -195,6 +201,9 @@ static int from_kcore(struct xpp_code *c, const char *path, uint64_t start, uint
 			continue;
 		if (end > ph.p_vaddr + ph.p_filesz)
 			end = ph.p_vaddr + ph.p_filesz;
+		/* a symbol's size comes from kallsyms, which a profile can name: bounded */
+		if (end > start && end - start > KCORE_CODE_MAX)
+			end = start + KCORE_CODE_MAX;
 		c->size = end > start ? end - start : 0;
 		c->bytes = malloc(c->size ? c->size : 1);
 		if (!c->bytes) {
