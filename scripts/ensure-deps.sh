@@ -24,8 +24,10 @@ BUILD_PKGS="gcc g++ binutils make libc6-dev pkg-config libelf-dev libdw-dev libz
 # libc6-dbg: libc's local symbols (msort_with_tmp; /usr/lib/debug/.build-id/, found by
 # build-id), which the DWARF record tests and the symbolisation tests look for;
 # golang-go: go tool pprof reads report --pprof files in the tests;
-# debuginfod: elfutils' server, which tests/cmd/debuginfod.sh serves a debug file with
-TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales libc6-dbg golang-go debuginfod"
+# debuginfod: elfutils' server, which tests/cmd/debuginfod.sh serves a debug file with;
+# chromium: the flame-graph tests click in the SVG in a real browser (headless, driven by
+# node's DevTools client)
+TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales libc6-dbg golang-go debuginfod chromium"
 
 mode=check
 case "${1:-}" in

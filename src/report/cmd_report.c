@@ -23,6 +23,7 @@ struct report_opts {
 	const char *input, *pprof;
 	const char *flamegraph; /* --flamegraph FILE: src/report/flamegraph/ */
 	const char *event;      /* --event NAME: the event the exports draw */
+	bool flame_inverted;    /* --flamegraph-inverted: the root on top */
 	bool dump, stats, header, header_only, stdio, tui, quiet;
 	bool threads;           /* -T: src/report/threads.c */
 	int verbose;
@@ -144,7 +145,7 @@ static int run_tui(xpf_reader *r, const struct report_opts *o, double t0)
 {
 	struct report_tui_opts to = {
 		.view = &o->view, .input = o->input, .captured = captured_time(o->input),
-		.verbose = o->verbose, .t0 = t0,
+		.verbose = o->verbose, .t0 = t0, .flame_inverted = o->flame_inverted,
 	};
 	int status = report_tui_run(r, &to);
 
@@ -295,6 +296,10 @@ int main(int argc, const char **argv)
 			   "to FILE.svg ('-': stdout), with hover titles and click to zoom, "
 			   "instead of printing the report; the filters, --wall, --max-stack and "
 			   "--inline apply"),
+		OPT_BOOL(0, "flamegraph-inverted", &o.flame_inverted,
+			 "draw the flame graph upside down, an icicle graph: the root on top, "
+			 "callees below (flamegraph.pl --inverted); in the TUI the flame graph "
+			 "opens so ('i' there flips it)"),
 		OPT_STRING(0, "event", &o.event, "NAME",
 			   "the event --flamegraph draws (default: the first with samples, a "
 			   "warning naming it when there are several) or the one --pprof writes "
@@ -403,7 +408,8 @@ int main(int argc, const char **argv)
 			status = run_header_only(r, &o);
 			break;
 		case RM_FLAMEGRAPH:
-			status = report_flamegraph_run(r, o.flamegraph, o.event, &o.view);
+			status = report_flamegraph_run(r, o.flamegraph, o.event, o.flame_inverted,
+						       &o.view);
 			break;
 		case RM_DUMP:
 		case RM_STATS:

@@ -33,6 +33,7 @@ static const char *const opt_names[RO_NR] = {
 	[RO_DEBUGINFOD] = "debuginfod",
 	[RO_WALL] = "wall",
 	[RO_EVENT] = "event",
+	[RO_FLAME_INVERTED] = "flamegraph-inverted",
 };
 
 /* Options that mean the same whatever the mode: the input, messages, the mode switches. */
@@ -57,12 +58,13 @@ static const char *const every_mode[] = {
  * sorting, thresholds or chain layout, but the filters, --wall and the choice of event.
  */
 static const struct report_mode modes[RM_NR] = {
-	[RM_STDIO] = { "--stdio", ~(uint64_t)0 & ~RO_BIT(RO_EVENT) },
+	[RM_STDIO] = { "--stdio", ~(uint64_t)0 & ~RO_BIT(RO_EVENT) & ~RO_BIT(RO_FLAME_INVERTED) },
 	[RM_TUI] = { "--tui", RO_BIT(RO_SORT) | RO_BIT(RO_PERCENT_LIMIT) | RO_BIT(RO_SHOW_NR) |
 				      FILTERS | RO_BIT(RO_CHILDREN) | RO_BIT(RO_CALL_GRAPH) |
-				      RO_BIT(RO_INVERTED) | CHAINS | LOOKUP | RO_BIT(RO_WALL) },
+				      RO_BIT(RO_INVERTED) | CHAINS | LOOKUP | RO_BIT(RO_WALL) |
+				      RO_BIT(RO_FLAME_INVERTED) },
 	[RM_FLAMEGRAPH] = { "--flamegraph", FILTERS | CHAINS | LOOKUP | RO_BIT(RO_WALL) |
-						    RO_BIT(RO_EVENT) },
+						    RO_BIT(RO_EVENT) | RO_BIT(RO_FLAME_INVERTED) },
 	[RM_PPROF] = { "--pprof", FILTERS | CHAINS | LOOKUP | RO_BIT(RO_WALL) | RO_BIT(RO_EVENT) },
 	/* the raw views of the file: no symbols, no samples picked */
 	[RM_HEADER_ONLY] = { "--header-only", 0 },

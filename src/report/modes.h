@@ -42,6 +42,7 @@ enum report_opt {
 	RO_DEBUGINFOD,
 	RO_WALL,
 	RO_EVENT,
+	RO_FLAME_INVERTED,  /* --flamegraph-inverted */
 	RO_NR
 };
 

@@ -2,6 +2,7 @@
 #ifndef XPERF_REPORT_TUI_H
 #define XPERF_REPORT_TUI_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "format/xpf_reader.h"
@@ -13,6 +14,7 @@ struct report_tui_opts {
 	int64_t captured;                     /* the file's mtime, for the header screen */
 	int verbose;                          /* -v: time to the first screen and per key */
 	double t0;                            /* the command's start (CLOCK_MONOTONIC, s) */
+	bool flame_inverted;                  /* --flamegraph-inverted: the flame graph opens so */
 };
 
 /*

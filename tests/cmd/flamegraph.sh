@@ -25,7 +25,25 @@ if [ -d /sys/kernel/tracing/events/sched ] || [ -d /sys/kernel/debug/tracing/eve
 		"$WL/offcpu" 10 cpu >/dev/null 2>>"$F/rec.err" || rm -f "$F/off.data"
 fi
 
+# a Python program: deep stacks of interpreter and kernel frames, many narrow boxes (the
+# zoom lost callers of such boxes when it compared rounded coordinates)
+"$XPERF_BUILD/xperf-record" -q -g -o "$F/py.data" -- python3 -c '
+import json, random, re
+d = [{"a": random.random(), "b": [str(i) for i in range(20)]} for _ in range(3000)]
+for _ in range(8):
+    s = json.dumps(d); json.loads(s); sorted(d, key=lambda x: x["a"]); re.findall(r"\d+", s)
+' >/dev/null 2>>"$F/rec.err" || rm -f "$F/py.data"
+
 need() { [ -s "$F/$1" ] || skip "recording $1 failed: $(tail -n 1 "$F/rec.err")"; }
+# a browser to click in: headless Chromium, driven over its DevTools protocol by node
+have_browser() {
+	command -v chromium >/dev/null ||
+		skip "chromium is absent (scripts/ensure-deps.sh installs it)"
+	node --experimental-websocket -e 'if (typeof WebSocket != "function") process.exit(1)' \
+		2>/dev/null || skip "no node with a WebSocket client (node >= 20, --experimental-websocket)"
+}
+browse() { node --experimental-websocket "$TOP/tests/tools/svg_browser.mjs" "$@"; }
+export -f have_browser browse
 have_python() { command -v python3 >/dev/null || skip "python3 is absent"; }
 export -f need have_python
 
@@ -203,6 +221,85 @@ test_case "--event NAME draws that event; without it the first, one line saying 
 	[ $rc -eq 1 ] || fail "exit $rc"
 	grep -qx "xperf report: error: no event .cycles. in the file: its events with samples are cpu-clock, task-clock" err ||
 		fail "$(cat err)"
+'
+
+# boxes FILE.svg: "index depth x w y name" of every box, in the order of the file
+boxes() {
+	python3 - "$1" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+frames = ET.parse(sys.argv[1]).getroot().find(".//s:g[@id='frames']", ns)
+for i, g in enumerate(frames.findall("s:g", ns)):
+    r = g.find("s:rect", ns)
+    print(i, g.get("data-d"), g.get("data-x"), g.get("data-w"), r.get("y"), g.get("data-n"))
+EOF
+}
+export -f boxes
+
+test_case "boxes are written depth first: each inside the caller the zoom finds for it" '
+	need py.data
+	have_python
+	"$R" --flamegraph py.svg -i "$F/py.data" 2>err
+	boxes py.svg >b
+	echo "$(wc -l <b) boxes"
+	[ "$(wc -l <b)" -gt 200 ] || fail "only $(wc -l <b) boxes in the Python profile"
+	# the script takes the nearest box before a box, one row lower, as its caller
+	awk "{ d = \$2; x = \$3; w = \$4
+	       if (d > 0) { split(last[d - 1], q, \" \")
+	         if (x < q[1] - 1e-12 || x + w > q[1] + q[2] + 1e-12) { print \"box \" \$1 \" outside its caller\"; bad++ } }
+	       last[d] = x \" \" w }
+	     END { exit bad > 0 }" b || fail "$(head -n 3 b)"
+'
+
+test_case "a click in Chromium zooms into a box: its callers stay, the rest goes" '
+	need py.data
+	need g.data
+	have_browser
+	"$R" --flamegraph py.svg -i "$F/py.data" 2>err
+	"$R" --flamegraph g.svg -i "$F/g.data" 2>err
+	browse py.svg zoom 120 >out || fail "the driver: $(cat out)"
+	cat out
+	grep -q "^clicked [0-9]*, mouse [1-9][0-9]*, bad 0$" out || fail "$(head -n 5 out)"
+	browse g.svg zoom >out || fail "the driver: $(cat out)"
+	cat out
+	grep -q "^clicked [0-9]*, mouse [1-9][0-9]*, bad 0$" out || fail "$(head -n 5 out)"
+'
+
+test_case "Ctrl-F in Chromium: the matches turn magenta, Matched: their share as the report" '
+	need g.data
+	have_browser
+	"$R" --flamegraph g.svg -i "$F/g.data" 2>err
+	browse g.svg search "^work_[ab]\$" >out || fail "the driver: $(cat out)"
+	cat out
+	[ "$(grep "^box " out | sort -u | tr "\n" " ")" = "box work_a box work_b " ] ||
+		fail "highlighted: $(grep "^box " out | sort -u)"
+	got=$(sed -n "s/^matched Matched: \([0-9.]*\)%$/\1/p" out)
+	"$R" --stdio --children -g none --sort sym -i "$F/g.data" >rep
+	want=$(awk "\$NF == \"work_a\" || \$NF == \"work_b\" { sub(/%/, \"\", \$1); s += \$1 } END { print s }" rep)
+	echo "matched $got%, report $want%"
+	[ -n "$got" ] && awk -v a="$got" -v b="$want" "BEGIN { d = a - b; if (d < 0) d = -d; exit d > 0.3 }" ||
+		fail "Matched $got%, the report $want%"
+	grep -q "^button Reset Search$" out || fail "the button does not say Reset Search"
+	grep -q "^after reset  , 0 highlighted$" out || fail "$(tail -n 1 out)"
+'
+
+test_case "--flamegraph-inverted: an icicle graph, the same boxes with the root on top" '
+	need g.data
+	have_python
+	"$R" --flamegraph up.svg -i "$F/g.data"
+	"$R" --flamegraph down.svg --flamegraph-inverted -i "$F/g.data"
+	grep -q ">Icicle Graph</text>" down.svg || fail "title: $(grep -o "id=.title[^<]*" down.svg)"
+	widths up.svg >a
+	widths down.svg >b
+	cmp -s a b || fail "other boxes: $(diff a b | head -n 5)"
+	# y grows with the depth, the root on the first row under the title
+	boxes down.svg | awk "{ if (\$2 in y && y[\$2] != \$5) bad = 1; y[\$2] = \$5 }
+		END { for (d = 1; d in y; d++) if (y[d] <= y[d - 1]) bad = 1; exit bad || y[0] != 60 }" ||
+		fail "rows: $(boxes down.svg | head -n 3)"
+	boxes up.svg | awk "\$2 == 0 { exit !(\$5 > 60 + 16) }" || fail "the default is not a flame graph"
+	rc=0; "$R" --stdio --flamegraph-inverted -i "$F/g.data" >/dev/null 2>err || rc=$?
+	[ $rc -eq 1 ] || fail "--stdio --flamegraph-inverted: exit $rc"
+	grep -q "flamegraph-inverted. is not supported with .--stdio." err || fail "$(cat err)"
 '
 
 test_case "an unwritable output: one error naming it, exit 2" '

@@ -2,6 +2,7 @@
 #ifndef XPERF_REPORT_FLAME_INT_H
 #define XPERF_REPORT_FLAME_INT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,7 +28,11 @@ struct flame {
 int flame_build(struct flame *f, const xpp_profile *p, const struct xpp_event *e);
 void flame_free(struct flame *f);
 
-/* Write f as an SVG document with a title and a subtitle line. 0, or -errno of a write. */
-int flame_write_svg(const struct flame *f, FILE *out, const char *title, const char *subtitle);
+/*
+ * Write f as an SVG document with a title and a subtitle line, the root at the bottom, or
+ * with `inverted` at the top (an icicle graph). 0, or -errno of a write.
+ */
+int flame_write_svg(const struct flame *f, FILE *out, const char *title, const char *subtitle,
+		    bool inverted);
 
 #endif

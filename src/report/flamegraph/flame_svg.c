@@ -16,21 +16,45 @@
 #define CHAR_W (FONT_SIZE * 0.59) /* flamegraph.pl's estimate of an average glyph */
 #define MIN_W 0.1        /* boxes narrower than this (pixels) are left out, and their callees */
 
-/* Zoom: a click on a box widens it to the whole graph, its callers above stay full width
- * (faded), everything else hides; "Reset Zoom" and a click on it undo. Labels are refit. */
+/*
+ * Zoom: a click on a box widens it to the whole graph, its callers stay full width (faded),
+ * everything else hides; "Reset Zoom" and a click on it undo. Labels are refit. Who is a
+ * caller or a callee comes from the order of the boxes, not from their coordinates: the
+ * boxes are written depth first (a box, then each callee's subtree), so a box's callers are
+ * the nearest boxes before it one row lower each, and its callees the boxes after it up to
+ * the next one on its row or lower. Coordinates compared with a tolerance (flamegraph.pl's
+ * way) lost callers whose rounded edges fell the wrong side of it.
+ *
+ * Search (flamegraph.pl's): the Search button, Ctrl-F or F3 ask for a regular expression;
+ * the boxes whose name matches turn magenta and "Matched: N%" gives their share of all the
+ * samples, a box inside a matched box counted once; Esc or the button again clears it.
+ * "?s=REGEX" in the address searches on load, as in flamegraph.pl.
+ */
 static const char script[] =
 	/* FW: WIDTH - 2 * PAD; CW: CHAR_W */
-	"var FW = 1180, PAD = 10, CW = 7.08, frames, details, unzoomBtn;\n"
+	"var FW = 1180, PAD = 10, CW = 7.08, frames, depth, details, unzoomBtn, searchBtn, matched;\n"
+	"var searching = null;\n"
 	"function init(evt) {\n"
 	"\tvar all = document.getElementById(\"frames\");\n"
 	"\tframes = all.getElementsByTagName(\"g\");\n"
+	"\tdepth = [];\n"
+	"\tfor (var i = 0; i < frames.length; i++) depth.push(parseInt(frames[i].getAttribute(\"data-d\")));\n"
 	"\tdetails = document.getElementById(\"details\").firstChild;\n"
 	"\tunzoomBtn = document.getElementById(\"unzoom\");\n"
+	"\tsearchBtn = document.getElementById(\"search\");\n"
+	"\tmatched = document.getElementById(\"matched\").firstChild;\n"
 	"\tall.addEventListener(\"click\", function (e) { var g = e.target.closest(\"g\"); if (g) zoom(g); });\n"
 	"\tall.addEventListener(\"mouseover\", function (e) { var g = e.target.closest(\"g\");\n"
 	"\t\tif (g) details.nodeValue = g.getElementsByTagName(\"title\")[0].textContent; });\n"
 	"\tall.addEventListener(\"mouseout\", function () { details.nodeValue = \" \"; });\n"
 	"\tunzoomBtn.addEventListener(\"click\", unzoom);\n"
+	"\tsearchBtn.addEventListener(\"click\", function () { if (searching !== null) reset_search(); else search_prompt(); });\n"
+	"\twindow.addEventListener(\"keydown\", function (e) {\n"
+	"\t\tif (e.keyCode === 114 || (e.ctrlKey && e.keyCode === 70)) { e.preventDefault(); search_prompt(); }\n"
+	"\t\telse if (e.keyCode === 27 && searching !== null) reset_search();\n"
+	"\t});\n"
+	"\tvar s = new URLSearchParams(document.location.search).get(\"s\");\n"
+	"\tif (s) search(s);\n"
 	"}\n"
 	"function fit(name, w) {\n"
 	"\tvar n = Math.floor((w - 6) / CW);\n"
@@ -46,13 +70,16 @@ static const char script[] =
 	"}\n"
 	"function num(g, a) { return parseFloat(g.getAttribute(a)); }\n"
 	"function zoom(z) {\n"
-	"\tvar zx = num(z, \"data-x\"), zw = num(z, \"data-w\"), zd = num(z, \"data-d\"), e = 1e-9;\n"
-	"\tfor (var i = 0; i < frames.length; i++) {\n"
-	"\t\tvar g = frames[i], x = num(g, \"data-x\"), w = num(g, \"data-w\"), d = num(g, \"data-d\");\n"
+	"\tvar n = frames.length, zi = Array.prototype.indexOf.call(frames, z), zd = depth[zi];\n"
+	"\tvar zx = num(z, \"data-x\"), zw = num(z, \"data-w\"), st = new Array(n), d = zd, i;\n"
+	"\tfor (i = zi - 1; i >= 0 && d > 0; i--) if (depth[i] === d - 1) { st[i] = 1; d--; }\n"
+	"\tfor (i = zi; i < n && (i === zi || depth[i] > zd); i++) st[i] = 2;\n"
+	"\tfor (i = 0; i < n; i++) {\n"
+	"\t\tvar g = frames[i];\n"
 	"\t\tg.classList.remove(\"hide\");\n"
 	"\t\tg.classList.remove(\"p\");\n"
-	"\t\tif (d < zd && x <= zx + e && x + w >= zx + zw - e) { g.classList.add(\"p\"); place(g, 0, 1); }\n"
-	"\t\telse if (d >= zd && x >= zx - e && x + w <= zx + zw + e) place(g, (x - zx) / zw, w / zw);\n"
+	"\t\tif (st[i] === 1) { g.classList.add(\"p\"); place(g, 0, 1); }\n"
+	"\t\telse if (st[i] === 2) place(g, (num(g, \"data-x\") - zx) / zw, num(g, \"data-w\") / zw);\n"
 	"\t\telse g.classList.add(\"hide\");\n"
 	"\t}\n"
 	"\tunzoomBtn.classList.remove(\"hide\");\n"
@@ -65,6 +92,32 @@ static const char script[] =
 	"\t\tplace(g, num(g, \"data-x\"), num(g, \"data-w\"));\n"
 	"\t}\n"
 	"\tunzoomBtn.classList.add(\"hide\");\n"
+	"}\n"
+	"function search_prompt() {\n"
+	"\tvar term = prompt(\"Enter a search term (regexp allowed, eg: ^ext4_)\", searching || \"\");\n"
+	"\tif (term === null) return;\n"
+	"\tif (term === \"\") reset_search(); else search(term);\n"
+	"}\n"
+	"function reset_search() {\n"
+	"\tfor (var i = 0; i < frames.length; i++) frames[i].classList.remove(\"m\");\n"
+	"\tsearching = null;\n"
+	"\tsearchBtn.firstChild.nodeValue = \"Search\";\n"
+	"\tmatched.nodeValue = \" \";\n"
+	"}\n"
+	"function search(term) {\n"
+	"\tvar re, sum = 0, md = -1;\n"
+	"\ttry { re = new RegExp(term); } catch (e) { matched.nodeValue = \"Bad regexp: \" + term; return; }\n"
+	"\treset_search();\n"
+	"\tsearching = term;\n"
+	"\tfor (var i = 0; i < frames.length; i++) {\n"
+	"\t\tvar g = frames[i];\n"
+	"\t\tif (md >= 0 && depth[i] <= md) md = -1;\n"
+	"\t\tif (!re.test(g.getAttribute(\"data-n\"))) continue;\n"
+	"\t\tg.classList.add(\"m\");\n"
+	"\t\tif (md < 0) { sum += num(g, \"data-w\"); md = depth[i]; }\n"
+	"\t}\n"
+	"\tsearchBtn.firstChild.nodeValue = \"Reset Search\";\n"
+	"\tmatched.nodeValue = \"Matched: \" + (100 * sum).toFixed(1) + \"%\";\n"
 	"}\n";
 
 struct writer {
@@ -73,6 +126,7 @@ struct writer {
 	double total;       /* the root's period */
 	uint32_t max_depth; /* of the boxes drawn */
 	int height;
+	bool inverted;      /* the root on top, callees below (an icicle graph) */
 };
 
 /* s with XML's special characters escaped and bytes that are not UTF-8 as '?'. */
@@ -204,7 +258,7 @@ static int draw(struct writer *w, uint32_t id, uint64_t x, uint32_t d)
 	const struct flame *f = w->f;
 	const char *name = xpp_intern_str(f->names, xpp_cg_node(f->t, id)->key);
 	double bw = px(w, f->period[id]), bx = PAD + px(w, x);
-	double y = w->height - BOTTOM - (double)(d + 1) * FRAME_H;
+	double y = w->inverted ? TOP + (double)d * FRAME_H : w->height - BOTTOM - (double)(d + 1) * FRAME_H;
 	uint32_t n = 0, first;
 	int rgb[3];
 
@@ -213,7 +267,8 @@ static int draw(struct writer *w, uint32_t id, uint64_t x, uint32_t d)
 	if (id == 0)
 		name = "all";
 	colour(f, id, name, rgb);
-	fprintf(w->out, "<g data-x=\"%.6f\" data-w=\"%.6f\" data-d=\"%u\" data-n=\"",
+	/* shares in full precision: a zoom into a narrow box scales them up by 1/width */
+	fprintf(w->out, "<g data-x=\"%.17g\" data-w=\"%.17g\" data-d=\"%u\" data-n=\"",
 		w->total > 0 ? (double)x / w->total : 0, w->total > 0 ? f->period[id] / w->total : 0,
 		d);
 	put_escaped(w->out, name);
@@ -260,9 +315,10 @@ static int draw(struct writer *w, uint32_t id, uint64_t x, uint32_t d)
 	return 0;
 }
 
-int flame_write_svg(const struct flame *f, FILE *out, const char *title, const char *subtitle)
+int flame_write_svg(const struct flame *f, FILE *out, const char *title, const char *subtitle,
+		    bool inverted)
 {
-	struct writer w = { .f = f, .out = out, .total = (double)f->period[0] };
+	struct writer w = { .f = f, .out = out, .total = (double)f->period[0], .inverted = inverted };
 	int ret;
 
 	measure(&w, 0, 0);
@@ -280,10 +336,12 @@ int flame_write_svg(const struct flame *f, FILE *out, const char *title, const c
 		"text { font-family: Verdana, sans-serif; font-size: %dpx; fill: rgb(0,0,0); }\n"
 		"#title { text-anchor: middle; font-size: 17px; }\n"
 		"#subtitle { text-anchor: middle; fill: rgb(100,100,100); }\n"
-		"#unzoom { cursor: pointer; }\n"
+		"#unzoom, #search { cursor: pointer; }\n"
+		"#search, #matched { text-anchor: end; }\n"
 		"#frames > g:hover { stroke: black; stroke-width: 0.5; cursor: pointer; }\n"
 		".hide { display: none; }\n"
 		".p { opacity: 0.5; }\n"
+		".m rect { fill: rgb(230,0,230); }\n"
 		"</style>\n<script type=\"text/ecmascript\"><![CDATA[\n%s]]></script>\n",
 		FONT_SIZE, script);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"url(#bg)\"/>\n",
@@ -293,8 +351,10 @@ int flame_write_svg(const struct flame *f, FILE *out, const char *title, const c
 	fprintf(out, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"44\">", WIDTH / 2);
 	put_escaped(out, subtitle);
 	fprintf(out, "</text>\n<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"24\">Reset Zoom"
-		"</text>\n<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n<g id=\"frames\">\n",
-		PAD, PAD, w.height - 17);
+		"</text>\n<text id=\"search\" x=\"%d\" y=\"24\">Search</text>\n"
+		"<text id=\"details\" x=\"%d\" y=\"%d\"> </text>\n"
+		"<text id=\"matched\" x=\"%d\" y=\"%d\"> </text>\n<g id=\"frames\">\n",
+		PAD, WIDTH - PAD, PAD, w.height - 17, WIDTH - PAD, w.height - 17);
 	ret = f->period[0] ? draw(&w, 0, 0, 0) : 0;
 	fputs("</g>\n</svg>\n", out);
 	return ret;

@@ -11,7 +11,8 @@
 #include "view/rv.h"
 #include "view/run.h"
 
-static int write_file(const xpp_profile *p, uint32_t ev, const char *path, bool wall)
+static int write_file(const xpp_profile *p, uint32_t ev, const char *path, bool wall,
+		      bool inverted)
 {
 	uint32_t nr;
 	const struct xpp_event *e = &xpp_profile_events(p, &nr)[ev];
@@ -43,7 +44,8 @@ static int write_file(const xpp_profile *p, uint32_t ev, const char *path, bool 
 		flame_free(&f);
 		return CLI_EXIT_RUNTIME;
 	}
-	ret = flame_write_svg(&f, out, "Flame Graph", sub);
+	/* flamegraph.pl --inverted titles its graph so */
+	ret = flame_write_svg(&f, out, inverted ? "Icicle Graph" : "Flame Graph", sub, inverted);
 	flame_free(&f);
 	if (out != stdout) {
 		if (fclose(out) && ret == 0)
@@ -58,7 +60,7 @@ static int write_file(const xpp_profile *p, uint32_t ev, const char *path, bool 
 	return CLI_EXIT_OK;
 }
 
-int report_flamegraph_run(xpf_reader *r, const char *path, const char *event,
+int report_flamegraph_run(xpf_reader *r, const char *path, const char *event, bool inverted,
 			  const struct view_opts *o)
 {
 	struct xpp_opts po = { .children = 0, .order = -1 };
@@ -78,7 +80,7 @@ int report_flamegraph_run(xpf_reader *r, const char *path, const char *event,
 	fatal = view_warnings(p, o->quiet, cli_warning_cb, NULL);
 	status = report_event_pick(p, event, "the flame graph", o->quiet, &ev);
 	if (status == CLI_EXIT_OK)
-		status = write_file(p, ev, path, o->wall);
+		status = write_file(p, ev, path, o->wall, inverted);
 	if (fatal)
 		status = CLI_EXIT_RUNTIME;
 out:
