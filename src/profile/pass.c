@@ -197,8 +197,14 @@ static int frame_vals(xpp_profile *p, struct xpp_hist_key *k, const struct xpp_t
 	if (!want)
 		return 0;
 	mp = xpp_machine_proc_map(p->m, kernel ? 0 : th->proc, ip);
-	if (want & XPP_HIST_KEY_VAL(XPP_VAL_MAP_SIZE))
+	if (want & XPP_HIST_KEY_VAL(XPP_VAL_MAP_SIZE)) {
 		in.map_size = mp ? mp->end - mp->start : 0;
+		/* perf ends the kernel's map with its kallsyms (image_end), not the MMAP's
+		 * length (the end of text) */
+		if (mp && (d = xpp_dso_table_get(p->dsos, mp->dso)) && d->kind == XPP_DSO_KERNEL &&
+		    d->syms.image_end > mp->start)
+			in.map_size = d->syms.image_end - mp->start;
+	}
 	if (chain && mp && (d = xpp_dso_table_get(p->dsos, mp->dso)) &&
 	    (d->kind == XPP_DSO_USER || d->kind == XPP_DSO_VDSO)) {
 		in.chain_ip = true;

@@ -24,6 +24,7 @@ int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *e
 	int ret = 0;
 	char *buf, *p, *end;
 	bool nonzero = false;
+	uint64_t last = 0;
 	/*
 	 * --kallsyms may name /dev/zero or a FIFO, and /proc/kallsyms has no size to check
 	 * first: the read itself is bounded.
@@ -53,12 +54,14 @@ int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *e
 			goto next;
 		type = q[1];
 		name = q + 3;
-		if (type != 'T' && type != 't' && type != 'W' && type != 'w')
-			goto next;
 		size_t nlen = (size_t)(eol - name);
-		char *tab = memchr(name, '\t', nlen);
-
-		if (tab)
+		/* a module's symbol: "name\t[module]" */
+		if (memchr(name, '\t', nlen))
+			goto next;
+		/* perf keeps data symbols too: the last of them ends its kernel map */
+		if (type && strchr("TtWwDdBb", type) && addr > last)
+			last = addr;
+		if (type != 'T' && type != 't' && type != 'W' && type != 'w')
 			goto next;
 		if (addr)
 			nonzero = true;
@@ -78,6 +81,8 @@ next:
 		return xb_error_set(err, -EPERM, "'%s' shows no addresses (kptr_restrict)", path);
 	}
 	t->last_alias_wins = true;
+	/* perf's roundup(start + 4096, 4096) for an unsized last symbol */
+	t->image_end = last ? (last + 4096 + 4095) & ~(uint64_t)4095 : 0;
 	xpp_symtab_finish(t);
 	return 0;
 }

@@ -21,7 +21,7 @@
  * Host byte order and layout: a cache never leaves the machine that wrote it, and one
  * written by another build (another magic or record size) is ignored as foreign.
  */
-#define CACHE_MAGIC "XPKSYMS1"
+#define CACHE_MAGIC "XPKSYMS2"
 #define CACHE_NAME "kallsyms"
 
 struct cache_header {
@@ -31,11 +31,12 @@ struct cache_header {
 	uint64_t names_len;
 	uint64_t checksum;      /* of the records and the names (checksum()) */
 	struct xpp_kallsyms_key key;
+	uint64_t image_end;     /* struct xpp_symtab's */
 };
 
 /* no padding in what is compared; records start 8-aligned behind the header */
 _Static_assert(sizeof(struct xpp_kallsyms_key) == 72, "padded key");
-_Static_assert(sizeof(struct cache_header) == 104, "padded header");
+_Static_assert(sizeof(struct cache_header) == 112, "padded header");
 _Static_assert(sizeof(struct cache_header) % 8 == 0, "records misaligned");
 
 /*
@@ -150,6 +151,7 @@ int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
 	t->names_len = t->names_cap = h->names_len;
 	t->finished = true;
 	t->last_alias_wins = true;
+	t->image_end = h->image_end;
 	t->map = map;
 	t->map_len = len;
 	return 0;
@@ -173,6 +175,7 @@ static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key
 	h.nr = t->nr;
 	memcpy(&h.key, key, sizeof(h.key));
 	h.names_len = names_len;
+	h.image_end = t->image_end;
 	*len = sizeof(h) + (size_t)t->nr * sizeof(struct xpp_sym) + names_len;
 	buf = calloc(1, *len);
 	if (!buf)

@@ -86,7 +86,7 @@ int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *e
  * change to which symbols they keep, which alias wins or where a symbol ends, so a cache
  * written by an older xperf on the same boot is not taken for this one's.
  */
-#define XPP_KALLSYMS_PARSER 1
+#define XPP_KALLSYMS_PARSER 2
 
 /*
  * The kallsyms cache: the running kernel's text symbols as xpp_kallsyms_load() leaves them,

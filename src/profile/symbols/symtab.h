@@ -33,6 +33,12 @@ struct xpp_symtab {
 	bool last_alias_wins;
 	/* Loaders keep names as the file has them (--no-demangle). */
 	bool no_demangle;
+	/*
+	 * A kallsyms': where perf ends the kernel's map, the page after the page of its last
+	 * symbol of code or data (types T, W, D, B, modules' aside), as perf's
+	 * symbols__fixup_end() ends that symbol; 0: unknown (another kind of file)
+	 */
+	uint64_t image_end;
 	/* non-NULL: syms and names lie read-only in this mapping (the kallsyms cache) */
 	void *map;
 	size_t map_len;
