@@ -371,3 +371,112 @@ bool tp_header_page_ok(const char *text, size_t size, const char **why)
 			return false;
 	return true;
 }
+
+/*
+ * Where the argument of a call starting at p (just past its '(') ends: the ',' or ')' at
+ * depth 0 (quotes skipped), or NULL when the text ends first.
+ */
+static const char *arg_end(const char *p, const char *end)
+{
+	int depth = 0;
+
+	for (; p < end; p++) {
+		char c = *p;
+
+		if (c == '"' || c == '\'') {
+			for (p++; p < end && *p != c; p++)
+				if (*p == '\\' && ++p == end)
+					return NULL;
+			if (p >= end)
+				return NULL;
+		} else if (c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (c == ')' || c == ']' || c == '}') {
+			if (depth-- == 0)
+				return c == ')' ? p : NULL;
+		} else if (c == ',' && depth == 0) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* A growing copy for tp_format_bound_lengths(). */
+struct buf {
+	char *p;
+	size_t n, cap;
+	bool failed;
+};
+
+static void put(struct buf *b, const char *s, size_t n)
+{
+	char *grown;
+
+	if (b->failed)
+		return;
+	if (b->n + n + 1 > b->cap) {
+		size_t cap = (b->n + n + 1) * 2;
+
+		if (!(grown = realloc(b->p, cap))) {
+			b->failed = true;
+			return;
+		}
+		b->p = grown;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+}
+
+static bool has_length_arg(const char *w, size_t n)
+{
+	return (n == 11 && !memcmp(w, "__print_hex", 11)) ||
+	       (n == 15 && !memcmp(w, "__print_hex_str", 15)) ||
+	       (n == 13 && !memcmp(w, "__print_array", 13));
+}
+
+char *tp_format_bound_lengths(const char *text, size_t size, size_t *out_size)
+{
+	static const char open_[] = "((", close_[] = ") & 0xffff)";
+	const char *end = text + size, *fmt = strstr(text, "\nprint fmt:"), *from = text, *q;
+	struct buf b = { 0 };
+
+	for (q = fmt ? fmt : end; q < end;) {
+		const char *w, *a1, *len_end, *paren;
+
+		if (*q == '"' || *q == '\'') {
+			char c = *q;
+
+			for (q++; q < end && *q != c; q++)
+				if (*q == '\\' && q + 1 < end)
+					q++;
+			q += q < end;
+			continue;
+		}
+		if (!is_item(*q) || is_item(q[-1])) {
+			q++;
+			continue;
+		}
+		for (w = q; q < end && is_item(*q);)
+			q++;
+		if (!has_length_arg(w, (size_t)(q - w)))
+			continue;
+		paren = skip_space(q, end);
+		if (paren == end || *paren != '(' || !(a1 = arg_end(paren + 1, end)) || *a1 != ',' ||
+		    !(len_end = arg_end(a1 + 1, end)))
+			continue;
+		put(&b, from, (size_t)(a1 + 1 - from));
+		put(&b, open_, sizeof(open_) - 1);
+		put(&b, a1 + 1, (size_t)(len_end - (a1 + 1)));
+		put(&b, close_, sizeof(close_) - 1);
+		from = q = len_end;
+	}
+	put(&b, from, (size_t)(end - from));
+	if (b.failed || !b.p) {
+		free(b.p);
+		return NULL;
+	}
+	*out_size = b.n;
+	return b.p;
+}

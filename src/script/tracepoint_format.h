@@ -22,6 +22,15 @@
 bool tp_format_ok(const char *text, size_t size, char *name, size_t name_size,
 		  const char **why);
 
+/*
+ * A copy of a checked format (NUL-terminated, its length in *out_size; NULL: no memory)
+ * whose print fmt bounds the lengths libtraceevent reads from a sample's data: the length
+ * of __print_hex(), __print_hex_str() and the count of __print_array() become
+ * ((LEN) & 0xffff). It reads that many bytes (elements) from the record, whatever they say:
+ * a record holds less than 64 KB, so a real length is never cut.
+ */
+char *tp_format_bound_lengths(const char *text, size_t size, size_t *out_size);
+
 /* Whether text is a header_page format: field lines only ("field: TYPE NAME;" ...). */
 bool tp_header_page_ok(const char *text, size_t size, const char **why);
 

@@ -31,12 +31,14 @@
 /*
  * libtraceevent reads a sample's fields where the format says they are, not bounded by the
  * record: a field's offset and size (checked: within 64 KB), a __data_loc's offset and
- * length (16 bits each, after the field for __rel_loc), a string up to its NUL. So it reads
- * a copy of the raw data at the start of a zeroed buffer larger than all of that: what lies
- * past the record reads as 0 and ends every string.
+ * length (16 bits each, after the field for __rel_loc), a string up to its NUL, the length
+ * of __print_hex() or the count of __print_array() (bounded to 0xffff by
+ * tp_format_bound_lengths(): at most 8 bytes each). So it reads a copy of the raw data at
+ * the start of a zeroed buffer larger than all of that: what lies past the record reads
+ * as 0 and ends every string.
  */
 #define TP_RAW_MAX (64u << 10)
-#define TP_PAD     (256u << 10)
+#define TP_PAD     (1u << 20)
 
 /* The lines to say about formats left out: a few, then a count. */
 #define TP_MAX_WARNINGS 8
@@ -391,7 +393,7 @@ static int parse_format(struct tp_printer *tp, struct pendings *ps, const char *
 	struct pending *f;
 	const char *why;
 	char name[64];
-	char *text;
+	char *text, *bounded;
 	bool bad;
 	int ret = 0;
 
@@ -416,6 +418,10 @@ static int parse_format(struct tp_printer *tp, struct pendings *ps, const char *
 		free(text);
 		return format_damaged(tp, sys, name, why);
 	}
+	bounded = tp_format_bound_lengths(text, size, &size);
+	free(text);
+	if (!(text = bounded))
+		return -ENOMEM;
 	if (ps->nr == ps->cap) {
 		unsigned int cap = ps->cap ? ps->cap * 2 : 16;
 		struct pending *v = realloc(ps->v, cap * sizeof(*v));
