@@ -3,6 +3,11 @@
 #   prec ARGS...                 perf record -q -N --no-bpf-event ARGS (fails the case)
 #   same_stacks FILE OPTS...     folded stacks of both, >= MIN_MATCH % of samples the same
 #   same_children PERF XPERF     the top 20 rows of either within 0.5 points on the other
+#   need FILE                    $FILES/FILE, recorded once by the suite, or skip the case
+#   entry_lines FILE             a --stdio report's title and entry lines
+#   report_lines WHO FILE OPTS.. those of perf's or xperf's report, sorted (keep, drop)
+#   same_report FILE OPTS...     perf and xperf print the same lines, byte for byte
+#   write_prog_c, build_both, build_id: a program and its rebuild with another build-id
 # Both sides are asked for --no-inline: perf names inline frames through binutils'
 # addr2line, which often gives them their host's name (report_inline.sh tests ours).
 
@@ -76,3 +81,108 @@ same_children() {
 	END { for (k in PT) check(k); for (k in XT) check(k); exit bad > 0 }' perf.rows xperf.rows
 }
 export -f prec folded same_stacks rows same_children
+
+# need FILE: the file a suite recorded once into $FILES, or skip the case ($FILES/failed
+# says why the recording failed)
+need() {
+	[ ! -e "$FILES/failed" ] || skip "$(cat "$FILES/failed")"
+	[ -s "$FILES/$1" ] || skip "$1 was not recorded"
+	echo "$FILES/$1"
+}
+
+# entry_lines FILE: the title and entry lines of a --stdio report (no tip, no blank lines)
+entry_lines() {
+	grep -v -e '^# (Tip' -e '^$' -e '^# To display' "$1" | normalize_vdso
+}
+
+# report_lines WHO FILE OPTS...: perf's or xperf's --stdio report of FILE (left in
+# WHO.out), its title and entry lines sorted (entries of equal overhead may come in another
+# order); `keep` (a grep -E regex, default all) selects entry lines, `drop` leaves lines out
+report_lines() {
+	local who=$1 f=$2
+	shift 2
+	# each failure returns: a caller testing it (`|| return 1`) turns set -e off in here
+	if [ "$who" = perf ]; then
+		perf_run report --stdio "$@" -i "$f" >perf.out 2>perf.err ||
+			{ fail "perf report $*: $(tail -n 3 perf.err)"; return 1; }
+	else
+		"$R" --stdio "$@" -i "$f" >xperf.out 2>xperf.err ||
+			{ fail "xperf report $*: $(cat xperf.err)"; return 1; }
+	fi
+	entry_lines $who.out | grep -E "^#|${keep:-.}" | grep -Ev "${drop:-^\$}" | sort
+}
+
+# same_report FILE OPTS...: perf and xperf print the same title and entry lines, each line
+# byte for byte (widths, percentages, counts), and the titles in the same order; the order
+# of entries with equal overhead is not compared (perf.lines, xperf.lines and reports.diff
+# are left)
+same_report() {
+	local f=$1
+	shift
+	report_lines perf "$f" "$@" >perf.lines || return 1
+	report_lines xperf "$f" "$@" >xperf.lines || return 1
+	grep -qv '^#' perf.lines || fail "perf printed no entries"
+	diff perf.lines xperf.lines >reports.diff || fail "$* differs: $(head -n 12 reports.diff)"
+	diff <(grep '^# [A-Z.]' perf.out) <(grep '^# [A-Z.]' xperf.out) >titles.diff ||
+		fail "$* titles differ: $(cat titles.diff)"
+}
+
+# write_prog_c: $TEST_TMP/prog.c (exported as PROG_C), whose hot_loop burns the time; built
+# with -DVARIANT, never_ran comes first and takes the addresses hot_loop has in the plain
+# build (so the other file's symbols would name it)
+write_prog_c() {
+	cat >"$TEST_TMP/prog.c" <<'EOF'
+#include <stdlib.h>
+#include <time.h>
+volatile unsigned long sink;
+#ifdef VARIANT
+__attribute__((noinline)) void never_ran(void)
+{
+	for (int i = 0; i < 100; i++)
+		sink += (unsigned long)i * 11;
+	for (int i = 0; i < 100; i++)
+		sink += (unsigned long)i * 13;
+	for (int i = 0; i < 100; i++)
+		sink += (unsigned long)i * 17;
+}
+#endif
+__attribute__((noinline)) void hot_loop(void)
+{
+	for (int i = 0; i < 1000; i++)
+		sink += (unsigned long)i * 3;
+}
+int main(int argc, char **argv)
+{
+	double secs = argc > 1 ? atof(argv[1]) : 0.3;
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do {
+		for (int i = 0; i < 1000; i++)
+			hot_loop();
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	} while ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9 < secs);
+#ifdef VARIANT
+	if (argc > 5)
+		never_ran();
+#endif
+	return 0;
+}
+EOF
+	PROG_C=$TEST_TMP/prog.c
+	export PROG_C
+}
+
+# build_both: ./prog (plain) and ./variant (-DVARIANT), two build-ids, never_ran over
+# hot_loop (else the case is skipped); ./orig keeps the plain build
+build_both() {
+	${CC:-cc} -O1 -fno-omit-frame-pointer -o prog "$PROG_C" || fail "cannot compile"
+	${CC:-cc} -O1 -fno-omit-frame-pointer -DVARIANT -o variant "$PROG_C" || fail "cannot compile"
+	[ "$(nm prog | awk "/ hot_loop\$/ { print \$1 }")" = "$(nm variant | awk "/ never_ran\$/ { print \$1 }")" ] ||
+		skip "the compiler did not put never_ran where hot_loop was"
+	cp prog orig
+}
+
+# build_id FILE: the GNU build-id of FILE in hex
+build_id() { readelf -n "$1" | awk "/Build ID:/ { print \$3; exit }"; }
+export -f need entry_lines report_lines same_report write_prog_c build_both build_id

@@ -7,66 +7,14 @@
 # whose build-id is not the running one's is the same case. perf is the oracle: it shows
 # the same raw addresses.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_compare.sh"
 
 R=$XPERF_BUILD/xperf-report
 XREC=$XPERF_BUILD/xperf-record
 WL=$XPERF_BUILD/workloads
 export R XREC WL
 
-# prog.c: hot_loop burns the time; built with -DVARIANT, never_ran comes first and takes
-# the addresses hot_loop has in the plain build (so the other file's symbols would name it)
-cat >"$TEST_TMP/prog.c" <<'EOF'
-#include <stdlib.h>
-#include <time.h>
-volatile unsigned long sink;
-#ifdef VARIANT
-__attribute__((noinline)) void never_ran(void)
-{
-	for (int i = 0; i < 100; i++)
-		sink += (unsigned long)i * 11;
-	for (int i = 0; i < 100; i++)
-		sink += (unsigned long)i * 13;
-	for (int i = 0; i < 100; i++)
-		sink += (unsigned long)i * 17;
-}
-#endif
-__attribute__((noinline)) void hot_loop(void)
-{
-	for (int i = 0; i < 1000; i++)
-		sink += (unsigned long)i * 3;
-}
-int main(int argc, char **argv)
-{
-	double secs = argc > 1 ? atof(argv[1]) : 0.3;
-	struct timespec a, b;
-
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	do {
-		for (int i = 0; i < 1000; i++)
-			hot_loop();
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	} while ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9 < secs);
-#ifdef VARIANT
-	if (argc > 5)
-		never_ran();
-#endif
-	return 0;
-}
-EOF
-PROG_C=$TEST_TMP/prog.c
-export PROG_C
-
-# build_both: ./prog (plain) and ./variant (-DVARIANT), two build-ids, never_ran over hot_loop
-build_both() {
-	${CC:-cc} -O1 -fno-omit-frame-pointer -o prog "$PROG_C" || fail "cannot compile"
-	${CC:-cc} -O1 -fno-omit-frame-pointer -DVARIANT -o variant "$PROG_C" || fail "cannot compile"
-	[ "$(nm prog | awk "/ hot_loop\$/ { print \$1 }")" = "$(nm variant | awk "/ never_ran\$/ { print \$1 }")" ] ||
-		skip "the compiler did not put never_ran where hot_loop was"
-	cp prog orig
-}
-
-# build_id FILE: the GNU build-id of FILE in hex
-build_id() { readelf -n "$1" | awk "/Build ID:/ { print \$3; exit }"; }
+write_prog_c
 
 # one_warning_naming ERR NAME: exactly one line on stderr, the build-id warning naming NAME
 one_warning_naming() {
@@ -74,7 +22,7 @@ one_warning_naming() {
 	grep -qF "xperf report: warning: $2 is not the one that was recorded (build-id " "$1" ||
 		fail "not the build-id warning for $2: $(cat "$1")"
 }
-export -f build_both build_id one_warning_naming
+export -f one_warning_naming
 
 have_cc() { command -v "${CC:-cc}" >/dev/null && command -v nm >/dev/null && command -v readelf >/dev/null; }
 if ! have_cc; then

@@ -27,39 +27,7 @@ record_all() {
 }
 record_all
 
-# need FILE: the recorded file, or skip the case
-need() {
-	[ ! -e "$FILES/failed" ] || skip "$(cat "$FILES/failed")"
-	[ -s "$FILES/$1" ] || skip "$1 was not recorded"
-	echo "$FILES/$1"
-}
 export FILES
-export -f need
-
-# entry_lines FILE: the title and entry lines of a --stdio report (no tip, no blank lines)
-entry_lines() {
-	grep -v -e '^# (Tip' -e '^$' -e '^# To display' "$1" | normalize_vdso
-}
-export -f entry_lines
-
-# same_report FILE OPTS...: perf and xperf print the same title and entry lines, each line
-# byte for byte (widths, percentages, counts); the order of entries with equal overhead is
-# not compared (reports.diff is left)
-same_report() {
-	local f=$1
-	shift
-	perf_run report --stdio "$@" -i "$f" >perf.out 2>perf.err ||
-		fail "perf report $*: $(tail -n 3 perf.err)"
-	"$R" --stdio "$@" -i "$f" >xperf.out 2>xperf.err || fail "xperf report $*: $(cat xperf.err)"
-	entry_lines perf.out | sort >perf.lines
-	entry_lines xperf.out | sort >xperf.lines
-	grep -qv '^#' perf.lines || fail "perf printed no entries"
-	diff perf.lines xperf.lines >reports.diff || fail "$* differs: $(head -n 12 reports.diff)"
-	# and the titles in the same order
-	diff <(grep '^# [A-Z.]' perf.out) <(grep '^# [A-Z.]' xperf.out) >titles.diff ||
-		fail "$* titles differ: $(cat titles.diff)"
-}
-export -f same_report
 
 # thread_of FILE COMM: the tid of the first thread named COMM (perf's --sort pid column)
 thread_of() {

@@ -25,47 +25,15 @@ record_all() {
 }
 record_all
 
-need() {
-	[ ! -e "$FILES/failed" ] || skip "$(cat "$FILES/failed")"
-	[ -s "$FILES/$1" ] || skip "$1 was not recorded"
-	echo "$FILES/$1"
-}
 export FILES
-export -f need
-
-# report WHO FILE OPTS...: the title and entry lines of perf's or xperf's --stdio report,
-# sorted (entries of equal overhead may come in another order); `keep` (a grep -E regex,
-# default all) selects entry lines, `drop` leaves lines out
-report() {
-	local who=$1 f=$2
-	shift 2
-	if [ "$who" = perf ]; then
-		perf_run report --stdio "$@" -i "$f" 2>perf.err || fail "perf report $*: $(tail -n 3 perf.err)"
-	else
-		"$R" --stdio "$@" -i "$f" 2>xperf.err || fail "xperf report $*: $(cat xperf.err)"
-	fi | grep -v -e '^# (Tip' -e '^$' -e '^# To display' | grep -E "^#|${keep:-.}" |
-		grep -Ev "${drop:-^\$}" | sort
-}
-export -f report
-
-# same FILE OPTS...: perf and xperf print the same title and entry lines, byte for byte
-same() {
-	local f=$1
-	shift
-	report perf "$f" "$@" >perf.lines
-	report xperf "$f" "$@" >xperf.lines
-	grep -qv '^#' perf.lines || fail "perf printed no entries"
-	diff perf.lines xperf.lines >reports.diff || fail "$* differs: $(head -n 12 reports.diff)"
-}
-export -f same
 
 # near FILE OPTS...: the entries of perf and xperf (their last column) within half a point,
 # the entries of 1 % or more on both sides
 near() {
 	local f=$1
 	shift
-	report perf "$f" -q "$@" | awk "{ print \$1, \$NF }" >perf.rows
-	report xperf "$f" -q "$@" | awk "{ print \$1, \$NF }" >xperf.rows
+	report_lines perf "$f" -q "$@" | awk "{ print \$1, \$NF }" >perf.rows
+	report_lines xperf "$f" -q "$@" | awk "{ print \$1, \$NF }" >xperf.rows
 	[ -s perf.rows ] || fail "perf printed no entries"
 	awk '
 	{ v = $1; sub(/%$/, "", v) }
@@ -87,23 +55,23 @@ for who in perf xperf; do
 	export thr fork
 
 	perf_case "--sort time: 100 ms periods, file by $who" '
-		same "$(need $thr)" --no-children --sort time
-		same "$(need $thr)" --no-children --sort comm,time
+		same_report "$(need $thr)" --no-children --sort time
+		same_report "$(need $thr)" --no-children --sort comm,time
 		# with children, perf counts a sample once per frame of its chain there
-		same "$(need $fork)" --children -g none --sort time
+		same_report "$(need $fork)" --children -g none --sort time
 	'
 	perf_case "--sort addr, with and without children, file by $who" '
-		same "$(need $thr)" --no-children --sort addr
-		same "$(need $fork)" --children -g none --sort addr
-		same "$(need $fork)" --no-children -g none --sort comm,addr
+		same_report "$(need $thr)" --no-children --sort addr
+		same_report "$(need $fork)" --children -g none --sort addr
+		same_report "$(need $fork)" --no-children -g none --sort comm,addr
 	'
 	perf_case "--sort socket: the cpu topology of the file (-001 without), file by $who" '
-		same "$(need $thr)" --no-children --sort socket
-		same "$(need $thr)" --no-children --sort socket,cpu
-		same "$(need $fork)" --children -g none --sort socket
+		same_report "$(need $thr)" --no-children --sort socket
+		same_report "$(need $thr)" --no-children --sort socket,cpu
+		same_report "$(need $fork)" --children -g none --sort socket
 	'
 	perf_case "--sort cgroup and cgroup_id without cgroups recorded, file by $who" '
-		same "$(need $thr)" --no-children --sort cgroup,cgroup_id,comm
+		same_report "$(need $thr)" --no-children --sort cgroup,cgroup_id,comm
 	'
 	# symbol_size is not compared here: under load some recordings differ from perf in a
 	# row not yet understood (see the commit that took the case out)
@@ -112,8 +80,8 @@ for who in perf xperf; do
 	# build-id cache sizes it otherwise)
 	perf_case "--sort dso_size: the size of the map, the kernel'\''s too, file by $who" '
 		k="%  +[0-9]+  (threads|forker|libc|ld-linux|true|\[kernel\.kallsyms\])"
-		keep=$k same "$(need $thr)" --no-children --sort dso_size,dso
-		keep=$k same "$(need $fork)" --children -g none --sort dso_size,dso
+		keep=$k same_report "$(need $thr)" --no-children --sort dso_size,dso
+		keep=$k same_report "$(need $fork)" --children -g none --sort dso_size,dso
 		grep -q "kernel.kallsyms" xperf.lines || skip "no kernel samples in the fork file: the kernel row is not compared"
 	'
 	# srcfile is the file of srcline, whose file perf takes elsewhere for some inlined code
@@ -127,13 +95,13 @@ for who in perf xperf; do
 done
 
 perf_case "--sort cgroup: the cgroups of perf record --all-cgroups, by their names" '
-	same "$(need cg.data)" --no-children --sort cgroup
-	same "$(need cg.data)" --no-children --sort cgroup,comm,dso
+	same_report "$(need cg.data)" --no-children --sort cgroup
+	same_report "$(need cg.data)" --no-children --sort cgroup,comm,dso
 	grep -q "  /" xperf.lines || fail "no cgroup named: $(cat xperf.lines)"
 '
 
 perf_case "--sort cgroup_id: the cgroup namespace of perf record --namespaces" '
-	same "$(need ns.data)" --no-children --sort cgroup_id,comm
+	same_report "$(need ns.data)" --no-children --sort cgroup_id,comm
 	grep -qv "  0/0x0" xperf.lines || fail "no namespace: $(cat xperf.lines)"
 '
 

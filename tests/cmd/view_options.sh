@@ -4,6 +4,7 @@
 # shows inline frames as perf script --inline, and every command that reads a profile says
 # the same warnings about the same file. perf 6.1 is the oracle where it has the option.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/lib_compare.sh"
 
 R=$XPERF_BUILD/xperf-report
 XS=$XPERF_BUILD/xperf-script
@@ -11,63 +12,18 @@ XA=$XPERF_BUILD/xperf-annotate
 W=$XPERF_BUILD/workloads
 export R XS XA W
 
-# prog.c: hot_loop burns the time; built with -DVARIANT, never_ran comes first and takes
-# the addresses hot_loop has in the plain build (so the other file's symbols would name it)
-cat >"$TEST_TMP/prog.c" <<'EOF'
-#include <stdlib.h>
-#include <time.h>
-volatile unsigned long sink;
-#ifdef VARIANT
-__attribute__((noinline)) void never_ran(void)
-{
-	for (int i = 0; i < 100; i++)
-		sink += (unsigned long)i * 11;
-	for (int i = 0; i < 100; i++)
-		sink += (unsigned long)i * 13;
-	for (int i = 0; i < 100; i++)
-		sink += (unsigned long)i * 17;
-}
-#endif
-__attribute__((noinline)) void hot_loop(void)
-{
-	for (int i = 0; i < 1000; i++)
-		sink += (unsigned long)i * 3;
-}
-int main(int argc, char **argv)
-{
-	double secs = argc > 1 ? atof(argv[1]) : 0.3;
-	struct timespec a, b;
-
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	do {
-		for (int i = 0; i < 1000; i++)
-			hot_loop();
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	} while ((b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9 < secs);
-#ifdef VARIANT
-	if (argc > 5)
-		never_ran();
-#endif
-	return 0;
-}
-EOF
-PROG_C=$TEST_TMP/prog.c
-export PROG_C
+write_prog_c
 
 # replaced: record ./prog with perf into p.data, then put the variant (another build-id,
 # never_ran where hot_loop was) in its place; the recorded file stays as ./orig, and is
 # laid out under symfs/ and in a build-id cache under home/.debug as perf looks for it
 replaced() {
-	${CC:-cc} -O1 -fno-omit-frame-pointer -o prog "$PROG_C" || fail "cannot compile"
-	${CC:-cc} -O1 -fno-omit-frame-pointer -DVARIANT -o variant "$PROG_C" || fail "cannot compile"
-	[ "$(nm prog | awk "/ hot_loop\$/ { print \$1 }")" = "$(nm variant | awk "/ never_ran\$/ { print \$1 }")" ] ||
-		skip "the compiler did not put never_ran where hot_loop was"
-	cp prog orig
+	build_both
 	perf_run record -q -N --no-bpf-event -e cpu-clock -o p.data -- ./prog 0.3 >/dev/null 2>&1 ||
 		fail "perf record failed"
 	cp variant prog
 	mkdir -p "symfs$PWD" && cp orig "symfs$PWD/prog"
-	bid=$(readelf -n orig | awk "/Build ID:/ { print \$3; exit }")
+	bid=$(build_id orig)
 	mkdir -p "home/.debug/.build-id/${bid:0:2}/${bid:2}"
 	cp orig "home/.debug/.build-id/${bid:0:2}/${bid:2}/elf"
 }
