@@ -16,7 +16,7 @@
 #include "view/run.h"
 
 struct annotate_opts {
-	const char *input, *symbol, *vmlinux, *percent_type, *color;
+	const char *input, *symbol, *percent_type, *color;
 	bool stdio, tui, print_lines, source, full_paths, nr_samples, total_period, skip_missing;
 	double percent_limit;
 	struct view_opts view; /* symbol lookup, --dsos, --cpu, -q: as every reading command */
@@ -374,8 +374,6 @@ int main(int argc, const char **argv)
 			   "annotate this symbol (as the SYMBOL argument; default: every symbol "
 			   "with samples, most samples first)"),
 		VIEW_OPTS_LOOKUP(&o.view),
-		OPT_STRING('k', "vmlinux", &o.vmlinux, "FILE", "not supported: kernel code "
-			   "comes from /proc/kcore"),
 		OPT_GROUP("Output"),
 		OPT_BOOL(0, "stdio", &o.stdio, "print to stdout, as perf annotate --stdio (the "
 			 "default; the annotate TUI is xperf report's `a` key)"),
@@ -421,10 +419,6 @@ int main(int argc, const char **argv)
 	}
 	if (argc == 1)
 		o.symbol = argv[0];
-	if (o.vmlinux) {
-		cli_error("--vmlinux is not supported: kernel code is read from /proc/kcore");
-		return CLI_EXIT_USAGE;
-	}
 	if (o.tui) {
 		cli_error("--tui is not supported by xperf annotate: use xperf report and its "
 			  "`a` key, or --stdio");

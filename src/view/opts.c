@@ -47,6 +47,10 @@ int view_opts_check(const struct view_opts *v, struct xb_error *err)
 	struct xpp_time_ranges t;
 	int ret;
 
+	if (v->vmlinux)
+		return xb_error_set(err, -EINVAL, "--vmlinux is not supported: kernel symbols "
+				    "come from kallsyms (--kallsyms FILE), kernel code from "
+				    "/proc/kcore");
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		struct xpp_int_list l = { 0 };
 

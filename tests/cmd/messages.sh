@@ -33,6 +33,14 @@ test_case "a bad --pid, --tid, --cpu or --time value: one line, exit 1 (as a bad
 			[ ! -s out ] || fail "$cmd $o: stdout"
 		done
 	done
+	# --vmlinux: refused alike, one line
+	for cmd in report script annotate; do
+		rc=0; "xperf-$cmd" -k vmlinux -i no.data >out 2>err </dev/null || rc=$?
+		[ $rc -eq 1 ] || fail "$cmd -k: exit $rc"
+		[ "$(stderr_lines err)" -eq 1 ] || fail "$cmd -k: $(cat err)"
+		grep -q "^xperf $cmd: error: --vmlinux is not supported: kernel symbols come from kallsyms" err ||
+			fail "$cmd -k: $(cat err)"
+	done
 	# what needs the file stays a runtime error: --cpu on a file without the cpu field
 	xperf-record -q -N -o r.data -- true
 	rc=0; xperf-report --cpu 0 -i r.data >out 2>err || rc=$?
