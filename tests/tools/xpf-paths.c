@@ -14,7 +14,7 @@
 #include "format/xpf_writer.h"
 
 /*
- * Usage: xpf-paths -i REAL.data -o OUT.data [-n SAMPLES] [-d DEPTH] [-z LEVEL]
+ * Usage: xpf-paths -i REAL.data -o OUT.data [-n SAMPLES] [-d DEPTH] [-z LEVEL] [-u]
  *
  * The cost of a report grows with the number of distinct call paths, which a real
  * recording of a few seconds keeps small. This makes the worst case out of a real file:
@@ -27,11 +27,21 @@
  * (P functions known, P * P >= SAMPLES), the others a hash of (i, frame): the paths share
  * little beyond their outermost frame, as independent paths do. Times follow the last
  * record of REAL.data; samples come in rounds of 10000. Plain records unless -z.
+ *
+ * -u makes the unresolved shape instead (issue 20: a stripped or deleted binary, a JIT
+ * without a map): the DEPTH inner frames of every sample are addresses no other frame has,
+ * in a map of a file that is not on disk (UNRESOLVED_FILE, added beside the process's own
+ * maps), so that every frame is an entry of its own, below two outermost frames that every
+ * sample shares (two resolved functions, as a program's main and its caller), whose
+ * entries' call graphs hold every path.
  * Prints "paths N functions P" on success.
  */
 
 #define MAX_FUNCS (1u << 16)
 #define ROUND 10000
+/* -u: the file of the unresolved frames' map, which no machine has; its map's start */
+#define UNRESOLVED_FILE "/nonexistent/xpf-paths/deleted-binary"
+#define UNRESOLVED_START 0x100000000000ULL
 
 struct func_pool {
 	uint64_t *ip;
@@ -42,6 +52,7 @@ struct map {
 	uint64_t start, len, pgoff;
 	uint32_t pid;
 	char *file;
+	struct perf_event_header *rec; /* the MMAP2 record as read */
 };
 
 static struct xb_error err;
@@ -106,6 +117,38 @@ out:
 	if (elf)
 		elf_end(elf);
 	close(fd);
+}
+
+/*
+ * -u: a copy of the process's MMAP2 record m (its ids, its time) for UNRESOLVED_FILE, an
+ * executable map at UNRESOLVED_START of room for n frames 16 bytes apart, with an inode of
+ * its own and no build-id (nothing can find the file). 0, or -1 when m is not one to copy.
+ */
+static int gone_map(xpf_writer *wr, const struct perf_event_attr *attr,
+		    const struct perf_event_header *m, uint64_t n)
+{
+	static const char name[] = UNRESOLVED_FILE;
+	unsigned int trailer = attr->sample_id_all ? xpf_sample_id_size(attr->sample_type) : 0;
+	size_t namelen = (sizeof(name) + 7) & ~(size_t)7;
+	uint64_t buf[64] = { 0 }, len = (n * 16 + 4095) & ~4095ULL, ino = 0x7e57ab1eULL;
+	uint8_t *b = (uint8_t *)buf;
+	struct perf_event_header *h = (struct perf_event_header *)buf;
+
+	if (m->size < 72 + trailer || 72 + namelen + trailer > sizeof(buf))
+		return -1;
+	memcpy(b, m, 72);
+	memcpy(b + 16, &(uint64_t){ UNRESOLVED_START }, 8);
+	memcpy(b + 24, &len, 8);
+	memset(b + 32, 0, 8);                    /* pgoff */
+	memset(b + 40, 0, 24);                   /* maj, min, ino, ino_generation */
+	memcpy(b + 48, &ino, 8);
+	memcpy(b + 72, name, sizeof(name));
+	memcpy(b + 72 + namelen, (const uint8_t *)m + m->size - trailer, trailer);
+	h->misc &= (uint16_t)~PERF_RECORD_MISC_MMAP_BUILD_ID;
+	h->size = (uint16_t)(72 + namelen + trailer);
+	if (xpf_writer_write(wr, h, &err))
+		die("writing");
+	return 0;
 }
 
 /* One sample in the attr's layout: the fields this tool knows, -1 for any other. */
@@ -191,8 +234,9 @@ int main(int argc, char **argv)
 	xpf_reader *r;
 	xpf_writer *wr;
 	int c, ret;
+	int unresolved = 0; /* -u: 1 asked for, 2 its map written */
 
-	while ((c = getopt(argc, argv, "i:o:n:d:z:")) != -1) {
+	while ((c = getopt(argc, argv, "i:o:n:d:z:u")) != -1) {
 		if (c == 'i')
 			in = optarg;
 		else if (c == 'o')
@@ -203,6 +247,8 @@ int main(int argc, char **argv)
 			depth = (uint32_t)strtoul(optarg, NULL, 10);
 		else if (c == 'z')
 			wo.compress_level = atoi(optarg);
+		else if (c == 'u')
+			unresolved = 1;
 		else
 			goto usage;
 	}
@@ -260,6 +306,10 @@ int main(int argc, char **argv)
 				memcpy(&maps[nr_maps].pgoff, b + 32, 8);
 				maps[nr_maps].pid = pid;
 				maps[nr_maps].file = strndup(b + 72, h->size - 72);
+				maps[nr_maps].rec = malloc(h->size);
+				if (!maps[nr_maps].file || !maps[nr_maps].rec)
+					die("memory");
+				memcpy(maps[nr_maps].rec, h, h->size);
 				nr_maps++;
 			}
 		}
@@ -272,10 +322,16 @@ int main(int argc, char **argv)
 		die("the input has no user samples with callchains");
 	/* the functions of the sampled process's executable maps */
 	for (uint32_t i = 0; i < nr_maps; i++) {
-		if (maps[i].pid == tmpl.pid)
+		if (maps[i].pid == tmpl.pid) {
 			add_funcs(&pool, &maps[i]);
+			if (unresolved == 1 && !gone_map(wr, &a0->attr, maps[i].rec, nsamples * depth))
+				unresolved = 2;
+		}
 		free(maps[i].file);
+		free(maps[i].rec);
 	}
+	if (unresolved == 1)
+		die("the sampled process has no MMAP2 record to model the unresolved map on");
 	free(maps);
 	free(counts);
 	qsort(pool.ip, pool.nr, sizeof(*pool.ip), cmp_u64);
@@ -283,20 +339,32 @@ int main(int argc, char **argv)
 		if (!o || pool.ip[i] != pool.ip[o - 1])
 			pool.ip[o++] = pool.ip[i], c = (int)o;
 	pool.nr = pool.nr ? (uint32_t)c : 0;
-	if (pool.nr < 16 || (uint64_t)pool.nr * pool.nr < nsamples)
+	if (pool.nr < 16 || (!unresolved && (uint64_t)pool.nr * pool.nr < nsamples))
 		die("too few functions in the sampled process's files");
 	if (xpf_writer_finished_round(wr, &err))
 		die("writing");
 	for (uint64_t i = 0; i < nsamples; i++) {
-		uint64_t chain[41];
+		uint64_t chain[43]; /* depth, plus -u's two shared frames */
 
 		chain[0] = PERF_CONTEXT_USER;
+		if (unresolved) {
+			/* an address of its own per frame, 16 bytes apart; the shared two last */
+			for (uint32_t j = 0; j < depth; j++)
+				chain[j + 1] = UNRESOLVED_START + (i * depth + j) * 16;
+			chain[depth + 1] = pool.ip[pool.nr / 2];
+			chain[depth + 2] = pool.ip[pool.nr / 2 + 1];
+			if (put_sample(w, a0->attr.sample_type, &tmpl, chain, depth + 2,
+				       last_time + 1 + i * 1000))
+				die("the input's sample_type has fields this tool does not write");
+			goto write;
+		}
 		chain[1] = pool.ip[i % pool.nr];
 		chain[2] = pool.ip[(i / pool.nr) % pool.nr];
 		for (uint32_t j = 2; j < depth; j++)
 			chain[j + 1] = pool.ip[mix(i * 64 + j) % pool.nr];
 		if (put_sample(w, a0->attr.sample_type, &tmpl, chain, depth, last_time + 1 + i * 1000))
 			die("the input's sample_type has fields this tool does not write");
+write:
 		if (xpf_writer_write(wr, (const struct perf_event_header *)w, &err) ||
 		    ((i + 1) % ROUND == 0 && xpf_writer_finished_round(wr, &err)))
 			die("writing");
@@ -309,6 +377,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: xpf-paths -i REAL.data -o OUT.data [-n SAMPLES] [-d DEPTH] "
-		"[-z LEVEL]\n");
+		"[-z LEVEL] [-u]\n");
 	return 1;
 }
