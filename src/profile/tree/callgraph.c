@@ -74,10 +74,26 @@ void xpp_cg_free(xpp_callgraph *g)
 	free(g);
 }
 
+/*
+ * The table keeps the size of the largest tree it held: a reset clears the slots of the
+ * nodes there are, found as a lookup finds them, unless they fill the table enough that
+ * clearing it whole costs no more. Either way the cost is the tree's, not the largest's
+ * (issue 20: a scratch tree reset per entry made a profile of a million entries quadratic).
+ */
 void xpp_cg_reset(xpp_callgraph *g)
 {
-	if (g->nslots)
+	if (g->nslots && (uint64_t)g->nr * 8 >= g->nslots) {
 		memset(g->slots, 0, g->nslots * sizeof(*g->slots));
+	} else if (g->nslots) {
+		/* a probe passes over the slots cleared already: it stops at its node only */
+		for (uint32_t i = 1; i < g->nr; i++) {
+			uint32_t s = slot_of(g, hash_pk(g->pk[i]));
+
+			while (g->slots[s] != i)
+				s = (s + 1) & (g->nslots - 1);
+			g->slots[s] = 0;
+		}
+	}
 	g->self_ix[0] = 0;
 	g->nr = 1;
 	g->nr_selfs = 0;
