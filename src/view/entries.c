@@ -172,6 +172,21 @@ static int64_t entry_of(struct rv_entries *g, uint32_t comm, uint32_t f)
 	uint64_t key = ((uint64_t)comm << 32 | f) + 1;
 	uint32_t s;
 
+	/* the first command's frames (often all there are) by frame id, a load each */
+	if (!g->dense_cap && !g->map.nr)
+		g->dense_comm = comm;
+	if (comm == g->dense_comm) {
+		if (f < g->dense_cap && g->dense[f])
+			return g->dense[f] - 1;
+		if (XB_ARRAY_RESERVE0(g->dense, g->dense_cap, (size_t)f + 1, 1024))
+			return -ENOMEM;
+		struct xpp_hist_key k = collapse(g->c, comm, f, key_mask(g->c));
+		int64_t id = entry_of_key(g, &k, f);
+
+		if (id >= 0)
+			g->dense[f] = (uint32_t)id + 1;
+		return id;
+	}
 	if ((m->nr + 1) * 2 > m->nslots) {
 		uint32_t n = m->nslots ? m->nslots * 2 : 1024;
 		uint64_t *nk = calloc(n, sizeof(*nk));
@@ -377,13 +392,12 @@ struct row_sort {
 	struct rv_cols v;
 };
 
-/* the same values of the sample's context (values.h) */
-static bool same_context(const struct xpp_hist_key *a, const struct xpp_hist_key *b)
+/* the same values of the sample's context (values.h) that the view's keys hold */
+static bool same_context(const struct rv_entries *g, const struct xpp_hist_key *a,
+			 const struct xpp_hist_key *b)
 {
-	unsigned int ctx = xpp_val_mask(true);
-
-	for (int i = 0; i < XPP_VAL_NR; i++)
-		if ((ctx & XPP_HIST_KEY_VAL(i)) && a->val[i] != b->val[i])
+	for (int i = 0; g->ctx_vals && i < XPP_VAL_NR; i++)
+		if ((g->ctx_vals & XPP_HIST_KEY_VAL(i)) && a->val[i] != b->val[i])
 			return false;
 	return true;
 }
@@ -391,10 +405,13 @@ static bool same_context(const struct xpp_hist_key *a, const struct xpp_hist_key
 int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b)
 {
 	size_t n;
-	const struct xpp_hist_entry *e = xpp_hist_entries(g->h, &n);
+	const struct xpp_hist_entry *e;
 
-	if (g->depth && (key_mask(g->c) & XPP_HIST_KEY_SYM) && e[a].key.comm == e[b].key.comm &&
-	    same_context(&e[a].key, &e[b].key) && g->depth[a] != g->depth[b])
+	/* the cheap test first: sorts call this for every tie */
+	if (!g->depth || g->depth[a] == g->depth[b] || !(key_mask(g->c) & XPP_HIST_KEY_SYM))
+		return 0;
+	e = xpp_hist_entries(g->h, &n);
+	if (e[a].key.comm == e[b].key.comm && same_context(g, &e[a].key, &e[b].key))
 		return (g->depth[a] > g->depth[b]) == (g->c->cg.order != 0) ? -1 : 1;
 	return 0;
 }
@@ -417,11 +434,13 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	 * thread, here of one command, and only when it sorts by symbol; with -g none its
 	 * entries keep no chains, so no depth)
 	 */
-	if (rv_entry_cmp_depth(g, a, b))
-		return rv_entry_cmp_depth(g, a, b);
+	int d = rv_entry_cmp_depth(g, a, b);
+
+	if (d)
+		return d;
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
-	if (!same_context(&e[a].key, &e[b].key))
+	if (!same_context(g, &e[a].key, &e[b].key))
 		return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
 	/* and, with graphs, addresses without a symbol in one DSO highest first (perf's
 	 * _sort__addr_cmp orders its collapsed entries so; -g none keeps them lowest first) */
@@ -641,6 +660,8 @@ int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx)
 	g->c = c;
 	g->ev = &c->ev[idx];
 	g->chains = rv_event_chains(c, idx);
+	/* values a key holds only when asked for: the others are 0 in every key */
+	g->ctx_vals = xpp_val_mask(true) & key_mask(c);
 	/* perf's min_callchain_hits: a u64 from the double */
 	g->min_hit = (uint64_t)((double)g->ev->total_period * (c->cg.threshold / 100.0));
 	if (!g->chains) {
@@ -680,6 +701,7 @@ void rv_entries_free(struct rv_entries *g)
 	free(g->order);
 	free(g->map.key);
 	free(g->map.entry);
+	free(g->dense);
 	free(g->stamp);
 	free(g->depth);
 	free(g->addr);

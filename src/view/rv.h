@@ -247,12 +247,16 @@ struct rv_entries {
 	uint32_t *rows;
 	size_t nr_rows;
 	uint64_t min_hit;            /* the -g threshold as a period */
+	unsigned int ctx_vals;       /* the context values (values.h) of the view's keys */
 	/* with chains */
 	struct rv_path *paths;
 	uint32_t nr_paths, maxdepth; /* maxdepth: frames of the longest path */
 	size_t *pair_off;            /* per entry: the paths that meet it (each once) are */
 	uint32_t *order;             /* order[pair_off[e]..pair_off[e + 1]) */
-	struct rv_entry_map map;
+	struct rv_entry_map map;     /* the other commands' */
+	uint32_t *dense, dense_comm; /* per frame id: its entry + 1 (0 unknown) in the paths
+					of command dense_comm (the first met) */
+	size_t dense_cap;
 	uint32_t *stamp;             /* per entry: the last path that met it, + 1 */
 	uint32_t *depth;             /* per entry, with children: perf's callchain max_depth */
 	size_t cap_entries;
