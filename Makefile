@@ -16,12 +16,12 @@
 #   make install PREFIX=/usr/local [DESTDIR=...]   binaries and man pages
 #
 # Required: libelf, libzstd and libiberty (binutils' demangler, a static library, as perf uses
-# it). Optional libraries (libdw, ncursesw, capstone, and libprotobuf-c with zlib for the
-# pprof export, libtraceevent, libdebuginfod): HAVE_LIBDW, HAVE_CURSES, HAVE_CAPSTONE,
-# HAVE_PBC, HAVE_TRACEEVENT and HAVE_DEBUGINFOD are 1 or 0 (from
+# it). Optional libraries (libdw, ncursesw, Zydis and capstone, and libprotobuf-c with zlib
+# for the pprof export, libtraceevent, libdebuginfod): HAVE_LIBDW, HAVE_CURSES, HAVE_ZYDIS,
+# HAVE_CAPSTONE, HAVE_PBC, HAVE_TRACEEVENT and HAVE_DEBUGINFOD are 1 or 0 (from
 # config.mak, the command line, or header detection); the build writes them to
 # $(BUILD)/config.h (`#include "config.h"`: HAVE_LIBELF, HAVE_LIBDW, HAVE_ZSTD, HAVE_CURSES,
-# HAVE_CAPSTONE, HAVE_PBC, HAVE_TRACEEVENT, HAVE_DEBUGINFOD, XPERF_VERSION). The files that use an optional library are listed
+# HAVE_CAPSTONE, HAVE_ZYDIS, HAVE_PBC, HAVE_TRACEEVENT, HAVE_DEBUGINFOD, XPERF_VERSION). The files that use an optional library are listed
 # by hand below ("optional libraries"), each with its stub.
 
 -include config.mak
@@ -52,6 +52,7 @@ HAVE_ZSTD     ?= 1
 HAVE_LIBDW    ?= $(call have_header,/usr/include/elfutils/libdw.h)
 HAVE_CURSES   ?= $(call have_header,/usr/include/ncursesw/curses.h)
 HAVE_CAPSTONE ?= $(call have_header,/usr/include/capstone/capstone.h)
+HAVE_ZYDIS    ?= $(call have_header,/usr/include/Zydis/Zydis.h)
 # tracepoint fields in xperf script: libtraceevent
 HAVE_TRACEEVENT ?= $(call have_header,/usr/include/traceevent/event-parse.h)
 # debug files of stripped binaries from debuginfod servers: elfutils' libdebuginfod
@@ -131,6 +132,9 @@ CURSES_FILES   := $(wildcard src/report/tui_curses/*.c)
 CURSES_STUBS   := src/report/tui_curses_stub/tui_stub.c
 CAPSTONE_FILES := src/profile/disasm/disasm_capstone.c
 CAPSTONE_STUBS := src/profile/disasm/disasm_capstone_stub.c
+# x86 decoding with objdump's text: a folder, all of it or its stub folder
+ZYDIS_FILES    := $(wildcard src/profile/disasm/x86_zydis/*.c)
+ZYDIS_STUBS    := src/profile/disasm/x86_zydis_stub/x86_zydis_stub.c
 PBC_FILES      := src/report/pprof/pprof_pbc.c
 PBC_STUBS      := src/report/pprof/pprof_pbc_stub.c
 TRACEEVENT_FILES := src/script/tracepoint_te.c
@@ -141,12 +145,13 @@ DEBUGINFOD_STUBS := src/profile/symbols/fetch_debuginfod_stub.c
 OPTIONAL_OFF := $(if $(filter 1,$(HAVE_LIBDW)),$(LIBDW_STUBS),$(LIBDW_FILES)) \
                 $(if $(filter 1,$(HAVE_CURSES)),$(CURSES_STUBS),$(CURSES_FILES)) \
                 $(if $(filter 1,$(HAVE_CAPSTONE)),$(CAPSTONE_STUBS),$(CAPSTONE_FILES)) \
+                $(if $(filter 1,$(HAVE_ZYDIS)),$(ZYDIS_STUBS),$(ZYDIS_FILES)) \
                 $(if $(filter 1,$(HAVE_PBC)),$(PBC_STUBS),$(PBC_FILES)) \
                 $(if $(filter 1,$(HAVE_TRACEEVENT)),$(TRACEEVENT_STUBS),$(TRACEEVENT_FILES)) \
                 $(if $(filter 1,$(HAVE_DEBUGINFOD)),$(DEBUGINFOD_STUBS),$(DEBUGINFOD_FILES))
 OPTIONAL_ALL := $(LIBDW_FILES) $(LIBDW_STUBS) $(CURSES_FILES) $(CURSES_STUBS) $(CAPSTONE_FILES) \
-                $(CAPSTONE_STUBS) $(PBC_FILES) $(PBC_STUBS) $(TRACEEVENT_FILES) $(TRACEEVENT_STUBS) \
-                $(DEBUGINFOD_FILES) $(DEBUGINFOD_STUBS)
+                $(CAPSTONE_STUBS) $(ZYDIS_FILES) $(ZYDIS_STUBS) $(PBC_FILES) $(PBC_STUBS) \
+                $(TRACEEVENT_FILES) $(TRACEEVENT_STUBS) $(DEBUGINFOD_FILES) $(DEBUGINFOD_STUBS)
 $(foreach f,$(OPTIONAL_ALL),$(if $(wildcard $(f)),,$(error $(f), listed for an optional library, is missing)))
 select_src = $(filter-out $(OPTIONAL_OFF),$(1))
 
@@ -158,7 +163,7 @@ EVENTS_SRC := $(call select_src,$(wildcard src/events/*.c))
 CLI_SRC    := $(call select_src,$(wildcard src/cli/*.c))
 RECORD_SRC := $(call select_src,$(wildcard src/record/*.c src/record/*/*.c))
 STAT_SRC   := $(call select_src,$(wildcard src/stat/*.c src/stat/*/*.c))
-PROFILE_SRC := $(call select_src,$(wildcard src/profile/*.c src/profile/*/*.c))
+PROFILE_SRC := $(call select_src,$(wildcard src/profile/*.c src/profile/*/*.c src/profile/*/*/*.c))
 VIEW_SRC   := $(call select_src,$(wildcard src/view/*.c))
 REPORT_SRC := $(call select_src,$(wildcard src/report/*.c src/report/*/*.c))
 LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
@@ -225,11 +230,13 @@ WORKLOAD_BINS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(WORKLOAD_
                  $(BUILD)/workloads/debuglink.debug
 
 LIBS_ALL   := $(CLI_LIB) $(EVENTS_LIB) $(FORMAT_LIB) $(XELF_LIB) $(BASE_LIB)
-# capstone is not linked: disasm_capstone.c opens it with dlopen when it first disassembles
-# (or, for annotate, on a thread during the pass), so no view pays the loader's relocation
-# of it at start-up. CAPSTONE_LIBS (what configure found) is not linked; -ldl is for a C
-# library before glibc 2.34, where dlopen lived there (an empty archive since).
-REPORT_LIBS := $(DW_LIBS) $(DEBUGINFOD_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) $(if $(CAPSTONE_CFLAGS),-ldl)
+# capstone and Zydis are not linked: disasm_capstone.c and x86_zydis/ open them with dlopen
+# when they first disassemble (or, for annotate, on a thread during the pass), so no view
+# pays the loader's relocation of them at start-up. CAPSTONE_LIBS (what configure found) is
+# not linked; -ldl is for a C library before glibc 2.34, where dlopen lived there (an empty
+# archive since).
+REPORT_LIBS := $(DW_LIBS) $(DEBUGINFOD_LIBS) $(ELF_LIBS) $(IBERTY_LIBS) $(CURSES_LIBS) \
+               $(if $(or $(CAPSTONE_CFLAGS),$(filter 1,$(HAVE_ZYDIS))),-ldl)
 
 .PHONY: all check check-unit bench fuzz fuzz-build mutate deps demo install clean distclean FORCE
 all: $(COMMANDS) $(UNIT_BINS) $(TOOL_BINS) $(WORKLOAD_BINS) $(EXAMPLE_BINS)
@@ -240,7 +247,7 @@ $(CONFIG_H): FORCE
 	@mkdir -p $(dir $@)
 	@sh scripts/gen-config-h.sh "$(VERSION)" "$(HAVE_LIBELF)" "$(HAVE_LIBDW)" "$(HAVE_ZSTD)" \
 		"$(HAVE_CURSES)" "$(HAVE_CAPSTONE)" "$(HAVE_PBC)" "$(HAVE_TRACEEVENT)" \
-		"$(HAVE_DEBUGINFOD)" >$@.tmp
+		"$(HAVE_DEBUGINFOD)" "$(HAVE_ZYDIS)" >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(BUILD)/obj/%.o: %.c | $(CONFIG_H)
@@ -280,7 +287,8 @@ $(STAT_OBJS): $(call obj,$(filter-out src/stat/cmd_stat.c,$(STAT_SRC)))
 BUILT_COMMANDS := $(patsubst $(BUILD)/xperf-%,%,$(filter $(BUILD)/xperf-%,$(COMMANDS)))
 $(call obj,$(DRIVER_SRC)): ALL_CFLAGS += -DXPERF_COMMANDS='" $(BUILT_COMMANDS) "' \
 	-DXPERF_USES_LIBDW=$(if $(LIBDW_FILES),1,0) -DXPERF_USES_CURSES=$(if $(CURSES_FILES),1,0) \
-	-DXPERF_USES_CAPSTONE=$(if $(CAPSTONE_FILES),1,0) -DXPERF_USES_PBC=$(if $(PBC_FILES),1,0) \
+	-DXPERF_USES_CAPSTONE=$(if $(CAPSTONE_FILES),1,0) -DXPERF_USES_ZYDIS=$(if $(ZYDIS_FILES),1,0) \
+	-DXPERF_USES_PBC=$(if $(PBC_FILES),1,0) \
 	-DXPERF_USES_TRACEEVENT=$(if $(TRACEEVENT_FILES),1,0) \
 	-DXPERF_USES_DEBUGINFOD=$(if $(DEBUGINFOD_FILES),1,0)
 $(call obj,$(DRIVER_SRC)): Makefile
@@ -445,7 +453,7 @@ print-%:
 	@echo $($*)
 
 clean:
-	rm -rf build build-san build-nocap build-nolibs
+	rm -rf build build-san build-nocap build-nozydis build-nolibs
 distclean: clean
 	rm -f config.mak config.h
 

@@ -14,9 +14,10 @@ set -u
 
 # g++: the C++ test workload; binutils: objcopy and strip, which split the debuglink workload;
 # libiberty-dev: binutils' demangler (a static library), as perf uses it;
+# libzydis-dev: annotate's x86 decoder (AVX-512, objdump's text), libcapstone-dev the others;
 # libprotobuf-c-dev, protobuf-c-compiler, zlib1g-dev: report --pprof (profile.proto, gzip);
 # libdebuginfod-dev: --debuginfod (debug files of stripped binaries from debuginfod servers)
-BUILD_PKGS="gcc g++ binutils make libc6-dev pkg-config libelf-dev libdw-dev libzstd-dev libiberty-dev libncurses-dev libcapstone-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libtraceevent-dev libdebuginfod-dev"
+BUILD_PKGS="gcc g++ binutils make libc6-dev pkg-config libelf-dev libdw-dev libzstd-dev libiberty-dev libncurses-dev libcapstone-dev libzydis-dev libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libtraceevent-dev libdebuginfod-dev"
 # clang + libclang-rt-14-dev: libFuzzer; linux-perf: the oracle; python3: JSON checks;
 # tmux: TUI tests; valgrind: memory checks; zstd: inspecting compressed payloads;
 # man-db: `xperf help CMD`; procps: ps/pgrep in record tests; locales: the locale sources

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Print config.h for the build:
 #   gen-config-h.sh VERSION HAVE_LIBELF HAVE_LIBDW HAVE_ZSTD HAVE_CURSES HAVE_CAPSTONE HAVE_PBC
-#                 HAVE_TRACEEVENT HAVE_DEBUGINFOD
+#                 HAVE_TRACEEVENT HAVE_DEBUGINFOD HAVE_ZYDIS
 # Used by the Makefile (build/config.h) and by ./configure (config.h), so both agree.
 b() { if [ "$1" = 1 ]; then echo 1; else echo 0; fi; }
 cat <<EOT
@@ -19,5 +19,6 @@ cat <<EOT
 #define HAVE_PBC $(b "$7")
 #define HAVE_TRACEEVENT $(b "${8:-0}")
 #define HAVE_DEBUGINFOD $(b "${9:-0}")
+#define HAVE_ZYDIS $(b "${10:-0}")
 #endif
 EOT

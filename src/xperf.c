@@ -183,6 +183,7 @@ static void usage(FILE *f)
 #define XPERF_USES_LIBDW 0
 #define XPERF_USES_CURSES 0
 #define XPERF_USES_CAPSTONE 0
+#define XPERF_USES_ZYDIS 0
 #define XPERF_USES_PBC 0
 #define XPERF_USES_TRACEEVENT 0
 #define XPERF_USES_DEBUGINFOD 0
@@ -200,6 +201,7 @@ static int print_version(void)
 		{ "libdw", XPERF_USES_LIBDW, HAVE_LIBDW,
 		  "DWARF unwinding, inline frames, source lines" },
 		{ "ncursesw", XPERF_USES_CURSES, HAVE_CURSES, "report TUI" },
+		{ "zydis", XPERF_USES_ZYDIS, HAVE_ZYDIS, "annotate disassembly of x86" },
 		{ "capstone", XPERF_USES_CAPSTONE, HAVE_CAPSTONE, "annotate disassembly" },
 		{ "protobuf-c", XPERF_USES_PBC, HAVE_PBC, "report --pprof" },
 		{ "libtraceevent", XPERF_USES_TRACEEVENT, HAVE_TRACEEVENT, "script's tracepoint fields" },

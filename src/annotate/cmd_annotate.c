@@ -318,7 +318,7 @@ static int run_annotate(xpf_reader *rd, const struct annotate_opts *o)
 	xpp_profile_free(r.p);
 	if (ret == -EOPNOTSUPP) {
 		cli_error("annotate is not supported in this build: xperf was built without "
-			  "capstone (install libcapstone-dev and rebuild)");
+			  "a disassembler (install libzydis-dev or libcapstone-dev and rebuild)");
 		return CLI_EXIT_RUNTIME;
 	}
 	if (ret < 0) {
@@ -437,7 +437,7 @@ int main(int argc, const char **argv)
 	}
 	if (!xpp_annotate_supported()) {
 		cli_error("annotate is not supported in this build: xperf was built without "
-			  "capstone (install libcapstone-dev and rebuild)");
+			  "a disassembler (install libzydis-dev or libcapstone-dev and rebuild)");
 		return CLI_EXIT_RUNTIME;
 	}
 	view_opts_dirs(&o.view);

@@ -28,7 +28,8 @@ test_case "configure finds the Debian libraries and writes config.mak and config
 	grep -q "^ZSTD_LIBS = .*-lzstd" tree/config.mak
 	grep -q "^#define HAVE_LIBELF 1" tree/config.h
 	# The optional ones are found exactly when their headers are there.
-	for pair in LIBDW:elfutils/libdw.h CURSES:ncursesw/curses.h CAPSTONE:capstone/capstone.h; do
+	for pair in LIBDW:elfutils/libdw.h CURSES:ncursesw/curses.h CAPSTONE:capstone/capstone.h \
+		    ZYDIS:Zydis/Zydis.h; do
 		v=${pair%%:*} h=/usr/include/${pair#*:}
 		if [ -e "$h" ]; then want=1; else want=0; fi
 		grep -qx "HAVE_$v = $want" tree/config.mak || fail "HAVE_$v should be $want"
@@ -39,8 +40,10 @@ test_case "configure finds the Debian libraries and writes config.mak and config
 
 test_case "configure --without-X disables an optional library" '
 	build_files
-	tree/configure --without-capstone --without-ncursesw >out
+	tree/configure --without-capstone --without-ncursesw --without-zydis >out
 	grep -qx "HAVE_CAPSTONE = 0" tree/config.mak
+	grep -qx "HAVE_ZYDIS = 0" tree/config.mak
+	grep -q "^  zydis .* disabled" out
 	grep -qx "HAVE_CURSES = 0" tree/config.mak
 	grep -qx "CAPSTONE_LIBS = " tree/config.mak
 	grep -q "^  capstone .* disabled" out
@@ -49,8 +52,10 @@ test_case "configure --without-X disables an optional library" '
 test_case "configure names the Debian package of a missing optional library" '
 	build_files
 	fake_cc
-	NO_LIBS="-lcapstone -ldw" tree/configure --cc="$PWD/cc-without" >out
+	NO_LIBS="-lcapstone -ldw -lZydis" tree/configure --cc="$PWD/cc-without" >out
 	grep -qx "HAVE_CAPSTONE = 0" tree/config.mak
+	grep -qx "HAVE_ZYDIS = 0" tree/config.mak
+	grep -q "^  zydis .*no .*libzydis-dev" out
 	grep -qx "HAVE_LIBDW = 0" tree/config.mak
 	grep -q "^  capstone .*no .*libcapstone-dev" out
 	grep -q "^missing: apt-get install.*libdw-dev.*libcapstone-dev" out
@@ -104,6 +109,7 @@ export -f mk has
 
 test_case "optional libraries: every file using one is listed, each with its stub" '
 	for lib in "LIBDW:elfutils/(lib|known-|elf-|version)|dwarf\.h" "CURSES:n?curses(w/|\.h)|curses\.h" "CAPSTONE:capstone" \
+		   "ZYDIS:Zydis/|Zycore/" \
 		   "PBC:zlib\.h|protobuf-c|profile\.pb-c\.h" "TRACEEVENT:traceevent/" \
 		   "DEBUGINFOD:elfutils/debuginfod\.h"; do
 		v=${lib%%:*} re=${lib#*:}
@@ -125,12 +131,12 @@ test_case "optional libraries: every file using one is listed, each with its stu
 '
 
 test_case "a library on builds its files and not their stubs, off the other way round" '
-	on=$(mk HAVE_LIBDW=1 HAVE_CURSES=1 HAVE_CAPSTONE=1 HAVE_PBC=1 HAVE_TRACEEVENT=1 \
+	on=$(mk HAVE_LIBDW=1 HAVE_CURSES=1 HAVE_CAPSTONE=1 HAVE_ZYDIS=1 HAVE_PBC=1 HAVE_TRACEEVENT=1 \
 		HAVE_DEBUGINFOD=1 print-ALL_SRC)
-	off=$(mk HAVE_LIBDW=0 HAVE_CURSES=0 HAVE_CAPSTONE=0 HAVE_PBC=0 HAVE_TRACEEVENT=0 \
+	off=$(mk HAVE_LIBDW=0 HAVE_CURSES=0 HAVE_CAPSTONE=0 HAVE_ZYDIS=0 HAVE_PBC=0 HAVE_TRACEEVENT=0 \
 		HAVE_DEBUGINFOD=0 print-ALL_SRC)
 	files= stubs=
-	for v in LIBDW CURSES CAPSTONE PBC TRACEEVENT DEBUGINFOD; do
+	for v in LIBDW CURSES CAPSTONE ZYDIS PBC TRACEEVENT DEBUGINFOD; do
 		files="$files $(mk print-${v}_FILES)" stubs="$stubs $(mk print-${v}_STUBS)"
 	done
 	[ -n "$(echo $files)" ] || fail "no optional file at all: nothing to check"
@@ -169,7 +175,7 @@ test_case "build/config.h follows the make variables" '
 test_case "ensure-deps --list reports every package it manages" '
 	command -v dpkg-query >/dev/null || skip "not Debian"
 	"$TOP/scripts/ensure-deps.sh" --list >out
-	for p in g++ binutils libelf-dev libdw-dev libzstd-dev libncurses-dev libcapstone-dev clang libclang-rt-14-dev linux-perf python3 locales libc6-dbg; do
+	for p in g++ binutils libelf-dev libdw-dev libzstd-dev libncurses-dev libcapstone-dev libzydis-dev clang libclang-rt-14-dev linux-perf python3 locales libc6-dbg; do
 		grep -qxF -e "installed  $p" -e "missing    $p" out || fail "$p not listed"
 	done
 	# It agrees with dpkg about each one.

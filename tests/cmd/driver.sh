@@ -160,6 +160,7 @@ test_case "version lists the libraries the code uses, each as config.h has it, a
 	[ "$(head -1 out)" = "xperf version $ver" ] || fail "first line: $(head -1 out)"
 	for lib in zstd:HAVE_ZSTD: libelf:HAVE_LIBELF: libdw:HAVE_LIBDW:LIBDW_FILES \
 		   ncursesw:HAVE_CURSES:CURSES_FILES capstone:HAVE_CAPSTONE:CAPSTONE_FILES \
+		   zydis:HAVE_ZYDIS:ZYDIS_FILES \
 		   protobuf-c:HAVE_PBC:PBC_FILES libtraceevent:HAVE_TRACEEVENT:TRACEEVENT_FILES; do
 		IFS=: read -r name macro files <<<"$lib"
 		# a library is used when the Makefile lists files for it (zstd and libelf always)

@@ -42,7 +42,7 @@ void xpp_code_free(struct xpp_code *c);
 uint64_t xpp_code_to_sym(const struct xpp_code *c, uint64_t vaddr);
 uint64_t xpp_code_to_vaddr(const struct xpp_code *c, uint64_t sym_addr);
 
-/* ---- disasm_capstone.c (stub: disasm_capstone_stub.c): decoding ---- */
+/* ---- disasm.c: decoding, by Zydis (x86) or capstone (the rest) ---- */
 
 struct xpp_raw_insn {
 	uint64_t addr;
@@ -57,8 +57,9 @@ struct xpp_raw_insn {
 
 /*
  * Decode code->bytes into *out (malloc'd, *nr entries). A byte that starts no valid
- * instruction becomes a one-byte "(bad)", as objdump shows it. -EOPNOTSUPP without
- * capstone or for a machine it does not know; -ENOMEM.
+ * instruction becomes a one-byte "(bad)", as objdump shows it. x86 code goes to Zydis when
+ * the build has it (objdump's text exactly, AVX-512 included), else to capstone.
+ * -EOPNOTSUPP without a disassembler or for a machine none knows; -ENOMEM.
  */
 int xpp_disasm(const struct xpp_code *code, struct xpp_raw_insn **out, uint32_t *nr,
 	       struct xb_error *err);
@@ -66,6 +67,20 @@ bool xpp_disasm_available(void);
 /* Start loading the disassembler on another thread (xpp_disasm waits for it); no-op when it
  * is loaded, loading, or absent. */
 void xpp_disasm_preload(void);
+
+/*
+ * The two decoders behind xpp_disasm, with the same contract; each file has a stub for a
+ * build without its library (x86_zydis_stub/, disasm_capstone_stub.c) whose _built() is
+ * false. -ENOENT: the library is built in but cannot be loaded at run time.
+ */
+int xpp_zydis_disasm(const struct xpp_code *code, struct xpp_raw_insn **out, uint32_t *nr,
+		     struct xb_error *err);
+bool xpp_zydis_built(void);
+void xpp_zydis_preload(void);
+int xpp_cs_disasm(const struct xpp_code *code, struct xpp_raw_insn **out, uint32_t *nr,
+		  struct xb_error *err);
+bool xpp_cs_built(void);
+void xpp_cs_preload(void);
 
 /* ---- lines_dw.c (stub: lines_dw_stub.c): source lines from the DSO's line table ---- */
 

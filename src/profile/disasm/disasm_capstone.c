@@ -12,7 +12,7 @@
 #include "profile/disasm/annotate.h"
 #include "profile/disasm/disasm.h"
 
-bool xpp_disasm_available(void)
+bool xpp_cs_built(void)
 {
 	return true;
 }
@@ -21,7 +21,7 @@ bool xpp_disasm_available(void)
  * capstone is opened with dlopen, not linked: the dynamic loader spends about a millisecond
  * and 370 page faults relocating its tables at every start, which the views that never
  * disassemble (most reports, script) need not pay, and annotate can pay on another thread
- * while its pass runs (xpp_disasm_preload). The library is the one of the ABI compiled
+ * while its pass runs (xpp_cs_preload). The library is the one of the ABI compiled
  * against (its soname is libcapstone.so.CS_API_MAJOR), kept open until the process ends.
  */
 #define SONAME_(major) "libcapstone.so." #major
@@ -82,7 +82,7 @@ static void *loader_main(void *arg)
 	return NULL;
 }
 
-void xpp_disasm_preload(void)
+void xpp_cs_preload(void)
 {
 	pthread_mutex_lock(&cs_lock);
 	if (!cs.tried && !cs_loader_on)
@@ -187,8 +187,8 @@ static void classify(csh h, const cs_insn *in, const struct xpp_code *c, struct 
 	}
 }
 
-int xpp_disasm(const struct xpp_code *c, struct xpp_raw_insn **out, uint32_t *nr,
-	       struct xb_error *err)
+int xpp_cs_disasm(const struct xpp_code *c, struct xpp_raw_insn **out, uint32_t *nr,
+		  struct xb_error *err)
 {
 	const uint8_t *p = c->bytes;
 	size_t left = c->size, cap = c->size / 3 + 16;
