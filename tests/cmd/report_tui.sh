@@ -29,12 +29,16 @@ tui_case() {
 SHARES=$TEST_TMP/shares.data
 CALLERS=$TEST_TMP/callers.data
 TWO=$TEST_TMP/two_events.data
+OFF=$TEST_TMP/offcpu.data
 THREADS=$TEST_TMP/threads.data
 if [ -z "$why_skip" ]; then
 	xperf record -q -g -o "$THREADS" -- "$WL/threads" 0.5 >/dev/null 2>&1 || :
 	xperf record -q -g -o "$SHARES" -- "$WL/shares" 1 >/dev/null 2>&1 || :
 	xperf record -q -g -o "$CALLERS" -- "$WL/two_callers" 1 >/dev/null 2>&1 || :
 	xperf record -q -g -e cpu-clock,task-clock -o "$TWO" -- "$WL/shares" 0.5 >/dev/null 2>&1 || :
+	# on- and off-CPU time (report --wall): 50% computing, 30% asleep, 20% waiting on a pipe
+	xperf record -q -g --off-cpu -e cpu-clock -o "$OFF" -- "$WL/offcpu" 10 cpu >/dev/null \
+		2>"$OFF.err" || rm -f "$OFF"
 fi
 
 screen() { tm capture-pane -p -t "$1"; }
@@ -347,6 +351,32 @@ tui_case "flame graph after a main-view zoom: only the samples the main view sho
 	wait_screen t "Symbol: work_b"
 	keys t q
 	ended t 0
+'
+
+tui_case "flame graph: the title names the event shown, under --wall both merged" '
+	need "$TWO"
+	pane t
+	tui t xperf report --no-children -i "$TWO"
+	keys t Down Enter
+	wait_screen t "^Samples: .* of event .task-clock."
+	keys t f
+	wait_screen t "^Flame graph: [0-9.KM]+ +samples of event .task-clock.$"
+	keys t q
+	wait_screen t "^Samples: .* of event .task-clock."
+	keys t q
+	ended t 0
+	[ -s "$OFF" ] || skip "no off-CPU recording (sched tracepoints): $(tail -n 1 "$OFF.err")"
+	pane u
+	tui u xperf report --wall -i "$OFF"
+	wait_screen u "^Samples: .* of event .cpu-clock \+ offcpu-time."
+	keys u f
+	wait_screen u "^Flame graph: [0-9.KM]+ +samples of event .cpu-clock \+ offcpu-time.$"
+	# the time asleep is drawn: the graph is of both
+	screen u | grep -q "\[sleep_a_while" || fail "no sleep_a_while frame: $(screen u)"
+	keys u q
+	wait_screen u "^Press"
+	keys u q
+	ended u 0
 '
 
 tui_case "caller/callee view: shared_work's two callers, caller_one first, and its callee" '

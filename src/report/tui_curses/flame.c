@@ -220,7 +220,7 @@ static void draw(struct flame *f)
 	int rows = LINES - 2 > 1 ? LINES - 2 : 1;
 	const struct xpp_cg_node *sn = xpp_cg_node(f->cg, f->sel);
 	double total = (double)f->ev->total_period, zp;
-	char name[256], count[32], ev[64];
+	char name[256], count[32], ev[96];
 
 	/* the selected depth stays on screen */
 	if (f->maxdepth < (uint32_t)rows)
@@ -232,8 +232,9 @@ static void draw(struct flame *f)
 	erase();
 	rv_count_str(w_count(f, 0), count, sizeof(count));
 	attron(tui_attr(ST_BAR));
+	/* the event as the main view names it: under --wall, on- and off-CPU time merged */
 	tui_putf(0, 0, COLS, true, "Flame graph: %s samples of event '%s'%s%s%s", count,
-		 xpf_attr_event_name(xpf_reader_attr(f->t->r, f->idx), ev, sizeof(ev)),
+		 rv_event_name(&f->t->c, f->idx, ev, sizeof(ev)),
 		 f->filtered,
 		 f->nr_zooms ? ", zoom: " : "",
 		 f->nr_zooms ? node_name(f, zoom_of(f), name, sizeof(name)) : "");
