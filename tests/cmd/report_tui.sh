@@ -379,6 +379,71 @@ tui_case "flame graph: the title names the event shown, under --wall both merged
 	ended u 0
 '
 
+tui_case "flame graph: / highlights the frames that match and gives their share" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -i "$SHARES"
+	keys t f
+	wait_screen t "^Flame graph"
+	keys t /
+	wait_screen t "^Search frames"
+	keys t w o r k _ a Enter
+	wait_screen t "^Matched .work_a.: [0-9.]+% \| "
+	got=$(screen t | tail -n 1 | sed -n "s/^Matched .work_a.: \([0-9.]*\)% .*/\1/p")
+	want=$(xperf report --stdio --children -g none --sort sym -i "$SHARES" |
+		awk "\$NF == \"work_a\" { sub(/%/, \"\", \$1); print \$1 }")
+	echo "matched $got%, report $want%"
+	awk -v a="$got" -v b="$want" "BEGIN { d = a - b; if (d < 0) d = -d; exit d > 0.3 }" ||
+		fail "matched $got%, the report $want%"
+	# the matched frame in the search colour (white on green), the others not
+	tm capture-pane -e -p -t t >colours
+	grep -q "42m\[work_a" colours ||
+		fail "work_a not highlighted: $(grep -o ".\{12\}\[work_a" colours | head -n 1 | od -c | head -n 3)"
+	! grep -q "42m\[work_b" colours || fail "work_b highlighted"
+	# an empty search clears it: the status line names the selected frame first again
+	keys t / Enter
+	wait_screen t "^[^ ]+: [0-9.]+% \([0-9]+ samples\)"
+	keys t q
+	wait_screen t "^Press"
+	keys t q
+	ended t 0
+'
+
+tui_case "flame graph: i flips it to an icicle graph, --flamegraph-inverted opens so" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -i "$SHARES"
+	keys t f
+	wait_screen t "^Flame graph"
+	screen t | sed -n 29p | grep -q "^\[all" || fail "the root is not at the bottom: $(screen t | sed -n 29p)"
+	keys t i
+	wait_screen t "^Icicle graph: "
+	screen t | sed -n 2p | grep -q "^\[all" || fail "the root is not on top: $(screen t | sed -n 2p)"
+	# the arrows follow the screen: Up goes to the caller, down to the widest callee
+	for i in $(seq 15); do
+		screen t | tail -n 1 | grep -q "^all: " && break
+		keys t Up
+		sleep 0.1
+	done
+	wait_screen t "^all: "
+	keys t Down
+	wait_screen t "^shares: "
+	keys t i
+	wait_screen t "^Flame graph: "
+	keys t q
+	wait_screen t "^Press"
+	keys t q
+	ended t 0
+	pane u
+	tui u xperf report --flamegraph-inverted -i "$SHARES"
+	keys u f
+	wait_screen u "^Icicle graph: "
+	keys u q
+	wait_screen u "^Press"
+	keys u q
+	ended u 0
+'
+
 tui_case "caller/callee view: shared_work's two callers, caller_one first, and its callee" '
 	need "$CALLERS"
 	pane t

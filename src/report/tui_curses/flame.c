@@ -1,4 +1,8 @@
-/* The TUI's flame graph: one row per stack depth, root at the bottom, each frame as wide as its share. */
+/*
+ * The TUI's flame graph: one row per stack depth, root at the bottom (or, inverted, at the
+ * top), each frame as wide as its share; `/` highlights the frames whose name contains a
+ * text and gives their share.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,6 +43,10 @@ struct flame {
 	int cols;                /* the width the boxes were laid out for */
 	struct weight *w;        /* per node with main-view zooms; NULL: the tree's own */
 	char filtered[256];      /* the main view's zooms, for the title ("" without) */
+	bool inverted;           /* the root on the top row, callees below (an icicle graph) */
+	char search[128];        /* the text `/` looks for ("" none) */
+	uint8_t *match;          /* per node: its name contains it; NULL without a search */
+	uint64_t matched;        /* the period of the matched nodes, nested ones counted once */
 };
 
 static uint64_t w_period(const struct flame *f, uint32_t id)
@@ -215,12 +223,47 @@ static enum tui_style hue(const char *s)
 	return (enum tui_style)(ST_FLAME1 + h % 3);
 }
 
+/*
+ * Mark the nodes whose name contains f->search and add up their period, a node under a
+ * matched one counted in it: the matched share of the samples, as flamegraph.pl gives it.
+ * Nodes are numbered after their parents, so one pass in id order sees callers first.
+ */
+static int search(struct flame *f)
+{
+	uint32_t nr = xpp_cg_nr_nodes(f->cg);
+	uint8_t *under;
+	char name[256];
+
+	free(f->match);
+	f->match = NULL;
+	f->matched = 0;
+	if (!f->search[0])
+		return 0;
+	f->match = calloc(nr, 1);
+	under = calloc(nr, 1); /* the node or a caller of it matched */
+	if (!f->match || !under) {
+		free(under);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct xpp_cg_node *n = xpp_cg_node(f->cg, i);
+		bool up = i && under[n->parent];
+
+		f->match[i] = strstr(node_name(f, i, name, sizeof(name)), f->search) != NULL;
+		if (f->match[i] && !up)
+			f->matched += w_period(f, i);
+		under[i] = up || f->match[i];
+	}
+	free(under);
+	return 0;
+}
+
 static void draw(struct flame *f)
 {
 	int rows = LINES - 2 > 1 ? LINES - 2 : 1;
 	const struct xpp_cg_node *sn = xpp_cg_node(f->cg, f->sel);
 	double total = (double)f->ev->total_period, zp;
-	char name[256], count[32], ev[96];
+	char name[256], count[32], ev[96], matched[192];
 
 	/* the selected depth stays on screen */
 	if (f->maxdepth < (uint32_t)rows)
@@ -233,7 +276,8 @@ static void draw(struct flame *f)
 	rv_count_str(w_count(f, 0), count, sizeof(count));
 	attron(tui_attr(ST_BAR));
 	/* the event as the main view names it: under --wall, on- and off-CPU time merged */
-	tui_putf(0, 0, COLS, true, "Flame graph: %s samples of event '%s'%s%s%s", count,
+	tui_putf(0, 0, COLS, true, "%s: %s samples of event '%s'%s%s%s",
+		 f->inverted ? "Icicle graph" : "Flame graph", count,
 		 rv_event_name(&f->t->c, f->idx, ev, sizeof(ev)),
 		 f->filtered,
 		 f->nr_zooms ? ", zoom: " : "",
@@ -246,9 +290,10 @@ static void draw(struct flame *f)
 
 		if (b->depth < f->vlo || b->depth >= f->vlo + (uint32_t)rows)
 			continue;
-		y = LINES - 2 - (int)(b->depth - f->vlo);
+		y = f->inverted ? 1 + (int)(b->depth - f->vlo) : LINES - 2 - (int)(b->depth - f->vlo);
 		s = node_name(f, b->node, name, sizeof(name));
-		a = tui_attr(b->node == f->sel ? ST_SELECTED : hue(s));
+		a = tui_attr(b->node == f->sel ? ST_SELECTED :
+			     f->match && f->match[b->node] ? ST_MATCH : hue(s));
 		if (b->node == f->sel && !tui_term_color())
 			a |= A_BOLD;
 		attron(a);
@@ -263,8 +308,13 @@ static void draw(struct flame *f)
 	}
 	zp = (double)w_period(f, zoom_of(f));
 	attron(tui_attr(ST_BAR));
-	tui_putf(LINES - 1, 0, COLS, true, "%s: %.2f%% (%" PRIu64 " samples), self %.2f%%, "
-		 "%.2f%% of the zoom", node_name(f, f->sel, name, sizeof(name)),
+	/* the search's share first: it stays on screen however long the frame's name */
+	matched[0] = 0;
+	if (f->match)
+		snprintf(matched, sizeof(matched), "Matched '%s': %.2f%% | ", f->search,
+			 total ? 100.0 * (double)f->matched / total : 0);
+	tui_putf(LINES - 1, 0, COLS, true, "%s%s: %.2f%% (%" PRIu64 " samples), self %.2f%%, "
+		 "%.2f%% of the zoom", matched, node_name(f, f->sel, name, sizeof(name)),
 		 total ? 100.0 * (double)w_period(f, f->sel) / total : 0, w_count(f, f->sel),
 		 total ? 100.0 * (double)w_self(f, f->sel) / total : 0,
 		 zp ? 100.0 * (double)w_period(f, f->sel) / zp : 0);
@@ -336,6 +386,7 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 	struct flame f = { .t = t, .idx = idx, .cg = t->c.ev[idx].cg, .ev = &t->c.ev[idx] };
 	enum tui_exit ex = TUI_BACK;
 
+	f.inverted = t->o->flame_inverted;
 	hb_zooms_str(zooms, nr_zooms, f.filtered, sizeof(f.filtered));
 	if (weigh(&f, zooms, nr_zooms) < 0)
 		return TUI_BACK;
@@ -356,6 +407,9 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 		ch = tui_getkey(t);
 		if (ch == 'q')
 			break;
+		/* the arrows follow the screen: in the icicle graph callees are below */
+		if (f.inverted && (ch == KEY_UP || ch == KEY_DOWN))
+			ch = ch == KEY_UP ? KEY_DOWN : KEY_UP;
 		switch (ch) {
 		case KEY_LEFT:
 		case KEY_RIGHT:
@@ -378,6 +432,20 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 				goto out;
 			f.nr_zooms--;
 			break;
+		case 'i':
+			f.inverted = !f.inverted;
+			break;
+		case '/': {
+			char buf[sizeof(f.search)];
+			const char *s = tui_prompt(t, "Search frames (empty: none): ", buf, sizeof(buf));
+
+			if (!s)
+				break;
+			snprintf(f.search, sizeof(f.search), "%s", s);
+			if (search(&f) < 0)
+				goto out;
+			break;
+		}
 		case 'h':
 		case '?':
 		case KEY_F(1):
@@ -390,5 +458,6 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 out:
 	free(f.boxes);
 	free(f.w);
+	free(f.match);
 	return ex;
 }

@@ -121,6 +121,7 @@ static void init_colors(void)
 	init_pair(ST_FLAME1, COLOR_BLACK, COLOR_RED);
 	init_pair(ST_FLAME2, COLOR_BLACK, COLOR_YELLOW);
 	init_pair(ST_FLAME3, COLOR_BLACK, COLOR_MAGENTA);
+	init_pair(ST_MATCH, COLOR_WHITE, COLOR_GREEN);
 }
 
 int tui_term_open(void)
@@ -227,6 +228,8 @@ int tui_attr(enum tui_style s)
 		return A_REVERSE;
 	case ST_HOT:
 		return A_BOLD;
+	case ST_MATCH:
+		return A_BOLD | A_UNDERLINE;
 	case ST_DIM:
 		return A_DIM;
 	default:

@@ -22,6 +22,7 @@ enum tui_style {
 	ST_FLAME1,    /* flame-graph frames, three alternating hues */
 	ST_FLAME2,
 	ST_FLAME3,
+	ST_MATCH,     /* flame-graph frames a search matched */
 	ST_NR
 };
 
