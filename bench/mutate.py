@@ -7,7 +7,8 @@
 `make mutate` runs it. Mutants are made from the seeds of tests/fuzz/corpus-pass/ (a
 recording of every kind xperf and perf write: see its MANIFEST), deterministically from
 --seed: bit flips, byte sets, truncations, record-size and record-field edits, splices of
-two seeds, edits of the header, the attrs and the feature table. Each mutant goes through
+two seeds, edits of the header, the attrs and the feature table, characters of an event
+format in TRACING_DATA (seeds that have one). Each mutant goes through
 every reading command under a time limit; the table counts, per command, crashes (a
 signal), sanitizer reports (ASan, UBSan, LeakSanitizer), hangs (the time limit), other
 exit codes, and the peak RSS (wait4's ru_maxrss). perf runs its namesakes on the same
@@ -180,8 +181,24 @@ def m_attr(rng, b, seeds):
     return "attr"
 
 
+def m_tracing_format(rng, b, seeds):
+    """Characters of an event format's text in TRACING_DATA (libtraceevent parses it)."""
+    start = b.find(b"name: ")
+    fmt = b.rfind(b"print fmt: ")
+    end = b.find(b"\n", fmt) if fmt > start >= 0 else -1
+    if end < 0:
+        return m_bitflip(rng, b, seeds)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(start, end)
+        if rng.random() < 0.5:
+            b[i] ^= 1 << rng.randrange(7)
+        else:
+            b[i] = ord(rng.choice(' ;:\n\t()[]{}"\'0123456789az,*&|-+<>?.%/\\'))
+    return "tracing-format"
+
+
 MUTATORS = [m_bitflip, m_byteset, m_truncate, m_record_size, m_record_field, m_splice,
-            m_header, m_feature_table, m_attr]
+            m_header, m_feature_table, m_attr, m_tracing_format]
 
 
 def make_mutants(n, seed, outdir):
