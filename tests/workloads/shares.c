@@ -1,6 +1,8 @@
 /* Workload: one thread spending 50% / 30% / 20% of its CPU time in work_a / work_b / work_c. */
 /*
- * Usage: shares [-v] [SECONDS]     (default 1; a fractional value is fine)
+ * Usage: shares [-v] [SECONDS [A B C]]  (default 1; a fractional value is fine)
+ * A B C: other shares in percent (default 50 30 20), e.g. for a pair of profiles where
+ * one function got slower (xperf diff's tests).
  * The three functions run the same inner loop (BURN); their iteration counts are
  * calibrated at start-up against each function's measured cost, so the shares hold in CPU
  * time even if one copy of the loop happens to run faster. They are reached through a
@@ -58,9 +60,12 @@ int main(int argc, char **argv)
 	double end;
 	uint64_t rounds = 0;
 
-	iters_a = ROUND_SECONDS * SHARE_A / 100 / ca + 1;
-	iters_b = ROUND_SECONDS * SHARE_B / 100 / cb + 1;
-	iters_c = ROUND_SECONDS * SHARE_C / 100 / cc + 1;
+	double sa = wl_arg_double(argc, argv, 2, SHARE_A), sb = wl_arg_double(argc, argv, 3, SHARE_B);
+	double sc = wl_arg_double(argc, argv, 4, SHARE_C);
+
+	iters_a = ROUND_SECONDS * sa / 100 / ca + 1;
+	iters_b = ROUND_SECONDS * sb / 100 / cb + 1;
+	iters_c = ROUND_SECONDS * sc / 100 / cc + 1;
 	cpu_a = cpu_b = cpu_c = 0;
 	end = wl_now() + seconds;
 	do {
