@@ -170,10 +170,11 @@ LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
 SCRIPT_SRC := $(call select_src,$(wildcard src/script/*.c))
 INJECT_SRC := $(call select_src,$(wildcard src/inject/*.c))
 ANNOTATE_SRC := $(call select_src,$(wildcard src/annotate/*.c))
+DIFF_SRC   := $(call select_src,$(wildcard src/diff/*.c))
 # every source a build compiles (tests/cmd/build.sh reads it with `make print-ALL_SRC`)
 ALL_SRC     = $(sort $(BASE_SRC) $(XELF_SRC) $(FORMAT_SRC) $(EVENTS_SRC) $(CLI_SRC) $(RECORD_SRC) \
               $(STAT_SRC) $(PROFILE_SRC) $(VIEW_SRC) $(REPORT_SRC) $(LIST_SRC) $(SCRIPT_SRC) $(INJECT_SRC) \
-              $(ANNOTATE_SRC) $(DRIVER_SRC))
+              $(ANNOTATE_SRC) $(DIFF_SRC) $(DRIVER_SRC))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
@@ -218,6 +219,9 @@ COMMANDS   += $(BUILD)/xperf-inject
 endif
 ifneq ($(ANNOTATE_SRC),)
 COMMANDS   += $(BUILD)/xperf-annotate
+endif
+ifneq ($(DIFF_SRC),)
+COMMANDS   += $(BUILD)/xperf-diff
 endif
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 EXAMPLE_BINS := $(patsubst docs/examples/%.c,$(BUILD)/docs/%,$(EXAMPLE_SRC))
@@ -322,6 +326,10 @@ $(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LI
 
 # annotate draws nothing: no curses (linkers without --as-needed would load it at start-up)
 $(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
+
+# diff prints text only: no curses, as annotate
+$(BUILD)/xperf-diff: $(call obj,$(DIFF_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
 
 # Unit tests link the libraries and the commands' archives, never their .c files.

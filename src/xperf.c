@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "stat",     "Run a command and count performance events" },
 	{ "script",   "Print the records of a data file, one event per line" },
 	{ "annotate", "Show where a function spends its samples, per instruction" },
+	{ "diff",     "Compare the profiles of two or more data files, entry by entry" },
 	{ "inject",   "Rewrite a data file, e.g. uncompressed for readers without zstd" },
 	{ "list",     "List the events that can be recorded or counted" },
 };

@@ -9,7 +9,7 @@ export -f stderr_lines
 
 test_case "a usage error: the error, one usage line, where the options are; exit 1" '
 	for cmd in "record -F abc -- true" "record --no-such -- true" "stat -r x -- true" \
-		   "report --sort" "script --no-such" "annotate a b" "inject -q" "list --x"; do
+		   "report --sort" "script --no-such" "annotate a b" "inject -q" "list --x" "diff --no-such"; do
 		set -- $cmd
 		rc=0; "xperf-$1" "${@:2}" >out 2>err </dev/null || rc=$?
 		[ $rc -eq 1 ] || fail "$cmd: exit $rc"
@@ -110,6 +110,23 @@ test_case "first contact: no data file says to record one, a foreign file is not
 		[ "$(wc -l <err)" -eq 1 ] || fail "$c: $(cat err)"
 		grep -q "^xperf $c: error: passwd: not a perf.data file (bad magic 0x" err || fail "$c: $(cat err)"
 	done
+'
+
+test_case "diff: a bad filter value before any file is read; a missing or foreign input in one line" '
+	for o in "--pid x" "--cpu 0-" "--time abc"; do
+		rc=0; xperf-diff $o no.data no2.data >out 2>err </dev/null || rc=$?
+		[ $rc -eq 1 ] || fail "$o: exit $rc"
+		grep -q "^xperf diff: error: invalid .*${o#* }" err || fail "$o: $(cat err)"
+	done
+	rc=0; xperf-diff no.data no2.data >out 2>err </dev/null || rc=$?
+	[ $rc -eq 2 ] || fail "missing: exit $rc"
+	[ "$(cat err)" = "xperf diff: error: cannot open '"'"'no.data'"'"': No such file or directory (try '"'"'xperf record'"'"' first)" ] ||
+		fail "missing: $(cat err)"
+	printf "root:x:0:0:root:/root:/bin/bash\n" >passwd
+	rc=0; xperf-diff passwd passwd >out 2>err </dev/null || rc=$?
+	[ $rc -eq 2 ] || fail "foreign: exit $rc"
+	[ "$(wc -l <err)" -eq 1 ] || fail "foreign: $(cat err)"
+	grep -q "^xperf diff: error: passwd: not a perf.data file (bad magic 0x" err || fail "foreign: $(cat err)"
 '
 
 test_case "annotate of a misspelt symbol: did you mean the sampled one, or the unsampled one" '

@@ -1,0 +1,73 @@
+/* xperf-diff's model: the input files, the rows that pair their entries, the columns perf diff shows. */
+#ifndef XPERF_DIFF_H
+#define XPERF_DIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "view/opts.h"
+#include "view/rv.h"
+
+/* -c: perf diff's computations, in its order */
+enum diff_compute { DIFF_DELTA, DIFF_RATIO, DIFF_WDIFF, DIFF_DELTA_ABS };
+
+struct diff_opts {
+	enum diff_compute compute;
+	int64_t w1, w2;             /* wdiff:W1,W2 */
+	unsigned int order;         /* -o: the file whose column sorts first (0: baseline) */
+	bool period, formula, baseline_only, absolute;
+	const char *sep;            /* -t; NULL: aligned columns */
+	struct view_opts view;      /* lookup, filters, --sort, -q, -v: as report */
+};
+
+/* One input file: its reader, its one pass, and the entries of the event being shown. */
+struct diff_file {
+	const char *path;
+	xpf_reader *r;
+	xpp_profile *p;
+	struct rv_ctx c;
+	struct rv_entries g;        /* of the event shown (valid while `built`) */
+	bool built;
+	double total;               /* the period percentages are of (perf's hists total) */
+};
+
+/*
+ * One line of an event's table: an entry of the baseline, or (perf's dummy entry) of a
+ * newer file that the baseline lacks. ent[f]: the entry of file f paired with it, + 1 (0:
+ * none); `key_file` the file whose entry names the row.
+ */
+struct diff_row {
+	uint32_t key_file;
+	uint32_t *ent;
+};
+
+struct diff_table {
+	const struct diff_opts *o;
+	struct diff_file *f;
+	uint32_t nf;
+	struct diff_row *rows;
+	size_t nr, cap;
+	uint32_t *ent_pool;
+	double base_shown;          /* the Baseline column's total after -b (perf's resort) */
+};
+
+/* table.c: pair the entries of the files' built events, drop unpaired rows with -b, sort. */
+int diff_table_build(struct diff_table *t);
+void diff_table_free(struct diff_table *t);
+/* the period of file f's entry in row r (0: none) and whether it has one */
+uint64_t diff_period(const struct diff_table *t, const struct diff_row *r, uint32_t f);
+bool diff_has(const struct diff_row *r, uint32_t f);
+bool diff_dummy(const struct diff_row *r);
+/* the row's key (from the file that names it) and that file's view */
+struct xpp_hist_key diff_row_key(const struct diff_table *t, const struct diff_row *r);
+const struct rv_ctx *diff_row_ctx(const struct diff_table *t, const struct diff_row *r);
+/* perf's computed values of file f's pair against the baseline */
+double diff_delta(const struct diff_table *t, const struct diff_row *r, uint32_t f);
+double diff_ratio(const struct diff_table *t, const struct diff_row *r, uint32_t f);
+int64_t diff_wdiff(const struct diff_table *t, const struct diff_row *r, uint32_t f);
+
+/* print.c: an event's section as perf diff prints it */
+void diff_print_event(struct diff_table *t, const char *event, bool first, FILE *out);
+
+#endif
