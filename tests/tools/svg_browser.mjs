@@ -39,7 +39,13 @@ function finish(code) {
 	try { rmSync(profile, { recursive: true, force: true }); } catch { /* still in use */ }
 	process.exit(code);
 }
-setTimeout(() => { console.error("svg_browser: timed out"); finish(3); }, 120000).unref();
+// whatever ends the driver ends the browser: a time limit, a signal, an error
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => finish(3));
+process.on("uncaughtException", (e) => { console.error(`svg_browser: ${e.message}`); finish(3); });
+process.on("unhandledRejection", (e) => { console.error(`svg_browser: ${e}`); finish(3); });
+// a minute, and a second more per box a zoom clicks
+const limit = 60 + (cmd === "zoom" && arg ? +arg : cmd === "zoom" ? 1000 : 0);
+setTimeout(() => { console.error("svg_browser: timed out"); finish(3); }, limit * 1000).unref();
 
 const port = await new Promise((ok, fail) => {
 	let err = "";
