@@ -293,9 +293,9 @@ int main(int argc, const char **argv)
 			   "Parca or Grafana"),
 		OPT_FILENAME(0, "flamegraph", &o.flamegraph, "FILE.svg",
 			   "write the call tree of one event (see --event) as an SVG flame graph "
-			   "to FILE.svg ('-': stdout), with hover titles and click to zoom, "
-			   "instead of printing the report; the filters, --wall, --max-stack and "
-			   "--inline apply"),
+			   "to FILE.svg ('-': stdout), with hover titles, click to zoom and "
+			   "Ctrl-F to search, instead of printing the report; the filters, "
+			   "--wall, --max-stack and --inline apply"),
 		OPT_BOOL(0, "flamegraph-inverted", &o.flame_inverted,
 			 "draw the flame graph upside down, an icicle graph: the root on top, "
 			 "callees below (flamegraph.pl --inverted); in the TUI the flame graph "
