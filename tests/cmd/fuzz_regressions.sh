@@ -18,6 +18,7 @@ done
 # format out with one warning naming the event and prints the lines without their fields.
 seed=$TOP/tests/fuzz/corpus-pass/tracepoint.bin
 for f in "$TOP"/tests/corpus/damaged-formats/*.bin; do
+	case $f in */crash-before-good.bin) continue ;; esac
 	test_case "damaged-formats/$(basename "$f"): one warning naming the event, the lines without fields" '
 		"$XPERF_BUILD/xperf" version | grep -q "+libtraceevent" ||
 			skip "built without libtraceevent"
@@ -35,4 +36,16 @@ for f in "$TOP"/tests/corpus/damaged-formats/*.bin; do
 		if grep -q "prev_comm=" out; then fail "fields from the damaged format"; fi
 	'
 done
+
+test_case "damaged-formats/crash-before-good.bin: the format after the one that kills the parser prints its fields" '
+	"$XPERF_BUILD/xperf" version | grep -q "+libtraceevent" || skip "built without libtraceevent"
+	f=$TOP/tests/corpus/damaged-formats/crash-before-good.bin
+	rc=0; timeout 20 xperf-script -i "$f" >out 2>err || rc=$?
+	[ $rc -eq 0 ] || { cat err; fail "exit $rc"; }
+	[ "$(grep -c "tracepoint fields" err)" -eq 1 ] &&
+		grep -q "warning: tracepoint fields of sched:fake_event are not printed: .*(libtraceevent fails on its print fmt)" err ||
+		{ cat err; fail "want one warning naming sched:fake_event"; }
+	timeout 20 xperf-script -i "$seed" >good 2>/dev/null
+	diff good out || fail "the lines differ from the seed'"'"'s"
+'
 test_done
