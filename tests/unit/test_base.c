@@ -1,4 +1,4 @@
-/* Unit tests of libxperf-base: the error type, edit distance, hashing, the slot table, arrays. */
+/* Unit tests of libxperf-base: the error type, edit distance, hashing, the slot table, arrays, JSON strings. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,6 +12,7 @@
 #include "base/error.h"
 #include "base/hash.h"
 #include "base/input_file.h"
+#include "base/json.h"
 #include "base/small_file.h"
 #include "unit.h"
 
@@ -290,6 +291,36 @@ static void input_file(void)
 	rmdir(dir);
 }
 
+/* json_of(s, len): s as xb_json_str writes it, in a static buffer */
+static const char *json_of(const char *s, size_t len)
+{
+	static char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	if (!f)
+		return "";
+	xb_json_str(f, s, len);
+	fclose(f);
+	return buf;
+}
+
+static void json_strings(void)
+{
+	CHECK_STR(json_of("work_a", 6), "\"work_a\"");
+	CHECK_STR(json_of("a\"b\\c", 5), "\"a\\\"b\\\\c\"");
+	CHECK_STR(json_of("t\tn\n\x01", 5), "\"t\\u0009n\\u000a\\u0001\"");
+	/* valid UTF-8 as it is, anything else as U+FFFD, a byte at a time */
+	CHECK_STR(json_of("caf\xc3\xa9", 5), "\"caf\xc3\xa9\"");
+	CHECK_STR(json_of("\xe2\x82\xac!", 4), "\"\xe2\x82\xac!\"");
+	CHECK_STR(json_of("x\xffy", 3), "\"x\\ufffdy\"");
+	CHECK_STR(json_of("\xc0\x80", 2), "\"\\ufffd\\ufffd\"");       /* overlong NUL */
+	CHECK_STR(json_of("\xed\xa0\x80", 3), "\"\\ufffd\\ufffd\\ufffd\""); /* a surrogate */
+	CHECK_STR(json_of("\xe2\x82", 2), "\"\\ufffd\\ufffd\"");       /* cut short */
+	/* the length is the caller's: a NUL inside is a character, bytes after len are not */
+	CHECK_STR(json_of("ab", 1), "\"a\"");
+	CHECK_STR(json_of("a\0b", 3), "\"a\\u0000b\"");
+}
+
 int main(void)
 {
 	RUN(error_set_and_clear);
@@ -299,5 +330,6 @@ int main(void)
 	RUN(array_reserve);
 	RUN(small_file);
 	RUN(input_file);
+	RUN(json_strings);
 	UNIT_MAIN_END();
 }
