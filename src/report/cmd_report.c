@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "profile/profile.h"
 #include "report/pprof/pprof.h"
+#include "report/speedscope/speedscope.h"
 #include "report/report_tui.h"
 #include "report/stdio/report_stdio.h"
 #include "view/opts.h"
@@ -22,6 +23,7 @@
 struct report_opts {
 	const char *input, *pprof;
 	const char *flamegraph; /* --flamegraph FILE: src/report/flamegraph/ */
+	const char *speedscope; /* --speedscope FILE: src/report/speedscope/ */
 	const char *event;      /* --event NAME: the event the exports draw */
 	bool flame_inverted;    /* --flamegraph-inverted: the root on top */
 	bool dump, stats, header, header_only, stdio, tui, quiet;
@@ -220,9 +222,9 @@ static int pick_mode(const struct report_opts *o, const struct cli_option *opts,
 		     const uint8_t *given)
 {
 	if (o->header_only + (o->stdio || o->tui) + (o->dump || o->stats) + !!o->pprof +
-	    !!o->flamegraph > 1 || (o->stdio && o->tui)) {
-		cli_error("--header-only, --stdio, --tui, --pprof, --flamegraph and --dump/--stats "
-			  "cannot be combined");
+	    !!o->flamegraph + !!o->speedscope > 1 || (o->stdio && o->tui)) {
+		cli_error("--header-only, --stdio, --tui, --pprof, --flamegraph, --speedscope and "
+			  "--dump/--stats cannot be combined");
 		return -1;
 	}
 	if (o->header_only)
@@ -235,6 +237,8 @@ static int pick_mode(const struct report_opts *o, const struct cli_option *opts,
 		return RM_PPROF;
 	if (o->flamegraph)
 		return RM_FLAMEGRAPH;
+	if (o->speedscope)
+		return RM_SPEEDSCOPE;
 	if (o->tui)
 		return RM_TUI;
 	if (o->stdio || o->threads || o->header)
@@ -300,10 +304,18 @@ int main(int argc, const char **argv)
 			 "draw the flame graph upside down, an icicle graph: the root on top, "
 			 "callees below (flamegraph.pl --inverted); in the TUI the flame graph "
 			 "opens so ('i' there flips it)"),
+		OPT_FILENAME(0, "speedscope", &o.speedscope, "FILE.json",
+			   "write the samples to FILE.json ('-': stdout) in speedscope's format "
+			   "(https://www.speedscope.app): a profile per thread of one event (see "
+			   "--event), its stacks in time order weighted by their periods, "
+			   "off-CPU time (record --off-cpu) as profiles of their own, frames with "
+			   "the source file and line of their function; the filters, --wall, "
+			   "--max-stack and --inline apply"),
 		OPT_STRING(0, "event", &o.event, "NAME",
-			   "the event --flamegraph draws (default: the first with samples, a "
-			   "warning naming it when there are several) or the one --pprof writes "
-			   "(default: every event), by its name as the report heads it"),
+			   "the event --flamegraph draws or --speedscope writes (default: the "
+			   "first with samples, a warning naming it when there are several) or "
+			   "the one --pprof writes (default: every event), by its name as the "
+			   "report heads it"),
 		VIEW_OPT_SORT(&o.view),
 		OPT_STRING('F', "fields", &o.view.fields, "FIELDS",
 			   "the columns of the --stdio view, in this order, as perf's: overhead, "
@@ -410,6 +422,9 @@ int main(int argc, const char **argv)
 		case RM_FLAMEGRAPH:
 			status = report_flamegraph_run(r, o.flamegraph, o.event, o.flame_inverted,
 						       &o.view);
+			break;
+		case RM_SPEEDSCOPE:
+			status = report_speedscope_run(r, o.input, o.speedscope, o.event, &o.view);
 			break;
 		case RM_DUMP:
 		case RM_STATS:

@@ -1,4 +1,4 @@
-/* What the exports (--flamegraph, --pprof) share: the choice of event (their profile's options are rv_lookup_opts()'s). */
+/* What the exports (--flamegraph, --pprof, --speedscope) share: the choice of event (their profile's options are rv_lookup_opts()'s). */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,8 +29,8 @@ static const char *event_list(const xpp_profile *p, char *buf, size_t size)
 	return buf;
 }
 
-int report_event_pick(const xpp_profile *p, const char *name, const char *what, bool quiet,
-		      uint32_t *idx)
+int report_event_pick_besides(const xpp_profile *p, const char *name, const char *what,
+			      bool quiet, uint32_t besides, uint32_t *idx)
 {
 	xpf_reader *r = xpp_profile_reader(p);
 	uint32_t nr, first = UINT32_MAX, with = 0;
@@ -43,7 +43,8 @@ int report_event_pick(const xpp_profile *p, const char *name, const char *what, 
 		if (name && a && !strcmp(xpf_attr_event_name(a, buf, sizeof(buf)), name) &&
 		    (first == UINT32_MAX || (!ev[first].nr_samples && ev[i].nr_samples)))
 			first = i; /* the same name twice (-e a -e a): the one with samples */
-		if (!ev[i].nr_samples)
+		/* the event the export shows anyway is no choice to warn about */
+		if (!ev[i].nr_samples || (!name && i == besides))
 			continue;
 		with++;
 		if (!name && first == UINT32_MAX)
@@ -70,4 +71,10 @@ int report_event_pick(const xpp_profile *p, const char *name, const char *what, 
 	}
 	*idx = first;
 	return CLI_EXIT_OK;
+}
+
+int report_event_pick(const xpp_profile *p, const char *name, const char *what, bool quiet,
+		      uint32_t *idx)
+{
+	return report_event_pick_besides(p, name, what, quiet, UINT32_MAX, idx);
 }

@@ -38,7 +38,8 @@ static const char *const opt_names[RO_NR] = {
 
 /* Options that mean the same whatever the mode: the input, messages, the mode switches. */
 static const char *const every_mode[] = {
-	"input", "quiet", "verbose", "stdio", "tui", "pprof", "flamegraph", "dump", "stats",
+	"input", "quiet", "verbose", "stdio", "tui", "pprof", "flamegraph", "speedscope", "dump",
+	"stats",
 	"header-only",
 };
 
@@ -66,6 +67,8 @@ static const struct report_mode modes[RM_NR] = {
 	[RM_FLAMEGRAPH] = { "--flamegraph", FILTERS | CHAINS | LOOKUP | RO_BIT(RO_WALL) |
 						    RO_BIT(RO_EVENT) | RO_BIT(RO_FLAME_INVERTED) },
 	[RM_PPROF] = { "--pprof", FILTERS | CHAINS | LOOKUP | RO_BIT(RO_WALL) | RO_BIT(RO_EVENT) },
+	[RM_SPEEDSCOPE] = { "--speedscope", FILTERS | CHAINS | LOOKUP | RO_BIT(RO_WALL) |
+						    RO_BIT(RO_EVENT) },
 	/* the raw views of the file: no symbols, no samples picked */
 	[RM_HEADER_ONLY] = { "--header-only", 0 },
 	[RM_DUMP] = { "--dump", 0 },

@@ -53,6 +53,7 @@ enum report_mode_id {
 	RM_TUI,
 	RM_FLAMEGRAPH,
 	RM_PPROF,
+	RM_SPEEDSCOPE,
 	RM_HEADER_ONLY,
 	RM_DUMP,
 	RM_STATS,

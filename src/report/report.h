@@ -93,5 +93,11 @@ void report_threads_print(const struct report_threads *t, FILE *out);
  */
 int report_event_pick(const xpp_profile *p, const char *name, const char *what, bool quiet,
 		      uint32_t *idx);
+/*
+ * The same, for an export that shows event `besides` (off-CPU time) beside the one picked:
+ * without a name, `besides` is neither picked nor counted among the others.
+ */
+int report_event_pick_besides(const xpp_profile *p, const char *name, const char *what,
+			      bool quiet, uint32_t besides, uint32_t *idx);
 
 #endif

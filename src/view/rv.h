@@ -135,6 +135,11 @@ void rv_count_str(uint64_t v, char *buf, size_t size);
 
 /* ---- --wall (wall.c) ---- */
 
+/* An on-CPU event whose period is nanoseconds: cpu-clock or task-clock. */
+bool rv_is_clock(const struct xpf_attr *a);
+/* perf 6.1's off-CPU event (and xperf record --off-cpu's): period in nanoseconds. */
+bool rv_is_offcpu(const struct xpf_attr *a);
+
 /*
  * The profile's event_into for --wall: cpu-clock, task-clock and offcpu-time samples count
  * in the first clock event (all are nanoseconds), other events are left out.

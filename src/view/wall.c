@@ -5,16 +5,14 @@
 #include "cli/cli.h"
 #include "view/rv.h"
 
-/* An on-CPU event whose period is nanoseconds: cpu-clock or task-clock. */
-static bool is_clock(const struct xpf_attr *a)
+bool rv_is_clock(const struct xpf_attr *a)
 {
 	return a->attr.type == PERF_TYPE_SOFTWARE &&
 	       (a->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
 		a->attr.config == PERF_COUNT_SW_TASK_CLOCK);
 }
 
-/* perf 6.1's off-CPU event (and xperf record --off-cpu's): period in nanoseconds. */
-static bool is_offcpu(const struct xpf_attr *a)
+bool rv_is_offcpu(const struct xpf_attr *a)
 {
 	char buf[64];
 
@@ -28,7 +26,7 @@ static int64_t first_clock(xpf_reader *r)
 	uint32_t n = xpf_reader_nr_attrs(r);
 
 	for (uint32_t i = 0; i < n; i++)
-		if (is_clock(xpf_reader_attr(r, i)))
+		if (rv_is_clock(xpf_reader_attr(r, i)))
 			return i;
 	return -1;
 }
@@ -37,7 +35,7 @@ int64_t rv_wall_into(xpf_reader *r, uint32_t idx)
 {
 	const struct xpf_attr *a = xpf_reader_attr(r, idx);
 
-	if (!a || (!is_clock(a) && !is_offcpu(a)))
+	if (!a || (!rv_is_clock(a) && !rv_is_offcpu(a)))
 		return -1;
 	return first_clock(r);
 }
@@ -51,7 +49,7 @@ int rv_wall_check(xpf_reader *r)
 	if (xpf_reader_header(r)->pipe)
 		return 0;
 	for (uint32_t i = 0; i < n; i++)
-		offcpu |= is_offcpu(xpf_reader_attr(r, i));
+		offcpu |= rv_is_offcpu(xpf_reader_attr(r, i));
 	if (first_clock(r) < 0 || !offcpu) {
 		cli_error("--wall needs a cpu-clock or task-clock event and off-CPU time in the "
 			  "file: record it with 'xperf record --off-cpu -e cpu-clock'");

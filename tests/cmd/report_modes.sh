@@ -38,6 +38,11 @@ test_case "an export refuses what it cannot honour: one line naming both, exit 1
 	refused --flamegraph fg.svg -- --children
 	refused --flamegraph fg.svg -- --fields overhead,sym
 	[ ! -e fg.svg ] || fail "the flame graph was written anyway"
+	refused --speedscope s.json -- --percent-limit 5
+	refused --speedscope s.json -- --sort dso
+	refused --speedscope s.json -- --children
+	refused --speedscope s.json -- --threads
+	[ ! -e s.json ] || fail "the speedscope file was written anyway"
 	if have_pprof; then
 		refused --pprof p.pb.gz -- --percent-limit 5
 		refused --pprof p.pb.gz -- --sort dso
@@ -79,17 +84,24 @@ test_case "options left at their defaults are not checked" '
 	# and what a mode honours is taken
 	"$R" -i "$F/flat.data" --flamegraph fg.svg --comms shares --no-demangle 2>err ||
 		fail "$(cat err)"
+	"$R" -i "$F/flat.data" --speedscope s.json --comms shares --no-demangle --max-stack 3 \
+		--inline 2>err || fail "$(cat err)"
+	[ -s s.json ] || fail "no speedscope file"
+	rc=0; "$R" -i "$F/flat.data" --speedscope s.json --flamegraph fg.svg 2>err || rc=$?
+	[ $rc -eq 1 ] || fail "--speedscope with --flamegraph: exit $rc"
+	grep -q "cannot be combined" err || fail "$(cat err)"
 '
 
 test_case "an unknown --sort key is an error in every mode, as perf" '
 	need flat.data
-	for m in --stdio --flamegraph=fg.svg --pprof=p.pb.gz --stats --dump --header-only; do
+	for m in --stdio --flamegraph=fg.svg --pprof=p.pb.gz --speedscope=s.json --stats --dump \
+		--header-only; do
 		rc=0; "$R" -i "$F/flat.data" $m --sort nosuchkey >out 2>err || rc=$?
 		[ $rc -eq 1 ] || fail "$m: exit $rc"
 		grep -q "^xperf report: error: unknown --sort key .nosuchkey." err || fail "$m: $(cat err)"
 		[ "$(wc -l <err)" -eq 1 ] || fail "$m: $(cat err)"
 	done
-	[ ! -e fg.svg ] && [ ! -e p.pb.gz ] || fail "a file was written"
+	[ ! -e fg.svg ] && [ ! -e p.pb.gz ] && [ ! -e s.json ] || fail "a file was written"
 '
 
 test_case "on a terminal, an option only the stdio view honours picks it over the TUI" '

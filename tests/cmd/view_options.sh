@@ -99,10 +99,11 @@ perf_case "report, its exports, script and annotate give the same warning for th
 	if "$R" --help | grep -q -- --pprof; then
 		"$R" --pprof p.pb.gz -i p.data 2>pprof.err || fail "pprof: $(cat pprof.err)"
 	fi
+	"$R" --speedscope s.json -i p.data 2>speedscope.err || fail "speedscope: $(cat speedscope.err)"
 	grep -qF "xperf report: warning: $PWD/prog is not the one that was recorded" report.err ||
 		fail "report: $(cat report.err)"
 	want=$(sed "s/^xperf report: //" report.err)
-	for c in flame script annotate pprof; do
+	for c in flame script annotate pprof speedscope; do
 		[ -f $c.err ] || continue
 		# annotate says its own failures too (a symbol whose code cannot be read)
 		got=$(grep "warning:" $c.err | grep -v "warning: cannot annotate " |
