@@ -27,8 +27,9 @@ BUILD_PKGS="gcc g++ binutils make libc6-dev pkg-config libelf-dev libdw-dev libz
 # golang-go: go tool pprof reads report --pprof files in the tests;
 # debuginfod: elfutils' server, which tests/cmd/debuginfod.sh serves a debug file with;
 # chromium: the flame-graph tests click in the SVG in a real browser (headless, driven by
-# node's DevTools client)
-TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales libc6-dbg golang-go debuginfod chromium"
+# node's DevTools client); nodejs, npm: that client, and tests/cmd/speedscope.sh installs
+# speedscope (npm) and opens report --speedscope files in its page in headless Chromium
+TEST_PKGS="clang libclang-rt-14-dev linux-perf python3 tmux valgrind zstd man-db procps locales libc6-dbg golang-go debuginfod chromium nodejs npm"
 
 mode=check
 case "${1:-}" in
