@@ -21,6 +21,8 @@ if have_perf; then
 		>/dev/null 2>>"$F/rec.err" || rm -f "$F/sort.data"
 	perf_run record -q -N --no-bpf-event -e cpu-clock -o "$F/strings.data" -- \
 		"$WL/libc_strings" 1 >/dev/null 2>>"$F/rec.err" || rm -f "$F/strings.data"
+	perf_run record -q -N --no-bpf-event -e cpu-clock -o "$F/cxx.data" -- \
+		"$WL/cxx_inline" 0.5 >/dev/null 2>>"$F/rec.err" || rm -f "$F/cxx.data"
 fi
 "$XPERF_BUILD/xperf-record" -q -o "$F/xsort.data" -- "$WL/libc_sort" 1 >/dev/null \
 	2>>"$F/rec.err" || rm -f "$F/xsort.data"
@@ -135,6 +137,22 @@ perf_case "glibc's AVX-512 string functions: objdump's text at every address, no
 		same_text "$s" "$F/strings.data"
 		! grep -q "(bad)" xperf.out || fail "$s: (bad) in xperf: $(grep -c "(bad)" xperf.out)"
 	done
+'
+
+perf_case "globals and C++ targets named as objdump -C names them: perf's text" '
+	need shares.data
+	need cxx.data
+	needs_zydis
+	same_text work_a "$F/shares.data"
+	grep -q "# [0-9a-f]* <sink>$" xperf.out || fail "sink not named: $(grep "(%rip)" xperf.out)"
+	syms=$(perf_run report --stdio --no-children -q -i "$F/cxx.data" --sort sym 2>/dev/null |
+	       awk "/%/ && /\[\.\]/ && /work::/ { sub(/^ *[0-9.]+% +\[\.\] /, \"\"); print }")
+	[ -n "$syms" ] || skip "no C++ function of cxx_inline took samples"
+	while IFS= read -r s; do
+		same_text "$s" "$F/cxx.data"
+	done <<<"$syms"
+	grep -q "<work::inline_host(unsigned long)+0x[0-9a-f]*>" xperf.out ||
+		grep -q "(unsigned long" xperf.out || fail "no C++ parameters in the targets"
 '
 
 test_case "a source line above its instructions (the workloads are built with -g)" '

@@ -476,12 +476,15 @@ tui_case "caller/callee view: shared_work's two callers, caller_one first, and i
 
 tui_case "a annotates work_a: the hottest instruction with its share, its source line above" '
 	need "$SHARES"
-	"$XPERF_BUILD/xperf" version | grep -q "+capstone" || skip "this build has no capstone"
+	"$XPERF_BUILD/xperf" version | grep -q "+capstone\|+zydis" || skip "this build has no disassembler"
 	pane t
 	tui t xperf report --no-children -i "$SHARES"
 	keys t a
 	wait_screen t "^Annotate work_a \(shares\): [0-9]+ samples"
 	screen t >view
+	# as perf'"'"'s TUI: the global by name, a jump inside the function by its address alone
+	grep -Eq "mov +sink,%r8" view || fail "sink not named: $(grep "mov " view)"
+	grep -Eq "jne +[0-9a-f]+ +\^" view || fail "the loop'"'"'s jump: $(grep "jne" view)"
 	# the line and share of the instruction with the largest share
 	read -r pct best < <(awk "/^ +[0-9]+\.[0-9]+% / { v = \$1 + 0; if (v > m) { m = v; n = NR } }
 				  END { print n + 0, m + 0 }" view)

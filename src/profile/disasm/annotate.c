@@ -12,11 +12,14 @@
 #include "profile/disasm/annotate.h"
 #include "profile/disasm/disasm.h"
 #include "profile/profile_int.h"
+#include "profile/symbols/load.h"
+#include "profile/symbols/symtab.h"
 
 
 struct insn_text {
 	char mnemonic[32];
-	char operands[256];
+	char operands[320];     /* objdump's, C++ targets with their parameters */
+	char short_ops[192];
 };
 
 /* A source file, read on first use: its lines point into buf. */
@@ -107,38 +110,83 @@ static uint32_t insn_at(const xpp_annotation *a, uint64_t addr, bool within)
 	return XPP_ANN_NONE;
 }
 
-/* "<name+0x40>" for a code address, as objdump writes targets; "" outside every symbol. */
-static int name_of(const struct xpp_dso *d, const struct xpp_code *c, uint64_t vaddr,
-		   char *buf, size_t size)
+/*
+ * The symbol an address is named after: in objdump's table, the last one starting at or
+ * before it (a relocation's symbol only at its own address); in the function symbols, the
+ * one holding it.
+ */
+static int64_t sym_before(const struct xpp_symtab *t, uint64_t at)
 {
-	uint64_t at = xpp_code_to_sym(c, vaddr);
-	int64_t s = d->syms.nr ? xpp_symtab_find(&d->syms, at) : -1;
+	uint32_t lo = 0, hi = t->nr;
+
+	if (!t->objdump_names)
+		return t->nr ? xpp_symtab_find(t, at) : -1;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0 && t->syms[lo - 1].kind == XPP_SYM_RELOC && t->syms[lo - 1].start != at)
+		lo--;
+	return (int64_t)lo - 1;
+}
+
+/* "name+0x40" (or "name") for a symbol-space address, as objdump writes it in <>; "" none. */
+static void name_of(const struct xpp_symtab *t, uint64_t at, char *buf, size_t size)
+{
+	int64_t s = sym_before(t, at);
 	uint64_t off;
 
 	buf[0] = '\0';
 	if (s < 0)
-		return -1;
-	off = at - d->syms.syms[s].start;
+		return;
+	/* a relocation's name is whole: it names its own slot only */
+	off = t->syms[s].kind == XPP_SYM_RELOC ? 0 : at - t->syms[s].start;
 	if (off)
-		snprintf(buf, size, " <%s+0x%llx>", xpp_dso_sym_name(d, (uint32_t)s),
+		snprintf(buf, size, "%s+0x%llx", xpp_symtab_name(t, (uint32_t)s),
 			 (unsigned long long)off);
 	else
-		snprintf(buf, size, " <%s>", xpp_dso_sym_name(d, (uint32_t)s));
-	return (int)s;
+		snprintf(buf, size, "%s", xpp_symtab_name(t, (uint32_t)s));
 }
 
-/* Mnemonic, operands with their targets named, the target's instruction and symbol. */
+/*
+ * perf's TUI form of an ip-relative operand whose address has a name: the name in place of
+ * "0x2eec(%rip)" (mov sink,%r8), no comment. 0, or -1 when ops holds no such operand.
+ */
+static int named_rip_operand(const char *ops, const char *name, char *out, size_t size)
+{
+	const char *rip = strstr(ops, "(%rip)"), *from;
+
+	if (!rip || !name[0])
+		return -1;
+	for (from = rip; from > ops && from[-1] != ',' && from[-1] != '*' && from[-1] != ':';)
+		from--;
+	snprintf(out, size, "%.*s%s%s", (int)(from - ops), ops, name, rip + strlen("(%rip)"));
+	return 0;
+}
+
+/*
+ * Mnemonic and operands, in two forms: objdump's (what perf annotate --stdio prints: targets
+ * and ip-relative data named by the file's symbols, "# 4080 <sink>", C++ names with their
+ * parameters) and perf's TUI's (globals by name, short names, a jump inside the symbol by
+ * its address alone), the target's instruction and symbol.
+ */
 static void fill_insn(xpp_annotation *a, uint32_t i, const struct xpp_raw_insn *r,
-		      const struct xpp_dso *d, const struct xpp_code *c)
+		      const struct xpp_dso *d, const struct xpp_code *c,
+		      const struct xpp_symtab *names)
 {
 	struct xpp_ann_insn *in = &a->insns[i];
 	struct insn_text *t = &a->texts[i];
-	char name[200];
-	int s;
+	const struct xpp_symtab *full = names ? names : &d->syms;
+	char name[256], sname[160];
 
 	snprintf(t->mnemonic, sizeof(t->mnemonic), "%s", r->mnemonic);
 	in->mnemonic = t->mnemonic;
 	in->operands = t->operands;
+	in->short_operands = t->short_ops;
 	in->addr = r->addr;
 	in->offset = (uint32_t)(r->addr - c->vaddr);
 	in->size = r->size;
@@ -148,22 +196,40 @@ static void fill_insn(xpp_annotation *a, uint32_t i, const struct xpp_raw_insn *
 	in->file = XPP_ANN_NONE;
 	in->function = xpp_dso_sym_name(d, (uint32_t)a->info.sym);
 	if (r->has_target) {
+		uint64_t at = xpp_code_to_sym(c, r->target);
+		int64_t s = d->syms.nr ? xpp_symtab_find(&d->syms, at) : -1;
+
 		in->has_target = true;
 		in->target = r->target;
-		s = name_of(d, c, r->target, name, sizeof(name));
-		snprintf(t->operands, sizeof(t->operands), "%llx%s",
-			 (unsigned long long)r->target, name);
+		name_of(full, at, name, sizeof(name));
+		name_of(&d->syms, at, sname, sizeof(sname));
+		snprintf(t->operands, sizeof(t->operands), "%llx%s%s%s",
+			 (unsigned long long)r->target, name[0] ? " <" : "", name,
+			 name[0] ? ">" : "");
+		if (r->target >= c->vaddr && r->target < c->vaddr + c->size)
+			snprintf(t->short_ops, sizeof(t->short_ops), "%llx",
+				 (unsigned long long)r->target);
+		else
+			snprintf(t->short_ops, sizeof(t->short_ops), "%llx%s%s%s",
+				 (unsigned long long)r->target, sname[0] ? " <" : "", sname,
+				 sname[0] ? ">" : "");
 		if (r->kind == XPP_INSN_CALL)
-			in->callee = s;
+			in->callee = (int32_t)s;
 	} else {
 		snprintf(t->operands, sizeof(t->operands), "%s", r->operands);
+		snprintf(t->short_ops, sizeof(t->short_ops), "%s", r->operands);
 	}
 	if (r->has_mem_ref) {
-		/* the address only: the symbol tables hold functions, and data is not in them */
 		size_t n = strlen(t->operands);
 
-		snprintf(t->operands + n, sizeof(t->operands) - n, "        # %llx",
-			 (unsigned long long)r->mem_ref);
+		name[0] = '\0';
+		if (names)
+			name_of(names, xpp_code_to_sym(c, r->mem_ref), name, sizeof(name));
+		snprintf(t->operands + n, sizeof(t->operands) - n, "        # %llx%s%s%s",
+			 (unsigned long long)r->mem_ref, name[0] ? " <" : "", name,
+			 name[0] ? ">" : "");
+		if (named_rip_operand(r->operands, name, t->short_ops, sizeof(t->short_ops)) < 0)
+			snprintf(t->short_ops, sizeof(t->short_ops), "%s", t->operands);
 	}
 }
 
@@ -249,8 +315,9 @@ static int add_samples(xpp_annotation *a, const xpp_profile *p, uint64_t start, 
  */
 struct ann_cache {
 	struct cached_lines {
-		bool tried;
+		bool tried, names_tried;
 		xpp_lines *l;
+		struct xpp_symtab *names; /* objdump's names of addresses, NULL none */
 	} *dsos;
 	uint32_t nr;
 };
@@ -259,8 +326,12 @@ static void cache_free(void *arg)
 {
 	struct ann_cache *c = arg;
 
-	for (uint32_t i = 0; c && i < c->nr; i++)
+	for (uint32_t i = 0; c && i < c->nr; i++) {
 		xpp_lines_close(c->dsos[i].l);
+		if (c->dsos[i].names)
+			xpp_symtab_free(c->dsos[i].names);
+		free(c->dsos[i].names);
+	}
 	if (c)
 		free(c->dsos);
 	free(c);
@@ -278,32 +349,67 @@ static const char *code_file(const xpp_profile *p, uint32_t dso, const struct xp
 	return f ? f : d->long_name;
 }
 
-/* The line tables of DSO dso (NULL: none); the cache hangs off the profile. */
-static int lines_of(const xpp_profile *cp, uint32_t dso, const struct xpp_dso *d,
-		    const char *debug_root, xpp_lines **out)
+/* DSO dso's entry of the cache that hangs off the profile, NULL without memory. */
+static struct cached_lines *cache_of(const xpp_profile *cp, uint32_t dso)
 {
 	/* the profile's cache is lazily filled state, as its DSOs' symbol tables are */
 	xpp_profile *p = (xpp_profile *)cp;
 	struct ann_cache *c = p->ann_cache;
-	int ret;
 
-	*out = NULL;
 	if (!c) {
 		if (!(c = calloc(1, sizeof(*c))))
-			return -ENOMEM;
+			return NULL;
 		p->ann_cache = c;
 		p->ann_cache_free = cache_free;
 	}
 	if (dso >= c->nr && XB_ARRAY_RESERVE0(c->dsos, c->nr, (size_t)dso + 1, 64))
+		return NULL;
+	return &c->dsos[dso];
+}
+
+/*
+ * The names objdump gives addresses of a user DSO's file (data too: "# 4080 <sink>"), read
+ * once per DSO; NULL when there are none (the kernel, the vdso, a file without symbols):
+ * the instructions then name targets by the function symbols alone.
+ */
+static const struct xpp_symtab *names_of(const xpp_profile *p, uint32_t dso,
+					 const struct xpp_dso *d, const char *debug_root)
+{
+	struct cached_lines *e = cache_of(p, dso);
+	struct xb_error err = { 0 };
+
+	if (!e || d->kind != XPP_DSO_USER)
+		return NULL;
+	if (!e->names_tried) {
+		e->names_tried = true;
+		e->names = calloc(1, sizeof(*e->names));
+		if (e->names && xpp_elf_addr_names_load(e->names, code_file(p, dso, d), debug_root,
+							p->debuginfod, &err) < 0) {
+			xpp_symtab_free(e->names);
+			free(e->names);
+			e->names = NULL;
+		}
+	}
+	return e->names && e->names->nr ? e->names : NULL;
+}
+
+/* The line tables of DSO dso (NULL: none); the cache hangs off the profile. */
+static int lines_of(const xpp_profile *cp, uint32_t dso, const struct xpp_dso *d,
+		    const char *debug_root, xpp_lines **out)
+{
+	struct cached_lines *e = cache_of(cp, dso);
+	int ret;
+
+	*out = NULL;
+	if (!e)
 		return -ENOMEM;
-	if (!c->dsos[dso].tried) {
-		ret = xpp_lines_open(&c->dsos[dso].l, code_file(cp, dso, d), debug_root,
-				     p->debuginfod);
+	if (!e->tried) {
+		ret = xpp_lines_open(&e->l, code_file(cp, dso, d), debug_root, cp->debuginfod);
 		if (ret == -ENOMEM)
 			return ret;
-		c->dsos[dso].tried = true;
+		e->tried = true;
 	}
-	*out = c->dsos[dso].l;
+	*out = e->l;
 	return 0;
 }
 
@@ -366,6 +472,7 @@ int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t e
 {
 	struct xpp_annotate_opts none = { 0 };
 	const struct xpp_dso *d = xpp_dso_table_get(xpp_profile_dsos(p), dso);
+	const struct xpp_symtab *names;
 	struct xpp_raw_insn *raw = NULL;
 	struct xpp_code code = { 0 };
 	xpp_annotation *a = NULL;
@@ -413,8 +520,9 @@ int xpp_annotation_create(xpp_annotation **out, const xpp_profile *p, uint32_t e
 	/* the section name lives in code, which goes before the annotation */
 	snprintf(a->section, sizeof(a->section), "%s", code.section);
 	a->info.section = a->section;
+	names = names_of(p, dso, d, opts->debug_root);
 	for (uint32_t i = 0; i < n; i++)
-		fill_insn(a, i, &raw[i], d, &code);
+		fill_insn(a, i, &raw[i], d, &code, names);
 	link_jumps(a);
 	if (add_samples(a, p, s->start, s->end, &code) < 0)
 		goto nomem;

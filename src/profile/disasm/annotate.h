@@ -51,8 +51,15 @@ struct xpp_ann_insn {
 	uint8_t kind;           /* enum xpp_insn_kind */
 	bool has_target;        /* a direct jump or call: target is known */
 	const char *mnemonic;   /* "add", "jne" (AT&T syntax on x86) */
-	const char *operands;   /* "%rcx,%rax"; a direct target as objdump writes it:
-				   "11b9 <work_a+0x30>", "1030 <printf@plt>" ("" for none) */
+	const char *operands;   /* as objdump writes them, perf annotate --stdio's text:
+				   "%rcx,%rax"; a direct target "11b9 <work_a+0x30>",
+				   "1030 <printf@plt>", "18c7 <double f<double>(double)+0x8>";
+				   ip-relative data "0x2eec(%rip),%r8        # 4080 <sink>"
+				   ("" for none) */
+	const char *short_operands; /* as perf's TUI shows them: data by name
+				   ("sink,%r8"), targets by the names perf report gives
+				   (no C++ parameters), a jump inside the symbol by its
+				   address alone ("11b9") */
 	uint64_t target;        /* the target's address (same space as addr) */
 	uint32_t target_insn;   /* a jump inside the symbol: the index of the target
 				   instruction, else XPP_ANN_NONE */

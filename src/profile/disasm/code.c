@@ -21,9 +21,13 @@ void xpp_code_free(struct xpp_code *c)
 
 uint64_t xpp_code_to_sym(const struct xpp_code *c, uint64_t vaddr)
 {
-	for (unsigned int i = 0; i < c->nr_loads; i++)
-		if (vaddr >= c->load_vaddr[i] && vaddr - c->load_vaddr[i] < c->load_size[i])
+	for (unsigned int i = 0; i < c->nr_loads; i++) {
+		uint64_t size = c->load_memsz[i] > c->load_size[i] ? c->load_memsz[i] :
+								      c->load_size[i];
+
+		if (vaddr >= c->load_vaddr[i] && vaddr - c->load_vaddr[i] < size)
 			return vaddr - c->load_vaddr[i] + c->load_off[i];
+	}
 	return vaddr;
 }
 
@@ -81,6 +85,7 @@ static int from_elf(struct xpp_code *c, Elf *elf, const char *what, uint64_t sta
 			c->load_vaddr[c->nr_loads] = ph.p_vaddr;
 			c->load_off[c->nr_loads] = ph.p_offset;
 			c->load_size[c->nr_loads] = ph.p_filesz;
+			c->load_memsz[c->nr_loads] = ph.p_memsz;
 			c->nr_loads++;
 		}
 		if (!found && start >= ph.p_offset && start - ph.p_offset < ph.p_filesz) {

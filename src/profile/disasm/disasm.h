@@ -24,6 +24,8 @@ struct xpp_code {
 	/* offset <-> vaddr of the file's PT_LOAD segments (nr 0: the same space, kernel) */
 	uint64_t load_vaddr[XPP_CODE_MAX_LOADS], load_off[XPP_CODE_MAX_LOADS],
 		load_size[XPP_CODE_MAX_LOADS];
+	/* the segments' sizes in memory (.bss too: data named by symbols), 0 as load_size */
+	uint64_t load_memsz[XPP_CODE_MAX_LOADS];
 	unsigned int nr_loads;
 	bool lines_from_file;    /* the DSO is a file whose line tables may be read */
 };
@@ -38,7 +40,10 @@ int xpp_code_load(struct xpp_code *c, const struct xpp_dso *d, const char *path,
 		  uint64_t start, uint64_t end, const char *kcore, struct xb_error *err);
 void xpp_code_free(struct xpp_code *c);
 
-/* An address as objdump shows it -> the symbol-table space of the DSO, and back. */
+/*
+ * An address as objdump shows it -> the symbol-table space of the DSO (as the symbol
+ * loaders place them: .bss too), and back (bytes of the file only).
+ */
 uint64_t xpp_code_to_sym(const struct xpp_code *c, uint64_t vaddr);
 uint64_t xpp_code_to_vaddr(const struct xpp_code *c, uint64_t sym_addr);
 

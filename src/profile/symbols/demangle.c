@@ -18,3 +18,11 @@ char *xpp_demangle(const char *name)
 		return NULL; /* every scheme the automatic style knows starts so */
 	return cplus_demangle(name, DMGL_NO_OPTS);
 }
+
+/* objdump -C calls libiberty with DMGL_PARAMS | DMGL_ANSI (binutils' demangle_flags). */
+char *xpp_demangle_params(const char *name)
+{
+	if (name[0] != '_')
+		return NULL;
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
+}

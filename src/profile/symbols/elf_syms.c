@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "base/input_file.h"
 #include "elf/build_id.h"
 #include "profile/symbols/debuginfod.h"
@@ -526,6 +527,331 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 	ret = s.scn ? add_symbols(t, s.src, s.scn, &s.sh, &s.l) : 0;
 	if (!ret)
 		ret = add_plt_symbols(t, s.rt.elf, &s.l);
+	syms_src_close(&s);
+	if (ret < 0)
+		return xb_error_set(err, ret, "cannot read symbols of '%s': %s", path,
+				     strerror(-ret));
+	xpp_symtab_finish(t);
+	return 0;
+}
+
+/*
+ * Symbol versions, as objdump decorates the names of dynamic symbols: "strlen@GLIBC_2.2.5"
+ * (a reference, or a hidden version), "_Py_ctype_tolower@@Base" (a default definition).
+ */
+struct versions {
+	Elf_Data *versym;        /* .gnu.version, NULL: no versions */
+	const char **names;      /* by version index */
+	size_t nr;
+};
+
+static void set_version(struct versions *v, size_t ndx, const char *name)
+{
+	if (ndx >= 4096 || !name)
+		return;
+	if (ndx >= v->nr && XB_ARRAY_RESERVE0(v->names, v->nr, ndx + 1, 64))
+		return;
+	v->names[ndx] = name;
+}
+
+static void read_versions(Elf *elf, struct versions *v)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	memset(v, 0, sizeof(*v));
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		size_t off = 0;
+
+		if (!gelf_getshdr(scn, &sh) || !(d = elf_getdata(scn, NULL)))
+			continue;
+		if (sh.sh_type == SHT_GNU_versym) {
+			v->versym = d;
+		} else if (sh.sh_type == SHT_GNU_verdef) {
+			for (size_t i = 0; i < sh.sh_info && off < d->d_size; i++) {
+				GElf_Verdef vd;
+				GElf_Verdaux va;
+
+				if (!gelf_getverdef(d, (int)off, &vd))
+					break;
+				if (gelf_getverdaux(d, (int)(off + vd.vd_aux), &va))
+					set_version(v, vd.vd_ndx, elf_strptr(elf, sh.sh_link, va.vda_name));
+				if (!vd.vd_next)
+					break;
+				off += vd.vd_next;
+			}
+		} else if (sh.sh_type == SHT_GNU_verneed) {
+			for (size_t i = 0; i < sh.sh_info && off < d->d_size; i++) {
+				GElf_Verneed vn;
+				size_t aoff;
+
+				if (!gelf_getverneed(d, (int)off, &vn))
+					break;
+				aoff = off + vn.vn_aux;
+				for (unsigned int j = 0; j < vn.vn_cnt; j++) {
+					GElf_Vernaux a;
+
+					if (!gelf_getvernaux(d, (int)aoff, &a))
+						break;
+					set_version(v, a.vna_other, elf_strptr(elf, sh.sh_link, a.vna_name));
+					if (!a.vna_next)
+						break;
+					aoff += a.vna_next;
+				}
+				if (!vn.vn_next)
+					break;
+				off += vn.vn_next;
+			}
+		}
+	}
+
+}
+
+/* name as objdump writes dynamic symbol `idx`: demangled, then its version */
+static void dyn_name(const struct versions *v, size_t idx, const GElf_Sym *s, const char *name,
+		     char *out, size_t size)
+{
+	char *dm = name[0] == '_' ? xpp_demangle_params(name) : NULL;
+	GElf_Versym vs;
+	size_t ndx;
+
+	snprintf(out, size, "%s", dm ? dm : name);
+	free(dm);
+	if (!v || !v->versym || !gelf_getversym(v->versym, (int)idx, &vs))
+		return;
+	ndx = vs & 0x7fff;
+	/* index 1, no version of its own: binutils calls it Base */
+	if (!ndx || (ndx > 1 && (ndx >= v->nr || !v->names[ndx])))
+		return;
+	snprintf(out + strlen(out), size - strlen(out), "%s%s",
+		 s->st_shndx != SHN_UNDEF && !(vs & 0x8000) ? "@@" : "@",
+		 ndx == 1 ? "Base" : v->names[ndx]);
+}
+
+/*
+ * Every named symbol objdump would name an address with: not sections, files, undefined.
+ * v: the versions of a .dynsym (objdump decorates those names), NULL for a .symtab.
+ */
+static int add_addr_names(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+			  const struct loads *l, const struct versions *v)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	char buf[1024];
+	size_t n;
+
+	if (!d || !sh->sh_entsize)
+		return -ENOEXEC;
+	n = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 1; i < n; i++) {
+		int type, bind, ret;
+		const char *name;
+		GElf_Sym s;
+
+		if (!gelf_getsym(d, (int)i, &s))
+			break;
+		type = GELF_ST_TYPE(s.st_info);
+		bind = GELF_ST_BIND(s.st_info);
+		if (!s.st_name || s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE ||
+		    type == STT_SECTION || type == STT_FILE)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		dyn_name(v, i, &s, name, buf, sizeof(buf));
+		ret = xpp_symtab_add_kind(t, to_offset(l, s.st_value), s.st_size,
+					  bind == STB_GLOBAL ? XPP_SYM_GLOBAL :
+					  bind == STB_WEAK ? XPP_SYM_WEAK : XPP_SYM_LOCAL,
+					  type == STT_FUNC || type == STT_GNU_IFUNC ? XPP_SYM_FUNC :
+					  type == STT_OBJECT || type == STT_TLS ||
+					  type == STT_COMMON ? XPP_SYM_OBJECT : XPP_SYM_OTHER,
+					  buf, strlen(buf));
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * The symbols of the dynamic relocations (the GOT's slots, pointers initialised to a
+ * function): objdump names such a slot by them where no symbol starts there.
+ */
+static int add_reloc_names(struct xpp_symtab *t, Elf *elf, const struct loads *l)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	GElf_Shdr sh, dsh;
+	struct versions v;
+	char buf[1024];
+	int ret = 0;
+
+	while ((dyn = elf_nextscn(elf, dyn)))
+		if (gelf_getshdr(dyn, &dsh) && dsh.sh_type == SHT_DYNSYM)
+			break;
+	if (!dyn || !dsh.sh_entsize)
+		return 0;
+	read_versions(elf, &v);
+	while (!ret && (scn = elf_nextscn(elf, scn))) {
+		Elf_Data *rd, *dd = elf_getdata(dyn, NULL);
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    elf_getscn(elf, sh.sh_link) != dyn || !(rd = elf_getdata(scn, NULL)) || !dd)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			size_t si;
+			const char *name;
+			GElf_Rela ra;
+			GElf_Sym s;
+
+			if (!gelf_getrela(rd, (int)i, &ra))
+				break;
+			si = GELF_R_SYM(ra.r_info);
+			if (!si || !gelf_getsym(dd, (int)si, &s) || !s.st_name ||
+			    GELF_ST_TYPE(s.st_info) == STT_SECTION)
+				continue;
+			name = elf_strptr(elf, dsh.sh_link, s.st_name);
+			if (!name || !*name)
+				continue;
+			dyn_name(&v, si, &s, name, buf, sizeof(buf));
+			/* objdump writes the slot's distance from a defined symbol's own address */
+			if (s.st_shndx != SHN_UNDEF && ra.r_offset != s.st_value)
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%c0x%llx",
+					 ra.r_offset > s.st_value ? '+' : '-',
+					 (unsigned long long)(ra.r_offset > s.st_value ?
+							      ra.r_offset - s.st_value :
+							      s.st_value - ra.r_offset));
+			ret = xpp_symtab_add_kind(t, to_offset(l, ra.r_offset), 8, XPP_SYM_GLOBAL,
+						  XPP_SYM_RELOC, buf, strlen(buf));
+			if (ret < 0)
+				break;
+		}
+	}
+	free(v.names);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * objdump's "name@plt": each entry of .plt, .plt.sec and .plt.got named by the relocation of
+ * the GOT slot its `jmp *disp(%rip)` goes through (not by the order of .rela.plt, which
+ * ifuncs' entries break), an ifunc's as "*ABS*+0xADDEND@plt".
+ */
+static int add_objdump_plt(struct xpp_symtab *t, Elf *elf, const struct loads *l)
+{
+	static const char *const secs[] = { ".plt", ".plt.sec", ".plt.got" };
+	GElf_Shdr dsh, sh;
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	Elf_Data *dd;
+	struct slot {
+		uint64_t got;
+		size_t sym;
+		int64_t addend;
+	} *slots = NULL;
+	size_t nr = 0, cap = 0;
+	char buf[1024];
+	int ret = 0;
+
+	/* the entries' code and the relocation types are x86-64's */
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64)
+		return 0;
+	while ((dyn = elf_nextscn(elf, dyn)))
+		if (gelf_getshdr(dyn, &dsh) && dsh.sh_type == SHT_DYNSYM)
+			break;
+	if (!dyn || !dsh.sh_entsize || !(dd = elf_getdata(dyn, NULL)))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *rd;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    elf_getscn(elf, sh.sh_link) != dyn || !(rd = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Rela ra;
+			int type;
+
+			if (!gelf_getrela(rd, (int)i, &ra))
+				break;
+			type = (int)GELF_R_TYPE(ra.r_info);
+			if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT &&
+			    type != R_X86_64_IRELATIVE)
+				continue;
+			if (XB_ARRAY_RESERVE(slots, cap, nr + 1, 256)) {
+				free(slots);
+				return -ENOMEM;
+			}
+			slots[nr++] = (struct slot){ ra.r_offset, GELF_R_SYM(ra.r_info),
+						     ra.r_addend };
+		}
+	}
+	for (size_t k = 0; !ret && k < sizeof(secs) / sizeof(secs[0]); k++) {
+		Elf_Scn *plt = find_section(elf, secs[k], &sh);
+		Elf_Data *pd = plt ? elf_getdata(plt, NULL) : NULL;
+		uint64_t ent = sh.sh_entsize ? sh.sh_entsize : 16;
+
+		if (!pd || !pd->d_buf || sh.sh_type != SHT_PROGBITS)
+			continue;
+		for (uint64_t off = 0; off + ent <= pd->d_size && off + ent <= sh.sh_size; off += ent) {
+			const uint8_t *e = (const uint8_t *)pd->d_buf + off;
+			uint64_t got = 0;
+			size_t j;
+
+			/* the entry's jmp *disp32(%rip): ff 25, after endbr64 or bnd if any */
+			for (j = 0; j + 6 <= ent; j++)
+				if (e[j] == 0xff && e[j + 1] == 0x25) {
+					int32_t disp;
+
+					memcpy(&disp, e + j + 2, 4);
+					got = sh.sh_addr + off + j + 6 + (uint64_t)(int64_t)disp;
+					break;
+				}
+			if (j + 6 > ent)
+				continue;
+			for (j = 0; j < nr && slots[j].got != got; j++)
+				;
+			if (j == nr)
+				continue;
+			if (!slots[j].sym) {
+				snprintf(buf, sizeof(buf), "*ABS*+0x%llx@plt",
+					 (unsigned long long)slots[j].addend);
+			} else {
+				GElf_Sym sym;
+				const char *name = gelf_getsym(dd, (int)slots[j].sym, &sym) ?
+					elf_strptr(elf, dsh.sh_link, sym.st_name) : NULL;
+				char *dm = name && name[0] == '_' ? xpp_demangle_params(name) : NULL;
+
+				if (!name)
+					continue;
+				snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
+				free(dm);
+			}
+			ret = xpp_symtab_add_kind(t, to_offset(l, sh.sh_addr + off), ent,
+						  XPP_SYM_GLOBAL, XPP_SYM_FUNC, buf, strlen(buf));
+		}
+	}
+	free(slots);
+	return ret < 0 ? ret : 0;
+}
+
+int xpp_elf_addr_names_load(struct xpp_symtab *t, const char *path, const char *debug_root,
+			    xpp_debuginfod *dfd, struct xb_error *err)
+{
+	struct versions v = { 0 };
+	struct syms_src s;
+	int ret;
+
+	t->objdump_names = true;
+	ret = syms_src_open(&s, path, debug_root, dfd);
+	if (ret < 0)
+		return xb_error_set(err, ret, "cannot read symbols of '%s': %s", path,
+				     ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+	if (s.scn && s.sh.sh_type == SHT_DYNSYM)
+		read_versions(s.src, &v);
+	ret = s.scn ? add_addr_names(t, s.src, s.scn, &s.sh, &s.l,
+				     s.sh.sh_type == SHT_DYNSYM ? &v : NULL) : 0;
+	if (!ret)
+		ret = add_objdump_plt(t, s.rt.elf, &s.l);
+	if (!ret)
+		ret = add_reloc_names(t, s.rt.elf, &s.l);
+	free(v.names);
 	syms_src_close(&s);
 	if (ret < 0)
 		return xb_error_set(err, ret, "cannot read symbols of '%s': %s", path,

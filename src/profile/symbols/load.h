@@ -23,6 +23,16 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 		      xpp_debuginfod *dfd, struct xb_error *err);
 
 /*
+ * The names objdump gives addresses of the ELF file at path (`<sink>`, `<foo(int)+0x12>`,
+ * `<printf@plt>`): every named symbol of the table xpp_elf_syms_load() reads (functions,
+ * objects, labels; not sections or files), C++ names with their parameters as objdump -C
+ * writes them, and the name@plt entries; at file offsets, as xpp_elf_syms_load() has them.
+ * t is finished on success. 0 or a negative errno with err set.
+ */
+int xpp_elf_addr_names_load(struct xpp_symtab *t, const char *path, const char *debug_root,
+			    xpp_debuginfod *dfd, struct xb_error *err);
+
+/*
  * Whether xpp_elf_syms_load() of the same file would give a symbol named `name` (demangled
  * unless no_demangle), without building the table: reading the names costs a fraction of
  * sorting them into one. 1 it may (a name@plt is not looked for: always 1), 0 it would
@@ -155,5 +165,7 @@ int xpp_perf_map_load(struct xpp_symtab *t, const char *path, struct xb_error *e
  * new string to free, or NULL when name is not mangled.
  */
 char *xpp_demangle(const char *name);
+/* The same as objdump -C writes it: with parameters (and a template's return type). */
+char *xpp_demangle_params(const char *name);
 
 #endif

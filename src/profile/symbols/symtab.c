@@ -10,6 +10,13 @@
 int xpp_symtab_add(struct xpp_symtab *t, uint64_t start, uint64_t size, enum xpp_sym_binding binding,
 	       const char *name, size_t name_len)
 {
+	return xpp_symtab_add_kind(t, start, size, binding, XPP_SYM_OTHER, name, name_len);
+}
+
+int xpp_symtab_add_kind(struct xpp_symtab *t, uint64_t start, uint64_t size,
+			enum xpp_sym_binding binding, enum xpp_sym_kind kind, const char *name,
+			size_t name_len)
+{
 	if (t->nr == t->cap && XB_ARRAY_RESERVE(t->syms, t->cap, (size_t)t->nr + 1, 256))
 		return -ENOMEM;
 	if (XB_ARRAY_RESERVE(t->names, t->names_cap, t->names_len + name_len + 1, 4096))
@@ -24,6 +31,7 @@ int xpp_symtab_add(struct xpp_symtab *t, uint64_t start, uint64_t size, enum xpp
 	s->name = (uint32_t)t->names_len;
 	s->order = t->nr++;
 	s->binding = (uint8_t)binding;
+	s->kind = (uint8_t)kind;
 	memcpy(t->names + t->names_len, name, name_len);
 	t->names[t->names_len + name_len] = '\0';
 	t->names_len += name_len + 1;
@@ -48,9 +56,40 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
+/*
+ * true when b comes before a in objdump's order of the symbols of one address
+ * (binutils' compare_symbols): functions, then objects, non-local, global, the larger,
+ * names not starting with '.', then by name; before all, a dynamic relocation's symbol
+ * (objdump names a pointer initialised to strlen "strlen@GLIBC_2.2.5", not by its own name).
+ */
+static bool objdump_better(const struct xpp_symtab *t, const struct xpp_sym *a,
+			   const struct xpp_sym *b)
+{
+	const char *na = t->names + a->name, *nb = t->names + b->name;
+	uint64_t sa = a->end - a->start, sb = b->end - b->start;
+
+	if ((a->kind == XPP_SYM_RELOC) != (b->kind == XPP_SYM_RELOC))
+		return b->kind == XPP_SYM_RELOC;
+	if ((a->kind == XPP_SYM_FUNC) != (b->kind == XPP_SYM_FUNC))
+		return b->kind == XPP_SYM_FUNC;
+	if ((a->kind == XPP_SYM_OBJECT) != (b->kind == XPP_SYM_OBJECT))
+		return b->kind == XPP_SYM_OBJECT;
+	if ((a->binding == XPP_SYM_LOCAL) != (b->binding == XPP_SYM_LOCAL))
+		return a->binding == XPP_SYM_LOCAL;
+	if ((a->binding == XPP_SYM_GLOBAL) != (b->binding == XPP_SYM_GLOBAL))
+		return b->binding == XPP_SYM_GLOBAL;
+	if (sa != sb)
+		return sb > sa;
+	if ((na[0] == '.') != (nb[0] == '.'))
+		return na[0] == '.';
+	return strcmp(nb, na) < 0;
+}
+
 /* true when b should replace a (perf's choose_best_symbol; a full tie keeps a) */
 static bool better(const struct xpp_symtab *t, const struct xpp_sym *a, const struct xpp_sym *b)
 {
+	if (t->objdump_names)
+		return objdump_better(t, a, b);
 	bool a_sized = a->end > a->start, b_sized = b->end > b->start;
 
 	if (a_sized != b_sized)

@@ -14,6 +14,16 @@ struct xpp_sym {
 	uint32_t name;        /* offset in symtab.names */
 	uint32_t order;       /* insertion order: ties keep the first, as perf does */
 	uint8_t binding;      /* enum xpp_sym_binding */
+	uint8_t kind;         /* enum xpp_sym_kind: what objdump's choice among aliases weighs */
+};
+
+enum xpp_sym_kind {
+	XPP_SYM_OTHER,
+	XPP_SYM_FUNC,
+	XPP_SYM_OBJECT,
+	/* a dynamic relocation's symbol at the relocated slot: its name for that address
+	   only, before the symbol starting there (objdump's "# af68 <_Py_TrueStruct>") */
+	XPP_SYM_RELOC,
 };
 
 /*
@@ -33,6 +43,10 @@ struct xpp_symtab {
 	bool last_alias_wins;
 	/* Loaders keep names as the file has them (--no-demangle). */
 	bool no_demangle;
+	/* Names and aliases as objdump -C gives them: C++ names with their parameters, and
+	   objdump's choice among the symbols of one address (functions, objects, global,
+	   larger, then by name), not perf's. */
+	bool objdump_names;
 	/*
 	 * A kallsyms': where perf ends the kernel's map, the page after the page of its last
 	 * symbol of code or data (types T, W, D, B, modules' aside), as perf's
@@ -47,6 +61,10 @@ struct xpp_symtab {
 /* Add a symbol; `size` 0 means "up to the next symbol". 0 or -ENOMEM. */
 int xpp_symtab_add(struct xpp_symtab *t, uint64_t start, uint64_t size, enum xpp_sym_binding binding,
 	       const char *name, size_t name_len);
+/* The same, with the symbol's kind (objdump_names tables weigh it). */
+int xpp_symtab_add_kind(struct xpp_symtab *t, uint64_t start, uint64_t size,
+			enum xpp_sym_binding binding, enum xpp_sym_kind kind, const char *name,
+			size_t name_len);
 
 /*
  * Sort by address, keep one symbol per start address (perf's choice among aliases: sized,

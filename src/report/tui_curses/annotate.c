@@ -95,7 +95,7 @@ static void draw_insn(struct annot *v, int y, uint32_t i, bool selected)
 		x0 += tui_put(y, x0, 10, "", true);
 	x0 += tui_putf(y, x0, 12, true, "%8" PRIx64 ":  ", x->addr);
 	if (x0 < COLS)
-		tui_putf(y, x0, COLS - x0, true, "%-6s %s%s", x->mnemonic, x->operands,
+		tui_putf(y, x0, COLS - x0, true, "%-6s %s%s", x->mnemonic, x->short_operands,
 			 x->kind == XPP_INSN_JUMP && x->target_insn != XPP_ANN_NONE ?
 			 (x->target_insn < i ? "  ^" : "  v") : "");
 }
