@@ -35,9 +35,15 @@ let done = false;
 function finish(code) {
 	if (done) return;
 	done = true;
+	// the profile directory goes once the browser has stopped writing to it
+	const out = () => {
+		try { rmSync(profile, { recursive: true, force: true }); } catch { /* still in use */ }
+		process.exit(code);
+	};
+	if (chrome.exitCode !== null || chrome.signalCode !== null) out();
+	chrome.once("exit", out);
+	setTimeout(out, 5000).unref();
 	chrome.kill("SIGKILL");
-	try { rmSync(profile, { recursive: true, force: true }); } catch { /* still in use */ }
-	process.exit(code);
 }
 // whatever ends the driver ends the browser: a time limit, a signal, an error
 for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => finish(3));
