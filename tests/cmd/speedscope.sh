@@ -73,7 +73,8 @@ export -f need check script_of
 browser_case "speedscope shows the export: the thread's profile, work_a the hottest frame" '
 	need "$DATA"
 	"$XR" --speedscope x.json -i "$DATA"
-	node --experimental-websocket "$TOOLS/speedscope_browser.mjs" "$RELEASE" x.json shot.png >page
+	TMPDIR=$PWD node --experimental-websocket "$TOOLS/speedscope_browser.mjs" "$RELEASE" x.json \
+		shot.png >page
 	cat page
 	pid=$(script_of "$DATA" | awk "{ print \$1; exit }")
 	grep -qx "title x.data - speedscope" page || fail "title: $(grep ^title page)"
@@ -96,12 +97,25 @@ browser_case "speedscope shows the export: the thread's profile, work_a the hott
 browser_case "off-CPU time is a profile of its own the viewer shows" '
 	need "$OFF"
 	"$XR" --speedscope off.json -i "$OFF"
-	node --experimental-websocket "$TOOLS/speedscope_browser.mjs" "$RELEASE" off.json shot.png >page
+	TMPDIR=$PWD node --experimental-websocket "$TOOLS/speedscope_browser.mjs" "$RELEASE" off.json \
+		shot.png >page
 	cat page
 	grep -q "^profile offcpu [0-9]*/[0-9]* cpu-clock" page || fail "$(grep ^profile page)"
 	check off.json >sum
 	cat sum
 	grep -q "^profile offcpu [0-9]*/[0-9]* offcpu-time|nanoseconds|" sum || fail "no off-CPU profile"
+'
+
+browser_case "the page check can fail: a file cut short is an error the page shows" '
+	need "$DATA"
+	"$XR" --speedscope - -i "$DATA" | head -c 2000 >cut.json
+	rc=0
+	TMPDIR=$PWD node --experimental-websocket "$TOOLS/speedscope_browser.mjs" "$RELEASE" cut.json \
+		shot.png >page || rc=$?
+	cat page
+	[ $rc -eq 3 ] || fail "exit $rc"
+	grep -q "^error " page || fail "no error read from the page"
+	! grep -q "^profile " page || fail "a profile shown"
 '
 
 ss_case "the file validates against the schema speedscope ships; - writes it to stdout" '

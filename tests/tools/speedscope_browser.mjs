@@ -9,7 +9,8 @@
 // Prints what the page shows, a line each:
 //   title TEXT        the document title (speedscope names the file there)
 //   profile TEXT      the toolbar's profile name and its "(i/n)" position
-//   error TEXT        a message the page shows instead of a profile (none expected)
+//   error TEXT        a message the page shows instead of a profile (its alert(), or
+//                     the page's text when no profile came), then exit 3
 //   shot W H N        the screenshot of the time-ordered flame chart saved to SHOT.png:
 //                     its size and the number of distinct colours in it
 //   hover TEXT        the tooltip of each frame under the mouse moved down the left edge
@@ -52,20 +53,30 @@ const server = createServer((req, res) => {
 await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const http = `http://127.0.0.1:${server.address().port}`;
 
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const profile = mkdtempSync(join(tmpdir(), "speedscope-browser-"));
 const chrome = spawn(process.env.CHROMIUM || "chromium",
 	["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
 	 "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
 	{ stdio: ["ignore", "ignore", "pipe"] });
 let done = false;
-function finish(code) {
+// Chromium killed and gone before its profile directory goes (it writes there until then)
+async function finish(code) {
 	if (done) return;
 	done = true;
-	chrome.kill("SIGKILL");
 	server.close();
+	if (chrome.exitCode === null && chrome.signalCode === null) {
+		const gone = new Promise((ok) => chrome.once("exit", ok));
+		chrome.kill("SIGKILL");
+		await Promise.race([gone, sleep(5000)]);
+	}
 	try { rmSync(profile, { recursive: true, force: true }); } catch { /* still in use */ }
 	process.exit(code);
 }
+// whatever ends the driver ends the browser: a time limit, a signal, an error
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => finish(3));
+process.on("uncaughtException", (e) => { console.error(`speedscope_browser: ${e.message}`); finish(3); });
+process.on("unhandledRejection", (e) => { console.error(`speedscope_browser: ${e}`); finish(3); });
 setTimeout(() => { console.error("speedscope_browser: timed out"); finish(3); }, 120000).unref();
 
 const port = await new Promise((ok, fail) => {
@@ -76,7 +87,7 @@ const port = await new Promise((ok, fail) => {
 		if (m) ok(m[1]);
 	});
 	chrome.on("exit", (c) => fail(new Error(`chromium exited (${c}): ${err.trim().split("\n").pop()}`)));
-}).catch((e) => { console.error(`speedscope_browser: ${e.message}`); finish(3); });
+}).catch((e) => { console.error(`speedscope_browser: ${e.message}`); return finish(3); });
 
 const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
 const page = targets.find((t) => t.type === "page");
@@ -92,6 +103,10 @@ ws.addEventListener("message", (m) => {
 		pending.delete(msg.id);
 		if (msg.error) fail(new Error(JSON.stringify(msg.error)));
 		else ok(msg.result);
+	} else if (msg.method === "Page.javascriptDialogOpening") {
+		// speedscope says a file it cannot import with alert(), which blocks the page
+		console.log(`error ${JSON.stringify(msg.params.message.slice(0, 300))}`);
+		finish(3);
 	}
 });
 function send(method, params = {}) {
@@ -104,7 +119,6 @@ async function js(expr) {
 	if (r.exceptionDetails) throw new Error(`${expr}: ${r.exceptionDetails.exception?.description}`);
 	return r.result.value;
 }
-const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 // poll expr in the page until it is truthy (or the time is up: its last value)
 async function until(expr, ms = 30000) {
 	let v;
@@ -156,7 +170,7 @@ const shown = await until(`(function () {
 })()`);
 if (shown !== "ok") {
 	console.log(`error ${JSON.stringify(String(shown || "nothing shown").slice(0, 300))}`);
-	finish(3);
+	await finish(3);
 }
 console.log(`title ${await js("document.title")}`);
 console.log(`profile ${await js(`${tab("Sandwich")}.parentElement.parentElement.innerText
@@ -194,4 +208,4 @@ const rows = await js(`Array.from(document.querySelectorAll("tr")).map(function 
 	return Array.from(r.children).map(function (c) { return c.innerText.replace(/\\s+/g, " ").trim(); });
 }).filter(function (c) { return c.length === 3 && c[2] !== "Symbol Name"; }).slice(0, 40)`);
 for (const r of rows) console.log(`sandwich ${r[2]} | ${r[0]} | ${r[1]}`);
-finish(0);
+await finish(0);
