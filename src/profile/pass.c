@@ -1158,6 +1158,17 @@ static int run_records(xpp_profile *p, struct xb_error *err)
 		uint64_t t;
 
 		count_record(&p->records, &rec);
+		/*
+		 * The kernel's symbols are read on another thread from the first sample that
+		 * may show a kernel frame, as it is queued: its round goes on being read while
+		 * they load. A profile with none never reads them (issue 20: a cold report of
+		 * user samples read all of /proc/kallsyms, as much CPU as the report).
+		 */
+		if (p->kernel_due && hdr->type == PERF_RECORD_SAMPLE &&
+		    (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER) {
+			xpp_dso_table_prefetch_kernel(p->dsos);
+			p->kernel_due = false;
+		}
 		if (hdr->type == XPF_RECORD_FINISHED_ROUND) {
 			ret = xpp_ordered_round(p->q);
 		} else if (hdr->type >= PERF_RECORD_MAX) {
@@ -1398,8 +1409,8 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 					   xpf_reader_features(r)->nr_build_ids);
 	p->comms = xpp_intern_create();
 	p->m = p->dsos && p->comms ? xpp_machine_create(p->dsos, p->comms) : NULL;
-	if (p->dsos && !opts->addrs_only && may_sample_kernel(r))
-		xpp_dso_table_prefetch_kernel(p->dsos);
+	/* started by the first sample outside user mode (run_records()) */
+	p->kernel_due = p->dsos && !opts->addrs_only && may_sample_kernel(r);
 	p->q = xpp_ordered_create(deliver, p);
 	p->scache = xpp_sample_cache_create();
 	p->frames = xpp_hist_create();

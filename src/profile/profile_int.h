@@ -61,6 +61,8 @@ struct xpp_profile {
 	xpp_ordered *q;
 	xpp_sample_cache *scache; /* repeated samples charged without resolving them again */
 	struct xpp_stash kaside;  /* kernel samples waiting for the kernel's symbols (pass.c) */
+	bool kernel_due;          /* the kernel's symbols to be read at the first sample that
+				     may need them (pass.c) */
 	struct xpp_event *ev;
 	uint32_t nr_ev;
 	struct xpp_records records;
