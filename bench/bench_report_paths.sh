@@ -41,23 +41,27 @@ for n in 100000 1000000; do
 	done
 done
 
-# measure RUNS CMD...: "SECONDS KIB" of CMD (output to /dev/null): the least wall time and
-# the largest peak RSS of RUNS runs; "fail" when a run fails
+# measure RUNS CMD...: "SECONDS KIB CPU" of CMD (output to /dev/null): the least wall time,
+# the largest peak RSS and the least CPU time (user + system) of RUNS runs; "fail" when a
+# run fails. On a shared machine the wall time includes waiting for a CPU, the CPU time not:
+# growths and ratios are given in both.
 measure() {
-	local runs=$1 best="" rss=0 i t m
+	local runs=$1 best="" cpu="" rss=0 i t m u sy
 	shift
 	for ((i = 0; i < runs; i++)); do
-		/usr/bin/time -f "%e %M" -o "$BENCH_TMP/tm" "$@" >/dev/null 2>&1 || { echo fail; return; }
-		read -r t m <"$BENCH_TMP/tm"
+		/usr/bin/time -f "%e %M %U %S" -o "$BENCH_TMP/tm" "$@" >/dev/null 2>&1 || { echo fail; return; }
+		read -r t m u sy <"$BENCH_TMP/tm"
+		u=$(awk -v a="$u" -v b="$sy" 'BEGIN { printf "%.2f", a + b }')
 		if [ -z "$best" ] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
+		if [ -z "$cpu" ] || awk -v a="$u" -v b="$cpu" 'BEGIN { exit !(a < b) }'; then cpu=$u; fi
 		[ "$m" -gt "$rss" ] && rss=$m
 	done
-	echo "$best $rss"
+	echo "$best $rss $cpu"
 }
 
 views=("" "-g none" "--no-children" "--no-children -g none")
 names=("children + graph" "-g none" "--no-children" "--no-children -g none")
-declare -A XT XM PT PM
+declare -A XT XM XC PT PM PC
 for s in "${shapes[@]}"; do
 	for n in 100000 1000000; do
 		f=${FILE[$s,$n]}
@@ -66,14 +70,14 @@ for s in "${shapes[@]}"; do
 		[ $n -ge 1000000 ] && runs=1
 		echo "   $s, file: $f, $((size >> 20)) MiB, $n samples, each its own 10-frame path"
 		for i in "${!views[@]}"; do
-			read -r XT[$s,$n,$i] XM[$s,$n,$i] < <(measure $runs "$XR" --stdio ${views[$i]} -i "$f")
+			read -r XT[$s,$n,$i] XM[$s,$n,$i] XC[$s,$n,$i] < <(measure $runs "$XR" --stdio ${views[$i]} -i "$f")
 		done
 		base=${XM[$s,$n,3]}
 		for i in "${!views[@]}"; do
-			line="   $s $n, ${names[$i]}: xperf ${XT[$s,$n,$i]} s, $((XM[$s,$n,$i] >> 10)) MiB"
+			line="   $s $n, ${names[$i]}: xperf ${XT[$s,$n,$i]} s (CPU ${XC[$s,$n,$i]} s), $((XM[$s,$n,$i] >> 10)) MiB"
 			if [ $n -eq 100000 ]; then
-				read -r PT[$s,$i] PM[$s,$i] < <(measure 1 perf report --stdio ${views[$i]} -i "$f")
-				line="$line; perf ${PT[$s,$i]} s, $((PM[$s,$i] >> 10)) MiB; ratio time $(ratio "${XT[$s,$n,$i]}" "${PT[$s,$i]}"), RSS $(ratio "${XM[$s,$n,$i]}" "${PM[$s,$i]}")"
+				read -r PT[$s,$i] PM[$s,$i] PC[$s,$i] < <(measure 1 perf report --stdio ${views[$i]} -i "$f")
+				line="$line; perf ${PT[$s,$i]} s (CPU ${PC[$s,$i]} s), $((PM[$s,$i] >> 10)) MiB; ratio time $(ratio "${XT[$s,$n,$i]}" "${PT[$s,$i]}") (CPU $(ratio "${XC[$s,$n,$i]}" "${PC[$s,$i]}")), RSS $(ratio "${XM[$s,$n,$i]}" "${PM[$s,$i]}")"
 				[ "$s" = unresolved ] && [ "$i" -eq 0 ] && line="$line (targets <= 0.15, <= 0.25)"
 			fi
 			line="$line; bytes/path: $(awk -v a="${XM[$s,$n,$i]}" -v b="$base" -v n=$n \
@@ -86,7 +90,7 @@ for s in "${shapes[@]}"; do
 done
 for s in "${shapes[@]}"; do
 	for i in "${!views[@]}"; do
-		echo "   $s 1M / 100k paths, ${names[$i]}: time x$(ratio "${XT[$s,1000000,$i]}" "${XT[$s,100000,$i]}"), peak RSS x$(ratio "${XM[$s,1000000,$i]}" "${XM[$s,100000,$i]}") (target: time <= x11; linear x10)"
+		echo "   $s 1M / 100k paths, ${names[$i]}: time x$(ratio "${XT[$s,1000000,$i]}" "${XT[$s,100000,$i]}") (CPU x$(ratio "${XC[$s,1000000,$i]}" "${XC[$s,100000,$i]}")), peak RSS x$(ratio "${XM[$s,1000000,$i]}" "${XM[$s,100000,$i]}") (target: time <= x11; linear x10)"
 	done
 done
 
@@ -99,6 +103,6 @@ f=${FILE[distinct,1000000]}
 echo "   plain $(($(stat -c %s "$f") >> 20)) MiB file, --no-children -g none: peak RSS $((XM[distinct,1000000,3] >> 10)) MiB," \
 	"$(ratio "$((XM[distinct,1000000,3] * 1024))" "$(stat -c %s "$f")")x the file (pages behind the reader given back)"
 # a first report after a boot: no kallsyms cache (XPERF_NO_KALLSYMS_CACHE=1)
-read -r t _ < <(measure 3 env XPERF_NO_KALLSYMS_CACHE=1 "$XR" --stdio --no-children -g none -i "$f")
-read -r tp _ < <(measure 3 perf report --stdio --no-children -g none -i "$f")
-echo "   1M paths, --no-children -g none without the kallsyms cache: xperf $t s, perf $tp s, ratio $(ratio "$t" "$tp") (target <= 0.15)"
+read -r t _ c < <(measure 3 env XPERF_NO_KALLSYMS_CACHE=1 "$XR" --stdio --no-children -g none -i "$f")
+read -r tp _ cp < <(measure 3 perf report --stdio --no-children -g none -i "$f")
+echo "   1M paths, --no-children -g none without the kallsyms cache: xperf $t s (CPU $c s), perf $tp s (CPU $cp s), ratio $(ratio "$t" "$tp") (CPU $(ratio "$c" "$cp")) (target <= 0.15)"
