@@ -34,12 +34,17 @@ struct diff_file {
 
 /*
  * One line of an event's table: an entry of the baseline, or (perf's dummy entry) of a
- * newer file that the baseline lacks. ent[f]: the entry of file f paired with it, + 1 (0:
- * none); `key_file` the file whose entry names the row.
+ * newer file that the baseline lacks. Entries of one file with the same names (symbols of
+ * one name at several addresses: static functions, the kernel's .constprop clones; the
+ * unresolved samples of a DSO) are one line, as perf diff collapses them. ent[f]: the
+ * first (lowest address) entry of file f on the line, + 1 (0: none), period[f] their sum;
+ * `key_file` the file whose entry names the line.
  */
 struct diff_row {
 	uint32_t key_file;
 	uint32_t *ent;
+	uint64_t *period;
+	uint32_t seq;               /* made in this order: the last tie-break */
 };
 
 struct diff_table {

@@ -88,7 +88,9 @@ static void cell(const struct diff_table *t, const struct dcol *c, const struct 
 	switch (c->kind) {
 	case C_DELTA:
 	case C_DELTA_ABS:
-		snprintf(buf, size, "%+4.2F%%", diff_delta(t, r, f));
+		/* perf prints through its colour path, "%f": a file with no sample left
+		 * by the filters gives "-nan%", not "-NAN%" */
+		snprintf(buf, size, "%+4.2f%%", diff_delta(t, r, f));
 		break;
 	case C_RATIO: {
 		double v = diff_ratio(t, r, f);
@@ -96,7 +98,7 @@ static void cell(const struct diff_table *t, const struct dcol *c, const struct 
 		if (diff_dummy(r))
 			snprintf(buf, size, "N/A");
 		else if (v > 0.0)
-			snprintf(buf, size, "%14.6F", v);
+			snprintf(buf, size, "%14.6f", v);
 		break;
 	}
 	case C_WDIFF: {

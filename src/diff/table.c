@@ -10,7 +10,8 @@
 /*
  * Entries pair by the text of their key columns (the DSO's name, the symbol's name), not
  * by ids or addresses: ids are each file's own, and two builds of a program put the same
- * function at different addresses. An unresolved entry is named by its address.
+ * function at different addresses. As perf diff, the unresolved samples of a DSO are one
+ * entry (their symbol's text is empty), shown with the lowest address.
  */
 static char *key_text(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
 		      size_t size)
@@ -23,7 +24,7 @@ static char *key_text(const struct rv_ctx *c, const struct xpp_hist_key *k, char
 		const char *s;
 
 		if (c->cols[i] == RV_KEY_SYM)
-			s = rv_sym_or_addr(c, k, tmp, sizeof(tmp));
+			s = (s = rv_sym_name(c, k)) ? s : "";
 		else
 			s = rv_col_text(c, k, c->cols[i], tmp, sizeof(tmp));
 		n += (size_t)snprintf(buf + n, size - n, "%s%c%s", i ? "\x1f" : "",
@@ -98,13 +99,8 @@ static void map_free(struct name_map *m)
 
 uint64_t diff_period(const struct diff_table *t, const struct diff_row *r, uint32_t f)
 {
-	size_t n;
-	const struct xpp_hist_entry *e;
-
-	if (!r->ent[f])
-		return 0;
-	e = xpp_hist_entries(t->f[f].g.h, &n);
-	return e[r->ent[f] - 1].period;
+	(void)t;
+	return r->period[f];
 }
 
 bool diff_has(const struct diff_row *r, uint32_t f)
@@ -127,10 +123,14 @@ const struct rv_ctx *diff_row_ctx(const struct diff_table *t, const struct diff_
 	return &t->f[r->key_file].c;
 }
 
-/* perf's period_percent(): of the total the file's hists had when the values were computed */
+/*
+ * perf's period_percent(): of the total the file's hists had when the values were computed.
+ * Not guarded, as perf's: a file whose samples the filters all dropped gives NaN, which
+ * perf prints as -nan%.
+ */
 static double percent(const struct diff_table *t, const struct diff_row *r, uint32_t f)
 {
-	return t->f[f].total ? (double)diff_period(t, r, f) * 100.0 / t->f[f].total : 0.0;
+	return (double)diff_period(t, r, f) * 100.0 / t->f[f].total;
 }
 
 double diff_delta(const struct diff_table *t, const struct diff_row *r, uint32_t f)
@@ -273,7 +273,27 @@ static int cmp_rows(const void *x, const void *y)
 	for (uint32_t f = 1; f < t->nf; f++)
 		if ((r = cmp_compute(t, a, b, f)))
 			return r;
-	return cmp_keys(t, a, b);
+	if ((r = cmp_keys(t, a, b)))
+		return r;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* A file's entries in address order (of their DSO, then symbol), so that the first entry
+ * of a line is the lowest address of its names, as perf diff shows it. */
+static const struct rv_entries *order_g;
+
+static int cmp_addr(const void *x, const void *y)
+{
+	struct xpp_hist_key a = rv_entry_key(order_g, *(const uint32_t *)x);
+	struct xpp_hist_key b = rv_entry_key(order_g, *(const uint32_t *)y);
+
+	if (a.dso != b.dso)
+		return a.dso < b.dso ? -1 : 1;
+	if (a.sym != b.sym)
+		return a.sym < b.sym ? -1 : 1;
+	if (a.addr != b.addr)
+		return a.addr < b.addr ? -1 : 1;
+	return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
 }
 
 static int add_row(struct diff_table *t, uint32_t key_file, uint32_t entry)
@@ -283,12 +303,15 @@ static int add_row(struct diff_table *t, uint32_t key_file, uint32_t entry)
 
 	if (XB_ARRAY_RESERVE(t->rows, t->cap, t->nr + 1, 256))
 		return -ENOMEM;
-	ent = calloc(t->nf, sizeof(*ent));
+	/* one allocation: the entries, then the periods */
+	ent = calloc(1, (t->nf + 1) * sizeof(*ent) + t->nf * sizeof(uint64_t));
 	if (!ent)
 		return -ENOMEM;
-	r = &t->rows[t->nr++];
+	r = &t->rows[t->nr];
+	r->seq = (uint32_t)t->nr++;
 	r->key_file = key_file;
 	r->ent = ent;
+	r->period = (uint64_t *)(void *)(ent + t->nf + (t->nf & 1));
 	ent[key_file] = entry + 1;
 	return 0;
 }
@@ -303,6 +326,41 @@ static double kept_total(const struct diff_file *d)
 	return sum;
 }
 
+/*
+ * Entry e of file f into the rows: onto the line of the same names, the baseline's or an
+ * earlier newer file's (perf's hists__match; the file's entries of the same names add
+ * up), else onto a line of its own (the baseline's, or perf's hists__link of a newer
+ * file's entry the baseline lacks; not with -b).
+ */
+static int add_entry(struct diff_table *t, struct name_map *m, uint32_t f, uint32_t e,
+		     char *buf, size_t size)
+{
+	struct diff_file *d = &t->f[f];
+	struct xpp_hist_key k = rv_entry_key(&d->g, e);
+	uint64_t period = rv_entry_period(&d->g, e);
+	bool found;
+	size_t slot = map_find(m, key_text(&d->c, &k, buf, size), &found);
+	struct diff_row *r;
+	int ret;
+
+	if (found) {
+		r = &t->rows[m->row[slot]];
+		if (!r->ent[f])
+			r->ent[f] = e + 1;
+		r->period[f] += period;
+		return 0;
+	}
+	if (f && t->o->baseline_only)
+		return 0;
+	if ((ret = add_row(t, f, e)) < 0)
+		return ret;
+	t->rows[t->nr - 1].period[f] = period;
+	if (!(m->key[slot] = strdup(buf)))
+		return -ENOMEM;
+	m->row[slot] = (uint32_t)(t->nr - 1);
+	return ++m->nr * 2 > m->nslots ? map_grow(m) : 0;
+}
+
 int diff_table_build(struct diff_table *t)
 {
 	struct name_map m = { 0 };
@@ -315,34 +373,19 @@ int diff_table_build(struct diff_table *t)
 		if (!d->built)
 			continue;
 		d->total = t->o->absolute ? (double)d->g.ev->total_period : kept_total(d);
-		for (size_t i = 0; i < d->g.nr_rows && ret == 0; i++) {
-			uint32_t e = d->g.rows[i];
-			struct xpp_hist_key k = rv_entry_key(&d->g, e);
-			bool found;
-			size_t slot = map_find(&m, key_text(&d->c, &k, buf, sizeof(buf)), &found);
+		{
+			uint32_t *ids = malloc((d->g.nr_rows + 1) * sizeof(*ids));
 
-			if (found && f && !t->rows[m.row[slot]].ent[f]) {
-				/* perf pairs an entry with the first of the baseline's it equals */
-				t->rows[m.row[slot]].ent[f] = e + 1;
-				continue;
-			}
-			/* perf's hists__link: a newer file's entry the baseline lacks is a row
-			 * of its own (not with -b) */
-			if (f && t->o->baseline_only)
-				continue;
-			if ((ret = add_row(t, f, e)) < 0)
-				break;
-			/* two entries of one file with the same names (static functions of
-			 * one name): the first one pairs */
-			if (found)
-				continue;
-			if (!(m.key[slot] = strdup(buf))) {
+			if (!ids) {
 				ret = -ENOMEM;
 				break;
 			}
-			m.row[slot] = (uint32_t)(t->nr - 1);
-			if (++m.nr * 2 > m.nslots)
-				ret = map_grow(&m);
+			memcpy(ids, d->g.rows, d->g.nr_rows * sizeof(*ids));
+			order_g = &d->g;
+			qsort(ids, d->g.nr_rows, sizeof(*ids), cmp_addr);
+			for (size_t i = 0; i < d->g.nr_rows && ret == 0; i++)
+				ret = add_entry(t, &m, f, ids[i], buf, sizeof(buf));
+			free(ids);
 		}
 	}
 	map_free(&m);

@@ -68,10 +68,22 @@ perf_case "a file against its copy: +0.00% everywhere, weighted diffs of 0, rati
 	same -c ratio -p "$F/a.data" copy.data
 '
 
+perf_case "filters that leave the baseline no sample: the -nan% deltas of perf, in its order" '
+	need a.data b.data
+	# b.data was recorded after a.data: from its first sample on, a.data has none
+	t=$(perf_run script -F time -i "$F/b.data" 2>/dev/null | head -n 1 | tr -d " :")
+	[ -n "$t" ] || skip "no sample time in b.data"
+	same --time "$t," "$F/a.data" "$F/b.data"
+	grep -q " -nan%  " xperf.out || fail "no -nan%: $(head -n 8 xperf.out)"
+	same --time "$t," -F "$F/a.data" "$F/b.data"
+'
+
 perf_case "work_c got slower: as perf diff, and work_c is the entry that grew most" '
 	need b.data slow.data
 	same "$F/b.data" "$F/slow.data"
-	awk "/%/ && /work_/ { print \$2, \$NF }" xperf.out | sort -rn | head -n 1 | grep -q "work_c$" ||
+	awk "/%/ && / work_[abc]\$/ { d = \$2; sub(/^[+]/, \"\", d); sub(/%/, \"\", d)
+		if (n++ == 0 || d + 0 > max) { max = d + 0; top = \$NF } } END { print top }" xperf.out |
+		grep -qx "work_c" ||
 		fail "work_c is not the entry that grew most: $(grep work_ xperf.out)"
 	same -c delta "$F/b.data" "$F/slow.data"
 	same -c ratio "$F/b.data" "$F/slow.data"
@@ -82,6 +94,22 @@ perf_case "two builds at different addresses pair by symbol name, as perf diff" 
 	same "$F/a.data" "$F/v2.data"
 	grep -Eq "^ +[0-9.]+% +[-+][0-9.]+% +shares +\[\.\] work_a$" xperf.out ||
 		fail "work_a is not paired across the builds: $(grep work_a xperf.out)"
+'
+
+perf_case "a program rebuilt after its recording: its unresolved samples are one line, as perf diff" '
+	need a.data
+	mkdir -p v3
+	cc -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o v3/shares \
+		"$TOP/tests/workloads/shares.c" -lm
+	perf_run record -q -N --no-bpf-event --sample-cpu -e cpu-clock -o old.data -- v3/shares 0.3 \
+		>/dev/null 2>rec.err || skip "perf record failed: $(tail -n 1 rec.err)"
+	# another build at the same path: the recorded one is gone, its samples have no symbols
+	cc -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline -falign-functions=128 -pthread \
+		-o v3/shares "$TOP/tests/workloads/shares.c" -lm
+	same old.data "$F/a.data"
+	same -c ratio -p "$F/a.data" old.data
+	[ "$(grep -c "shares  *\[\.\] 0x" xperf.out)" -eq 1 ] ||
+		fail "not one unresolved line: $(grep "0x" xperf.out)"
 '
 
 perf_case "three files: a column per newer file, the data files listed; -o 2 as perf" '
