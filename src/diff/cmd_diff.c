@@ -1,6 +1,7 @@
 /* xperf-diff: perf diff's options, the inputs, one pass per file, a table per event. */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,25 +104,70 @@ static int inputs(int argc, const char **argv, const char ***out, uint32_t *nf)
 	return 0;
 }
 
-/* Open and read file d: one line naming the file when it cannot be read. */
-static int load(struct diff_file *d, const struct diff_opts *o)
+/* Open file d and set its pass up: one line naming the file when it cannot be read. */
+static int open_file(struct diff_file *d, const struct diff_opts *o)
 {
 	struct xb_error err = { 0 };
-	struct xpp_opts po = { 0 };
 	int ret = xpf_reader_open(&d->r, d->path, &err);
 
 	if (ret < 0) {
 		cli_input_error(err.msg[0] ? err.msg : strerror(-ret), -ret);
 		return -1;
 	}
-	if (rv_ctx_parse(&d->c, &o->view, &po) < 0)
-		return -1;
-	ret = view_profile_run(&d->p, d->r, &po, NULL, NULL, &err);
-	if (ret < 0) {
-		cli_error("%s: %s", d->path, err.msg);
-		return -1;
+	return rv_ctx_parse(&d->c, &o->view, &d->po);
+}
+
+/*
+ * The files' passes, on up to one thread per cpu: each profile is its own (the library
+ * keeps no state between profiles), and a diff reads two files or more, so two cpus read
+ * two files in the time of one.
+ */
+struct passes {
+	struct diff_file *f;
+	uint32_t nf, next;
+	pthread_mutex_t lock;
+};
+
+static void *pass_thread(void *arg)
+{
+	struct passes *ps = arg;
+
+	for (;;) {
+		struct diff_file *d;
+
+		pthread_mutex_lock(&ps->lock);
+		d = ps->next < ps->nf ? &ps->f[ps->next++] : NULL;
+		pthread_mutex_unlock(&ps->lock);
+		if (!d)
+			return NULL;
+		d->ret = view_profile_run(&d->p, d->r, &d->po, NULL, NULL, &d->err);
 	}
-	rv_ctx_take(&d->c, d->p, d->r);
+}
+
+/* Run every file's pass; the first that failed is said (one line naming it). */
+static int run_passes(struct diff_file *f, uint32_t nf)
+{
+	struct passes ps = { .f = f, .nf = nf, .lock = PTHREAD_MUTEX_INITIALIZER };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t nt = cpus > 1 ? (uint32_t)(cpus < nf ? cpus : nf) : 1, started = 0;
+	pthread_t th[8];
+
+	if (nt > 8)
+		nt = 8;
+	/* the calling thread is one of them */
+	for (uint32_t i = 1; i < nt; i++)
+		if (!pthread_create(&th[started], NULL, pass_thread, &ps))
+			started++;
+	pass_thread(&ps);
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	for (uint32_t i = 0; i < nf; i++) {
+		if (f[i].ret < 0) {
+			cli_error("%s: %s", f[i].path, f[i].err.msg);
+			return -1;
+		}
+		rv_ctx_take(&f[i].c, f[i].p, f[i].r);
+	}
 	return 0;
 }
 
@@ -267,9 +313,11 @@ int main(int argc, const char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	for (uint32_t i = 0; i < nf && status == CLI_EXIT_OK; i++) {
 		f[i].path = paths[i];
-		if (load(&f[i], &o) < 0)
+		if (open_file(&f[i], &o) < 0)
 			status = CLI_EXIT_RUNTIME;
 	}
+	if (status == CLI_EXIT_OK && run_passes(f, nf) < 0)
+		status = CLI_EXIT_RUNTIME;
 	if (status == CLI_EXIT_OK && run(f, nf, &o) < 0) {
 		fflush(stdout);
 		cli_error("%s", strerror(ENOMEM));

@@ -30,6 +30,10 @@ struct diff_file {
 	struct rv_entries g;        /* of the event shown (valid while `built`) */
 	bool built;
 	double total;               /* the period percentages are of (perf's hists total) */
+	/* the pass, run on a thread of its own (cmd_diff.c) */
+	struct xpp_opts po;
+	struct xb_error err;
+	int ret;
 };
 
 /*
