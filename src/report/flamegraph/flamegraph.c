@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/flamegraph/flame_int.h"
+#include "view/flame.h"
 #include "report/flamegraph/flamegraph.h"
 #include "report/report.h"
 #include "view/rv.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/array.h"
-#include "report/flamegraph/flame_int.h"
+#include "view/flame.h"
 
 void flame_free(struct flame *f)
 {

@@ -1,6 +1,6 @@
 /* The flame graph's own tree (frames merged by name under each parent) and its SVG writer. */
-#ifndef XPERF_REPORT_FLAME_INT_H
-#define XPERF_REPORT_FLAME_INT_H
+#ifndef XPERF_VIEW_FLAME_H
+#define XPERF_VIEW_FLAME_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/hash.h"
-#include "report/flamegraph/flame_int.h"
+#include "view/flame.h"
 
 #define WIDTH 1200
 #define PAD 10           /* left and right margins */
