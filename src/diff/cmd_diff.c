@@ -114,6 +114,12 @@ static int open_file(struct diff_file *d, const struct diff_opts *o)
 		cli_input_error(err.msg[0] ? err.msg : strerror(-ret), -ret);
 		return -1;
 	}
+	if (o->flamegraph) {
+		/* the call paths, callers first, as report --flamegraph reads them */
+		d->po = (struct xpp_opts){ .children = 0, .order = -1 };
+		rv_lookup_opts(&o->view, &d->po);
+		return 0;
+	}
 	return rv_ctx_parse(&d->c, &o->view, &d->po);
 }
 
@@ -250,6 +256,10 @@ int main(int argc, const char **argv)
 		OPT_BOOL('F', "formula", &o.formula, "show how each value was computed"),
 		OPT_STRING('t', "field-separator", &o.sep, "SEP",
 			   "separate the columns with SEP instead of aligning them"),
+		OPT_STRING(0, "flamegraph", &o.flamegraph, "FILE.svg",
+			   "write NEW's flame graph to FILE.svg ('-': stdout) instead of the table, "
+			   "each box coloured by the change of its share from OLD: red grew, blue "
+			   "shrank (two files only)"),
 		OPT_GROUP("Which samples"),
 		VIEW_OPT_DSOS(&o.view, 'd'),
 		OPT_STRING('C', "comms", &o.view.comms, "COMM[,COMM...]",
@@ -304,6 +314,14 @@ int main(int argc, const char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	o.order = (unsigned int)order;
+	if (o.flamegraph && nf != 2) {
+		cli_error("--flamegraph compares two files, OLD and NEW: %u given", nf);
+		return CLI_EXIT_USAGE;
+	}
+	if (o.flamegraph && !o.flamegraph[0]) {
+		cli_error("--flamegraph needs a file name ('-' for stdout)");
+		return CLI_EXIT_USAGE;
+	}
 	view_opts_dirs(&o.view);
 	f = calloc(nf, sizeof(*f));
 	if (!f) {
@@ -318,7 +336,9 @@ int main(int argc, const char **argv)
 	}
 	if (status == CLI_EXIT_OK && run_passes(f, nf) < 0)
 		status = CLI_EXIT_RUNTIME;
-	if (status == CLI_EXIT_OK && run(f, nf, &o) < 0) {
+	if (status == CLI_EXIT_OK && o.flamegraph)
+		status = diff_flamegraph_write(f, o.flamegraph);
+	else if (status == CLI_EXIT_OK && run(f, nf, &o) < 0) {
 		fflush(stdout);
 		cli_error("%s", strerror(ENOMEM));
 		status = CLI_EXIT_RUNTIME;

@@ -18,6 +18,7 @@ struct diff_opts {
 	unsigned int order;         /* -o: the file whose column sorts first (0: baseline) */
 	bool period, formula, baseline_only, absolute;
 	const char *sep;            /* -t; NULL: aligned columns */
+	const char *flamegraph;     /* --flamegraph FILE: a differential flame graph instead */
 	struct view_opts view;      /* lookup, filters, --sort, -q, -v: as report */
 };
 
@@ -78,5 +79,12 @@ int64_t diff_wdiff(const struct diff_table *t, const struct diff_row *r, uint32_
 
 /* print.c: an event's section as perf diff prints it */
 void diff_print_event(struct diff_table *t, const char *event, bool first, FILE *out);
+
+/*
+ * flame.c: the flame graph of f[1] (NEW) coloured by the change from f[0] (OLD), of the
+ * first event both have samples of, written to path ("-": stdout). The passes must have
+ * kept call chains. Errors are printed; returns a CLI_EXIT_* status.
+ */
+int diff_flamegraph_write(const struct diff_file *f, const char *path);
 
 #endif

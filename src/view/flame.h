@@ -22,11 +22,27 @@ struct flame {
 	uint8_t *kind;              /* enum flame_kind */
 	const char **dso;           /* per node: the object's short name, NULL none */
 	uint32_t cap;
+	/*
+	 * A differential graph (flame_set_baseline): per node, the baseline's share of its
+	 * samples on the same path (0 where the baseline lacks it); NULL otherwise. The boxes
+	 * are coloured by the change of share, red grew, blue shrank, deeper the more, as
+	 * difffolded.pl's graphs; base_max is the largest change of a box drawn.
+	 */
+	double *base;
+	double base_max;
 };
 
 /* The flame tree of event e of profile p (its call tree, or without chains its entries). */
 int flame_build(struct flame *f, const xpp_profile *p, const struct xpp_event *e);
 void flame_free(struct flame *f);
+
+/*
+ * Make f (the newer profile's tree) a differential graph against old's: paths are matched
+ * by their frames' names (two builds at other addresses compare), shares of each tree's
+ * own samples, so recordings of other lengths compare too. Paths only old has are not
+ * drawn: the widths are f's. 0 or -ENOMEM.
+ */
+int flame_set_baseline(struct flame *f, const struct flame *old);
 
 /*
  * Write f as an SVG document with a title and a subtitle line, the root at the bottom, or

@@ -16,6 +16,7 @@ void flame_free(struct flame *f)
 	free(f->count);
 	free(f->kind);
 	free(f->dso);
+	free(f->base);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -151,4 +152,48 @@ int flame_build(struct flame *f, const xpp_profile *p, const struct xpp_event *e
 		f->count[0] += f->count[c];
 	}
 	return 0;
+}
+
+int flame_set_baseline(struct flame *f, const struct flame *old)
+{
+	uint32_t n = xpp_cg_nr_nodes(old->t), nf;
+	uint32_t *map = malloc((n ? n : 1) * sizeof(*map));
+	double old_total = old->period[0] ? (double)old->period[0] : 1;
+	double total = f->period[0] ? (double)f->period[0] : 1;
+	int ret = 0;
+
+	if (!map)
+		return -ENOMEM;
+	/* old's paths in f's tree (ids in order: a parent before its children) */
+	map[0] = 0;
+	for (uint32_t id = 1; id < n && ret == 0; id++) {
+		const struct xpp_cg_node *nd = xpp_cg_node(old->t, id);
+		const char *name = xpp_intern_str(old->names, nd->key);
+		int64_t key = xpp_intern_id(f->names, name, strlen(name)), m;
+
+		m = key < 0 ? key : xpp_cg_child(f->t, map[nd->parent], (uint32_t)key);
+		if (m < 0 || reserve(f, (uint32_t)m) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (!f->count[m] && !f->period[m]) { /* a path f lacks: never drawn, named alike */
+			f->kind[m] = old->kind[id];
+			f->dso[m] = NULL;
+		}
+		map[id] = (uint32_t)m;
+	}
+	nf = xpp_cg_nr_nodes(f->t);
+	if (ret == 0 && !(f->base = calloc(nf ? nf : 1, sizeof(*f->base))))
+		ret = -ENOMEM;
+	for (uint32_t id = 0; id < n && ret == 0; id++)
+		f->base[map[id]] = (double)old->period[id] / old_total;
+	f->base_max = 0;
+	for (uint32_t id = 0; id < nf && ret == 0; id++) {
+		double d = (double)f->period[id] / total - f->base[id];
+
+		if (f->period[id] && (d < 0 ? -d : d) > f->base_max)
+			f->base_max = d < 0 ? -d : d;
+	}
+	free(map);
+	return ret;
 }

@@ -145,6 +145,27 @@ test_case "default inputs: xperf.data.old and xperf.data when they are there" '
 	cmp out out2 || fail "not the table of the same files"
 '
 
+test_case "--flamegraph: the graph of NEW, the function that got slower red, the others blue" '
+	"$XPERF_BUILD/xperf-record" -q -g -o old.data -- "$WL/shares" 0.4 >/dev/null 2>&1
+	"$XPERF_BUILD/xperf-record" -q -g -o new.data -- "$WL/shares" 0.4 20 30 50 >/dev/null 2>&1
+	"$D" --flamegraph d.svg old.data new.data 2>err || fail "exit: $(cat err)"
+	[ ! -s err ] || fail "stderr: $(cat err)"
+	grep -q "Differential Flame Graph" d.svg || fail "no title"
+	# the widest box of each function: its title (samples, share, change) and its colour
+	box() { grep -o "<title>$1 in shares ([^<]*</title><rect[^>]*fill=\"rgb([0-9,]*)\"" d.svg |
+		sort -t"(" -k2 -n -r | head -n 1; }
+	c=$(box work_c) a=$(box work_a)
+	case $c in *", +"*"fill=\"rgb(255,"*) ;; *) fail "work_c not red and grown: $c" ;; esac
+	case $a in *", -"*",255)\""*) ;; *) fail "work_a not blue and shrunk: $a" ;; esac
+	# widths from NEW: work_c has about 50% of its samples; the change about 50 - 20 points
+	share=$(sed -E "s/.* samples, ([0-9.]+)%, ([-+][0-9.]+)%.*/\1 \2/" <<<"$c")
+	awk -v s="$share" "BEGIN { split(s, v, \" \"); exit !(v[1] > 40 && v[2] > 20 && v[2] < 40) }" ||
+		fail "work_c share and change: $share"
+	# two files only, and the table is not printed
+	rc=0; "$D" --flamegraph x.svg old.data new.data old.data 2>err || rc=$?
+	[ $rc = 1 ] && grep -q "compares two files" err || fail "three files: exit $rc, $(cat err)"
+'
+
 test_case "a missing file: one line naming it, exit 2" '
 	need xa.data
 	rc=0; "$D" "$F/xa.data" nosuch.data >out 2>err || rc=$?

@@ -1,0 +1,85 @@
+/* xperf diff --flamegraph: the newer file's flame graph, coloured by the change from the older. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "diff/diff.h"
+#include "view/flame.h"
+
+/* The first event of NEW with samples that OLD has with samples too (perf's evsel__match2). */
+static int pick_event(const struct diff_file *old, const struct diff_file *new, uint32_t *ev_new,
+		      uint32_t *ev_old)
+{
+	for (uint32_t i = 0; i < new->c.nr_ev; i++) {
+		const struct xpf_attr *a = xpf_reader_attr(new->r, i);
+
+		if (!new->c.ev[i].nr_samples)
+			continue;
+		for (uint32_t k = 0; k < old->c.nr_ev; k++) {
+			const struct xpf_attr *b = xpf_reader_attr(old->r, k);
+
+			if (a->attr.type == b->attr.type && a->attr.config == b->attr.config &&
+			    old->c.ev[k].nr_samples) {
+				*ev_new = i;
+				*ev_old = k;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+int diff_flamegraph_write(const struct diff_file *f, const char *path)
+{
+	struct flame old = { 0 }, new = { 0 };
+	uint32_t ev_new, ev_old;
+	char name[64], sub[512];
+	FILE *out;
+	int ret;
+
+	if (pick_event(&f[0], &f[1], &ev_new, &ev_old) < 0) {
+		cli_error("no event has samples in both '%s' and '%s'", f[0].path, f[1].path);
+		return CLI_EXIT_RUNTIME;
+	}
+	ret = flame_build(&old, f[0].p, &f[0].c.ev[ev_old]);
+	if (ret == 0)
+		ret = flame_build(&new, f[1].p, &f[1].c.ev[ev_new]);
+	if (ret == 0 && (!old.count[0] || !new.count[0])) {
+		cli_error("no samples for the flame graph in '%s': the filters left none",
+			  old.count[0] ? f[1].path : f[0].path);
+		ret = -ENOENT;
+	} else if (ret == 0) {
+		ret = flame_set_baseline(&new, &old);
+		if (ret < 0)
+			cli_error("cannot build the flame graph: %s", strerror(-ret));
+	} else {
+		cli_error("cannot build the flame graph: %s", strerror(-ret));
+	}
+	if (ret < 0)
+		goto out;
+	snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples of %s against %" PRIu64 " of %s; "
+		 "red grew, blue shrank (share of samples)",
+		 xpf_attr_event_name(xpf_reader_attr(f[1].r, ev_new), name, sizeof(name)),
+		 new.count[0], f[1].path, old.count[0], f[0].path);
+	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!out) {
+		cli_error("cannot write '%s': %s", path, strerror(errno));
+		ret = -errno;
+		goto out;
+	}
+	ret = flame_write_svg(&new, out, "Differential Flame Graph", sub, false);
+	if (out != stdout) {
+		if (fclose(out) && ret == 0)
+			ret = -errno;
+	} else if (fflush(out) && ret == 0) {
+		ret = -errno;
+	}
+	if (ret < 0)
+		cli_error("cannot write '%s': %s", path, strerror(-ret));
+out:
+	flame_free(&old);
+	flame_free(&new);
+	return ret < 0 ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
+}
