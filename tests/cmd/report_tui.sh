@@ -499,6 +499,43 @@ tui_case "a annotates work_a: the hottest instruction with its share, its source
 	ended t 0
 '
 
+tui_case "annotate: t shows period and samples, s the source lines with totals, / and n search" '
+	need "$SHARES"
+	"$XPERF_BUILD/xperf" version | grep -q "+capstone\|+zydis" || skip "this build has no disassembler"
+	"$XPERF_BUILD/xperf" version | grep -q "+libdw" || skip "this build reads no source lines"
+	pane t 120 30
+	tui t xperf report --no-children -i "$SHARES"
+	keys t a
+	wait_screen t "^Annotate work_a \(shares\): [0-9]+ samples"
+	samples=$(screen t | sed -n 1p | sed -E "s/.*: ([0-9]+) samples.*/\1/")
+	# t: period (no % sign), then samples: the instructions'"'"' samples add up to the title'"'"'s
+	keys t t
+	wait_screen t "showing period"
+	! screen t | grep -qE "^ +[0-9]+\.[0-9]+% " || fail "still percent: $(screen t)"
+	keys t t
+	wait_screen t "showing samples"
+	sum=$(screen t | sed -n "2,\$p" | awk "/^ +[0-9]+ +[0-9a-f]+:/ { s += \$1 } END { print s + 0 }")
+	[ "$sum" = "$samples" ] || fail "samples on screen $sum, title $samples: $(screen t)"
+	keys t t
+	wait_screen t "showing percent"
+	# s: the source lines, each once, with the share of its instructions
+	keys t s
+	wait_screen t "^Source of work_a \(shares\): [0-9]+ samples, [0-9]+ lines"
+	screen t | grep -E "^ +[0-9]+\.[0-9]+% +shares\.c:[0-9]+ " >src || fail "no source line: $(screen t)"
+	awk "{ s += \$1 } END { exit !(s > 99.9 && s < 100.1) }" src || fail "shares of the lines: $(cat src)"
+	keys t Enter
+	wait_screen t "^Annotate work_a"
+	# / searches, n goes on, a text not there is said
+	keys t / imul Enter
+	wait_screen t "^Tab: next hot"
+	keys t / zzzq Enter
+	wait_screen t "zzzq. not found"
+	keys t Escape
+	wait_screen t "^Press"
+	keys t q
+	ended t 0
+'
+
 tui_case "a resize to 80x24 redraws the whole screen" '
 	need "$SHARES"
 	pane t 132 43

@@ -16,6 +16,17 @@ struct ann_line {
 	bool source;
 };
 
+/* A line of the source-only view: one source line, its instructions' samples added up. */
+struct src_line {
+	uint32_t file, line;
+	uint32_t hottest;       /* its instruction with most period */
+	uint64_t period, nr_samples;
+	double percent;
+};
+
+/* What the share column shows, as perf's t key goes round them. */
+enum ann_value { AV_PERCENT, AV_PERIOD, AV_SAMPLES };
+
 struct annot {
 	struct tui *t;
 	xpp_annotation *a;
@@ -27,6 +38,11 @@ struct annot {
 	struct ann_line *lines;
 	size_t nr_lines, sel, top;
 	uint32_t *line_of;      /* per instruction: its line */
+	enum ann_value value;   /* t */
+	bool source_only;       /* s: the source lines with their totals */
+	struct src_line *src;
+	size_t nr_src, src_sel, src_top;
+	char search[64];        /* / and n: the text last searched for */
 	char msg[160];
 };
 
@@ -52,27 +68,79 @@ static int build_lines(struct annot *v)
 	return 0;
 }
 
+static int cmp_src(const void *a, const void *b)
+{
+	const struct src_line *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* The source-only view's lines: each source line once, in file and line order, with the
+ * samples of every instruction it made (however scattered the optimiser left them). */
+static int build_src(struct annot *v)
+{
+	size_t n = 0;
+
+	v->src = malloc(((size_t)v->nr_in + 1) * sizeof(*v->src));
+	if (!v->src)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < v->nr_in; i++)
+		if (v->in[i].line)
+			v->src[n++] = (struct src_line){ v->in[i].file, v->in[i].line, i,
+							 v->in[i].period, v->in[i].nr_samples,
+							 v->in[i].percent };
+	qsort(v->src, n, sizeof(*v->src), cmp_src);
+	v->nr_src = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct src_line *o = v->nr_src ? &v->src[v->nr_src - 1] : NULL;
+
+		if (o && o->file == v->src[i].file && o->line == v->src[i].line) {
+			if (v->in[v->src[i].hottest].period > v->in[o->hottest].period)
+				o->hottest = v->src[i].hottest;
+			o->period += v->src[i].period;
+			o->nr_samples += v->src[i].nr_samples;
+			o->percent += v->src[i].percent;
+		} else {
+			v->src[v->nr_src++] = v->src[i];
+		}
+	}
+	return 0;
+}
+
 static void select_insn(struct annot *v, uint32_t i)
 {
 	if (i < v->nr_in)
 		v->sel = v->line_of[i];
 }
 
-static void draw_source(struct annot *v, int y, const struct xpp_ann_insn *x)
+/* A source line: file:line and its text after `indent` columns (the selection spans it). */
+static void draw_source_at(struct annot *v, int y, int indent, uint32_t file, uint32_t line,
+			   bool selected)
 {
-	const char *f = xpp_annotation_file(v->a, x->file), *slash = f ? strrchr(f, '/') : NULL;
-	const char *text = xpp_annotation_src_text(v->a, x->file, x->line);
-	int col;
+	const char *f = xpp_annotation_file(v->a, file), *slash = f ? strrchr(f, '/') : NULL;
+	const char *text = xpp_annotation_src_text(v->a, file, line);
+	int col, a = selected ? 0 : tui_attr(ST_DIM);
 
-	attron(tui_attr(ST_DIM));
-	col = tui_putf(y, 0, COLS, false, "%*s%s:%u", 19, "", slash ? slash + 1 : f ? f : "??",
-		       x->line);
-	attroff(tui_attr(ST_DIM));
+	attron(a);
+	col = tui_putf(y, indent, COLS - indent, false, "%s:%u", slash ? slash + 1 : f ? f : "??",
+		       line) + indent;
+	attroff(a);
 	if (text && col + 2 < COLS) {
 		while (*text == ' ' || *text == '\t')
 			text++;
-		tui_put(y, col + 2, COLS - col - 2, text, false);
+		col += tui_put(y, col, 2, "", true);
+		col += tui_put(y, col, COLS - col, text, false);
 	}
+	if (col < COLS)
+		tui_put(y, col, COLS - col, "", true); /* the selection's bar to the edge */
+}
+
+static void draw_source(struct annot *v, int y, const struct xpp_ann_insn *x, bool selected)
+{
+	tui_put(y, 0, 19, "", true);
+	draw_source_at(v, y, 19, x->file, x->line, selected);
 }
 
 static void draw_insn(struct annot *v, int y, uint32_t i, bool selected)
@@ -84,10 +152,14 @@ static void draw_insn(struct annot *v, int y, uint32_t i, bool selected)
 		a = tui_attr(i == v->info->hottest || x->percent >= 5.0 ? ST_HOT :
 			     x->percent >= 0.5 ? ST_WARM : ST_NORMAL);
 	attron(a);
-	if (x->period)
-		x0 = tui_putf(y, 0, 9, true, "%8.2f%%", x->percent);
-	else
+	if (!x->period)
 		x0 = tui_put(y, 0, 9, "", true);
+	else if (v->value == AV_PERIOD)
+		x0 = tui_putf(y, 0, 9, true, "%9" PRIu64, x->period);
+	else if (v->value == AV_SAMPLES)
+		x0 = tui_putf(y, 0, 9, true, "%9" PRIu64, x->nr_samples);
+	else
+		x0 = tui_putf(y, 0, 9, true, "%8.2f%%", x->percent);
 	attroff(a);
 	if (x->label)
 		x0 += tui_putf(y, x0, 10, true, " %5u:   ", x->label);
@@ -100,10 +172,63 @@ static void draw_insn(struct annot *v, int y, uint32_t i, bool selected)
 			 (x->target_insn < i ? "  ^" : "  v") : "");
 }
 
+static void draw_value(struct annot *v, int y, uint64_t period, uint64_t samples, double pct,
+		       bool selected)
+{
+	int a = selected || !period ? 0 : tui_attr(pct >= 5.0 ? ST_HOT : pct >= 0.5 ? ST_WARM :
+								       ST_NORMAL);
+
+	attron(a);
+	if (!period)
+		tui_put(y, 0, 10, "", true);
+	else if (v->value == AV_PERIOD)
+		tui_putf(y, 0, 10, true, "%9" PRIu64 " ", period);
+	else if (v->value == AV_SAMPLES)
+		tui_putf(y, 0, 10, true, "%9" PRIu64 " ", samples);
+	else
+		tui_putf(y, 0, 10, true, "%8.2f%% ", pct);
+	attroff(a);
+}
+
+/* s: each source line once, with the share of the instructions it made */
+static void draw_src_view(struct annot *v, int page)
+{
+	if (v->src_sel < v->src_top)
+		v->src_top = v->src_sel;
+	if (v->src_sel >= v->src_top + (size_t)page)
+		v->src_top = v->src_sel - (size_t)page + 1;
+	for (int i = 0; i < page && v->src_top + (size_t)i < v->nr_src; i++) {
+		const struct src_line *l = &v->src[v->src_top + (size_t)i];
+		bool sel = v->src_top + (size_t)i == v->src_sel;
+
+		if (sel)
+			attron(tui_attr(ST_SELECTED));
+		draw_value(v, 1 + i, l->period, l->nr_samples, l->percent, sel);
+		draw_source_at(v, 1 + i, 10, l->file, l->line, sel);
+		if (sel)
+			attroff(tui_attr(ST_SELECTED));
+	}
+}
+
 static void draw(struct annot *v)
 {
 	int page = LINES - 2 > 1 ? LINES - 2 : 1;
 	char ev[64];
+
+	if (v->source_only) {
+		erase();
+		attron(tui_attr(ST_BAR));
+		tui_putf(0, 0, COLS, true, "Source of %s (%s): %" PRIu64 " samples, %zu lines",
+			 v->info->sym_name, v->info->dso_name, v->info->nr_samples, v->nr_src);
+		attroff(tui_attr(ST_BAR));
+		draw_src_view(v, page);
+		attron(tui_attr(ST_BAR));
+		tui_put(LINES - 1, 0, COLS, v->msg[0] ? v->msg :
+			"Enter: its instructions   s: instructions   t: percent/period/samples   "
+			"/: search   Esc: back", true);
+		attroff(tui_attr(ST_BAR));
+		return;
+	}
 
 	if (v->sel < v->top)
 		v->top = v->sel;
@@ -123,7 +248,7 @@ static void draw(struct annot *v)
 		if (sel)
 			attron(tui_attr(ST_SELECTED));
 		if (l->source)
-			draw_source(v, 1 + i, &v->in[l->insn]);
+			draw_source(v, 1 + i, &v->in[l->insn], sel);
 		else
 			draw_insn(v, 1 + i, l->insn, sel);
 		if (sel)
@@ -131,8 +256,8 @@ static void draw(struct annot *v)
 	}
 	attron(tui_attr(ST_BAR));
 	tui_put(LINES - 1, 0, COLS, v->msg[0] ? v->msg :
-		"Tab/Shift-Tab: next/previous hot instruction   Enter: follow a jump or call   "
-		"Esc: back", true);
+		"Tab: next hot   Enter: follow a jump or call   s: source   t: percent/period/"
+		"samples   /: search   Esc: back", true);
 	attroff(tui_attr(ST_BAR));
 }
 
@@ -146,14 +271,64 @@ static void next_hot(struct annot *v, int dir)
 	select_insn(v, v->hot[v->hot_at]);
 }
 
+/* Whether line l (of the view shown) holds text. */
+static bool line_has(struct annot *v, size_t l, const char *text)
+{
+	const struct xpp_ann_insn *x;
+	const char *src;
+	char buf[32];
+
+	if (v->source_only) {
+		src = xpp_annotation_src_text(v->a, v->src[l].file, v->src[l].line);
+		return src && strstr(src, text);
+	}
+	x = &v->in[v->lines[l].insn];
+	if (v->lines[l].source) {
+		src = xpp_annotation_src_text(v->a, x->file, x->line);
+		return src && strstr(src, text);
+	}
+	snprintf(buf, sizeof(buf), "%" PRIx64, x->addr);
+	return strstr(x->mnemonic, text) || strstr(x->short_operands, text) ||
+	       strstr(x->operands, text) || !strcmp(buf, text);
+}
+
+/* / then n, N: the next (dir 1) or previous line with the text, round the end */
+static void search(struct annot *v, int dir)
+{
+	size_t n = v->source_only ? v->nr_src : v->nr_lines;
+	size_t *sel = v->source_only ? &v->src_sel : &v->sel;
+
+	if (!v->search[0]) {
+		snprintf(v->msg, sizeof(v->msg), "nothing searched for yet: / asks for a text");
+		return;
+	}
+	for (size_t k = 1; k <= n; k++) {
+		size_t l = (*sel + n + (dir > 0 ? k : n - k % n)) % n;
+
+		if (line_has(v, l, v->search)) {
+			*sel = l;
+			return;
+		}
+	}
+	snprintf(v->msg, sizeof(v->msg), "'%s' not found", v->search);
+}
+
 /* Enter: a jump inside the symbol moves there; a call opens its callee. */
 static enum tui_exit follow(struct annot *v, uint32_t dso)
 {
 	const struct ann_line *l = &v->lines[v->sel];
 	const struct xpp_ann_insn *x = &v->in[l->insn];
 
-	if (l->source)
+	if (l->source) { /* a source line: the hottest instruction it made */
+		uint32_t best = l->insn;
+
+		for (uint32_t i = 0; i < v->nr_in; i++)
+			if (v->in[i].file == x->file && v->in[i].line == x->line &&
+			    v->in[i].period > v->in[best].period)
+				best = i;
+		select_insn(v, best);
 		return TUI_BACK;
+	}
 	if (x->kind == XPP_INSN_JUMP && x->target_insn != XPP_ANN_NONE) {
 		select_insn(v, x->target_insn);
 		return TUI_BACK;
@@ -187,7 +362,7 @@ enum tui_exit tui_annotate_run(struct tui *t, uint32_t idx, uint32_t dso, int32_
 	v.info = xpp_annotation_info(v.a);
 	v.in = xpp_annotation_insns(v.a, &v.nr_in);
 	v.hot = xpp_annotation_hot(v.a, &v.nr_hot);
-	if (build_lines(&v) < 0 || !v.nr_lines) {
+	if (build_lines(&v) < 0 || build_src(&v) < 0 || !v.nr_lines) {
 		snprintf(msg, size, "annotate: %s", v.nr_lines ? strerror(ENOMEM) : "no instructions");
 		goto out;
 	}
@@ -201,8 +376,56 @@ enum tui_exit tui_annotate_run(struct tui *t, uint32_t idx, uint32_t dso, int32_
 		draw(&v);
 		ch = tui_getkey(t);
 		v.msg[0] = 0;
-		if (tui_move(ch, &v.sel, v.nr_lines, (size_t)(LINES > 2 ? LINES - 2 : 1)))
+		if (v.source_only ? tui_move(ch, &v.src_sel, v.nr_src, (size_t)(LINES > 2 ? LINES - 2 : 1)) :
+				    tui_move(ch, &v.sel, v.nr_lines, (size_t)(LINES > 2 ? LINES - 2 : 1)))
 			continue;
+		switch (ch) {
+		case 't': /* perf's t: percent, then period, then samples */
+			v.value = (enum ann_value)((v.value + 1) % 3);
+			snprintf(v.msg, sizeof(v.msg), "showing %s", v.value == AV_PERCENT ? "percent" :
+				 v.value == AV_PERIOD ? "period" : "samples");
+			continue;
+		case 's':
+			if (!v.nr_src) {
+				snprintf(v.msg, sizeof(v.msg), "no source lines: %s",
+					 v.info->has_lines ? "none for this symbol" :
+					 "no line table for this object");
+				continue;
+			}
+			v.source_only = !v.source_only;
+			if (v.source_only) { /* the selected instruction's line */
+				const struct xpp_ann_insn *x = &v.in[v.lines[v.sel].insn];
+
+				for (size_t i = 0; i < v.nr_src; i++)
+					if (v.src[i].file == x->file && v.src[i].line == x->line)
+						v.src_sel = i;
+			}
+			continue;
+		case '/': {
+			char buf[64];
+
+			if (tui_prompt(t, "Search: ", buf, sizeof(buf)) && buf[0]) {
+				snprintf(v.search, sizeof(v.search), "%s", buf);
+				search(&v, 1);
+			}
+			continue;
+		}
+		case 'n':
+		case 'N':
+			search(&v, ch == 'n' ? 1 : -1);
+			continue;
+		default:
+			break;
+		}
+		if (v.source_only && (ch == '\n' || ch == '\r' || ch == KEY_ENTER)) {
+			v.source_only = false;
+			select_insn(&v, v.src[v.src_sel].hottest);
+			continue;
+		}
+		if (v.source_only && (ch == TUI_ESC || ch == KEY_LEFT)) {
+			v.source_only = false;
+			continue;
+		}
 		switch (ch) {
 		case '\t':
 		case KEY_BTAB:
@@ -227,6 +450,7 @@ enum tui_exit tui_annotate_run(struct tui *t, uint32_t idx, uint32_t dso, int32_
 		}
 	}
 out:
+	free(v.src);
 	free(v.lines);
 	free(v.line_of);
 	xpp_annotation_free(v.a);
