@@ -667,6 +667,34 @@ tui_case "L hides the entries under a percent, Space pages down, F1 lists the ke
 	ended t 0
 '
 
+tui_case "s sorts by other keys: the rows of --sort KEYS; a bad key or a pipe is said" '
+	need "$SHARES"
+	pane t 100 30
+	tui t xperf report --no-children -i "$SHARES"
+	keys t s
+	wait_screen t "^Sort keys"
+	keys t dso,nosuch Enter
+	wait_screen t "unknown sort key .nosuch."
+	keys t s
+	wait_screen t "^Sort keys"
+	keys t dso,sym Enter
+	wait_screen t "^  Overhead  Shared Object +Symbol"
+	xperf report --stdio -q --no-children -g none --sort dso,sym -i "$SHARES" 2>/dev/null |
+		awk "NF { \$1 = \$1; print }" | head -n 5 >stdio.rows
+	entries t | head -n 5 | sed "s/^[-+]//" | awk "{ \$1 = \$1; print }" >tui.rows
+	diff stdio.rows tui.rows >rows.diff || fail "TUI and stdio differ: $(cat rows.diff)"
+	keys t q
+	ended t 0
+	pane u
+	tui u xperf report --tui --no-children -i - "<" "$SHARES"
+	keys u s
+	wait_screen u "^Sort keys"
+	keys u dso Enter
+	wait_screen u "a pipe cannot be read again"
+	keys u q
+	ended u 0
+'
+
 tui_case "+ marks only the entries whose chains unfold; Enter on the others says why" '
 	need "$SHARES"
 	pane t 100 60

@@ -425,6 +425,44 @@ static int percent_limit_key(struct hists *h)
 	return hb_flatten(h);
 }
 
+/*
+ * s: other sort keys, as --sort takes them. Checked here (the view library would print its
+ * complaint on the screen): each a key of the table, none twice. The file is then read
+ * again by the caller; a pipe cannot be.
+ */
+static int sort_key(struct hists *h)
+{
+	char buf[128], names[256];
+	const char *s = tui_prompt(h->t, "Sort keys (as --sort, e.g. dso,sym): ", buf, sizeof(buf));
+	uint64_t seen = 0;
+	const char *input = h->t->o->input;
+
+	if (!s || !*s)
+		return -1;
+	if (!input || !strcmp(input, "-")) {
+		snprintf(h->msg, sizeof(h->msg), "s: a pipe cannot be read again: give --sort");
+		return -1;
+	}
+	for (const char *p = s; *p;) {
+		size_t n = strcspn(p, ",");
+		int k = rv_key_find(p, n);
+
+		if (k < 0 || (k < 64 && (seen >> k & 1))) {
+			snprintf(h->msg, sizeof(h->msg), "%s sort key '%.*s': use %s",
+				 k < 0 ? "unknown" : "repeated", (int)(n < 32 ? n : 32), p,
+				 rv_key_names(names, sizeof(names)));
+			return -1;
+		}
+		if (k < 64)
+			seen |= 1ULL << k;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	snprintf(h->t->resort, sizeof(h->t->resort), "%s", s);
+	return TUI_RESORT;
+}
+
 /* One key; a tui_exit to leave the view, -1 to stay. */
 static int key(struct hists *h, int ch, bool has_list)
 {
@@ -457,6 +495,10 @@ static int key(struct hists *h, int ch, bool has_list)
 		break;
 	case 'L':
 		ret = percent_limit_key(h);
+		break;
+	case 's':
+		if (sort_key(h) == TUI_RESORT)
+			return TUI_RESORT;
 		break;
 	case 'e':
 		ret = hb_toggle_entry_all(h);

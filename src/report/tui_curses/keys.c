@@ -26,6 +26,7 @@ static const struct key_help keys[] = {
 	{ "t", "zoom into the selected entry's thread (by command without --sort pid; again: zoom out)" },
 	{ "k, K", "show only kernel entries (again: all)" },
 	{ "L", "hide the entries under a percent (0: show all)" },
+	{ "s", "sort by other keys, as --sort (the file is read again)" },
 	{ "Esc, Left", "take the last zoom or filter back; then back to the event list" },
 	{ "a", "annotate the selected symbol" },
 	{ "f", "flame graph of the event" },

@@ -82,6 +82,8 @@ struct tui {
 	struct rv_ctx c;
 	xpp_profile *p;
 	xpf_reader *r;
+	bool own_reader;                /* r was opened again for a new --sort: closed here */
+	char resort[128];               /* the sort keys asked for with s */
 	/* timing (-v) */
 	double first_screen;            /* seconds from o->t0, 0 until drawn */
 	double key_start;
@@ -119,6 +121,7 @@ enum tui_exit {
 	TUI_QUIT,
 	TUI_NEXT_EVENT, /* the main view's Tab: the next event with samples */
 	TUI_PREV_EVENT, /* Shift-Tab: the one before */
+	TUI_RESORT,     /* the main view's s: read the file again, sorted by tui.resort */
 };
 
 /* ---- views ---- */

@@ -182,8 +182,8 @@ static enum tui_exit pick_event(struct tui *t)
 			/* Tab and Shift-Tab in the main view go round the events, as in perf */
 			for (enum tui_exit ex = tui_hists_run(t, ids[sel]);;
 			     ex = tui_hists_run(t, ids[sel])) {
-				if (ex == TUI_QUIT)
-					return TUI_QUIT;
+				if (ex == TUI_QUIT || ex == TUI_RESORT)
+					return ex;
 				if (ex == TUI_NEXT_EVENT)
 					sel = (sel + 1) % n;
 				else if (ex == TUI_PREV_EVENT)
@@ -284,8 +284,52 @@ static int start_splash(void *ctx, xpp_profile *p)
 	return 0;
 }
 
+/*
+ * The main view's s: the file read again with the sort keys asked for (the entries and
+ * their columns come from the pass). The view keeps the old profile when that fails, and
+ * says why in msg.
+ */
+static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
+{
+	struct view_opts nvo = *vo;
+	struct rv_ctx c = { 0 };
+	struct xpp_opts po = { 0 };
+	struct xb_error err = { 0 };
+	xpf_reader *r = NULL;
+	xpp_profile *p = NULL;
+	int ret;
+
+	nvo.sort = t->resort;
+	if (rv_ctx_parse(&c, &nvo, &po) < 0) /* checked by the view: not expected */
+		return snprintf(msg, size, "s: cannot sort by '%s'", t->resort), -1;
+	po.keep_addrs = xpp_annotate_supported();
+	splash("Reading %s again ...", t->o->input);
+	ret = xpf_reader_open(&r, t->o->input, &err);
+	if (ret == 0)
+		ret = view_profile_run(&p, r, &po, NULL, NULL, &err);
+	if (ret < 0) {
+		snprintf(msg, size, "s: %.200s", err.msg[0] ? err.msg : strerror(-ret));
+		xpp_profile_free(p);
+		if (r)
+			xpf_reader_close(r);
+		return -1;
+	}
+	xpp_profile_free(t->p);
+	if (t->own_reader)
+		xpf_reader_close(t->r);
+	*vo = nvo;
+	c.o = vo;
+	t->c = c;
+	t->p = p;
+	t->r = r;
+	t->own_reader = true;
+	rv_ctx_take(&t->c, p, r);
+	return 0;
+}
+
 int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 {
+	struct view_opts vo = *o->view; /* s changes its --sort */
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct tui t = { .o = o, .r = r, .key_pending = -1 };
@@ -293,7 +337,7 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 				  .cond = PTHREAD_COND_INITIALIZER, .input = o->input };
 	int ret, status;
 
-	if (rv_ctx_parse(&t.c, o->view, &po) < 0)
+	if (rv_ctx_parse(&t.c, &vo, &po) < 0)
 		return CLI_EXIT_USAGE;
 	/* the a key annotates from the samples' own addresses, kept in the one pass */
 	po.keep_addrs = xpp_annotate_supported();
@@ -324,7 +368,11 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	}
 	rv_ctx_take(&t.c, t.p, r);
 	if (has_samples(&t.c)) {
-		pick_event(&t);
+		char msg[256];
+
+		while (pick_event(&t) == TUI_RESORT)
+			if (resort(&t, &vo, msg, sizeof(msg)) < 0)
+				splash("%s (any key goes back)", msg), tui_getkey(&t);
 	} else {
 		tui_term_close();
 		cli_warning("'%s' has no samples", o->input ? o->input : "the input");
@@ -335,6 +383,8 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	if (o->verbose)
 		print_timings(&t);
 	xpp_profile_free(t.p);
+	if (t.own_reader)
+		xpf_reader_close(t.r);
 	free(t.log);
 	return status;
 }
