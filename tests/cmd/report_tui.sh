@@ -695,6 +695,23 @@ tui_case "s sorts by other keys: the rows of --sort KEYS; a bad key or a pipe is
 	ended u 0
 '
 
+tui_case "o goes between children and self, and self alone, as --children and --no-children" '
+	need "$SHARES"
+	pane t 100 30
+	tui t xperf report -i "$SHARES"
+	screen t | grep -q "^  Children     Self  Command" || fail "not children first: $(screen t | head -n 2)"
+	keys t o
+	wait_screen t "^  Overhead  Command"
+	xperf report --stdio -q --no-children -g none -i "$SHARES" 2>/dev/null |
+		awk "NF { \$1 = \$1; print }" | head -n 3 >stdio.rows
+	entries t | head -n 3 | sed "s/^[-+]//" | awk "{ \$1 = \$1; print }" >tui.rows
+	diff stdio.rows tui.rows >rows.diff || fail "self rows differ: $(cat rows.diff)"
+	keys t o
+	wait_screen t "^  Children     Self  Command"
+	keys t q
+	ended t 0
+'
+
 tui_case "+ marks only the entries whose chains unfold; Enter on the others says why" '
 	need "$SHARES"
 	pane t 100 60

@@ -500,6 +500,18 @@ static int key(struct hists *h, int ch, bool has_list)
 		if (sort_key(h) == TUI_RESORT)
 			return TUI_RESORT;
 		break;
+	case 'o': /* children and self, or self alone: the pass computes one of them */
+		if (!h->t->c.callchains) {
+			snprintf(h->msg, sizeof(h->msg), "o: no call chains: the file was recorded without -g");
+			break;
+		}
+		if (!h->t->o->input || !strcmp(h->t->o->input, "-")) {
+			snprintf(h->msg, sizeof(h->msg), "o: a pipe cannot be read again: give --children or --no-children");
+			break;
+		}
+		h->t->flip_children = true;
+		snprintf(h->t->resort, sizeof(h->t->resort), "%s", h->t->c.o->sort ? h->t->c.o->sort : "");
+		return TUI_RESORT;
 	case 'e':
 		ret = hb_toggle_entry_all(h);
 		break;

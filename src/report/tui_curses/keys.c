@@ -27,6 +27,7 @@ static const struct key_help keys[] = {
 	{ "k, K", "show only kernel entries (again: all)" },
 	{ "L", "hide the entries under a percent (0: show all)" },
 	{ "s", "sort by other keys, as --sort (the file is read again)" },
+	{ "o", "children and self, or self alone (--children, --no-children; read again)" },
 	{ "Esc, Left", "take the last zoom or filter back; then back to the event list" },
 	{ "a", "annotate the selected symbol" },
 	{ "f", "flame graph of the event" },

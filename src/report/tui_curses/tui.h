@@ -84,6 +84,7 @@ struct tui {
 	xpf_reader *r;
 	bool own_reader;                /* r was opened again for a new --sort: closed here */
 	char resort[128];               /* the sort keys asked for with s */
+	bool flip_children;             /* with TUI_RESORT: o asked for the other of children/self */
 	/* timing (-v) */
 	double first_screen;            /* seconds from o->t0, 0 until drawn */
 	double key_start;

@@ -299,7 +299,11 @@ static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
 	xpp_profile *p = NULL;
 	int ret;
 
-	nvo.sort = t->resort;
+	if (t->resort[0])
+		nvo.sort = t->resort;
+	if (t->flip_children)
+		nvo.children = !t->c.children;
+	t->flip_children = false;
 	if (rv_ctx_parse(&c, &nvo, &po) < 0) /* checked by the view: not expected */
 		return snprintf(msg, size, "s: cannot sort by '%s'", t->resort), -1;
 	po.keep_addrs = xpp_annotate_supported();
