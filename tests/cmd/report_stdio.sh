@@ -70,6 +70,14 @@ perf_case "user-space workload: same rows as perf, same header and column widths
 		fail "header lines differ"
 '
 
+perf_case "a 0-size label inside a function: the function is named, as perf names it" '
+	prec -o l.data -- "$WL/label" 0.5
+	compare l.data --sort sym
+	grep -q "\[\.\] label_work$" perf.out || fail "perf has no label_work row"
+	grep -q "\[\.\] label_work$" xperf.out || fail "no label_work row"
+	! grep "label_inside" xperf.out || fail "the label named"
+'
+
 perf_case "kernel time (dd): [k] rows from kallsyms, libc from its debug file" '
 	prec -o dd.data -- dd if=/dev/zero of=/dev/null bs=1 count=2000000
 	compare dd.data

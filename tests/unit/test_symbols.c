@@ -45,6 +45,64 @@ static void test_lookup_and_ends(void)
 	xpp_symtab_free(&t);
 }
 
+/*
+ * A 0-size label inside a sized function (V8's builtins in node): past the label, inside the
+ * function, the function is named, as perf names it; past the function's end the extended
+ * label holds what is left up to the next symbol.
+ */
+static void test_label_inside_function(void)
+{
+	struct xpp_symtab t = { 0 };
+
+	add(&t, 0x1000, 0x100, XPP_SYM_LOCAL, "func");
+	add(&t, 0x103b, 0, XPP_SYM_LOCAL, "label");
+	add(&t, 0x1040, 0, XPP_SYM_LOCAL, "label2");
+	add(&t, 0x1200, 0x10, XPP_SYM_GLOBAL, "next");
+	add(&t, 0x1300, 0x10, XPP_SYM_GLOBAL, "outer");
+	add(&t, 0x1304, 0x4, XPP_SYM_LOCAL, "inner");
+	xpp_symtab_finish(&t);
+	CHECK_STR(at(&t, 0x1000), "func");
+	CHECK_STR(at(&t, 0x103b), "func");
+	CHECK_STR(at(&t, 0x1045), "func");
+	CHECK_STR(at(&t, 0x10ff), "func");
+	CHECK_STR(at(&t, 0x1100), "label2");
+	CHECK_STR(at(&t, 0x11ff), "label2");
+	CHECK_STR(at(&t, 0x1200), "next");
+	/* sized inside sized: the inner one, as before */
+	CHECK_STR(at(&t, 0x1305), "inner");
+	CHECK_STR(at(&t, 0x130c), "outer");
+	xpp_symtab_free(&t);
+
+	/* unsized symbols only (kallsyms): each holds up to the next */
+	add(&t, 0x1000, 0, XPP_SYM_GLOBAL, "a");
+	add(&t, 0x1010, 0, XPP_SYM_GLOBAL, "b");
+	xpp_symtab_finish(&t);
+	CHECK_STR(at(&t, 0x100f), "a");
+	CHECK_STR(at(&t, 0x1010), "b");
+	xpp_symtab_free(&t);
+}
+
+/* The workload 'label': its assembly function holds a LOCAL NOTYPE label of size 0. */
+static void test_elf_label(void)
+{
+	struct xpp_symtab t = { 0 };
+	struct xb_error err = { 0 };
+	int64_t f = -1, l = -1;
+
+	CHECK(xpp_elf_syms_load(&t, unit_build_path("workloads/label"), "/nonexistent", NULL, &err) == 0);
+	for (uint32_t i = 0; i < t.nr; i++) {
+		if (!strcmp(xpp_symtab_name(&t, i), "label_work"))
+			f = i;
+		if (!strcmp(xpp_symtab_name(&t, i), "label_inside"))
+			l = i;
+	}
+	REQUIRE(f >= 0 && l >= 0);
+	CHECK(t.syms[l].start > t.syms[f].start && t.syms[l].start < t.syms[f].end);
+	CHECK_STR(at(&t, t.syms[l].start + 1), "label_work");
+	CHECK_STR(at(&t, t.syms[f].end - 1), "label_work");
+	xpp_symtab_free(&t);
+}
+
 /* perf's choose_best_symbol, checked on the aliases glibc really has */
 static void test_alias_choice(void)
 {
@@ -359,6 +417,10 @@ static void test_may_have(void)
 		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", NULL, true, "work::do_round") == 0);
 		CHECK(xpp_elf_syms_may_have(bin, "/nonexistent", NULL, true, "_ZN4work8do_roundEv") == 1);
 	}
+	if (access(unit_build_path("workloads/label"), R_OK) == 0)
+		RUN(test_elf_label);
+	else
+		SKIP(test_elf_label, "the workload 'label' is not built");
 	if (access("/bin/ls", R_OK) == 0) {
 		may_have_all("/bin/ls", "/nonexistent", false);
 		CHECK(xpp_elf_syms_may_have("/bin/ls", "/nonexistent", NULL, false, "nothing@plt") == 1);
@@ -459,6 +521,7 @@ int main(void)
 {
 	RUN(test_lookup_and_ends);
 	RUN(test_alias_choice);
+	RUN(test_label_inside_function);
 	RUN(test_kallsyms);
 	RUN(test_kallsyms_cache);
 	/* a precondition missing is a skip, never an ok */
@@ -471,6 +534,10 @@ int main(void)
 		SKIP(test_build_id_debug_file, "the workload 'shares' is not built");
 		SKIP(test_may_have, "the workload 'shares' is not built");
 	}
+	if (access(unit_build_path("workloads/label"), R_OK) == 0)
+		RUN(test_elf_label);
+	else
+		SKIP(test_elf_label, "the workload 'label' is not built");
 	if (access("/bin/ls", R_OK) == 0)
 		RUN(test_dynsym_and_plt);
 	else

@@ -194,6 +194,7 @@ static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key
 		memcpy(rec + offsetof(struct xpp_sym, name), &off, 4);
 		memcpy(rec + offsetof(struct xpp_sym, order), &i, 4);
 		memcpy(rec + offsetof(struct xpp_sym, binding), &t->syms[i].binding, 1);
+		memcpy(rec + offsetof(struct xpp_sym, sized), &t->syms[i].sized, 1);
 		memcpy(names + at, name, n);
 		at += n;
 	}

@@ -32,6 +32,7 @@ int xpp_symtab_add_kind(struct xpp_symtab *t, uint64_t start, uint64_t size,
 	s->order = t->nr++;
 	s->binding = (uint8_t)binding;
 	s->kind = (uint8_t)kind;
+	s->sized = size != 0;
 	memcpy(t->names + t->names_len, name, name_len);
 	t->names[t->names_len + name_len] = '\0';
 	t->names_len += name_len + 1;
@@ -134,6 +135,11 @@ void xpp_symtab_finish(struct xpp_symtab *t)
 	}
 	t->nr = out + 1;
 
+	bool sized = false, unsized = false;
+
+	for (i = 0; i < t->nr; i++)
+		*(t->syms[i].sized ? &sized : &unsized) = true;
+	t->mixed = sized && unsized;
 	for (i = 0; i + 1 < t->nr; i++)
 		if (t->syms[i].end <= t->syms[i].start)
 			t->syms[i].end = t->syms[i + 1].start;
@@ -157,10 +163,28 @@ int64_t xpp_symtab_find(const struct xpp_symtab *t, uint64_t addr)
 			hi = mid;
 	}
 	/* a nested symbol may end before its parent: look a few back for an enclosing one */
-	for (uint32_t i = lo, n = 0; i > 0 && n < 4; i--, n++)
-		if (addr < t->syms[i - 1].end)
-			return i - 1;
-	return -1;
+	int64_t found = -1;
+	uint32_t i = lo, n = 0;
+
+	for (; i > 0 && n < 4; i--, n++)
+		if (addr < t->syms[i - 1].end) {
+			found = i - 1;
+			break;
+		}
+	if (found < 0 || t->syms[found].sized || !t->mixed)
+		return found;
+	/*
+	 * An extended label: a sized function that started before it and still holds addr
+	 * wins. The symbols between them start inside that function (labels of its own), so
+	 * the nearest sized symbol before the label is the one to ask.
+	 */
+	for (n = 0; i > 1 && n < 64; i--, n++) {
+		const struct xpp_sym *s = &t->syms[i - 2];
+
+		if (s->sized)
+			return addr < s->end ? i - 2 : found;
+	}
+	return found;
 }
 
 void xpp_symtab_free(struct xpp_symtab *t)

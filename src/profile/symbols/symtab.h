@@ -15,6 +15,7 @@ struct xpp_sym {
 	uint32_t order;       /* insertion order: ties keep the first, as perf does */
 	uint8_t binding;      /* enum xpp_sym_binding */
 	uint8_t kind;         /* enum xpp_sym_kind: what objdump's choice among aliases weighs */
+	uint8_t sized;        /* the file gave its size; else finish() extended it */
 };
 
 enum xpp_sym_kind {
@@ -36,6 +37,8 @@ struct xpp_symtab {
 	char *names;
 	size_t names_len, names_cap;
 	bool finished;
+	/* both sized and unsized symbols (finish()): a label may lie inside a function */
+	bool mixed;
 	/*
 	 * Among aliases keep the last added: perf extends unsized kallsyms entries before it
 	 * picks among aliases, so the last of a run is the only sized one and wins.
@@ -73,7 +76,12 @@ int xpp_symtab_add_kind(struct xpp_symtab *t, uint64_t start, uint64_t size,
  */
 void xpp_symtab_finish(struct xpp_symtab *t);
 
-/* Index of the symbol holding addr, or -1. */
+/*
+ * Index of the symbol holding addr, or -1. Where an unsized label (a NOTYPE symbol in code,
+ * extended to the next symbol) lies inside a sized function, an address past the label but
+ * inside the function is the function's: perf names the 412-byte function holding node's
+ * 0-size construct_stub_create_deopt_addr, not the label.
+ */
 int64_t xpp_symtab_find(const struct xpp_symtab *t, uint64_t addr);
 
 static inline const char *xpp_symtab_name(const struct xpp_symtab *t, uint32_t idx)
