@@ -7,9 +7,50 @@
 #include "profile/symbols/dso.h"
 #include "script/script.h"
 
-/* perf_sample__fprintf_start: comm, pid/tid, cpu, time */
+/*
+ * perf's misc field: the cpumode's letters (tested bit by bit as perf does, so a hypervisor
+ * sample is "KUH"), then the record type's own flag, padded to 6 columns
+ */
+static void print_misc(struct out *o, uint16_t misc, uint32_t type)
+{
+#define HAS(m) ((misc & PERF_RECORD_MISC_##m) == PERF_RECORD_MISC_##m)
+	static const struct { uint16_t bits; char c; } modes[] = {
+		{ PERF_RECORD_MISC_KERNEL, 'K' }, { PERF_RECORD_MISC_USER, 'U' },
+		{ PERF_RECORD_MISC_HYPERVISOR, 'H' }, { PERF_RECORD_MISC_GUEST_KERNEL, 'G' },
+		{ PERF_RECORD_MISC_GUEST_USER, 'g' },
+	};
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((misc & modes[i].bits) == modes[i].bits) {
+			out_chr(o, modes[i].c);
+			n++;
+		}
+	if ((type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2) && HAS(MMAP_DATA)) {
+		out_chr(o, 'M');
+		n++;
+	} else if (type == PERF_RECORD_COMM && HAS(COMM_EXEC)) {
+		out_chr(o, 'E');
+		n++;
+	} else if ((type == PERF_RECORD_SWITCH || type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+		   HAS(SWITCH_OUT)) {
+		out_chr(o, 'S');
+		n++;
+		if (misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT) {
+			out_chr(o, 'p');
+			n++;
+		}
+	}
+#undef HAS
+	/* "%*s" of " " in 6 - n columns: at least one blank */
+	do
+		out_chr(o, ' ');
+	while (++n < 6);
+}
+
+/* perf_sample__fprintf_start: comm, pid/tid, cpu, misc, time */
 static void print_start(struct script *sc, unsigned int fl, const char *comm,
-			const struct xpf_sample *s, bool chain)
+			const struct xpf_sample *s, bool chain, uint16_t misc, uint32_t type)
 {
 	struct out *o = sc->out;
 
@@ -40,6 +81,8 @@ static void print_start(struct script *sc, unsigned int fl, const char *comm,
 		out_zdec(o, s->cpu, 3);
 		out_mem(o, "] ", 2);
 	}
+	if (fl & F_MISC)
+		print_misc(o, misc, type);
 	if (fl & F_TIME) {
 		uint64_t secs = s->time / 1000000000, ns = s->time % 1000000000;
 
@@ -167,7 +210,7 @@ int script_on_sample(void *ctx, const struct xpp_sample_view *v)
 
 	if (!fl)
 		return 0;
-	print_start(sc, fl, comm ? comm : ":-1", s, chain);
+	print_start(sc, fl, comm ? comm : ":-1", s, chain, v->cpumode, PERF_RECORD_SAMPLE);
 	if (fl & F_PERIOD) {
 		out_udec(o, v->period, 10);
 		out_chr(o, ' ');
@@ -345,7 +388,8 @@ int script_on_side_band(void *ctx, const struct perf_event_header *hdr)
 	if (comm < 0)
 		return (int)comm;
 	print_start(sc, fl, xpp_intern_str(xpp_profile_comms(sc->p), (uint32_t)comm), &id,
-		    sc->callchains && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
+		    sc->callchains && (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN), hdr->misc,
+		    hdr->type);
 	print_record(sc->out, hdr);
 	return sc->out->err ? -sc->out->err : 0;
 }

@@ -123,6 +123,19 @@ perf_case "--show-task-events --show-mmap-events as perf script" '
 	same_as_perf "$DATA/x-threads.data" --show-task-events
 	grep -q "PERF_RECORD_FORK" xperf.out
 '
+perf_case "-F misc: K and U of samples, E, S and Sp of side-band records, as perf script" '
+	perf_run record -N -q -e cpu-clock -g --switch-events -o k.data -- sh -c \
+		"dd if=/dev/zero of=/dev/null bs=1 count=300000 2>/dev/null; sleep 0.05" \
+		>/dev/null 2>&1 || fail "perf record"
+	same_as_perf k.data -F comm,tid,time,ip,sym,misc
+	grep -q "^ *dd  *[0-9]* K  " xperf.out || fail "no K sample"
+	grep -q "^ *dd  *[0-9]* U  " xperf.out || fail "no U sample"
+	same_as_perf k.data -F misc,comm,event -G
+	same_as_perf k.data --show-task-events --show-switch-events --show-mmap-events \
+		-F comm,tid,misc,time
+	grep -q " E  .*PERF_RECORD_COMM exec" xperf.out || fail "no E on the exec"
+	grep -q " S  .*PERF_RECORD_SWITCH OUT" xperf.out || fail "no S on a switch out"
+'
 # DWARF unwinding and source lines need libdw (report_dwarf.sh checks what a build
 # without it says)
 have_libdw() { "$XPERF_BUILD/xperf" version 2>/dev/null | grep -Eq "^ +libdw +yes"; }
