@@ -152,6 +152,24 @@ static void unwind(const xpp_profile *p, struct sink *s)
 		    (unsigned long long)st.failed, (unsigned long long)st.samples);
 }
 
+
+/*
+ * Whether a DSO before i that is also not the recorded file and had samples has this name:
+ * a system-wide profile holds the kernel more than once (one per kernel map), and the
+ * warning names a file once.
+ */
+static bool named_before(xpp_dso_table *t, uint32_t i, const char *name)
+{
+	for (uint32_t j = 0; j < i; j++) {
+		const struct xpp_dso *d = xpp_dso_table_get(t, j);
+
+		if (d->build_id_mismatch && d->hit &&
+		    !strcmp(d->kind == XPP_DSO_USER ? d->long_name : d->short_name, name))
+			return true;
+	}
+	return false;
+}
+
 /*
  * The DSOs whose file (or kernel) is not the one recorded and was not found elsewhere:
  * their samples show addresses, not another file's symbols. One line names them all.
@@ -170,7 +188,7 @@ static void build_ids(const xpp_profile *p, struct sink *s)
 		const struct xpp_dso *d = xpp_dso_table_get(t, i);
 		const char *name = d->kind == XPP_DSO_USER ? d->long_name : d->short_name;
 
-		if (!d->build_id_mismatch || !d->hit)
+		if (!d->build_id_mismatch || !d->hit || named_before(t, i, name))
 			continue;
 		if (!nr++) {
 			one = name;

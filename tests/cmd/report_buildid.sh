@@ -125,4 +125,28 @@ EOF
 	! grep -q "\[k\] [a-z_]" perf.out || fail "perf names kernel symbols: the oracle disagrees"
 '
 
+perf_case "system-wide (-a) with another kernel: the warning names [kernel.kallsyms] once" '
+	[ -r /sys/kernel/notes ] || skip "/sys/kernel/notes is not readable"
+	perf_run record -q -N --no-bpf-event -a -o a.data -- "$WL/kernel_time" 0.3 >/dev/null 2>&1 ||
+		skip "perf record -a failed (perf_event_paranoid?)"
+	python3 - <<EOF || fail "cannot edit the BUILD_ID feature"
+import struct
+d = bytearray(open("a.data", "rb").read())
+off, size = struct.unpack_from("<QQ", d, 40)
+feats = struct.unpack_from("<4Q", d, 72)
+bits = [b for b in range(256) if feats[b // 64] >> (b % 64) & 1]
+ent = off + size + 16 * bits.index(2)
+p, end = struct.unpack_from("<QQ", d, ent)
+end += p
+while p < end:
+    t, misc, s = struct.unpack_from("<IHH", d, p)
+    if bytes(d[p + 36:p + s]).split(b"\0")[0] == b"[kernel.kallsyms]":
+        d[p + 12] ^= 0xff
+    p += s
+open("a2.data", "wb").write(d)
+EOF
+	"$R" --stdio -i a2.data >xperf.out 2>err || fail "exit $?: $(cat err)"
+	one_warning_naming err "[kernel.kallsyms]"
+'
+
 test_done
