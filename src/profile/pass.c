@@ -379,6 +379,38 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
 }
 
 /*
+ * perf's level of an entry without a map: the level of the entry before it in the order
+ * perf walks the chain (its cursor's: outermost first in caller order), the first one's
+ * the sample's (fill_callchain_info() leaves the level of the addr_location it reuses). So
+ * a garbage frame pointer past a kernel sample's user frames is [.], and one walked before
+ * them [k]. Frames f[0..n) are innermost first; the unmapped ones are re-keyed.
+ */
+static int chain_levels(xpp_profile *p, uint32_t *f, uint32_t n, uint16_t sample_mode)
+{
+	uint32_t prev = level_of(sample_mode);
+	size_t nr;
+
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t i = p->order == 1 ? n - 1 - j : j;
+		struct xpp_hist_key k = xpp_hist_entries(p->frames, &nr)[f[i]].key;
+		int64_t id;
+
+		if (k.dso != XPP_HIST_NO_DSO) {
+			prev = k.level;
+			continue;
+		}
+		if (k.level == prev)
+			continue;
+		k.level = prev;
+		id = xpp_hist_add_id(p->frames, &k, 0, 0);
+		if (id < 0)
+			return (int)id;
+		f[i] = (uint32_t)id;
+	}
+	return 0;
+}
+
+/*
  * Resolve the sample's callchain into the chain scratch from chain + 1, innermost first;
  * *out_n frames, of which the first *out_view are the chain proper (subscribers see those;
  * the rest is a sample's own ip standing in for a chain that gave nothing; for a DWARF
@@ -470,6 +502,8 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 			*out_view = n;
 		}
 	}
+	if ((ret = chain_levels(p, p->chain + 1, n, sample_mode)) < 0)
+		return ret;
 	*out_n = n;
 	return 0;
 }
@@ -487,8 +521,9 @@ static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key 
 	for (int i = 0; i < XPP_VAL_NR; i++)
 		if (!(p->ctx_keys & XPP_HIST_KEY_VAL(i)) && fk->val[i] != k->val[i])
 			return false;
+	/* perf tells entries without a map apart by address alone (chain_levels()) */
 	return fk->dso == k->dso && fk->sym == k->sym && fk->addr == k->addr &&
-	       fk->level == k->level;
+	       (fk->level == k->level || fk->dso == XPP_HIST_NO_DSO);
 }
 
 /*

@@ -193,6 +193,9 @@ int report_call_graph_parse(struct report_call_graph *g, const char *arg)
 				  "function or srcline");
 			return -EINVAL;
 		}
+		/* perf stops at "none": "-g none,callee" keeps the default order */
+		if (known > 0 && n && g->mode == CG_NONE)
+			return 0;
 		if (!known) {
 			/* perf: the first number is the threshold, any later one the print limit */
 			if (!threshold_set) {
