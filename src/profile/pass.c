@@ -82,8 +82,9 @@ static int64_t line_key(xpp_profile *p, uint32_t line)
 }
 
 /*
- * perf's stand-in where a DSO has no line tables: "sym+offset" (decimal), "dso[address]"
- * without a symbol, "??:0" without a map. k is resolved, addr the DSO address of the ip.
+ * perf's answer where the DWARF gives no line: "??:0" where addr2line names a function
+ * (xpp_dso_a2l_names_function()) or without a map, else its stand-in, "sym+offset"
+ * (decimal) or "dso[address]" without a symbol. k is resolved, addr the DSO address.
  */
 static int64_t fallback_key(xpp_profile *p, const struct xpp_hist_key *k, uint64_t addr)
 {
@@ -92,7 +93,7 @@ static int64_t fallback_key(xpp_profile *p, const struct xpp_hist_key *k, uint64
 	char buf[1024];
 	int64_t id;
 
-	if (!d)
+	if (!d || xpp_dso_a2l_names_function(d, addr))
 		return str_key(p, "??:0");
 	if (k->sym >= 0)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, xpp_dso_sym_name(d, (uint32_t)k->sym),
@@ -262,7 +263,8 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 		ret = src_of(p, &k, addr, caller, &fr);
 		if (ret < 0)
 			return ret;
-		if (p->srclines && !fr.has_lines && (line = fallback_key(p, &k, addr)) >= 0)
+		if (p->srclines && (!fr.has_lines || fr.lines[0] == XPP_SRC_UNKNOWN) &&
+		    (line = fallback_key(p, &k, addr)) >= 0)
 			k.srcline = (uint32_t)line;
 		k.addr = k.sym >= 0 ? 0 : ip;
 	} else {
@@ -285,7 +287,8 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 			return (int)id;
 		out[n++] = (uint32_t)id;
 	}
-	if (p->srclines && fr.has_lines && (line = line_key(p, fr.lines[n])) >= 0)
+	if (p->srclines && fr.has_lines && fr.lines[n] != XPP_SRC_UNKNOWN &&
+	    (line = line_key(p, fr.lines[n])) >= 0)
 		k.srcline = (uint32_t)line;
 	if ((ret = frame_vals(p, &k, th, cpumode, ip, true)) < 0)
 		return ret;
@@ -595,7 +598,8 @@ static int sample_srcline(xpp_profile *p, struct xpp_hist_key *k)
 
 	if (ret < 0)
 		return ret;
-	line = fr.has_lines ? line_key(p, fr.lines[0]) : fallback_key(p, k, k->addr);
+	line = fr.has_lines && fr.lines[0] != XPP_SRC_UNKNOWN ? line_key(p, fr.lines[0]) :
+								   fallback_key(p, k, k->addr);
 	if (line < 0)
 		return (int)line;
 	k->srcline = (uint32_t)line;

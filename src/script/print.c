@@ -139,7 +139,11 @@ static void print_sym(struct script *sc, const struct xpp_hist_key *k, const str
 	}
 }
 
-/* perf's map__fprintf_srcline: "\n  file:line" when the DWARF knows it */
+/*
+ * perf's map__fprintf_srcline: "\n  file:line" when the DWARF knows it; it asks without the
+ * symbol, so its stand-in is "dso[address]", and an answer of "??:0" (addr2line naming a
+ * function but no line: xpp_dso_a2l_names_function()) prints nothing
+ */
 static void print_srcline(struct script *sc, const struct xpp_hist_key *k, uint64_t addr,
 			  bool mapped)
 {
@@ -149,7 +153,6 @@ static void print_srcline(struct script *sc, const struct xpp_hist_key *k, uint6
 
 	if (!d)
 		return;
-	out_mem(sc->out, "\n  ", 3);
 	ret = xpp_profile_srcline_at(sc->p, k->dso, addr, &line);
 	if (ret == -EOPNOTSUPP && !sc->srcline_unsupported) {
 		sc->srcline_unsupported = true;
@@ -157,9 +160,10 @@ static void print_srcline(struct script *sc, const struct xpp_hist_key *k, uint6
 			    "srcline shows shared objects and addresses");
 	}
 	if (ret > 0) {
+		out_mem(sc->out, "\n  ", 3);
 		out_str(sc->out, line);
-	} else {
-		/* perf's stand-in where no line is known: "dso[address]" */
+	} else if (ret == -EOPNOTSUPP || !xpp_dso_a2l_names_function(d, addr)) {
+		out_mem(sc->out, "\n  ", 3);
 		out_str(sc->out, d->short_name);
 		out_chr(sc->out, '[');
 		out_hex(sc->out, addr, 0);

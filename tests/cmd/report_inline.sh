@@ -187,6 +187,34 @@ perf_case "debuglink: source lines through the .gnu_debuglink file, as perf's" '
 	same_top dl.data debuglink.c
 '
 
+perf_case "--sort sym,srcline without line tables (xz): ??:0 where addr2line names a function" '
+	command -v xz >/dev/null || skip "xz is absent"
+	head -c 4000000 /dev/urandom >in.bin
+	perf_run record -q -N --no-bpf-event -o xz.data -- xz -k -c -6 in.bin >/dev/null 2>&1 ||
+		fail "perf record failed"
+	# rows without a known line, sorted: "??:0", "sym+off" or "dso[addr]" as perf has them
+	fb() { grep -E "%" "$1" | grep -vE " [^ ]+\.[A-Za-z]+:[0-9]+\$" | sort; }
+	perf_run report --stdio --no-children --sort sym,srcline -g none -i xz.data >theirs 2>/dev/null
+	"$R" --stdio --no-children --sort sym,srcline -g none -i xz.data >ours
+	fb theirs >t; fb ours >m
+	grep -q "??:0\$" t || skip "perf shows no ??:0 row here"
+	diff t m >d || fail "rows without lines differ: $(head -n 8 d)"
+'
+
+perf_case "a PLT entry's srcline is its symbol and offset, as perf's fallback" '
+	cat >plt.c <<-EOF
+	#include <unistd.h>
+	int main(void) { long n = 0; for (long i = 0; i < 3000000; i++) n += getppid(); return n == 42; }
+	EOF
+	cc -O1 -g -o plt plt.c || skip "no C compiler"
+	perf_run record -q -N --no-bpf-event -F 20000 -o plt.data ./plt >/dev/null 2>&1 ||
+		fail "perf record failed"
+	"$R" --stdio --no-children --sort sym,srcline -g none -i plt.data >ours
+	grep -q "\[\.\] getppid@plt" ours || skip "no sample in the PLT entry"
+	grep -qE "\[\.\] getppid@plt +getppid@plt\+[0-9]+\$" ours ||
+		fail "$(grep getppid@plt ours)"
+'
+
 test_case "an unknown --sort key is a usage error whose message lists srcline" '
 	[ -s $FILES/x.data ] || skip "no recording"
 	rc=0

@@ -71,6 +71,10 @@ static void test_label_inside_function(void)
 	/* sized inside sized: the inner one, as before */
 	CHECK_STR(at(&t, 0x1305), "inner");
 	CHECK_STR(at(&t, 0x130c), "outer");
+	/* what addr2line names where no symbol holds the address: the one before, any size */
+	CHECK(xpp_symtab_preceding(&t, 0xfff) == -1);
+	CHECK_STR(xpp_symtab_name(&t, (uint32_t)xpp_symtab_preceding(&t, 0x1210)), "next");
+	CHECK_STR(xpp_symtab_name(&t, (uint32_t)xpp_symtab_preceding(&t, 0x1000)), "func");
 	xpp_symtab_free(&t);
 
 	/* unsized symbols only (kallsyms): each holds up to the next */

@@ -610,3 +610,20 @@ bool xpp_dso_table_refused_line(const xpp_dso_table *t, char *buf, size_t size)
 		 nr == 1 ? "its" : "their");
 	return true;
 }
+
+bool xpp_dso_a2l_names_function(const struct xpp_dso *d, uint64_t addr)
+{
+	int64_t i;
+	const char *name;
+	size_t len;
+
+	if (d->kind != XPP_DSO_USER || d->build_id_mismatch || !d->syms.nr)
+		return false;
+	i = xpp_symtab_preceding(&d->syms, addr);
+	if (i < 0)
+		return false;
+	/* our PLT symbols are made up: bfd sees no symbol in those sections */
+	name = xpp_symtab_name(&d->syms, (uint32_t)i);
+	len = strlen(name);
+	return len <= 4 || strcmp(name + len - 4, "@plt");
+}

@@ -134,6 +134,16 @@ bool xpp_dso_table_may_have(xpp_dso_table *t, uint32_t id, const char *name);
  */
 bool xpp_dso_table_refused_line(const xpp_dso_table *t, char *buf, size_t size);
 
+/*
+ * Whether perf's addr2line (binutils: perf 6.1 runs it as a command) names a function at
+ * DSO address addr of a loaded DSO whose DWARF gives no line there. bfd then takes the
+ * nearest symbol at or before the address, whatever its size, and answers "name, ??:?",
+ * which perf prints as "??:0"; with no symbol before it in its section (a PLT section
+ * has none) it answers "??, ??:0", which perf takes for a failure and replaces with
+ * "sym+offset" or "dso[address]". Only ELF files on disk: addr2line reads nothing else.
+ */
+bool xpp_dso_a2l_names_function(const struct xpp_dso *d, uint64_t addr);
+
 static inline const char *xpp_dso_sym_name(const struct xpp_dso *d, uint32_t idx)
 {
 	return xpp_symtab_name(&d->syms, idx);

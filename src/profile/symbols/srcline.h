@@ -28,8 +28,9 @@ struct xpp_src_opts {
  * them, and function names, demangled as symbols are.
  */
 struct xpp_src_frames {
-	bool has_lines;         /* the file has line tables; false: perf falls back to
-				   "sym+offset" (nothing below is set) */
+	bool has_lines;         /* the file has line tables; false: nothing below is set
+				   (perf shows "??:0" or its stand-in, see
+				   xpp_dso_a2l_names_function()) */
 	uint32_t nr_inline;     /* inlined calls covering the address, innermost first */
 	const uint32_t *names;  /* [nr_inline]: the inlined functions' names */
 	const uint32_t *lines;  /* [nr_inline + 1]: each frame's line, or XPP_SRC_UNKNOWN:

@@ -187,6 +187,21 @@ int64_t xpp_symtab_find(const struct xpp_symtab *t, uint64_t addr)
 	return found;
 }
 
+int64_t xpp_symtab_preceding(const struct xpp_symtab *t, uint64_t addr)
+{
+	uint32_t lo = 0, hi = t->nr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int64_t)lo - 1;
+}
+
 void xpp_symtab_free(struct xpp_symtab *t)
 {
 	if (t->map) {

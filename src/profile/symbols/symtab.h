@@ -84,6 +84,9 @@ void xpp_symtab_finish(struct xpp_symtab *t);
  */
 int64_t xpp_symtab_find(const struct xpp_symtab *t, uint64_t addr);
 
+/* Index of the last symbol starting at or before addr, whatever its size, or -1. */
+int64_t xpp_symtab_preceding(const struct xpp_symtab *t, uint64_t addr);
+
 static inline const char *xpp_symtab_name(const struct xpp_symtab *t, uint32_t idx)
 {
 	return t->names + t->syms[idx].name;
