@@ -282,9 +282,11 @@ static int path_entries(struct rv_entries *g, uint32_t p, const uint32_t *f, uin
 			return (int)e;
 		if (g->depth && tag == p + 1) {
 			/* perf's callchain max_depth of the entry (see cmp_rows()): its own
-			 * entry holds the whole chain, another the frames past it in the order */
+			 * entry holds the whole chain, another its cursor from its own node
+			 * on in the order perf walks it (callchain_cursor_snapshot()): the
+			 * frame itself and those past it */
 			uint32_t d = i == n || e == g->paths[p].self_entry ? n :
-				     g->c->cg.order != 0 ? n - 1 - i : i;
+				     g->c->cg.order != 0 ? n - i : i + 1;
 
 			if (d > g->depth[e])
 				g->depth[e] = d;
@@ -450,12 +452,6 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		return g->self[a] > g->self[b] ? -1 : 1;
 	if (!same_context(g, &e[a].key, &e[b].key))
 		return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
-	/* and, with graphs, addresses without a symbol in one DSO highest first (perf's
-	 * _sort__addr_cmp orders its collapsed entries so; -g none keeps them lowest first) */
-	if (g->c->cg.mode != CG_NONE && e[a].key.comm == e[b].key.comm &&
-	    e[a].key.dso == e[b].key.dso && e[a].key.dso != XPP_HIST_NO_DSO &&
-	    e[a].key.sym < 0 && e[b].key.sym < 0 && e[a].key.addr != e[b].key.addr)
-		return e[a].key.addr > e[b].key.addr ? -1 : 1;
 	return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
 }
 

@@ -51,7 +51,11 @@ static int sym_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
 		return strcmp(na, nb);
 	if (na || nb)
 		return na ? -1 : 1;
-	return cmp_u64(a->addr, b->addr);
+	/* perf's _sort__addr_cmp is (int64_t)(right - left): addresses with the top bit set
+	 * (garbage frame pointers, kernel addresses) come before the others */
+	if (a->addr != b->addr)
+		return (int64_t)(b->addr - a->addr) > 0 ? -1 : 1;
+	return 0;
 }
 
 /* the stdio and TUI views print the symbol themselves (level, -v prefix, inlined) */
