@@ -106,6 +106,24 @@ dwarf_case "samples that cannot be unwound keep their leaf, one summary warning"
 '
 
 # A build without libdw: this one, or one made here (the report alone)
+dwarf_case "node (three executable segments, its builtins mapped twice): unwound as far as perf" '
+	command -v node >/dev/null || skip "node is absent"
+	cat >b.js <<-EOF
+	function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+	let s = 0; const t0 = Date.now();
+	while (Date.now() - t0 < 700) { s += fib(20); s += JSON.stringify({ a: s }).length; }
+	console.log(s);
+	EOF
+	prec --call-graph dwarf -o n.data -- node --perf-basic-prof b.js
+	# samples shown with more than their own frame, by each reader
+	many() { awk "BEGIN { RS = \"\" } { if (split(\$0, a, \"\\n\") > 1) n++ } END { print n + 0 }"; }
+	p=$(perf_run script -F ip -i n.data 2>/dev/null | many)
+	x=$("$XPERF_BUILD/xperf-script" -F ip -i n.data 2>/dev/null | many)
+	[ "$p" -gt 20 ] || skip "perf unwinds only $p samples here"
+	# the samples in the second mapping of node'"'"'s builtins stay one frame (perf unwinds them)
+	[ $((x * 10)) -ge $((p * 9)) ] || fail "xperf unwinds $x samples, perf $p"
+'
+
 perf_case "without libdw: DWARF files reported with their leaves, said once" '
 	r=$R
 	if have_libdw; then

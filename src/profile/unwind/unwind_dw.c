@@ -309,6 +309,16 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 		mark_bad(u, mp->dso);
 		return NULL;
 	}
+	/*
+	 * A second mapping of a file this process has reported at another base (node maps
+	 * its builtins again, away from its text): libdwfl refuses the overlapping module,
+	 * and the failed report leaves its address lookup unusable for every module, so the
+	 * rest of the file's samples would not unwind either. That mapping's samples keep
+	 * their own frame.
+	 */
+	for (uint32_t i = 0; i < pr->nr_mods; i++)
+		if (pr->mods[i].dso == mp->dso)
+			return NULL;
 	if (pr->nr_mods == pr->cap_mods &&
 	    XB_ARRAY_RESERVE(pr->mods, pr->cap_mods, (size_t)pr->nr_mods + 1, 8))
 		return NULL;
