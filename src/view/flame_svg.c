@@ -167,7 +167,9 @@ static void put_escaped(FILE *out, const char *s)
 /* The label that fits in w pixels, as the script fits it after a zoom. */
 static void put_label(FILE *out, const char *name, double w)
 {
-	int n = (int)((w - 6) / CHAR_W);
+	/* a box is never wider than the graph, even where a damaged file's periods wrapped
+	 * past the root's total */
+	int n = (int)(((w < WIDTH ? w : WIDTH) - 6) / CHAR_W);
 	size_t len = strlen(name);
 	char buf[512];
 

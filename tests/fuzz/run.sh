@@ -111,9 +111,10 @@ want reader && run_target reader 10 $corpus/good $corpus/bad $corpus/bad-samples
 if want pass; then
 	if [ "$mode" = long ]; then
 		run_target pass 60 tests/fuzz/corpus-pass $corpus/good $corpus/bad \
-			$corpus/bad-samples $corpus/truncated $corpus/fuzz-found
+			$corpus/bad-samples $corpus/truncated $corpus/fuzz-found \
+			$corpus/fuzz-found-pass
 	else
-		run_target pass 60 tests/fuzz/corpus-pass $corpus/fuzz-found
+		run_target pass 60 tests/fuzz/corpus-pass $corpus/fuzz-found $corpus/fuzz-found-pass
 	fi
 fi
 exit $failed
