@@ -39,7 +39,12 @@ needs_zydis() {
 	grep -qx "#define HAVE_ZYDIS 1" "$XPERF_BUILD/config.h" ||
 		skip "this build has no Zydis (HAVE_ZYDIS=0): capstone's text is not objdump's"
 }
-export -f need needs_disasm needs_zydis
+# needs_libdw: skip a case that compares source lines (a build without libdw reads none)
+needs_libdw() {
+	grep -qx "#define HAVE_LIBDW 1" "$XPERF_BUILD/config.h" ||
+		skip "this build has no libdw (HAVE_LIBDW=0): no source lines or inline frames as perf has them"
+}
+export -f need needs_disasm needs_zydis needs_libdw
 
 # pcts FILE: "address percent" of every instruction line of an annotate --stdio output
 pcts() { awk '/^ +[0-9]+\.[0-9]+ : +[0-9a-f]+:/ { a = $3; sub(/:$/, "", a); print a, $1 }' "$1"; }
@@ -117,6 +122,7 @@ perf_case "xperf record's file: the same shares as perf annotate reads in it" '
 perf_case "perf's layout line for line: header, objdump lines, numbers, source" '
 	need sort.data
 	needs_disasm
+	needs_libdw
 	for opt in "" --no-source -l -n --show-total-period "--percent-type local-hits"; do
 		perf_run annotate --stdio $opt -s cmp_int -i "$F/sort.data" >perf.out 2>/dev/null
 		"$A" --stdio $opt -s cmp_int -i "$F/sort.data" >xperf.out
@@ -143,6 +149,7 @@ perf_case "globals and C++ targets named as objdump -C names them: perf's text" 
 	need shares.data
 	need cxx.data
 	needs_zydis
+	needs_libdw
 	same_text work_a "$F/shares.data"
 	grep -q "# [0-9a-f]* <sink>$" xperf.out || fail "sink not named: $(grep "(%rip)" xperf.out)"
 	syms=$(perf_run report --stdio --no-children -q -i "$F/cxx.data" --sort sym 2>/dev/null |
@@ -158,6 +165,7 @@ perf_case "globals and C++ targets named as objdump -C names them: perf's text" 
 test_case "a source line above its instructions (the workloads are built with -g)" '
 	need xsort.data
 	needs_disasm
+	needs_libdw
 	"$A" --stdio cmp_int -i "$F/xsort.data" >out
 	# the line of the definition, then (perhaps after other source lines) the first instruction
 	n_src=$(grep -n "^ *: [0-9]\+ .*int cmp_int(const void \*a" out | head -n 1 | cut -d: -f1)
