@@ -409,6 +409,42 @@ tui_case "flame graph: / highlights the frames that match and gives their share"
 	ended t 0
 '
 
+tui_case "flame graph: n and N go from one highlighted frame to the next, round the end" '
+	need "$SHARES"
+	pane t
+	tui t xperf report -i "$SHARES"
+	keys t f
+	wait_screen t "^Flame graph"
+	keys t n
+	wait_screen t "nothing searched for yet: / asks for a text"
+	keys t / w o r k _ Enter
+	wait_screen t "^Matched .work_.: "
+	# work_a, work_b, work_c side by side, left to right (widest first)
+	keys t n
+	wait_screen t "\| match 1 of 3 \| work_a: [0-9.]+%"
+	keys t n
+	wait_screen t "\| match 2 of 3 \| work_b: [0-9.]+%"
+	keys t n
+	wait_screen t "\| match 3 of 3 \| work_c: [0-9.]+%"
+	keys t n
+	wait_screen t "\| match 1 of 3 \(round the end\) \| work_a: "
+	keys t N
+	wait_screen t "\| match 3 of 3 \(round the end\) \| work_c: "
+	keys t N
+	wait_screen t "\| match 2 of 3 \| work_b: "
+	# the selected frame is the one the status line names: drawn in the selection colour
+	tm capture-pane -e -p -t t >colours
+	! grep -q "42m\[work_b" colours || fail "work_b still in the search colour, not selected"
+	grep -q "42m\[work_a" colours || fail "work_a not highlighted"
+	# a text no frame has
+	keys t / z z z Enter n
+	wait_screen t "no frame drawn matches .zzz."
+	keys t q
+	wait_screen t "^Press"
+	keys t q
+	ended t 0
+'
+
 tui_case "flame graph: i flips it to an icicle graph, --flamegraph-inverted opens so" '
 	need "$SHARES"
 	pane t

@@ -1,7 +1,7 @@
 /*
  * The TUI's flame graph: one row per stack depth, root at the bottom (or, inverted, at the
  * top), each frame as wide as its share; `/` highlights the frames whose name contains a
- * text and gives their share.
+ * text and gives their share, n and N go from one to the next.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -47,6 +47,7 @@ struct flame {
 	char search[128];        /* the text `/` looks for ("" none) */
 	uint8_t *match;          /* per node: its name contains it; NULL without a search */
 	uint64_t matched;        /* the period of the matched nodes, nested ones counted once */
+	char msg[256];           /* the status line's message until the next key ("" none) */
 };
 
 static uint64_t w_period(const struct flame *f, uint32_t id)
@@ -263,7 +264,7 @@ static void draw(struct flame *f)
 	int rows = LINES - 2 > 1 ? LINES - 2 : 1;
 	const struct xpp_cg_node *sn = xpp_cg_node(f->cg, f->sel);
 	double total = (double)f->ev->total_period, zp;
-	char name[256], count[32], ev[96], matched[192];
+	char name[256], count[32], ev[96], matched[384];
 
 	/* the selected depth stays on screen */
 	if (f->maxdepth < (uint32_t)rows)
@@ -313,6 +314,10 @@ static void draw(struct flame *f)
 	if (f->match)
 		snprintf(matched, sizeof(matched), "Matched '%s': %.2f%% | ", f->search,
 			 total ? 100.0 * (double)f->matched / total : 0);
+	/* then n's place among the matches, then the selected frame */
+	if (f->msg[0])
+		snprintf(matched + strlen(matched), sizeof(matched) - strlen(matched), "%s | ",
+			 f->msg);
 	tui_putf(LINES - 1, 0, COLS, true, "%s%s: %.2f%% (%" PRIu64 " samples), self %.2f%%, "
 		 "%.2f%% of the zoom", matched, node_name(f, f->sel, name, sizeof(name)),
 		 total ? 100.0 * (double)w_period(f, f->sel) / total : 0, w_count(f, f->sel),
@@ -371,6 +376,56 @@ static uint32_t find_function(const struct flame *f, const struct xpp_hist_key *
 	return best;
 }
 
+/* Whether box a comes before box b going through the graph: left to right, callers first. */
+static bool box_before(const struct box *a, const struct box *b)
+{
+	return a->x0 != b->x0 ? a->x0 < b->x0 : a->depth < b->depth;
+}
+
+/*
+ * n, N: the next (dir 1) or previous matched frame drawn, left to right and a caller
+ * before its callees, round the end; the status line says which of how many.
+ */
+static void next_match(struct flame *f, int dir)
+{
+	const struct box *cur = box_of(f, f->sel), *best = NULL, *wrap = NULL;
+	size_t nr = 0, at = 1;
+	bool wrapped;
+
+	if (!f->match) {
+		snprintf(f->msg, sizeof(f->msg), "nothing searched for yet: / asks for a text");
+		return;
+	}
+	for (size_t i = 0; i < f->nr_boxes; i++) {
+		const struct box *b = &f->boxes[i];
+
+		if (!f->match[b->node])
+			continue;
+		nr++;
+		/* wrap: the first (n) or the last (N) match of all */
+		if (!wrap || (dir > 0 ? box_before(b, wrap) : box_before(wrap, b)))
+			wrap = b;
+		if (b == cur || (cur && (dir > 0 ? !box_before(cur, b) : !box_before(b, cur))))
+			continue;
+		if (!best || (dir > 0 ? box_before(b, best) : box_before(best, b)))
+			best = b;
+	}
+	if (!nr) {
+		snprintf(f->msg, sizeof(f->msg), "no frame drawn matches '%.64s'%s", f->search,
+			 f->matched ? " (they are too narrow, or outside the zoom)" : "");
+		return;
+	}
+	wrapped = !best && nr > 1;
+	if (!best)
+		best = wrap;
+	f->sel = best->node;
+	for (size_t i = 0; i < f->nr_boxes; i++)
+		if (f->match[f->boxes[i].node] && box_before(&f->boxes[i], best))
+			at++;
+	snprintf(f->msg, sizeof(f->msg), "match %zu of %zu%s", at, nr,
+		 wrapped ? " (round the end)" : "");
+}
+
 static void push_zoom(struct flame *f, uint32_t node)
 {
 	if (node == zoom_of(f))
@@ -405,6 +460,7 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 			f.sel = xpp_cg_node(f.cg, f.sel)->parent;
 		draw(&f);
 		ch = tui_getkey(t);
+		f.msg[0] = 0;
 		if (ch == 'q')
 			break;
 		/* the arrows follow the screen: in the icicle graph callees are below */
@@ -446,6 +502,10 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 				goto out;
 			break;
 		}
+		case 'n':
+		case 'N':
+			next_match(&f, ch == 'n' ? 1 : -1);
+			break;
 		case 'h':
 		case '?':
 		case KEY_F(1):

@@ -52,6 +52,7 @@ static const struct key_help keys[] = {
 	{ "Down", "the caller of the selected frame (inverted: the widest it calls)" },
 	{ "Enter", "zoom into the selected frame" },
 	{ "/", "highlight the frames whose name contains a text, with their share (empty: none)" },
+	{ "n, N", "select the next or the previous highlighted frame" },
 	{ "i", "invert the graph: the root on top, an icicle graph (again: at the bottom)" },
 	{ "Esc", "zoom out; then back to the main view" },
 	{ "q", "back to the main view" },
