@@ -128,8 +128,8 @@ LIBDW_FILES    := src/profile/symbols/srcline_dw.c src/profile/unwind/unwind_dw.
 LIBDW_STUBS    := src/profile/symbols/srcline_dw_stub.c src/profile/unwind/unwind_dw_stub.c \
                   src/profile/disasm/lines_dw_stub.c
 # the TUI is a folder: all of it, or its stub folder
-CURSES_FILES   := $(wildcard src/report/tui_curses/*.c)
-CURSES_STUBS   := src/report/tui_curses_stub/tui_stub.c
+CURSES_FILES   := $(wildcard src/tui/curses/*.c)
+CURSES_STUBS   := src/tui/curses_stub/tui_stub.c
 CAPSTONE_FILES := src/profile/disasm/disasm_capstone.c
 CAPSTONE_STUBS := src/profile/disasm/disasm_capstone_stub.c
 # x86 decoding with objdump's text: a folder, all of it or its stub folder
@@ -165,6 +165,7 @@ RECORD_SRC := $(call select_src,$(wildcard src/record/*.c src/record/*/*.c))
 STAT_SRC   := $(call select_src,$(wildcard src/stat/*.c src/stat/*/*.c))
 PROFILE_SRC := $(call select_src,$(wildcard src/profile/*.c src/profile/*/*.c src/profile/*/*/*.c))
 VIEW_SRC   := $(call select_src,$(wildcard src/view/*.c))
+TUI_SRC    := $(call select_src,$(wildcard src/tui/*.c src/tui/*/*.c))
 REPORT_SRC := $(call select_src,$(wildcard src/report/*.c src/report/*/*.c))
 LIST_SRC   := $(call select_src,$(wildcard src/list/*.c))
 SCRIPT_SRC := $(call select_src,$(wildcard src/script/*.c))
@@ -173,7 +174,7 @@ ANNOTATE_SRC := $(call select_src,$(wildcard src/annotate/*.c))
 DIFF_SRC   := $(call select_src,$(wildcard src/diff/*.c))
 # every source a build compiles (tests/cmd/build.sh reads it with `make print-ALL_SRC`)
 ALL_SRC     = $(sort $(BASE_SRC) $(XELF_SRC) $(FORMAT_SRC) $(EVENTS_SRC) $(CLI_SRC) $(RECORD_SRC) \
-              $(STAT_SRC) $(PROFILE_SRC) $(VIEW_SRC) $(REPORT_SRC) $(LIST_SRC) $(SCRIPT_SRC) $(INJECT_SRC) \
+              $(STAT_SRC) $(PROFILE_SRC) $(VIEW_SRC) $(TUI_SRC) $(REPORT_SRC) $(LIST_SRC) $(SCRIPT_SRC) $(INJECT_SRC) \
               $(ANNOTATE_SRC) $(DIFF_SRC) $(DRIVER_SRC))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
@@ -193,6 +194,7 @@ EVENTS_LIB := $(BUILD)/libxperf-events.a
 CLI_LIB    := $(BUILD)/libxperf-cli.a
 PROFILE_LIB := $(BUILD)/libxperf-profile.a
 VIEW_LIB   := $(BUILD)/libxperf-view.a
+TUI_LIB    := $(BUILD)/libxperf-tui.a
 # A command's files but its main, for the unit tests to link (the commands link objects).
 RECORD_OBJS := $(BUILD)/libxperf-record-objs.a
 STAT_OBJS  := $(BUILD)/libxperf-stat-objs.a
@@ -279,6 +281,9 @@ $(PROFILE_LIB): $(call obj,$(PROFILE_SRC))
 $(VIEW_LIB): $(call obj,$(VIEW_SRC))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+$(TUI_LIB): $(call obj,$(TUI_SRC))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 $(RECORD_OBJS): $(call obj,$(filter-out src/record/cmd_record.c,$(RECORD_SRC)))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -319,7 +324,7 @@ $(PBC_OBJ): $(BUILD)/gen/profile.pb-c.c
 $(call obj,$(PBC_FILES)): $(BUILD)/gen/profile.pb-c.h
 $(call obj,$(PBC_FILES)): ALL_CFLAGS += -I$(BUILD)/gen
 endif
-$(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
+$(BUILD)/xperf-report: $(call obj,$(REPORT_SRC)) $(PBC_OBJ) $(TUI_LIB) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(PBC_LIBS) -lm
 $(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) $(TRACEEVENT_LIBS) -lm
@@ -392,7 +397,7 @@ $(BUILD)/fuzz/fuzz_reader: tests/fuzz/fuzz_reader.c $(FUZZ_OBJ) | $(CONFIG_H)
 FUZZ_CMD_SRC  := $(filter src/%/cmd_report.c src/%/cmd_script.c src/%/cmd_annotate.c \
                  src/%/cmd_inject.c,$(REPORT_SRC) $(SCRIPT_SRC) $(ANNOTATE_SRC) $(INJECT_SRC))
 FUZZ_PASS_SRC := $(sort $(BASE_SRC) $(XELF_SRC) $(FORMAT_SRC) $(CLI_SRC) $(PROFILE_SRC) \
-                 $(VIEW_SRC) $(REPORT_SRC) $(SCRIPT_SRC) $(ANNOTATE_SRC) $(INJECT_SRC))
+                 $(VIEW_SRC) $(TUI_SRC) $(REPORT_SRC) $(SCRIPT_SRC) $(ANNOTATE_SRC) $(INJECT_SRC))
 FUZZ_PASS_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(FUZZ_PASS_SRC)) \
                  $(if $(PBC_OBJ),$(BUILD)/fuzz/obj/gen/profile.pb-c.o)
 # (recursive: $< is the source being compiled)

@@ -15,8 +15,8 @@
 #include "profile/profile.h"
 #include "report/pprof/pprof.h"
 #include "report/speedscope/speedscope.h"
-#include "report/report_tui.h"
 #include "report/stdio/report_stdio.h"
+#include "tui/tui.h"
 #include "view/opts.h"
 #include "view/rv.h"
 
@@ -29,7 +29,7 @@ struct report_opts {
 	bool dump, stats, header, header_only, stdio, tui, quiet;
 	bool threads;           /* -T: src/report/threads.c */
 	int verbose;
-	struct view_opts view; /* the symbolised views: src/report/stdio/, tui_curses/ */
+	struct view_opts view; /* the symbolised views: src/report/stdio/, src/tui/ */
 };
 
 static const char *const usage[] = {
@@ -148,6 +148,7 @@ static int run_tui(xpf_reader *r, const struct report_opts *o, double t0)
 	struct report_tui_opts to = {
 		.view = &o->view, .input = o->input, .captured = captured_time(o->input),
 		.verbose = o->verbose, .t0 = t0, .flame_inverted = o->flame_inverted,
+		.header = header_print,
 	};
 	int status = report_tui_run(r, &to);
 

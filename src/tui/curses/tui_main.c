@@ -13,7 +13,7 @@
 #include "base/array.h"
 #include "cli/cli.h"
 #include "profile/disasm/annotate.h"
-#include "report/tui_curses/tui.h"
+#include "tui/curses/tui_int.h"
 #include "view/run.h"
 
 static double now(void)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/array.h"
-#include "report/tui_curses/hists.h"
+#include "tui/curses/hists.h"
 
 int hb_init(struct hists *h, struct tui *t, uint32_t idx)
 {

@@ -4,7 +4,7 @@
 
 #include <ncursesw/curses.h>
 
-#include "report/tui_curses/tui.h"
+#include "tui/curses/tui_int.h"
 
 /* The lines of text, split in place: a new array of pointers into it (NULL on ENOMEM). */
 static char **split_lines(char *text, size_t *nr)

@@ -15,7 +15,7 @@
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
 
-#include "report/tui_curses/tui.h"
+#include "tui/curses/tui_int.h"
 
 /*
  * File-static because signal handlers need it: what to write and set to give the terminal

@@ -1,12 +1,13 @@
-/* The interactive view of xperf report (ncursesw: src/report/tui_curses/, else a stub). */
-#ifndef XPERF_REPORT_TUI_H
-#define XPERF_REPORT_TUI_H
+/* The interactive browser of a profile (ncursesw: src/tui/curses/, else src/tui/curses_stub/). */
+#ifndef XPERF_TUI_H
+#define XPERF_TUI_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "format/xpf_reader.h"
-#include "report/stdio/report_stdio.h"
+#include "view/opts.h"
 
 struct report_tui_opts {
 	const struct view_opts *view; /* --sort, -g, filters: as the stdio view */
@@ -15,6 +16,8 @@ struct report_tui_opts {
 	int verbose;                          /* -v: time to the first screen and per key */
 	double t0;                            /* the command's start (CLOCK_MONOTONIC, s) */
 	bool flame_inverted;                  /* --flamegraph-inverted: the flame graph opens so */
+	/* the i key's text: the file's header, as --header-only prints it (NULL: no i) */
+	void (*header)(const xpf_reader *r, int64_t captured, FILE *out);
 };
 
 /*

@@ -2,7 +2,7 @@
 #ifndef XPERF_REPORT_TUI_HISTS_H
 #define XPERF_REPORT_TUI_HISTS_H
 
-#include "report/tui_curses/tui.h"
+#include "tui/curses/tui_int.h"
 
 /* An entry's chains once it was unfolded: the tree and which runs show their branches. */
 struct hb_chain {

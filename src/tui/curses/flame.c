@@ -12,8 +12,8 @@
 #include <ncursesw/curses.h>
 
 #include "base/array.h"
-#include "report/tui_curses/hists.h"
-#include "report/tui_curses/tui.h"
+#include "tui/curses/hists.h"
+#include "tui/curses/tui_int.h"
 
 /* A frame drawn on screen: the node of the event's tree and its columns [x0, x1). */
 struct box {

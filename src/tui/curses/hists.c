@@ -7,8 +7,7 @@
 
 #include <ncursesw/curses.h>
 
-#include "report/report.h"
-#include "report/tui_curses/hists.h"
+#include "tui/curses/hists.h"
 
 /* Lines above and below the list: the title and the column titles, the status line. */
 #define HEAD_LINES 2
@@ -335,14 +334,19 @@ static enum tui_exit show_header(struct hists *h)
 {
 	char *text = NULL;
 	size_t size = 0;
-	FILE *f = open_memstream(&text, &size);
+	FILE *f;
 	enum tui_exit ex;
 
+	if (!h->t->o->header) {
+		snprintf(h->msg, sizeof(h->msg), "i: no file header to show");
+		return TUI_BACK;
+	}
+	f = open_memstream(&text, &size);
 	if (!f) {
 		snprintf(h->msg, sizeof(h->msg), "cannot show the header: %s", strerror(errno));
 		return TUI_BACK;
 	}
-	header_print(h->t->r, h->t->o->captured, f);
+	h->t->o->header(h->t->r, h->t->o->captured, f);
 	fclose(f);
 	ex = tui_pager_run(h->t, "File header", text);
 	free(text);

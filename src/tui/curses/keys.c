@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "report/tui_curses/tui.h"
+#include "tui/curses/tui_int.h"
 
 struct key_help {
 	const char *keys, *what; /* keys NULL: a heading */

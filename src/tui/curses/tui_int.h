@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/report_tui.h"
+#include "tui/tui.h"
 #include "view/rv.h"
 
 /* ---- the terminal (term.c) ---- */

@@ -8,7 +8,7 @@
 #include <ncursesw/curses.h>
 
 #include "profile/disasm/annotate.h"
-#include "report/tui_curses/tui.h"
+#include "tui/curses/tui_int.h"
 
 /* A line of the view: a source line above the instructions it made, or an instruction. */
 struct ann_line {

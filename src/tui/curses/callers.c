@@ -8,7 +8,7 @@
 #include <ncursesw/curses.h>
 
 #include "base/array.h"
-#include "report/tui_curses/tui.h"
+#include "tui/curses/tui_int.h"
 
 #define MAX_HISTORY 32
 
