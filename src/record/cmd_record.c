@@ -15,7 +15,7 @@
 #include "cli/cli.h"
 #include "record/host_features.h"
 #include "record/record.h"
-#include "record/synthesize.h"
+#include "events/xpe_synth.h"
 #include "record/tracing_data.h"
 
 #define DEFAULT_OUTPUT "xperf.data"
@@ -514,7 +514,7 @@ static int add_group_desc(struct rec_session *s, struct xpf_features *feat,
 static int synthesize(struct rec_session *s, const struct rec_target *t, bool again,
 		      struct xb_error *err)
 {
-	struct xrec_synth syn = {
+	struct xpe_synth syn = {
 		.sample_type = xpe_evlist_event(s->evl, 0)->attr.sample_type,
 		.sample_id_all = true,
 		.build_ids = !opts.no_buildid,
@@ -523,17 +523,17 @@ static int synthesize(struct rec_session *s, const struct rec_target *t, bool ag
 		.emit = session_write,
 		.emit_ctx = s,
 	};
-	int ret = xrec_synth_kernel(&syn, err), i;
+	int ret = xpe_synth_kernel(&syn, err), i;
 
 	if (ret < 0)
 		return ret;
 	if (opts.system_wide || opts.cpu_list)
-		return xrec_synth_all(&syn, err);
+		return xpe_synth_all(&syn, err);
 	if (again && t->cmd_is_target && t->wl.pid > 0)
-		ret = xrec_synth_process(&syn, t->wl.pid, err);
+		ret = xpe_synth_process(&syn, t->wl.pid, err);
 	for (i = 0; i < t->tg.nr_pids && ret >= 0; i++)
-		ret = t->tg.tids_only ? xrec_synth_thread(&syn, t->tg.pids[i], err)
-				      : xrec_synth_process(&syn, t->tg.pids[i], err);
+		ret = t->tg.tids_only ? xpe_synth_thread(&syn, t->tg.pids[i], err)
+				      : xpe_synth_process(&syn, t->tg.pids[i], err);
 	return ret;
 }
 

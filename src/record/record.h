@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "events/ring.h"
+#include "events/xpe_rings.h"
 #include "events/xpe.h"
 #include "events/xpe_open.h"
 #include "events/xpe_target.h"
@@ -179,13 +180,6 @@ struct rec_session {
 	pid_t releaser;          /* the child that waits for their release, or 0 */
 };
 
-/*
- * One ring of `pages` data pages per cpu of an opened evlist (cpus as opened, nr_threads
- * its thread count): rings[c] is mapped on the first open fd of cpu c, every other fd of
- * that cpu is redirected into it. 0 or a negative errno with err set.
- */
-int rec_rings_map(xpe_evlist *evl, const struct xpe_cpus *cpus, int nr_threads, size_t pages,
-		  xpe_ring **rings, struct xb_error *err);
 /* Fill the attrs of s->evl from opts and the target. */
 void session_config(struct rec_session *s, const struct rec_opts *o, const struct rec_target *t);
 /* Open events on the target, mmap one ring per cpu, redirect the other fds into it. */

@@ -141,42 +141,6 @@ void session_config(struct rec_session *s, const struct rec_opts *o, const struc
 	}
 }
 
-int rec_rings_map(xpe_evlist *evl, const struct xpe_cpus *cpus, int nr_threads, size_t pages,
-		  xpe_ring **rings, struct xb_error *err)
-{
-	size_t n = xpe_evlist_count(evl), i;
-	int c, th, ret;
-
-	for (c = 0; c < cpus->nr; c++) {
-		xpe_ring *r = NULL;
-
-		/* The first open fd of this cpu owns its ring; every other one feeds it. */
-		for (i = 0; i < n; i++) {
-			struct xpe_event *ev = xpe_evlist_event(evl, i);
-
-			for (th = 0; th < nr_threads; th++) {
-				int fd = ev->fd[c * nr_threads + th];
-
-				if (fd < 0)
-					continue;
-				if (!r) {
-					ret = xpe_ring_mmap(&r, fd, pages, err);
-					if (ret < 0)
-						return ret;
-					rings[c] = r;
-					continue;
-				}
-				ret = xpe_ring_set_output(r, fd);
-				if (ret < 0)
-					return xb_error_set(err, ret, "cannot redirect event '%s' "
-							    "into the ring of cpu %d: %s", ev->name,
-							    cpus->cpu[c], strerror(-ret));
-			}
-		}
-	}
-	return 0;
-}
-
 int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_target *t,
 		 struct xb_error *err)
 {
@@ -190,7 +154,7 @@ int session_open(struct rec_session *s, const struct rec_opts *o, struct rec_tar
 	if (!s->rings)
 		return xb_error_set(err, -ENOMEM, "out of memory");
 	s->nr_rings = t->tg.cpus.nr;
-	return rec_rings_map(s->evl, &t->tg.cpus, t->tg.threads.nr, o->mmap_pages, s->rings, err);
+	return xpe_rings_map(s->evl, &t->tg.cpus, t->tg.threads.nr, o->mmap_pages, s->rings, err);
 }
 
 static int add_attr(struct rec_session *s, const struct xpe_event *ev, struct xb_error *err)
@@ -314,42 +278,31 @@ int session_write(void *arg, const struct perf_event_header *h)
 	return ret;
 }
 
+/* A record of a ring on its way to the file (after a write error: consumed, not written). */
+static int drain_one(void *arg, const struct perf_event_header *h)
+{
+	struct rec_session *s = arg;
+
+	if (s->write_err)
+		return 0;
+	if (s->offcpu) {
+		int keep = rec_offcpu_see(s->offcpu, h);
+
+		if (keep < 0) {
+			s->write_err = keep;
+			xb_error_set(&s->werr, keep, "--off-cpu: out of memory");
+		}
+		if (keep <= 0)
+			return 0;
+	}
+	session_write(s, h);
+	return 0;
+}
+
 size_t session_drain(struct rec_session *s)
 {
-	size_t total = 0;
-	int i;
+	size_t total = xpe_rings_drain(s->rings, s->nr_rings, drain_one, s, &s->st.corrupt).bytes;
 
-	for (i = 0; i < s->nr_rings; i++) {
-		xpe_ring *r = s->rings[i];
-		const struct perf_event_header *h;
-
-		if (!r)
-			continue;
-		if (!xpe_ring_begin(r))
-			continue;
-		while ((h = xpe_ring_next(r))) {
-			total += h->size;
-			/* After a write error keep draining, so the kernel does not stall. */
-			if (s->write_err)
-				continue;
-			if (s->offcpu) {
-				int keep = rec_offcpu_see(s->offcpu, h);
-
-				if (keep < 0) {
-					s->write_err = keep;
-					xb_error_set(&s->werr, keep, "--off-cpu: out of memory");
-				}
-				if (keep <= 0)
-					continue;
-			}
-			session_write(s, h);
-		}
-		xpe_ring_end(r);
-	}
-	s->st.corrupt = 0;
-	for (i = 0; i < s->nr_rings; i++)
-		if (s->rings[i])
-			s->st.corrupt += xpe_ring_corrupt(s->rings[i]);
 	if (total && s->offcpu && !s->write_err) {
 		int ret = rec_offcpu_flush(s->offcpu, session_write, s);
 

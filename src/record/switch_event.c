@@ -75,7 +75,7 @@ int rec_switch_event_open(struct rec_switch_event *se, xpe_ctx *ctx, const struc
 	}
 	if (ret == 0) {
 		se->nr_rings = cpus->nr;
-		ret = rec_rings_map(se->evl, cpus, threads->nr, SWITCH_EVENT_PAGES, se->rings,
+		ret = xpe_rings_map(se->evl, cpus, threads->nr, SWITCH_EVENT_PAGES, se->rings,
 				    err);
 	}
 	xpe_cpus_release(&all_cpus);

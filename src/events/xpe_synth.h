@@ -1,6 +1,7 @@
-/* Synthesized COMM/MMAP2 records for threads and maps that existed before recording. */
-#ifndef XREC_SYNTHESIZE_H
-#define XREC_SYNTHESIZE_H
+/* libxperf-events: COMM/MMAP2 records synthesized for threads and maps that existed before
+ * recording (record and top share them). */
+#ifndef XPE_SYNTH_H
+#define XPE_SYNTH_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -8,6 +9,9 @@
 #include <linux/perf_event.h>
 
 #include "base/error.h"
+
+/* perf keeps 20 bytes of a build id */
+#define XPE_SYNTH_BUILD_ID_MAX 20
 
 /*
  * Records are built in native byte order and handed to `emit` one at a time; the buffer
@@ -20,12 +24,12 @@
  * (perf's "synthesized" id, which perf report maps to the first event) unless you have a
  * reason.
  */
-typedef int (*xrec_emit_fn)(void *ctx, const struct perf_event_header *rec);
+typedef int (*xpe_emit_fn)(void *ctx, const struct perf_event_header *rec);
 
 /* The bodies of the records synthesized (after the header), as the kernel lays them out. */
 /* PERF_RECORD_MMAP2 body; the 24 bytes after pgoff hold maj/min/ino/ino_generation, or a
  * build id when misc has PERF_RECORD_MISC_MMAP_BUILD_ID. */
-struct xrec_mmap2_body {
+struct xpe_mmap2_body {
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
 	union {
@@ -44,19 +48,19 @@ struct xrec_mmap2_body {
 	char filename[];
 };
 
-struct xrec_mmap_body {
+struct xpe_mmap_body {
 	uint32_t pid, tid;
 	uint64_t start, len, pgoff;
 	char filename[];
 };
 
-struct xrec_comm_body {
+struct xpe_comm_body {
 	uint32_t pid, tid;
 	char comm[];
 };
 
 
-struct xrec_synth {
+struct xpe_synth {
 	uint64_t sample_type;   /* the file's attr.sample_type (all attrs share it) */
 	bool sample_id_all;     /* append the trailer; xperf always sets it */
 	uint64_t id;            /* value for PERF_SAMPLE_ID / _IDENTIFIER in the trailer */
@@ -66,7 +70,7 @@ struct xrec_synth {
 				   PERF_RECORD_MISC_MMAP_DATA (perf's mmap_data: -d and
 				   --call-graph dwarf) */
 	const char *proc;       /* procfs root, NULL for "/proc" (tests use a fake one) */
-	xrec_emit_fn emit;
+	xpe_emit_fn emit;
 	void *emit_ctx;
 };
 
@@ -78,7 +82,7 @@ struct xrec_synth {
  * Then one MMAP per loaded module from /proc/modules (filename = the module's path under
  * /lib/modules/`uname -r`/ when found, else "[name]").
  */
-int xrec_synth_kernel(const struct xrec_synth *s, struct xb_error *err);
+int xpe_synth_kernel(const struct xpe_synth *s, struct xb_error *err);
 
 /*
  * One existing process, for -p, in perf's order: the leader's COMM, MMAP2 for every
@@ -88,19 +92,12 @@ int xrec_synth_kernel(const struct xrec_synth *s, struct xb_error *err);
  * 6.1 writes no FORK for them: the COMM's pid/tid pair ties a thread to its process.
  * A process that exits meanwhile is not an error (returns 0 having emitted what it could).
  */
-int xrec_synth_process(const struct xrec_synth *s, pid_t pid, struct xb_error *err);
+int xpe_synth_process(const struct xpe_synth *s, pid_t pid, struct xb_error *err);
 
 /* One thread only, for -t TID: COMM for TID (pid = its tgid), MMAP2 of its process. */
-int xrec_synth_thread(const struct xrec_synth *s, pid_t tid, struct xb_error *err);
+int xpe_synth_thread(const struct xpe_synth *s, pid_t tid, struct xb_error *err);
 
-/* Every process in /proc, for -a (and -C): xrec_synth_process for each, skipping races. */
-int xrec_synth_all(const struct xrec_synth *s, struct xb_error *err);
-
-/*
- * Convenience emit function for an xpf_writer: pass the writer as emit_ctx. Write errors
- * come back as the writer's negative errno (the writer's message is lost; callers that need
- * it wrap xpf_writer_write themselves).
- */
-int xrec_synth_emit_writer(void *writer, const struct perf_event_header *rec);
+/* Every process in /proc, for -a (and -C): xpe_synth_process for each, skipping races. */
+int xpe_synth_all(const struct xpe_synth *s, struct xb_error *err);
 
 #endif

@@ -14,9 +14,7 @@
 #include "base/array.h"
 #include "elf/build_id.h"
 #include "format/xpf_sample.h"
-#include "format/xpf_writer.h"
-#include "record/buildid.h"
-#include "record/synthesize.h"
+#include "events/xpe_synth.h"
 
 /* Big enough for any record we build: fixed part + PATH_MAX name + the largest trailer. */
 #define REC_BUF_SIZE (128 + PATH_MAX + 64)
@@ -29,7 +27,7 @@ struct rec_buf {
 	};
 };
 
-static const char *proc_root(const struct xrec_synth *s)
+static const char *proc_root(const struct xpe_synth *s)
 {
 	return s->proc ? s->proc : "/proc";
 }
@@ -39,7 +37,7 @@ static const char *proc_root(const struct xrec_synth *s)
  * zero (time 0 sorts them first; id 0 means "the first event" to perf report); only the
  * id fields take s->id.
  */
-static int emit_with_trailer(const struct xrec_synth *s, struct rec_buf *b, uint16_t type,
+static int emit_with_trailer(const struct xpe_synth *s, struct rec_buf *b, uint16_t type,
 			     uint16_t misc, size_t off)
 {
 	uint64_t *p;
@@ -83,10 +81,10 @@ static size_t put_name(struct rec_buf *b, size_t off, const char *name)
 	return off + padded;
 }
 
-static int emit_comm(const struct xrec_synth *s, pid_t pid, pid_t tid, const char *comm)
+static int emit_comm(const struct xpe_synth *s, pid_t pid, pid_t tid, const char *comm)
 {
 	struct rec_buf b;
-	struct xrec_comm_body *c = (struct xrec_comm_body *)(b.bytes + sizeof(b.hdr));
+	struct xpe_comm_body *c = (struct xpe_comm_body *)(b.bytes + sizeof(b.hdr));
 	size_t off;
 
 	c->pid = pid;
@@ -136,7 +134,7 @@ static int kallsyms_text(const char *path, bool need_end, uint64_t *start, uint6
 }
 
 /* Size of the kernel text from /proc/iomem's "Kernel code" (= _etext - _text); 0 if hidden. */
-static uint64_t iomem_kernel_code_size(const struct xrec_synth *s)
+static uint64_t iomem_kernel_code_size(const struct xpe_synth *s)
 {
 	char path[PATH_MAX], line[256];
 	unsigned long long lo, hi;
@@ -201,11 +199,11 @@ static int module_path(const char *release, const char *name, char *out, size_t 
 	return found;
 }
 
-static int emit_kernel_mmap(const struct xrec_synth *s, uint64_t start, uint64_t len,
+static int emit_kernel_mmap(const struct xpe_synth *s, uint64_t start, uint64_t len,
 			    uint64_t pgoff, const char *name)
 {
 	struct rec_buf b;
-	struct xrec_mmap_body *m = (struct xrec_mmap_body *)(b.bytes + sizeof(b.hdr));
+	struct xpe_mmap_body *m = (struct xpe_mmap_body *)(b.bytes + sizeof(b.hdr));
 	size_t off;
 
 	m->pid = (uint32_t)-1;
@@ -217,7 +215,7 @@ static int emit_kernel_mmap(const struct xrec_synth *s, uint64_t start, uint64_t
 	return emit_with_trailer(s, &b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, off);
 }
 
-static int synth_modules(const struct xrec_synth *s)
+static int synth_modules(const struct xpe_synth *s)
 {
 	char path[PATH_MAX], line[1024];
 	struct utsname uts;
@@ -245,7 +243,7 @@ static int synth_modules(const struct xrec_synth *s)
 	return ret;
 }
 
-int xrec_synth_kernel(const struct xrec_synth *s, struct xb_error *err)
+int xpe_synth_kernel(const struct xpe_synth *s, struct xb_error *err)
 {
 	char path[PATH_MAX];
 	uint64_t start = 0, end = 0, code_size = iomem_kernel_code_size(s);
@@ -271,7 +269,7 @@ int xrec_synth_kernel(const struct xrec_synth *s, struct xb_error *err)
 
 /* ---- processes ----------------------------------------------------------------------- */
 
-static int read_comm(const struct xrec_synth *s, pid_t pid, pid_t tid, char *out, size_t sz)
+static int read_comm(const struct xpe_synth *s, pid_t pid, pid_t tid, char *out, size_t sz)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -290,7 +288,7 @@ static int read_comm(const struct xrec_synth *s, pid_t pid, pid_t tid, char *out
 }
 
 /* Tgid of a thread from /proc/TID/status; negative errno when it is gone. */
-static pid_t read_tgid(const struct xrec_synth *s, pid_t tid)
+static pid_t read_tgid(const struct xpe_synth *s, pid_t tid)
 {
 	char path[PATH_MAX], line[256];
 	pid_t tgid = -ENOENT;
@@ -308,7 +306,7 @@ static pid_t read_tgid(const struct xrec_synth *s, pid_t tid)
 }
 
 /* Parse one /proc/PID/maps line; 0 when the mapping is to be synthesized. */
-static int parse_map_line(const struct xrec_synth *s, char *line, struct xrec_mmap2_body *m,
+static int parse_map_line(const struct xpe_synth *s, char *line, struct xpe_mmap2_body *m,
 			  char **name)
 {
 	unsigned long long start, end, pgoff, ino;
@@ -350,7 +348,7 @@ static int parse_map_line(const struct xrec_synth *s, char *line, struct xrec_mm
  */
 struct last_id {
 	char path[PATH_MAX];
-	uint8_t id[XREC_BUILD_ID_MAX];
+	uint8_t id[XPE_SYNTH_BUILD_ID_MAX];
 	int n;
 };
 
@@ -365,7 +363,7 @@ static int build_id_of(struct last_id *last, const char *path, uint8_t *id)
 	return last->n;
 }
 
-static int synth_maps(const struct xrec_synth *s, pid_t pid)
+static int synth_maps(const struct xpe_synth *s, pid_t pid)
 {
 	char path[PATH_MAX], line[PATH_MAX + 256];
 	struct last_id last = { .path = "" };
@@ -378,7 +376,7 @@ static int synth_maps(const struct xrec_synth *s, pid_t pid)
 		return 0; /* gone, or a kernel thread */
 	while (!ret && fgets(line, sizeof(line), f)) {
 		struct rec_buf b;
-		struct xrec_mmap2_body *m = (struct xrec_mmap2_body *)(b.bytes + sizeof(b.hdr));
+		struct xpe_mmap2_body *m = (struct xpe_mmap2_body *)(b.bytes + sizeof(b.hdr));
 		uint16_t misc = PERF_RECORD_MISC_USER;
 		char *name;
 		size_t off;
@@ -389,7 +387,7 @@ static int synth_maps(const struct xrec_synth *s, pid_t pid)
 		if (!(m->prot & PROT_EXEC))
 			misc |= PERF_RECORD_MISC_MMAP_DATA;
 		if (s->build_ids && name[0] == '/') {
-			uint8_t id[XREC_BUILD_ID_MAX];
+			uint8_t id[XPE_SYNTH_BUILD_ID_MAX];
 			int n = build_id_of(&last, name, id);
 
 			if (n > 0) {
@@ -445,7 +443,7 @@ static int list_pids(const char *dir, pid_t **out)
 }
 
 /* perf's order: the leader's COMM, the process's maps, then the other threads' COMMs. */
-static int synth_process(const struct xrec_synth *s, pid_t pid, pid_t only_tid)
+static int synth_process(const struct xpe_synth *s, pid_t pid, pid_t only_tid)
 {
 	char dir[PATH_MAX], comm[64];
 	pid_t *tids = NULL;
@@ -483,14 +481,14 @@ static int synth_fail(int ret, pid_t pid, struct xb_error *err)
 			     strerror(-ret));
 }
 
-int xrec_synth_process(const struct xrec_synth *s, pid_t pid, struct xb_error *err)
+int xpe_synth_process(const struct xpe_synth *s, pid_t pid, struct xb_error *err)
 {
 	int ret = synth_process(s, pid, 0);
 
 	return ret < 0 ? synth_fail(ret, pid, err) : 0;
 }
 
-int xrec_synth_thread(const struct xrec_synth *s, pid_t tid, struct xb_error *err)
+int xpe_synth_thread(const struct xpe_synth *s, pid_t tid, struct xb_error *err)
 {
 	pid_t tgid = read_tgid(s, tid);
 	int ret;
@@ -501,7 +499,7 @@ int xrec_synth_thread(const struct xrec_synth *s, pid_t tid, struct xb_error *er
 	return ret < 0 ? synth_fail(ret, tgid, err) : 0;
 }
 
-int xrec_synth_all(const struct xrec_synth *s, struct xb_error *err)
+int xpe_synth_all(const struct xpe_synth *s, struct xb_error *err)
 {
 	pid_t *pids = NULL;
 	int n = list_pids(proc_root(s), &pids), ret = 0;
@@ -515,9 +513,4 @@ int xrec_synth_all(const struct xrec_synth *s, struct xb_error *err)
 	}
 	free(pids);
 	return ret;
-}
-
-int xrec_synth_emit_writer(void *writer, const struct perf_event_header *rec)
-{
-	return xpf_writer_write(writer, rec, NULL);
 }

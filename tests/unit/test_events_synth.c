@@ -1,4 +1,4 @@
-/* Unit tests of src/record/synthesize.c: records from a fake /proc and from this process. */
+/* Unit tests of src/events/synthesize.c: records from a fake /proc and from this process. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -11,7 +11,7 @@
 #include "unit.h"
 
 #include "record/buildid.h"
-#include "record/synthesize.h"
+#include "events/xpe_synth.h"
 
 
 /* ---- collecting emitted records -------------------------------------------------------- */
@@ -50,9 +50,9 @@ static const uint64_t ALL_ID_BITS = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMP
 				    PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
 				    PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_PERIOD;
 
-static struct xrec_synth synth_for(struct collected *c, const char *proc)
+static struct xpe_synth synth_for(struct collected *c, const char *proc)
 {
-	struct xrec_synth s = {
+	struct xpe_synth s = {
 		.sample_type = ALL_ID_BITS,
 		.sample_id_all = true,
 		.id = 0x1234,
@@ -64,7 +64,7 @@ static struct xrec_synth synth_for(struct collected *c, const char *proc)
 }
 
 /* Every record: 8-byte multiple, and a trailer our reader decodes to time 0 and s->id. */
-static void check_trailers(const struct collected *c, const struct xrec_synth *s)
+static void check_trailers(const struct collected *c, const struct xpe_synth *s)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr), .sample_type = s->sample_type,
 					 .sample_id_all = 1 };
@@ -157,15 +157,15 @@ static void rm_fake_proc(void)
 static void test_fake_kernel(void)
 {
 	struct collected c = { 0 };
-	struct xrec_synth s = synth_for(&c, fake_root);
-	struct xrec_mmap_body *m;
+	struct xpe_synth s = synth_for(&c, fake_root);
+	struct xpe_mmap_body *m;
 
 	REQUIRE(fake_root[0]);
-	REQUIRE(xrec_synth_kernel(&s, NULL) == 0);
+	REQUIRE(xpe_synth_kernel(&s, NULL) == 0);
 	REQUIRE(c.n == 2);
 	CHECK_EQ_U64(c.rec[0]->type, PERF_RECORD_MMAP);
 	CHECK_EQ_U64(c.rec[0]->misc, PERF_RECORD_MISC_KERNEL);
-	m = (struct xrec_mmap_body *)(c.rec[0] + 1);
+	m = (struct xpe_mmap_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(m->pid, (uint32_t)-1);
 	CHECK_EQ_U64(m->start, 0xffffffff81000000ULL);
 	CHECK_EQ_U64(m->len, 0x1000000);
@@ -173,7 +173,7 @@ static void test_fake_kernel(void)
 	CHECK_STR(m->filename, "[kernel.kallsyms]_text");
 	/* perf's size: 40 fixed + 24 name + trailer */
 	CHECK_EQ_U64(c.rec[0]->size, 8 + 32 + 24 + 48);
-	m = (struct xrec_mmap_body *)(c.rec[1] + 1);
+	m = (struct xpe_mmap_body *)(c.rec[1] + 1);
 	CHECK_EQ_U64(m->start, 0xffffffffc0000000ULL);
 	CHECK_EQ_U64(m->len, 16384);
 	/* not under /lib/modules (or named differently there): perf's "[name]" */
@@ -185,17 +185,17 @@ static void test_fake_kernel(void)
 	put_file("iomem", "00000000-00000fff : Reserved\n"
 			  "  01000000-017fffff : Kernel code\n"
 			  "  01800000-01ffffff : Kernel rodata\n");
-	REQUIRE(xrec_synth_kernel(&s, NULL) == 0);
+	REQUIRE(xpe_synth_kernel(&s, NULL) == 0);
 	REQUIRE(c.n >= 1);
-	m = (struct xrec_mmap_body *)(c.rec[0] + 1);
+	m = (struct xpe_mmap_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(m->start, 0xffffffff81000000ULL);
 	CHECK_EQ_U64(m->len, 0x800000);
 	collected_free(&c);
 	/* hidden (non-root reads zeros): back to _etext */
 	put_file("iomem", "00000000-00000000 : Kernel code\n");
-	REQUIRE(xrec_synth_kernel(&s, NULL) == 0);
+	REQUIRE(xpe_synth_kernel(&s, NULL) == 0);
 	REQUIRE(c.n >= 1);
-	m = (struct xrec_mmap_body *)(c.rec[0] + 1);
+	m = (struct xpe_mmap_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(m->len, 0x1000000);
 	collected_free(&c);
 }
@@ -203,21 +203,21 @@ static void test_fake_kernel(void)
 static void test_fake_process(void)
 {
 	struct collected c = { 0 };
-	struct xrec_synth s = synth_for(&c, fake_root);
-	struct xrec_comm_body *cm;
-	struct xrec_mmap2_body *m;
+	struct xpe_synth s = synth_for(&c, fake_root);
+	struct xpe_comm_body *cm;
+	struct xpe_mmap2_body *m;
 
 	REQUIRE(fake_root[0]);
-	REQUIRE(xrec_synth_process(&s, 100, NULL) == 0);
+	REQUIRE(xpe_synth_process(&s, 100, NULL) == 0);
 	/* COMM app, MMAP2 app text, //anon, jit, vsyscall, COMM worker */
 	REQUIRE(c.n == 6);
 	CHECK_EQ_U64(c.rec[0]->type, PERF_RECORD_COMM);
-	cm = (struct xrec_comm_body *)(c.rec[0] + 1);
+	cm = (struct xpe_comm_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(cm->pid, 100);
 	CHECK_EQ_U64(cm->tid, 100);
 	CHECK_STR(cm->comm, "app");
 
-	m = (struct xrec_mmap2_body *)(c.rec[1] + 1);
+	m = (struct xpe_mmap2_body *)(c.rec[1] + 1);
 	CHECK_EQ_U64(c.rec[1]->type, PERF_RECORD_MMAP2);
 	CHECK_EQ_U64(c.rec[1]->misc, PERF_RECORD_MISC_USER);
 	CHECK_EQ_U64(m->pid, 100);
@@ -233,19 +233,19 @@ static void test_fake_process(void)
 	/* same size as perf's: 72 fixed + 16 for "/usr/bin/app" + trailer */
 	CHECK_EQ_U64(c.rec[1]->size, 8 + 64 + 16 + 48);
 
-	m = (struct xrec_mmap2_body *)(c.rec[2] + 1);
+	m = (struct xpe_mmap2_body *)(c.rec[2] + 1);
 	CHECK_STR(m->filename, "//anon");
 	CHECK_EQ_U64(m->prot, PROT_READ | PROT_WRITE | PROT_EXEC);
-	m = (struct xrec_mmap2_body *)(c.rec[3] + 1);
+	m = (struct xpe_mmap2_body *)(c.rec[3] + 1);
 	CHECK_STR(m->filename, "/dev/shm/jit code");
 	CHECK_EQ_U64(m->flags, MAP_SHARED);
 	CHECK_EQ_U64(m->maj, 8);
 	CHECK_EQ_U64(m->min, 1);
-	m = (struct xrec_mmap2_body *)(c.rec[4] + 1);
+	m = (struct xpe_mmap2_body *)(c.rec[4] + 1);
 	CHECK_STR(m->filename, "[vsyscall]");
 	CHECK_EQ_U64(m->prot, PROT_EXEC);
 
-	cm = (struct xrec_comm_body *)(c.rec[5] + 1);
+	cm = (struct xpe_comm_body *)(c.rec[5] + 1);
 	CHECK_EQ_U64(c.rec[5]->type, PERF_RECORD_COMM);
 	CHECK_EQ_U64(cm->pid, 100);
 	CHECK_EQ_U64(cm->tid, 101);
@@ -254,9 +254,9 @@ static void test_fake_process(void)
 	collected_free(&c);
 
 	/* -t of the non-leader: its COMM then the process maps, no other thread */
-	REQUIRE(xrec_synth_thread(&s, 101, NULL) == 0);
+	REQUIRE(xpe_synth_thread(&s, 101, NULL) == 0);
 	REQUIRE(c.n == 5);
-	cm = (struct xrec_comm_body *)(c.rec[0] + 1);
+	cm = (struct xpe_comm_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(cm->pid, 100);
 	CHECK_EQ_U64(cm->tid, 101);
 	collected_free(&c);
@@ -266,28 +266,28 @@ static void test_fake_process(void)
 	 * ones included, misc MMAP_DATA; not the ---p one
 	 */
 	s.data_mmaps = true;
-	REQUIRE(xrec_synth_process(&s, 100, NULL) == 0);
+	REQUIRE(xpe_synth_process(&s, 100, NULL) == 0);
 	/* COMM, app r--p, app r-xp, app rw-p, [heap], //anon rwxp, //anon rw-p, jit,
 	 * vsyscall, COMM */
 	REQUIRE(c.n == 10);
 	CHECK_EQ_U64(c.rec[1]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
-	m = (struct xrec_mmap2_body *)(c.rec[1] + 1);
+	m = (struct xpe_mmap2_body *)(c.rec[1] + 1);
 	CHECK_STR(m->filename, "/usr/bin/app");
 	CHECK_EQ_U64(m->prot, PROT_READ);
 	CHECK_EQ_U64(c.rec[2]->misc, PERF_RECORD_MISC_USER);
 	CHECK_EQ_U64(c.rec[3]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
-	m = (struct xrec_mmap2_body *)(c.rec[4] + 1);
+	m = (struct xpe_mmap2_body *)(c.rec[4] + 1);
 	CHECK_STR(m->filename, "[heap]");
 	CHECK_EQ_U64(m->prot, PROT_READ | PROT_WRITE);
 	CHECK_EQ_U64(c.rec[4]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
-	m = (struct xrec_mmap2_body *)(c.rec[5] + 1);
+	m = (struct xpe_mmap2_body *)(c.rec[5] + 1);
 	CHECK_STR(m->filename, "//anon");
 	CHECK_EQ_U64(c.rec[5]->misc, PERF_RECORD_MISC_USER);
-	m = (struct xrec_mmap2_body *)(c.rec[6] + 1);
+	m = (struct xpe_mmap2_body *)(c.rec[6] + 1);
 	CHECK_STR(m->filename, "//anon");
 	CHECK_EQ_U64(m->start, 0x7f0000020000ULL);
 	CHECK_EQ_U64(c.rec[6]->misc, PERF_RECORD_MISC_USER | PERF_RECORD_MISC_MMAP_DATA);
-	m = (struct xrec_mmap2_body *)(c.rec[7] + 1);
+	m = (struct xpe_mmap2_body *)(c.rec[7] + 1);
 	CHECK_STR(m->filename, "/dev/shm/jit code");
 	CHECK_EQ_U64(c.rec[9]->type, PERF_RECORD_COMM);
 	check_trailers(&c, &s);
@@ -297,27 +297,27 @@ static void test_fake_process(void)
 static void test_fake_all_and_errors(void)
 {
 	struct collected c = { 0 };
-	struct xrec_synth s = synth_for(&c, fake_root);
+	struct xpe_synth s = synth_for(&c, fake_root);
 	struct xb_error err;
 
 	REQUIRE(fake_root[0]);
 	/* /proc/101 is a thread listed at top level in the fake: it has no task dir */
-	REQUIRE(xrec_synth_all(&s, NULL) == 0);
+	REQUIRE(xpe_synth_all(&s, NULL) == 0);
 	CHECK_EQ_U64(c.n, 6);
 	collected_free(&c);
 	/* a vanished process is not an error */
-	CHECK_EQ_U64(xrec_synth_process(&s, 4242, NULL), 0);
+	CHECK_EQ_U64(xpe_synth_process(&s, 4242, NULL), 0);
 	CHECK_EQ_U64(c.n, 0);
 	/* emit errors stop synthesis and come back */
 	c.fail_after = 2;
-	CHECK_EQ_U64(xrec_synth_process(&s, 100, &err), (uint64_t)-EIO);
+	CHECK_EQ_U64(xpe_synth_process(&s, 100, &err), (uint64_t)-EIO);
 	CHECK(strstr(err.msg, "100") != NULL);
 	CHECK_EQ_U64(c.n, 2);
 	collected_free(&c);
 	/* no sample_id_all: no trailer */
 	c.fail_after = 0;
 	s.sample_id_all = false;
-	REQUIRE(xrec_synth_process(&s, 100, NULL) == 0);
+	REQUIRE(xpe_synth_process(&s, 100, NULL) == 0);
 	CHECK_EQ_U64(c.rec[0]->size, 8 + 8 + 8); /* "app\0" padded to 8 */
 	collected_free(&c);
 }
@@ -352,18 +352,18 @@ static void kernel_text(uint64_t *text, uint64_t *etext)
 static void test_real_kernel(void)
 {
 	struct collected c = { 0 };
-	struct xrec_synth s = synth_for(&c, NULL);
+	struct xpe_synth s = synth_for(&c, NULL);
 	uint64_t text = 0, etext = 0;
-	struct xrec_mmap_body *m;
+	struct xpe_mmap_body *m;
 
 	kernel_text(&text, &etext);
-	REQUIRE(xrec_synth_kernel(&s, NULL) == 0);
+	REQUIRE(xpe_synth_kernel(&s, NULL) == 0);
 	if (!text) {
 		CHECK_EQ_U64(c.n, 0);
 		return;
 	}
 	REQUIRE(c.n >= 1);
-	m = (struct xrec_mmap_body *)(c.rec[0] + 1);
+	m = (struct xpe_mmap_body *)(c.rec[0] + 1);
 	CHECK_EQ_U64(m->start, text);
 	/* perf's length: up to _etext (whether we found it in iomem or kallsyms) */
 	if (etext)
@@ -387,7 +387,7 @@ static void *named_thread(void *arg)
 static void test_self(void)
 {
 	struct collected c = { 0 };
-	struct xrec_synth s = synth_for(&c, NULL);
+	struct xpe_synth s = synth_for(&c, NULL);
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	uint64_t here = (uint64_t)(uintptr_t)&test_self;
@@ -402,18 +402,18 @@ static void test_self(void)
 	REQUIRE(pthread_create(&th, NULL, named_thread, NULL) == 0);
 	pthread_setname_np(th, "synth-named");
 	s.build_ids = true;
-	REQUIRE(xrec_synth_process(&s, getpid(), NULL) == 0);
+	REQUIRE(xpe_synth_process(&s, getpid(), NULL) == 0);
 	thread_go = 1;
 	pthread_join(th, NULL);
 	for (int i = 0; i < c.n; i++) {
 		if (c.rec[i]->type == PERF_RECORD_COMM) {
-			struct xrec_comm_body *cm = (struct xrec_comm_body *)(c.rec[i] + 1);
+			struct xpe_comm_body *cm = (struct xpe_comm_body *)(c.rec[i] + 1);
 
 			CHECK_EQ_U64(cm->pid, getpid());
 			if (!strcmp(cm->comm, "synth-named") && cm->tid != (uint32_t)getpid())
 				found_thread = 1;
 		} else if (c.rec[i]->type == PERF_RECORD_MMAP2) {
-			struct xrec_mmap2_body *m = (struct xrec_mmap2_body *)(c.rec[i] + 1);
+			struct xpe_mmap2_body *m = (struct xpe_mmap2_body *)(c.rec[i] + 1);
 
 			if (strstr(m->filename, "libc"))
 				found_libc = 1;
@@ -443,7 +443,7 @@ static void test_self(void)
 static void test_self_data(void)
 {
 	struct collected c = { 0 };
-	struct xrec_synth s = synth_for(&c, NULL);
+	struct xpe_synth s = synth_for(&c, NULL);
 	char line[PATH_MAX + 256], libc[PATH_MAX] = "";
 	uint8_t want[XREC_BUILD_ID_MAX];
 	int want_size = 0, in_maps = 0, seen = 0, data = 0;
@@ -465,9 +465,9 @@ static void test_self_data(void)
 	want_size = xelf_build_id_read_file(libc, want, sizeof(want), NULL);
 	s.build_ids = true;
 	s.data_mmaps = true;
-	REQUIRE(xrec_synth_process(&s, getpid(), NULL) == 0);
+	REQUIRE(xpe_synth_process(&s, getpid(), NULL) == 0);
 	for (int i = 0; i < c.n; i++) {
-		struct xrec_mmap2_body *m = (struct xrec_mmap2_body *)(c.rec[i] + 1);
+		struct xpe_mmap2_body *m = (struct xpe_mmap2_body *)(c.rec[i] + 1);
 
 		if (c.rec[i]->type != PERF_RECORD_MMAP2 || strcmp(m->filename, libc))
 			continue;
