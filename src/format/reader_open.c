@@ -526,3 +526,42 @@ int xpf_reader_open(xpf_reader **out, const char *path, struct xb_error *err)
 		return xb_error_set(err, -errno, "cannot open '%s': %s", path, strerror(errno));
 	return xpf_reader_open_fd(out, fd, path, err);
 }
+
+int xpf_reader_open_live(xpf_reader **out, const char *name, struct xb_error *err)
+{
+	struct xpf_reader *r = reader_new(name);
+
+	*out = NULL;
+	if (!r)
+		return xb_error_set(err, -ENOMEM, "out of memory");
+	/* a stream: attrs may come after the start, and nothing is read */
+	r->hi.pipe = true;
+	r->done = true;
+	*out = r;
+	return 0;
+}
+
+int xpf_reader_live_add_attr(xpf_reader *r, const struct perf_event_attr *attr,
+			     const uint64_t *ids, uint32_t nr_ids, const char *name,
+			     struct xb_error *err)
+{
+	char **names, *copy = name ? strdup(name) : NULL;
+	int ret;
+
+	if (name && !copy)
+		return xb_error_set(err, -ENOMEM, "out of memory");
+	ret = xpf_reader_add_attr(r, attr, sizeof(*attr), ids, nr_ids, false, err);
+	if (ret < 0 || !copy) {
+		free(copy);
+		return ret;
+	}
+	names = realloc(r->own_names, (r->nr_own_names + 1) * sizeof(*names));
+	if (!names) {
+		free(copy);
+		return xb_error_set(err, -ENOMEM, "out of memory");
+	}
+	r->own_names = names;
+	r->own_names[r->nr_own_names++] = copy;
+	r->attrs[r->nr_attrs - 1]->name = copy;
+	return 0;
+}

@@ -96,6 +96,20 @@ int xpf_reader_open_mem(xpf_reader **out, const void *buf, size_t size, const ch
 /* Accepts NULL. */
 void xpf_reader_close(xpf_reader *r);
 
+/*
+ * A reader of no file, for a live session (xperf top): it holds the attrs the caller adds
+ * and reads no record (xpf_reader_next() returns 0); the records come from the rings and
+ * are pushed to a profile (xpp_profile_push()), which finds their events here. Its header
+ * says a stream (pipe), as attrs may be added after the start.
+ */
+int xpf_reader_open_live(xpf_reader **out, const char *name, struct xb_error *err);
+/* Add an event of a live reader: its attr (native order), its sample ids, its name (copied;
+ * NULL: none). 0 or a negative errno with err set. */
+int xpf_reader_live_add_attr(xpf_reader *r, const struct perf_event_attr *attr,
+			     const uint64_t *ids, uint32_t nr_ids, const char *name,
+			     struct xb_error *err);
+
+
 const struct xpf_header_info *xpf_reader_header(const xpf_reader *r);
 const struct xpf_features *xpf_reader_features(const xpf_reader *r);
 

@@ -1186,46 +1186,58 @@ static void count_record(struct xpp_records *rs, const struct xpf_record *rec)
 		count_skipped(rs, rec);
 }
 
+/* The error of a record the pass could not take, in err (the pass's own message first). */
+static int record_failed(xpp_profile *p, int ret, struct xb_error *err)
+{
+	if (!err->msg[0] && p->err.msg[0])
+		*err = p->err;
+	else if (!err->msg[0])
+		xb_error_set(err, ret, "cannot process the records: %s", strerror(-ret));
+	return ret;
+}
+
+/* One record of the data, read from the file or pushed (xpp_profile_push()). */
+static inline int take_record(xpp_profile *p, const struct xpf_record *rec, struct xb_error *err)
+{
+	const struct perf_event_header *hdr = rec->hdr;
+	const struct xpf_attr *a0;
+	uint64_t t;
+	int ret;
+
+	count_record(&p->records, rec);
+	/*
+	 * The kernel's symbols are read on another thread from the first sample that
+	 * may show a kernel frame, as it is queued: its round goes on being read while
+	 * they load. A profile with none never reads them (issue 20: a cold report of
+	 * user samples read all of /proc/kallsyms, as much CPU as the report).
+	 */
+	if (p->kernel_due && hdr->type == PERF_RECORD_SAMPLE &&
+	    (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER) {
+		xpp_dso_table_prefetch_kernel(p->dsos);
+		p->kernel_due = false;
+	}
+	if (hdr->type == XPF_RECORD_FINISHED_ROUND) {
+		ret = xpp_ordered_round(p->q);
+	} else if (hdr->type >= PERF_RECORD_MAX) {
+		return 0; /* perf's own records: the reader applies what matters */
+	} else if ((a0 = xpf_reader_attr(p->r, 0)) &&
+		   xpf_record_time(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &t)) {
+		ret = xpp_ordered_queue(p->q, t, hdr, rec->file_offset, rec->lasting);
+	} else {
+		ret = deliver(p, hdr, rec->file_offset);
+	}
+	return ret < 0 ? record_failed(p, ret, err) : 0;
+}
+
 static int run_records(xpp_profile *p, struct xb_error *err)
 {
 	struct xpf_record rec;
 	int ret;
 
 	while ((ret = xpf_reader_next(p->r, &rec, err)) > 0) {
-		const struct perf_event_header *hdr = rec.hdr;
-		const struct xpf_attr *a0;
-		uint64_t t;
-
-		count_record(&p->records, &rec);
-		/*
-		 * The kernel's symbols are read on another thread from the first sample that
-		 * may show a kernel frame, as it is queued: its round goes on being read while
-		 * they load. A profile with none never reads them (issue 20: a cold report of
-		 * user samples read all of /proc/kallsyms, as much CPU as the report).
-		 */
-		if (p->kernel_due && hdr->type == PERF_RECORD_SAMPLE &&
-		    (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER) {
-			xpp_dso_table_prefetch_kernel(p->dsos);
-			p->kernel_due = false;
-		}
-		if (hdr->type == XPF_RECORD_FINISHED_ROUND) {
-			ret = xpp_ordered_round(p->q);
-		} else if (hdr->type >= PERF_RECORD_MAX) {
-			continue; /* perf's own records: the reader applies what matters */
-		} else if ((a0 = xpf_reader_attr(p->r, 0)) &&
-			   xpf_record_time(a0->attr.sample_type, a0->attr.sample_id_all, hdr, &t)) {
-			ret = xpp_ordered_queue(p->q, t, hdr, rec.file_offset, rec.lasting);
-		} else {
-			ret = deliver(p, hdr, rec.file_offset);
-		}
-		if (ret < 0) {
-			if (!err->msg[0] && p->err.msg[0])
-				*err = p->err;
-			else if (!err->msg[0])
-				xb_error_set(err, ret, "cannot process the records: %s",
-					      strerror(-ret));
+		ret = take_record(p, &rec, err);
+		if (ret < 0)
 			return ret;
-		}
 	}
 	if (ret < 0)
 		return ret;
@@ -1254,6 +1266,38 @@ int xpp_profile_run(xpp_profile *p, struct xb_error *err)
 	ret = run_records(p, err);
 	xpf_reader_set_reuse_hook(p->r, NULL, NULL);
 	return ret;
+}
+
+int xpp_profile_push(xpp_profile *p, const struct perf_event_header *hdr, struct xb_error *err)
+{
+	struct xpf_record rec = { .hdr = hdr, .file_offset = p->pushed };
+
+	if (hdr->size < sizeof(*hdr))
+		return xb_error_set(err, -EINVAL, "a record of %u bytes, shorter than its header",
+				    hdr->size);
+	p->pushed += hdr->size;
+	/* not lasting: the ordering queue copies what it keeps (the ring's space is reused) */
+	return take_record(p, &rec, err);
+}
+
+int xpp_profile_round(xpp_profile *p, struct xb_error *err)
+{
+	int ret = xpp_ordered_round(p->q);
+
+	return ret < 0 ? record_failed(p, ret, err) : 0;
+}
+
+int xpp_profile_settle(xpp_profile *p, struct xb_error *err)
+{
+	int ret = xpp_ordered_flush_all(p->q);
+
+	/* kernel samples put aside are charged now (waiting for the kernel's symbols if they
+	   are still loading, tens of ms once) */
+	if (ret == 0 && p->kaside.len)
+		ret = xpp_stash_drain(&p->kaside, add_sample_cb, p);
+	if (ret == 0)
+		ret = sort_addrs(p);
+	return ret < 0 ? record_failed(p, ret, err) : 0;
 }
 
 /* Whether some event of the file may have samples in the kernel (pipes: assume so). */
@@ -1548,4 +1592,25 @@ void xpp_profile_free(xpp_profile *p)
 	free(p->debuginfod_error);
 	xpp_intern_free(p->comms);
 	free(p);
+}
+
+void xpp_profile_decay(xpp_profile *p, uint32_t num, uint32_t den)
+{
+	if (!num)
+		den = 0;
+	for (uint32_t i = 0; i < p->nr_ev; i++) {
+		struct xpp_event *e = &p->ev[i];
+
+		if (e->h)
+			xpp_hist_scale(e->h, num, den);
+		if (e->cg)
+			xpp_cg_scale(e->cg, num, den);
+		if (e->own)
+			xpp_hist_scale(e->own, num, den);
+		e->nr_samples = den ? e->nr_samples * num / den : 0;
+		e->total_period = den ? e->total_period * num / den : 0;
+	}
+	for (uint32_t i = 0; i < p->nr_addrs; i++)
+		if (p->addrs[i].h)
+			xpp_hist_scale(p->addrs[i].h, num, den);
 }

@@ -183,6 +183,25 @@ void xpp_profile_free(xpp_profile *p);
  */
 int xpp_profile_run(xpp_profile *p, struct xb_error *err);
 
+/*
+ * Records pushed rather than read (a live source: xperf top drains the rings into it). The
+ * profile is made as for a file, over a reader of no data holding the events
+ * (xpf_reader_open_live()); then each record as the kernel wrote it, copied if kept, in
+ * the order the rings gave them; xpp_profile_round() where a file has FINISHED_ROUND
+ * (after each drain of every ring). The results a view reads are current after
+ * xpp_profile_settle(), and stay so until the next push. 0, or a negative errno with err.
+ */
+int xpp_profile_push(xpp_profile *p, const struct perf_event_header *hdr, struct xb_error *err);
+int xpp_profile_round(xpp_profile *p, struct xb_error *err);
+int xpp_profile_settle(xpp_profile *p, struct xb_error *err);
+/*
+ * Age the counts a live view shows: every event's entries, call trees, own entries,
+ * address hits and totals multiplied by num/den, rounding down (perf top's decay is 7/8 a
+ * refresh; num 0 zeroes them, its -z). Entries at 0 stay known (their ids are the sample
+ * cache's), with nothing to show. The record counts (xpp_profile_records()) are not aged.
+ */
+void xpp_profile_decay(xpp_profile *p, uint32_t num, uint32_t den);
+
 /* ---- results, valid until xpp_profile_free() ---- */
 
 xpf_reader *xpp_profile_reader(const xpp_profile *p);

@@ -91,6 +91,7 @@ struct xpp_profile {
 	uint32_t *frame_parent;   /* per frame id: 0 unknown, 1 no parent, else 2 + string id */
 	size_t frame_parent_cap;
 	struct xb_error err;
+	uint64_t pushed;         /* bytes of the records pushed (xpp_profile_push()) */
 	/* the attr of the previous sample and its index: most files have one or two */
 	const struct xpf_attr *last_attr;
 	uint32_t last_idx;       /* the event last_attr's samples count in (opts.event_into) */

@@ -331,3 +331,12 @@ const struct xpp_cg_node *xpp_cg_node(const xpp_callgraph *cg, uint32_t id)
 		return NULL;
 	return &g->full[id];
 }
+
+void xpp_cg_scale(xpp_callgraph *g, uint32_t num, uint32_t den)
+{
+	for (uint32_t i = 0; i < g->nr_selfs; i++) {
+		g->selfs[i].period = den ? g->selfs[i].period * num / den : 0;
+		g->selfs[i].count = den ? g->selfs[i].count * num / den : 0;
+	}
+	g->full_valid = false;
+}

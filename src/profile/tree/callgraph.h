@@ -77,6 +77,12 @@ bool xpp_cg_self(const xpp_callgraph *g, uint32_t id, uint64_t *period, uint64_t
  */
 void xpp_cg_freeze(xpp_callgraph *g);
 
+/*
+ * Multiply every node's own period and count by num/den, rounding down (a live view's
+ * decay; den 0 zeroes them). The nodes stay, with their ids.
+ */
+void xpp_cg_scale(xpp_callgraph *g, uint32_t num, uint32_t den);
+
 /* Forget every node but the root, keeping the memory (for per-entry scratch trees). */
 void xpp_cg_reset(xpp_callgraph *g);
 

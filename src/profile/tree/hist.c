@@ -169,3 +169,11 @@ xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)
 	}
 	return out;
 }
+
+void xpp_hist_scale(xpp_hist *h, uint32_t num, uint32_t den)
+{
+	for (size_t i = 0; i < h->nr; i++) {
+		h->e[i].period = den ? h->e[i].period * num / den : 0;
+		h->e[i].nr_samples = den ? h->e[i].nr_samples * num / den : 0;
+	}
+}

@@ -103,6 +103,9 @@ int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k);
 
 /* The entries, contiguous, in first-seen order; valid until the next xpp_hist_add(). */
 struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr);
+/* Multiply every entry's period and count by num/den, rounding down (den 0: zero them); the
+ * entries stay, with their ids. */
+void xpp_hist_scale(xpp_hist *h, uint32_t num, uint32_t den);
 
 /* Keep only the fields of k in `keys` (XPP_HIST_KEY_*), as xpp_hist_collapse() does. */
 void xpp_hist_key_mask(struct xpp_hist_key *k, unsigned int keys);
