@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "report/stdio/stdio_int.h"
+#include "view/group.h"
 
 /* perf's column titles: "# " then the columns, two spaces apart, and a line of dots */
 void stdio_print_titles(const struct rv_cols *v, FILE *out)
@@ -117,7 +118,7 @@ void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out)
 	rv_count_str(ev->nr_samples, count, sizeof(count));
 	/* perf says "events" for a group's leader even when it shows it alone */
 	fprintf(out, "# Samples: %s of event%s '%s'\n", count,
-		stdio_group_size(c, idx, &name, &forced) > 1 ? "s" : "",
+		rv_group_size(c, idx, &name, &forced) > 1 ? "s" : "",
 		rv_event_name(c, idx, buf, sizeof(buf)));
 	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
 }
@@ -161,7 +162,7 @@ static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 
 int stdio_print(struct rv_ctx *c, FILE *out)
 {
-	bool group = stdio_group_view(c);
+	bool group = rv_group_view(c);
 	int ret;
 
 	if (!c->o->quiet) {
@@ -173,7 +174,7 @@ int stdio_print(struct rv_ctx *c, FILE *out)
 	for (uint32_t i = 0, next = 0; i < c->nr_ev; i++) {
 		const char *name;
 		bool forced;
-		uint32_t n = stdio_group_size(c, i, &name, &forced);
+		uint32_t n = rv_group_size(c, i, &name, &forced);
 
 		/* a group's members are in its leader's section (perf skips an empty leader
 		 * with its members) */

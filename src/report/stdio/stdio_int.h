@@ -35,15 +35,7 @@ void stdio_print_keys(const struct rv_cols *v, const struct xpp_hist_key *k, FIL
 void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32_t e,
 		     const struct xpp_hist_key *k, FILE *out);
 
-/*
- * perf's event groups (print_group.c). The size of the group event idx leads: 1 alone, 0
- * when it is a member of another's; *name its group's name (NULL: perf's "anon group"),
- * *forced when --group or --no-group made all events one group (perf's
- * evlist__force_leader).
- */
-uint32_t stdio_group_size(const struct rv_ctx *c, uint32_t idx, const char **name, bool *forced);
-/* Whether groups are shown side by side: --group, or by default when the file has groups. */
-bool stdio_group_view(const struct rv_ctx *c);
+/* perf's event groups (print_group.c, over view/group.h). */
 /* The section of the n events from lead, side by side. 0 or -ENOMEM. */
 int stdio_print_group(struct rv_ctx *c, uint32_t lead, uint32_t n, FILE *out);
 /* The same with call graphs: the leader's entries and graphs in g, its n - 1 members. */
