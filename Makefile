@@ -198,6 +198,7 @@ TUI_LIB    := $(BUILD)/libxperf-tui.a
 # A command's files but its main, for the unit tests to link (the commands link objects).
 RECORD_OBJS := $(BUILD)/libxperf-record-objs.a
 STAT_OBJS  := $(BUILD)/libxperf-stat-objs.a
+SCRIPT_OBJS := $(BUILD)/libxperf-script-objs.a
 CONFIG_H   := $(BUILD)/config.h
 
 COMMANDS   := $(BUILD)/xperf
@@ -290,6 +291,9 @@ $(RECORD_OBJS): $(call obj,$(filter-out src/record/cmd_record.c,$(RECORD_SRC)))
 $(STAT_OBJS): $(call obj,$(filter-out src/stat/cmd_stat.c,$(STAT_SRC)))
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+$(SCRIPT_OBJS): $(call obj,$(filter-out src/script/cmd_script.c,$(SCRIPT_SRC)))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
 
 # The driver tells "not implemented yet" (no sources in this tree) from "not built", and its
 # version lists an optional library only when files use it (the lists above).
@@ -338,7 +342,7 @@ $(BUILD)/xperf-diff: $(call obj,$(DIFF_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_A
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
 
 # Unit tests link the libraries and the commands' archives, never their .c files.
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(RECORD_OBJS) $(STAT_OBJS) \
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(RECORD_OBJS) $(STAT_OBJS) $(SCRIPT_OBJS) \
 		  $(PROFILE_LIB) $(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
@@ -413,7 +417,12 @@ $(BUILD)/fuzz/fuzz_pass: tests/fuzz/fuzz_pass.c $(FUZZ_PASS_OBJ) | $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) \
 		$(PBC_LIBS) $(TRACEEVENT_LIBS) -lm -pthread
-fuzz-build: $(BUILD)/fuzz/fuzz_reader $(BUILD)/fuzz/fuzz_pass
+# fuzz_tpformat: the tracepoint format check against libtraceevent (tests/fuzz/fuzz_tpformat.c)
+FUZZ_TP_OBJ := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,src/script/tracepoint_format.c src/script/print_fmt.c)
+$(BUILD)/fuzz/fuzz_tpformat: tests/fuzz/fuzz_tpformat.c $(FUZZ_TP_OBJ) | $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(TRACEEVENT_LIBS)
+fuzz-build: $(BUILD)/fuzz/fuzz_reader $(BUILD)/fuzz/fuzz_pass $(if $(TRACEEVENT_LIBS),$(BUILD)/fuzz/fuzz_tpformat)
 
 # ---- tests ---------------------------------------------------------------------------
 # check installs or detects what it needs, builds, then runs every test. The last line of

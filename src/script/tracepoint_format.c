@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "script/print_fmt.h"
 #include "script/tracepoint_format.h"
 
 #define MAX_TEXT   (64u << 10)   /* the largest real format is ~6 KB */
 #define MAX_FIELDS 256
-#define MAX_DEPTH  64            /* real print fmts nest 14 deep at most */
+
 #define MAX_EXTENT 65536u        /* a field ends inside a record: its size is 16 bits */
 
 struct span {
@@ -129,6 +130,9 @@ static bool field_line(const char *p, const char *end, struct fields *f)
 	if (!attr(&p, end, "offset", MAX_EXTENT, &off) || !attr(&p, end, "size", MAX_EXTENT, &size) ||
 	    off + size > MAX_EXTENT)
 		return false;
+	/* a dynamic field is a u32 (offset | length << 16): libtraceevent reads it so */
+	if ((lit(&decl, semi, "__data_loc ") || lit(&decl, semi, "__rel_loc ")) && size != 4)
+		return false;
 	p = skip_blank(p, end);
 	if (p < end && !attr(&p, end, "signed", 1, &sign))
 		return false;
@@ -142,139 +146,14 @@ static bool field_line(const char *p, const char *end, struct fields *f)
 	return true;
 }
 
-static bool has_field(const struct fields *f, const char *p, size_t n)
+static bool has_field(void *ctx, const char *p, size_t n)
 {
+	const struct fields *f = ctx;
+
 	for (unsigned int i = 0; i < f->nr; i++)
 		if (f->name[i].n == n && !memcmp(f->name[i].p, p, n))
 			return true;
 	return false;
-}
-
-/*
- * The helpers whose argument is a field's name, not an expression: libtraceevent looks the
- * name up when it prints, and some of them (__get_cpumask) use what it found unchecked.
- */
-static bool takes_field_name(const char *w, size_t n)
-{
-	static const char *const helpers[] = {
-		"__get_str", "__get_dynamic_array", "__get_dynamic_array_len", "__get_bitmask",
-		"__get_cpumask", "__get_sockaddr", "__get_rel_str", "__get_rel_dynamic_array",
-		"__get_rel_dynamic_array_len", "__get_rel_bitmask", "__get_rel_cpumask",
-		"__get_rel_sockaddr",
-	};
-
-	for (size_t i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++)
-		if (strlen(helpers[i]) == n && !memcmp(helpers[i], w, n))
-			return true;
-	return false;
-}
-
-/* What may follow a '/' or '%': a constant other than 0 (1000, 0x40, 250UL), or sizeof(T). */
-static bool divisor(const char **pp, const char *end)
-{
-	const char *p = skip_space(*pp, end), *q = p;
-	char num[32];
-
-	while (q < end && is_item(*q))
-		q++;
-	if (q == p)
-		return false;
-	if (q - p == 6 && !memcmp(p, "sizeof", 6)) {
-		q = skip_space(q, end);
-		if (q == end || *q++ != '(')
-			return false;
-		while (q < end && (is_item(*q) || *q == ' ' || *q == '*'))
-			q++;
-		if (q == end || *q != ')')
-			return false;
-		*pp = q + 1;
-		return true;
-	}
-	if (!isdigit((unsigned char)*p) || (size_t)(q - p) >= sizeof(num))
-		return false;
-	memcpy(num, p, (size_t)(q - p));
-	num[q - p] = '\0';
-	/* as libtraceevent reads an atom: strtoll, base from the prefix ("08" is 0) */
-	if (strtoll(num, NULL, 0) <= 0)
-		return false;
-	*pp = q;
-	return true;
-}
-
-/* The print fmt's text, after "print fmt:", against the fields. */
-static bool print_fmt_ok(const char *p, const char *end, const struct fields *f,
-			 const char **why)
-{
-	int depth = 0;
-
-	while (p < end) {
-		char c = *p;
-
-		if (c == '"' || c == '\'') {
-			for (p++; p < end && *p != c; p++)
-				if (*p == '\\' && ++p == end)
-					break;
-			if (p >= end) {
-				*why = "a quote of its print fmt is not closed";
-				return false;
-			}
-			p++;
-		} else if (is_item(c)) {
-			const char *w = p;
-
-			while (p < end && is_item(*p))
-				p++;
-			if (takes_field_name(w, (size_t)(p - w))) {
-				p = skip_space(p, end);
-				if (!lit(&p, end, "(")) {
-					*why = "its print fmt calls a field helper without (";
-					return false;
-				}
-				depth++;
-				p = skip_space(p, end);
-				w = p;
-				while (p < end && is_item(*p))
-					p++;
-				if (!has_field(f, w, (size_t)(p - w))) {
-					*why = "its print fmt names a field it does not have";
-					return false;
-				}
-				continue;
-			}
-			if (p - w != 3 || memcmp(w, "REC", 3))
-				continue;
-			/* REC->X, or (REC)->X as ftrace's func_repeats has it */
-			while (p < end && (isspace((unsigned char)*p) || *p == ')'))
-				depth -= *p++ == ')';
-			if (!lit(&p, end, "->"))
-				continue;
-			p = skip_space(p, end);
-			w = p;
-			while (p < end && is_item(*p))
-				p++;
-			if (!has_field(f, w, (size_t)(p - w))) {
-				*why = "its print fmt names a field it does not have";
-				return false;
-			}
-		} else if (c == '/' || c == '%') {
-			p++;
-			if (!divisor(&p, end)) {
-				*why = "its print fmt divides by what may be 0";
-				return false;
-			}
-		} else {
-			if (c == '(' || c == '[' || c == '{') {
-				if (++depth > MAX_DEPTH) {
-					*why = "its print fmt nests too deep";
-					return false;
-				}
-			} else if (c == ')' || c == ']' || c == '}') {
-				depth--;
-			}
-			p++;
-		}
-	}
-	return true;
 }
 
 /* The line at *p (up to its newline or end): [*p, *eol); *p then past the newline. */
@@ -347,7 +226,7 @@ bool tp_format_ok(const char *text, size_t size, char *name, size_t name_size,
 		if (skip_blank(line, eol) == eol)
 			continue;
 		if (lit(&line, eol, "print fmt:")) {
-			ok = print_fmt_ok(line, end, f, why);
+			ok = tp_print_fmt_ok(line, end, has_field, f, why);
 			goto out;
 		}
 		if (!field_line(line, eol, f))

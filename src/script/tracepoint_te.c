@@ -12,12 +12,9 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -235,162 +232,12 @@ static int format_damaged(struct tp_printer *tp, const char *sys, const char *na
 	return 0;
 }
 
-/* An event format that passed the grammar, waiting for its trial (try_formats). */
-struct pending {
-	char *text;             /* NUL-terminated */
-	size_t size;
-	char *sys;
-	char name[64];
-	bool ok;
-};
-
-struct pendings {
-	struct pending *v;
-	unsigned int nr, cap;
-};
-
-static void pendings_free(struct pendings *ps)
-{
-	for (unsigned int i = 0; i < ps->nr; i++) {
-		free(ps->v[i].text);
-		free(ps->v[i].sys);
-	}
-	free(ps->v);
-}
-
-/* Print a zeroed record of the event in t (the trial's second half). */
-static void print_zeroed(struct tp_printer *tp, struct tep_handle *t, const struct pending *f)
-{
-	struct tep_event *ev = tep_find_event_by_name(t, f->sys, f->name);
-	struct tep_format_field *type;
-	struct tep_record rec = { .data = tp->raw, .size = 64 };
-	struct trace_seq seq;
-	uint16_t id;
-
-	if (!ev || !(type = tep_find_common_field(ev, "common_type")) || type->size != 2 ||
-	    type->offset < 0 || type->offset > 62)
-		return;
-	id = (uint16_t)ev->id;
-	memcpy(tp->raw + type->offset, &id, 2);
-	trace_seq_init(&seq);
-	tep_print_event(t, &seq, &rec, "%s", TEP_PRINT_INFO);
-	trace_seq_destroy(&seq);
-}
-
 /*
- * The child of try_formats(): parse the formats in order into a handle set up as this
- * process's, and print a zeroed record of each from index from on, saying each index on
- * fd before trying it. Those before from were tried already: parsed only, so the parser's
- * state (it keeps some in globals) is the one this process will have.
+ * An event format (sys set: checked, then parsed; one that fails the check is said) or the
+ * header page: text, copied with its size.
  */
-static void trial_child(struct tp_printer *tp, const struct pendings *ps, unsigned int from,
-			int fd)
+static int parse_format(struct tp_printer *tp, const char *at, size_t size, const char *sys)
 {
-	struct tep_handle *t = tep_alloc();
-	int null = open("/dev/null", O_WRONLY);
-
-	if (null >= 0) /* a sanitizer's report of the child is the trial's answer: unsaid */
-		dup2(null, STDERR_FILENO);
-	alarm(20); /* a parser that loops is a failure too */
-	if (!t)
-		_exit(0);
-	tep_set_file_bigendian(t, tep_is_file_bigendian(tp->tep) ? TEP_BIG_ENDIAN
-								 : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(t, tep_is_local_bigendian(tp->tep) ? TEP_BIG_ENDIAN
-								   : TEP_LITTLE_ENDIAN);
-	tep_set_long_size(t, tep_get_long_size(tp->tep));
-	for (unsigned int i = 0; i < ps->nr; i++) {
-		const struct pending *f = &ps->v[i];
-
-		if (!f->ok)
-			continue;
-		if (i >= from && write(fd, &i, sizeof(i)) != sizeof(i))
-			_exit(1);
-		tep_parse_event(t, f->text, f->size, f->sys);
-		if (i >= from)
-			print_zeroed(tp, t, f);
-	}
-	_exit(0);
-}
-
-/*
- * Which formats libtraceevent parses, and prints a zeroed record of, without dying: tried in
- * a child process first. Its parser trusts the print fmt's expressions (a '.' after a
- * string, an operator without its operand: a NULL read), more ways than a check of the
- * grammar can list while real formats hold any C (kvm's have statement expressions). One
- * child tries them all (a file can hold 700 formats); when it dies, the format it was on is
- * marked and a new child goes on from the next. A child that cannot be made: the formats
- * are used as they are.
- */
-static void try_formats(struct tp_printer *tp, struct pendings *ps)
-{
-	unsigned int from = 0;
-
-	while (from < ps->nr) {
-		unsigned int i, last = UINT32_MAX;
-		int fds[2], status;
-		pid_t pid;
-
-		fflush(NULL);
-		if (pipe2(fds, O_CLOEXEC) < 0)
-			return;
-		if ((pid = fork()) < 0) {
-			close(fds[0]);
-			close(fds[1]);
-			return;
-		}
-		if (pid == 0) {
-			close(fds[0]);
-			trial_child(tp, ps, from, fds[1]);
-		}
-		close(fds[1]);
-		for (;;) {
-			ssize_t r = read(fds[0], &i, sizeof(i));
-
-			if (r == (ssize_t)sizeof(i))
-				last = i;
-			else if (r >= 0 || errno != EINTR)
-				break;
-		}
-		close(fds[0]);
-		while (waitpid(pid, &status, 0) < 0)
-			if (errno != EINTR)
-				return;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-			return;
-		if (last == UINT32_MAX || last < from || last >= ps->nr)
-			return; /* died before any format: nothing to blame */
-		ps->v[last].ok = false;
-		from = last + 1;
-	}
-}
-
-/* The event formats that passed the grammar: tried, then parsed here; the others said. */
-static int parse_pending(struct tp_printer *tp, struct pendings *ps)
-{
-	int ret = 0;
-
-	try_formats(tp, ps);
-	for (unsigned int i = 0; i < ps->nr && ret == 0; i++) {
-		struct pending *f = &ps->v[i];
-
-		if (f->ok) /* as perf: one libtraceevent cannot parse is skipped */
-			tep_parse_event(tp->tep, f->text, f->size, f->sys);
-		else
-			ret = format_damaged(tp, f->sys, f->name,
-					     "libtraceevent fails on its print fmt");
-	}
-	return ret;
-}
-
-/*
- * An event format (sys set: checked, and kept in ps for its trial) or the header page
- * (parsed now): text, copied with its size.
- */
-static int parse_format(struct tp_printer *tp, struct pendings *ps, const char *at, size_t size,
-			const char *sys)
-{
-	struct pending *f;
 	const char *why;
 	char name[64];
 	char *text, *bounded;
@@ -420,27 +267,10 @@ static int parse_format(struct tp_printer *tp, struct pendings *ps, const char *
 	}
 	bounded = tp_format_bound_lengths(text, size, &size);
 	free(text);
-	if (!(text = bounded))
+	if (!bounded)
 		return -ENOMEM;
-	if (ps->nr == ps->cap) {
-		unsigned int cap = ps->cap ? ps->cap * 2 : 16;
-		struct pending *v = realloc(ps->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(text);
-			return -ENOMEM;
-		}
-		ps->v = v;
-		ps->cap = cap;
-	}
-	f = &ps->v[ps->nr];
-	*f = (struct pending){ .text = text, .size = size, .sys = strdup(sys), .ok = true };
-	if (!f->sys) {
-		free(text);
-		return -ENOMEM;
-	}
-	memcpy(f->name, name, sizeof(name));
-	ps->nr++;
+	tep_parse_event(tp->tep, bounded, size, sys); /* as perf: one it cannot parse is skipped */
+	free(bounded);
 	return 0;
 }
 
@@ -463,8 +293,8 @@ static int damaged(int ret, const char **why, const char *msg)
 	return ret;
 }
 
-static int walk_tracing_data(struct tp_printer *tp, const char *data, size_t size,
-			     struct pendings *ps, const char **why)
+static int parse_tracing_data(struct tp_printer *tp, const char *data, size_t size,
+			      const char **why)
 {
 	struct tep_handle *tep = tp->tep;
 	static const char magic[10] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -492,7 +322,7 @@ static int walk_tracing_data(struct tp_printer *tp, const char *data, size_t siz
 
 	if (!take(&c, 12, &at) || memcmp(at, "header_page", 12) || !take_block64(&c, &at, &n))
 		return -EINVAL;
-	if ((ret = parse_format(tp, ps, at, n, NULL)) < 0)
+	if ((ret = parse_format(tp, at, n, NULL)) < 0)
 		return damaged(ret, why, "the file's tracing data is damaged (header_page)");
 	if (!take(&c, 13, &at) || memcmp(at, "header_event", 13) || !take_block64(&c, &at, &n))
 		return -EINVAL;
@@ -502,7 +332,7 @@ static int walk_tracing_data(struct tp_printer *tp, const char *data, size_t siz
 	for (uint64_t i = 0; i < count; i++) {
 		if (!take_block64(&c, &at, &n))
 			return -EINVAL;
-		if ((ret = parse_format(tp, ps, at, n, "ftrace")) < 0)
+		if ((ret = parse_format(tp, at, n, "ftrace")) < 0)
 			return damaged(ret, why, "the file's tracing data is damaged (ftrace formats)");
 	}
 	if (!take_num(&c, 4, &count))
@@ -515,14 +345,11 @@ static int walk_tracing_data(struct tp_printer *tp, const char *data, size_t siz
 		for (uint64_t j = 0; j < nr; j++) {
 			if (!take_block64(&c, &at, &n))
 				return -EINVAL;
-			if ((ret = parse_format(tp, ps, at, n, sys)) < 0)
+			if ((ret = parse_format(tp, at, n, sys)) < 0)
 				return damaged(ret, why,
 					       "the file's tracing data is damaged (event formats)");
 		}
 	}
-
-	if ((ret = parse_pending(tp, ps)) < 0)
-		return ret;
 
 	if (!take_num(&c, 4, &v) || !take(&c, (size_t)v, &at))
 		return -EINVAL;
@@ -540,16 +367,6 @@ static int walk_tracing_data(struct tp_printer *tp, const char *data, size_t siz
 	}
 	*why = NULL;
 	return 0;
-}
-
-static int parse_tracing_data(struct tp_printer *tp, const char *data, size_t size,
-			      const char **why)
-{
-	struct pendings ps = { 0 };
-	int ret = walk_tracing_data(tp, data, size, &ps, why);
-
-	pendings_free(&ps);
-	return ret;
 }
 
 int tp_printer_create(struct tp_printer **out, xpf_reader *r, xpp_profile *p, const char **why)

@@ -1,0 +1,176 @@
+/*
+ * Unit tests of the tracepoint format check (src/script/tracepoint_format.c, print_fmt.c):
+ * every format this kernel's tracefs writes passes, and each kind of damage that makes
+ * libtraceevent read through NULL or trap is refused with its reason.
+ */
+#include <dirent.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "script/tracepoint_format.h"
+#include "unit.h"
+
+/* A format with fields a (u64 at 8), s (a __data_loc string at 16) and the print fmt given. */
+static bool check(const char *print_fmt, const char **why)
+{
+	char text[4096], name[64];
+
+	snprintf(text, sizeof(text),
+		 "name: ev\nID: 42\nformat:\n"
+		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		 "\n"
+		 "\tfield:u64 a;\toffset:8;\tsize:8;\tsigned:0;\n"
+		 "\tfield:__data_loc char[] s;\toffset:16;\tsize:4;\tsigned:0;\n"
+		 "\nprint fmt: %s\n", print_fmt);
+	return tp_format_ok(text, strlen(text), name, sizeof(name), why);
+}
+
+static void good_print_fmts(void)
+{
+	static const char *const good[] = {
+		"\"a=%llu\", REC->a",
+		"\"x\" \"y\"",
+		"\"%s\", __get_str(s)",
+		"\"%lu\", (REC)->a",
+		"\"%ld\", (long)REC->a",
+		"\"%d\", (unsigned int)-1",
+		"\"%d\", (REC->a) - 1",
+		"\"%lu\", REC->a / 1000 % 0x40",
+		"\"%lu\", REC->a / sizeof(u64)",
+		"\"%s\", REC->a ? \"yes\" : \"no\"",
+		"\"%s\", __print_flags(REC->a, \"|\", { (1UL << 1), \"ONE\" }, { 4, \"TWO\" })",
+		"\"%s\", __print_symbolic(REC->a, { 0, \"Z\" }, { 1, \"O\" })",
+		"\"%d\", ({ int x = (REC->a); int y = (128); ((x) < (y) ? (x) : (y)); })",
+		"\"%s\", __print_array(__get_dynamic_array(s), __get_dynamic_array_len(s) / sizeof(u64), sizeof(u64))",
+		"\"%d\", !REC->a && ~REC->a || -REC->a",
+		"\"%d\", jiffies_to_msecs(REC->a)",
+		"\"%d\", sizeof(REC->a)",
+		"\"%c\", 'x'",
+	};
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		if (!check(good[i], &why))
+			UNIT_FAIL("refused (%s): %s", why, good[i]);
+}
+
+static void damaged_print_fmts(void)
+{
+	static const struct {
+		const char *fmt, *why;
+	} bad[] = {
+		{ "\"%d\", REC->a +", "its print fmt is not a C expression" },
+		{ "\"%d\", * ", "its print fmt is not a C expression" },
+		{ "\"%d\", \"s\".a", "its print fmt is not a C expression" },
+		{ "\"%d\", REC->b", "its print fmt names a field it does not have" },
+		{ "\"%s\", __get_str(b)", "its print fmt names a field it does not have" },
+		{ "\"%d\", REC", "its print fmt names REC without a field" },
+		{ "\"%d\", x->a", "its print fmt has a -> not on REC" },
+		{ "\"%d\", REC->a / 0", "its print fmt divides by what may be 0" },
+		{ "\"%d\", REC->a % 08", "its print fmt divides by what may be 0" },
+		{ "\"%d\", REC->a / REC->a", "its print fmt divides by what may be 0" },
+		{ "\"%d, REC->a", "a quote of its print fmt is not closed" },
+		{ "\"%d\", REC->a ? 1", "its print fmt is not a C expression" },
+		{ "\"%d\", { 1, \"x\" }", "its print fmt has a table outside __print_flags/symbolic" },
+		{ "\"%d\", REC->a @ 1", "its print fmt holds a character C does not allow there" },
+		{ "\"%d\", REC->a = 1", "its print fmt is not a C expression" },
+		{ "\"%d\", ({ int x; x; )", "its print fmt is not a C expression" },
+		{ "REC->a", "its print fmt does not start with a string" },
+		{ "\"%s\", __print_hex(1, 4)", "its print fmt prints a buffer that is not a field" },
+		{ "\"%s\", __print_array(x, 4, 8)", "its print fmt prints a buffer that is not a field" },
+		{ "\"%d\", (REC->a", "its print fmt is not a C expression" },
+	};
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (check(bad[i].fmt, &why))
+			UNIT_FAIL("passed: %s", bad[i].fmt);
+		else if (strcmp(why, bad[i].why))
+			UNIT_FAIL("%s: \"%s\", expected \"%s\"", bad[i].fmt, why, bad[i].why);
+	}
+}
+
+/* A __data_loc is a u32 (offset | length << 16): libtraceevent reads it so whatever size says. */
+static void data_loc_of_another_size_refused(void)
+{
+	static const char text[] =
+		"name: ev\nID: 42\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:__data_loc u64[] s;\toffset:16;\tsize:2;\tsigned:0;\n"
+		"\nprint fmt: \"%d\", 1\n";
+	const char *why;
+	char name[64];
+
+	CHECK(!tp_format_ok(text, sizeof(text) - 1, name, sizeof(name), &why));
+	CHECK_STR(why, "a field line");
+	CHECK_STR(name, "ev");
+}
+
+static void deep_nesting_refused(void)
+{
+	char fmt[1024];
+	const char *why;
+	size_t n = 0;
+
+	n += (size_t)snprintf(fmt + n, sizeof(fmt) - n, "\"%%d\", ");
+	for (int i = 0; i < 100; i++)
+		fmt[n++] = '(';
+	n += (size_t)snprintf(fmt + n, sizeof(fmt) - n, "REC->a");
+	for (int i = 0; i < 100; i++)
+		fmt[n++] = ')';
+	fmt[n] = '\0';
+	CHECK(!check(fmt, &why));
+	CHECK_STR(why, "its print fmt nests too deep");
+	/* and a long chain of unary operators too: each is a level */
+	n = (size_t)snprintf(fmt, sizeof(fmt), "\"%%d\", ");
+	for (int i = 0; i < 100; i++)
+		fmt[n++] = '-';
+	snprintf(fmt + n, sizeof(fmt) - n, "REC->a");
+	CHECK(!check(fmt, &why));
+	CHECK_STR(why, "its print fmt nests too deep");
+}
+
+/* Every format of this kernel: tracefs is the one writer real files copy. */
+static void every_kernel_format_passes(void)
+{
+	glob_t g;
+	size_t passed = 0;
+
+	if (glob("/sys/kernel/tracing/events/*/*/format", 0, NULL, &g) || g.gl_pathc < 100) {
+		if (g.gl_pathc)
+			globfree(&g);
+		UNIT_SKIP("tracefs is not mounted at /sys/kernel/tracing "
+			  "(mount -t tracefs nodev /sys/kernel/tracing)");
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		static char text[1 << 17];
+		const char *why;
+		char name[64];
+		FILE *f = fopen(g.gl_pathv[i], "r");
+		size_t n;
+
+		if (!f)
+			continue;
+		n = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+		text[n] = '\0';
+		if (tp_format_ok(text, n, name, sizeof(name), &why))
+			passed++;
+		else
+			UNIT_FAIL("%s: %s", g.gl_pathv[i], why);
+	}
+	printf("# %zu of %zu kernel formats pass\n", passed, g.gl_pathc);
+	globfree(&g);
+}
+
+int main(void)
+{
+	RUN(good_print_fmts);
+	RUN(damaged_print_fmts);
+	RUN(data_loc_of_another_size_refused);
+	RUN(deep_nesting_refused);
+	RUN(every_kernel_format_passes);
+	UNIT_MAIN_END();
+}
