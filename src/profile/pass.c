@@ -1594,8 +1594,39 @@ void xpp_profile_free(xpp_profile *p)
 	free(p);
 }
 
+/*
+ * A hist whose entries aged to nothing (at least half of them, and many): made again of the
+ * others, so a live view's memory and refresh follow what runs now, not all it ever saw (perf
+ * top deletes an entry at 0). 1 when *h was replaced, 0 when kept, -ENOMEM.
+ */
+static int compact(xpp_hist **h)
+{
+	size_t n, zero = 0;
+	struct xpp_hist_entry *e = xpp_hist_entries(*h, &n);
+	xpp_hist *nh;
+
+	for (size_t i = 0; i < n; i++)
+		zero += !e[i].period && !e[i].nr_samples;
+	if (zero < 1024 || zero * 2 < n)
+		return 0;
+	nh = xpp_hist_create();
+	if (!nh)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if ((e[i].period || e[i].nr_samples) &&
+		    xpp_hist_add(nh, &e[i].key, e[i].period, e[i].nr_samples) < 0) {
+			xpp_hist_free(nh);
+			return -ENOMEM;
+		}
+	xpp_hist_free(*h);
+	*h = nh;
+	return 1;
+}
+
 void xpp_profile_decay(xpp_profile *p, uint32_t num, uint32_t den)
 {
+	bool moved = false;
+
 	if (!num)
 		den = 0;
 	for (uint32_t i = 0; i < p->nr_ev; i++) {
@@ -1609,8 +1640,20 @@ void xpp_profile_decay(xpp_profile *p, uint32_t num, uint32_t den)
 			xpp_hist_scale(e->own, num, den);
 		e->nr_samples = den ? e->nr_samples * num / den : 0;
 		e->total_period = den ? e->total_period * num / den : 0;
+		/* on failure the old hist stays: nothing is lost but memory */
+		if (e->h && compact(&e->h) > 0) {
+			moved = true;
+			free(e->first_addr);
+			e->first_addr = NULL;
+			e->first_cap = 0;
+		}
+		if (e->own && compact(&e->own) > 0)
+			moved = true;
 	}
 	for (uint32_t i = 0; i < p->nr_addrs; i++)
 		if (p->addrs[i].h)
 			xpp_hist_scale(p->addrs[i].h, num, den);
+	/* the sample cache's answers name entries by id: they start over */
+	if (moved)
+		p->epoch++;
 }

@@ -197,8 +197,10 @@ int xpp_profile_settle(xpp_profile *p, struct xb_error *err);
 /*
  * Age the counts a live view shows: every event's entries, call trees, own entries,
  * address hits and totals multiplied by num/den, rounding down (perf top's decay is 7/8 a
- * refresh; num 0 zeroes them, its -z). Entries at 0 stay known (their ids are the sample
- * cache's), with nothing to show. The record counts (xpp_profile_records()) are not aged.
+ * refresh; num 0 zeroes them, its -z). Entries at 0 have nothing to show; once they are
+ * most of an event's entries they are dropped (the others' ids change then: a view reads
+ * the entries again after each decay). The record counts (xpp_profile_records()) are not
+ * aged.
  */
 void xpp_profile_decay(xpp_profile *p, uint32_t num, uint32_t den);
 
