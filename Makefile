@@ -172,10 +172,11 @@ SCRIPT_SRC := $(call select_src,$(wildcard src/script/*.c))
 INJECT_SRC := $(call select_src,$(wildcard src/inject/*.c))
 ANNOTATE_SRC := $(call select_src,$(wildcard src/annotate/*.c))
 DIFF_SRC   := $(call select_src,$(wildcard src/diff/*.c))
+TOP_SRC    := $(call select_src,$(wildcard src/top/*.c))
 # every source a build compiles (tests/cmd/build.sh reads it with `make print-ALL_SRC`)
 ALL_SRC     = $(sort $(BASE_SRC) $(XELF_SRC) $(FORMAT_SRC) $(EVENTS_SRC) $(CLI_SRC) $(RECORD_SRC) \
               $(STAT_SRC) $(PROFILE_SRC) $(VIEW_SRC) $(TUI_SRC) $(REPORT_SRC) $(LIST_SRC) $(SCRIPT_SRC) $(INJECT_SRC) \
-              $(ANNOTATE_SRC) $(DIFF_SRC) $(DRIVER_SRC))
+              $(ANNOTATE_SRC) $(DIFF_SRC) $(TOP_SRC) $(DRIVER_SRC))
 DRIVER_SRC := src/xperf.c
 UNIT_SRC   := $(wildcard tests/unit/test_*.c)
 UNIT_LIB_SRC := $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c))
@@ -225,6 +226,9 @@ COMMANDS   += $(BUILD)/xperf-annotate
 endif
 ifneq ($(DIFF_SRC),)
 COMMANDS   += $(BUILD)/xperf-diff
+endif
+ifneq ($(TOP_SRC),)
+COMMANDS   += $(BUILD)/xperf-top
 endif
 UNIT_BINS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 EXAMPLE_BINS := $(patsubst docs/examples/%.c,$(BUILD)/docs/%,$(EXAMPLE_SRC))
@@ -339,6 +343,10 @@ $(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(VIEW_LIB) $(PROFILE_LIB) 
 
 # diff prints text only: no curses, as annotate
 $(BUILD)/xperf-diff: $(call obj,$(DIFF_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
+
+# top prints text for now (the TUI is to come): no curses, as annotate
+$(BUILD)/xperf-top: $(call obj,$(TOP_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
 
 # Unit tests link the libraries and the commands' archives, never their .c files.

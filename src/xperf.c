@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "script",   "Print the records of a data file, one event per line" },
 	{ "annotate", "Show where a function spends its samples, per instruction" },
 	{ "diff",     "Compare the profiles of two or more data files, entry by entry" },
+	{ "top",      "Show the hottest functions of the running system, live" },
 	{ "inject",   "Rewrite a data file, e.g. uncompressed for readers without zstd" },
 	{ "list",     "List the events that can be recorded or counted" },
 };

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DRIVER=$XPERF_BUILD/xperf
-COMMANDS="record report stat script annotate diff inject list"
+COMMANDS="record report stat script annotate diff inject list top"
 # the commands this tree has sources for (the others are not implemented yet)
 BUILT=" $(make -s -C "$TOP" BUILD="$XPERF_BUILD" print-BUILT_COMMANDS) "
 UNIMPLEMENTED=

@@ -9,7 +9,7 @@ export -f stderr_lines
 
 test_case "a usage error: the error, one usage line, where the options are; exit 1" '
 	for cmd in "record -F abc -- true" "record --no-such -- true" "stat -r x -- true" \
-		   "report --sort" "script --no-such" "annotate a b" "inject -q" "list --x" "diff --no-such"; do
+		   "report --sort" "script --no-such" "annotate a b" "inject -q" "list --x" "diff --no-such" "top --no-such"; do
 		set -- $cmd
 		rc=0; "xperf-$1" "${@:2}" >out 2>err </dev/null || rc=$?
 		[ $rc -eq 1 ] || fail "$cmd: exit $rc"
