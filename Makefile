@@ -354,6 +354,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(RECO
 		  $(PROFILE_LIB) $(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
+# the TUI library's live entry point, as top calls it (tests/cmd/tui_live.sh)
+$(BUILD)/tests/tui-live: $(BUILD)/obj/tests/tools/tui-live.o $(TUI_LIB) $(VIEW_LIB) $(PROFILE_LIB) \
+		$(LIBS_ALL)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(ELF_LIBS) -lm

@@ -145,12 +145,12 @@ static bool want_tui(const struct report_opts *o)
 /* The TUI, or the stdio view where it cannot run (unless --tui asked for it). */
 static int run_tui(xpf_reader *r, const struct report_opts *o, double t0)
 {
-	struct report_tui_opts to = {
+	struct tui_opts to = {
 		.view = &o->view, .input = o->input, .captured = captured_time(o->input),
 		.verbose = o->verbose, .t0 = t0, .flame_inverted = o->flame_inverted,
 		.header = header_print,
 	};
-	int status = report_tui_run(r, &to);
+	int status = tui_browse_file(r, &to);
 
 	if (status == -EOPNOTSUPP || status == -ENOTTY) {
 		if (o->tui) {

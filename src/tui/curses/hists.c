@@ -214,6 +214,8 @@ static void draw(struct hists *h)
 			"No entries.", false);
 	if (h->msg[0])
 		snprintf(status, sizeof(status), "%s", h->msg);
+	else if (h->t->status[0]) /* a live source's: samples per second, lost samples */
+		snprintf(status, sizeof(status), "%s   ? for keys", h->t->status);
 	else
 		snprintf(status, sizeof(status), "Press '?' for help on key bindings");
 	attron(tui_attr(ST_BAR));
@@ -589,7 +591,18 @@ enum tui_exit tui_hists_run(struct tui *t, uint32_t idx)
 		int ch;
 
 		draw(&h);
-		ch = tui_getkey(t);
+		ch = tui_getkey_live(t);
+		if (ch == TUI_KEY_REDRAW) /* the status line: the message stays until a key */
+			continue;
+		if (ch == TUI_KEY_REFRESH) {
+			/* the message stays until a key; events may have samples now */
+			for (uint32_t i = 0; i < t->c.nr_ev; i++)
+				if (i != idx && t->c.ev[i].nr_samples)
+					has_list = true;
+			if (hb_reload(&h) < 0)
+				return TUI_QUIT;
+			continue;
+		}
 		h.msg[0] = 0;
 		ret = key(&h, ch, has_list);
 		if (ret >= 0)

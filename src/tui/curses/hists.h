@@ -55,6 +55,12 @@ struct hists {
 /* rows.c */
 int hb_init(struct hists *h, struct tui *t, uint32_t idx);
 void hb_free(struct hists *h);
+/*
+ * A live refresh (t->c holds the new results): the entries built again, the zooms, the
+ * limit, the unfolded entries and the selected entry kept by their keys. 0, or -ENOMEM
+ * with h freed.
+ */
+int hb_reload(struct hists *h);
 /* Rebuild the lines after a change, keeping the selected one where it can. 0 or -ENOMEM. */
 int hb_flatten(struct hists *h);
 /* Enter/+: fold or unfold the selected line's branches. */

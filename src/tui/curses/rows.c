@@ -440,3 +440,75 @@ int hb_save(struct hists *h, const char *path, size_t *lines)
 	*lines = h->nr_rows;
 	return ret;
 }
+
+/* The entry of key k in the entries now, or -1. */
+static int64_t entry_of(const struct hists *h, const struct xpp_hist_key *k)
+{
+	for (size_t i = 0; i < h->en.nr_rows; i++) {
+		struct xpp_hist_key e = rv_entry_key(&h->en, h->en.rows[i]);
+
+		if (!memcmp(&e, k, sizeof(e)))
+			return h->en.rows[i];
+	}
+	return -1;
+}
+
+/*
+ * A live refresh: the entries built again from the new results, keeping what the reader
+ * chose by key (the zooms, the limit, the unfolded entries, the selected entry), since
+ * entry ids are the old hist's.
+ */
+int hb_reload(struct hists *h)
+{
+	struct tui *t = h->t;
+	uint32_t idx = h->idx;
+	struct hb_zoom zooms[HB_MAX_ZOOMS];
+	unsigned int nr_zooms = h->nr_zooms;
+	double limit = h->percent_limit;
+	struct xpp_hist_key sel_key, *open_keys = NULL;
+	bool had_sel = h->sel < h->nr_rows;
+	size_t nr_open = 0, top = h->top;
+	int64_t e;
+	int ret;
+
+	memcpy(zooms, h->zooms, sizeof(zooms));
+	if (had_sel)
+		sel_key = rv_entry_key(&h->en, h->rows[h->sel].entry);
+	for (size_t i = 0; i < h->nr_entries; i++)
+		if (h->expanded[i]) {
+			struct xpp_hist_key *k = realloc(open_keys, (nr_open + 1) * sizeof(*k));
+
+			if (!k)
+				break; /* out of memory: fewer stay unfolded */
+			open_keys = k;
+			open_keys[nr_open++] = rv_entry_key(&h->en, (uint32_t)i);
+		}
+	hb_free(h);
+	ret = hb_init(h, t, idx);
+	if (ret < 0)
+		goto out;
+	memcpy(h->zooms, zooms, sizeof(zooms));
+	h->nr_zooms = nr_zooms;
+	h->percent_limit = limit;
+	for (size_t i = 0; i < nr_open; i++) {
+		struct hb_chain *ch;
+
+		e = entry_of(h, &open_keys[i]);
+		if (e >= 0 && hb_entry_unfolds(h, (uint32_t)e) && (ch = chain_of(h, (uint32_t)e))) {
+			h->expanded[e] = 1;
+			open_single(h, ch, 0);
+		}
+	}
+	ret = hb_flatten(h);
+	h->top = top;
+	if (ret < 0 || !had_sel || (e = entry_of(h, &sel_key)) < 0)
+		goto out;
+	for (size_t i = 0; i < h->nr_rows; i++)
+		if (h->rows[i].entry == (uint32_t)e && !h->rows[i].node) {
+			h->sel = i;
+			break;
+		}
+out:
+	free(open_keys);
+	return ret;
+}

@@ -78,11 +78,19 @@ struct tui_key_time {
 };
 
 struct tui {
-	const struct report_tui_opts *o;
+	const struct tui_opts *o;
 	struct rv_ctx c;
 	xpp_profile *p;
 	xpf_reader *r;
 	bool own_reader;                /* r was opened again for a new --sort: closed here */
+	bool own_profile;               /* p is freed here (a file's), not the source's */
+	/* a live source (tui_browse() with a refresh callback) */
+	const struct tui_source *src;
+	char status[256];               /* its status line, "" none */
+	bool failed;                    /* its refresh failed: every view goes back, then quits */
+	double refresh_start;           /* when the last applied refresh started, 0 none pending */
+	unsigned int nr_refresh;        /* -v: refreshes applied, their time to the screen */
+	double refresh_max, refresh_sum;
 	char resort[128];               /* the sort keys asked for with s */
 	bool flip_children;             /* with TUI_RESORT: o asked for the other of children/self */
 	/* timing (-v) */
@@ -98,9 +106,21 @@ struct tui {
 
 /*
  * Read a key: flushes the screen first, and, with -v, takes the time the previous key
- * took (from its arrival to the screen answering it).
+ * took (from its arrival to the screen answering it). With a live source, its refresh is
+ * called while waiting, without leave to change the profile (the caller holds pointers
+ * into it); once it failed, every call returns 'q'.
  */
 int tui_getkey(struct tui *t);
+/*
+ * The same for the views that build their screen again from new results (the main view,
+ * the event list): the refresh may change the profile, and TUI_KEY_REFRESH is returned
+ * when it did (t->c then holds the new results: build again from them), TUI_KEY_REDRAW
+ * when only t->status changed (draw again, keeping the message).
+ */
+int tui_getkey_live(struct tui *t);
+/* Not keys (tui_getkey_live()), above every curses key (KEY_MAX) and byte. */
+#define TUI_KEY_REFRESH 0x10000
+#define TUI_KEY_REDRAW 0x10001
 /*
  * The moving keys every list shares (arrows, j/k, PgUp/PgDn with `page` lines, Home/End):
  * true when ch is one, with *pos moved inside [0, nr). Views add keys of their own.

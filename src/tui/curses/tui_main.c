@@ -92,15 +92,22 @@ bool tui_move(int ch, size_t *pos, size_t nr, size_t page)
 	return true;
 }
 
-int tui_getkey(struct tui *t)
+/* -v: the time the previous key (or applied refresh) took, once the screen answered it. */
+static void take_time(struct tui *t)
 {
-	double tm;
-	int ch;
+	double tm = now();
 
-	refresh();
-	tm = now();
 	if (!t->first_screen)
 		t->first_screen = tm - t->o->t0;
+	if (t->refresh_start) {
+		double d = tm - t->refresh_start;
+
+		t->nr_refresh++;
+		t->refresh_sum += d;
+		if (d > t->refresh_max)
+			t->refresh_max = d;
+		t->refresh_start = 0;
+	}
 	if (t->key_pending >= 0) {
 		double d = tm - t->key_start;
 
@@ -116,11 +123,70 @@ int tui_getkey(struct tui *t)
 			if (!XB_ARRAY_RESERVE(t->log, t->cap_log, t->nr_log + 1, 64))
 				t->log[t->nr_log++] = (struct tui_key_time){ t->key_pending, d };
 		}
+		t->key_pending = -1;
 	}
-	ch = getch();
+}
+
+/*
+ * The live source's refresh, after interval_ms without a key. True when it changed the
+ * profile (only with apply): t->c then holds the new results.
+ */
+static int live_refresh(struct tui *t, bool apply)
+{
+	const struct tui_source *src = t->src;
+	xpp_profile *p = t->p;
+	double start = now();
+	char was[sizeof(t->status)];
+	int ret;
+
+	memcpy(was, t->status, sizeof(was));
+	t->status[0] = 0;
+	ret = src->update(src->ctx, apply, &p, t->status, sizeof(t->status));
+	if (ret < 0) {
+		t->failed = true;
+		return 0;
+	}
+	if (!apply)
+		return 0;
+	if (ret == 0) /* the status line alone, where it shows */
+		return strcmp(was, t->status) ? TUI_KEY_REDRAW : 0;
+	t->p = p;
+	t->r = xpp_profile_reader(p);
+	rv_ctx_take(&t->c, t->p, t->r);
+	t->refresh_start = start;
+	return TUI_KEY_REFRESH;
+}
+
+static int getkey(struct tui *t, bool apply)
+{
+	int ch;
+
+	refresh();
+	take_time(t);
+	if (t->src && t->src->update)
+		timeout((int)(t->src->interval_ms ? t->src->interval_ms : 1000));
+	for (;;) {
+		if (t->failed)
+			return 'q';
+		ch = getch();
+		if (ch != ERR || !t->src || !t->src->update)
+			break;
+		if ((ch = live_refresh(t, apply)))
+			return ch;
+	}
 	t->key_start = now();
 	t->key_pending = ch == KEY_RESIZE ? -1 : ch;
 	return ch;
+}
+
+int tui_getkey(struct tui *t)
+{
+	return getkey(t, false);
+}
+
+int tui_getkey_live(struct tui *t)
+{
+	return getkey(t, true);
 }
 
 /* A centred message on an otherwise blank screen (while the file is read). */
@@ -137,14 +203,36 @@ static void splash(const char *fmt, const char *arg)
 }
 
 /* Events with samples: pick one (several events), or the only one. */
-static enum tui_exit pick_event(struct tui *t)
-{
-	uint32_t ids[64], n = 0;
-	size_t sel = 0;
+#define MAX_LISTED 64
 
-	for (uint32_t i = 0; i < t->c.nr_ev && n < sizeof(ids) / sizeof(ids[0]); i++)
+static uint32_t event_ids(const struct tui *t, uint32_t *ids)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < t->c.nr_ev && n < MAX_LISTED; i++)
 		if (t->c.ev[i].nr_samples)
 			ids[n++] = i;
+	return n;
+}
+
+/* After a live refresh: the list again, the selection kept on its event. */
+static uint32_t relist(const struct tui *t, uint32_t *ids, uint32_t n, size_t *sel)
+{
+	uint32_t was = *sel < n ? ids[*sel] : UINT32_MAX;
+
+	n = event_ids(t, ids);
+	*sel = 0;
+	for (uint32_t i = 0; i < n; i++)
+		if (ids[i] == was)
+			*sel = i;
+	return n;
+}
+
+static enum tui_exit pick_event(struct tui *t)
+{
+	uint32_t ids[MAX_LISTED], n = event_ids(t, ids);
+	size_t sel = 0;
+
 	if (n == 1)
 		return tui_hists_run(t, ids[0]);
 	for (;;) {
@@ -171,7 +259,11 @@ static enum tui_exit pick_event(struct tui *t)
 		attron(tui_attr(ST_BAR));
 		tui_put(LINES - 1, 0, COLS, "Enter: open the event   q: quit   h or ?: keys", true);
 		attroff(tui_attr(ST_BAR));
-		ch = tui_getkey(t);
+		ch = tui_getkey_live(t);
+		if (ch == TUI_KEY_REFRESH) {
+			n = relist(t, ids, n, &sel);
+			continue;
+		}
 		if (tui_move(ch, &sel, n, (size_t)(LINES > 3 ? LINES - 3 : 1)))
 			continue;
 		switch (ch) {
@@ -179,11 +271,17 @@ static enum tui_exit pick_event(struct tui *t)
 		case '\r':
 		case KEY_ENTER:
 		case KEY_RIGHT:
+			if (sel >= n) /* live, counts zeroed: no event has samples now */
+				break;
 			/* Tab and Shift-Tab in the main view go round the events, as in perf */
 			for (enum tui_exit ex = tui_hists_run(t, ids[sel]);;
 			     ex = tui_hists_run(t, ids[sel])) {
 				if (ex == TUI_QUIT || ex == TUI_RESORT)
 					return ex;
+				if (t->src) /* live: events may have samples now that had none */
+					n = relist(t, ids, n, &sel);
+				if (!n)
+					break;
 				if (ex == TUI_NEXT_EVENT)
 					sel = (sel + 1) % n;
 				else if (ex == TUI_PREV_EVENT)
@@ -222,6 +320,10 @@ static void print_timings(const struct tui *t)
 		fprintf(stderr, "%s: tui: %u keys answered, mean %.2f ms, slowest %.2f ms (%s)\n",
 			cli_command(), t->nr_keys, t->key_sum / t->nr_keys * 1e3, t->key_max * 1e3,
 			tui_keyname(t->key_max_ch, kb, sizeof(kb)));
+	if (t->nr_refresh)
+		fprintf(stderr, "%s: tui: %u refreshes drawn, mean %.2f ms, slowest %.2f ms\n",
+			cli_command(), t->nr_refresh, t->refresh_sum / t->nr_refresh * 1e3,
+			t->refresh_max * 1e3);
 }
 
 static bool has_samples(const struct rv_ctx *c)
@@ -331,7 +433,17 @@ static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
 	return 0;
 }
 
-int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
+/* The event list or the main view until q; s and o read the file again. */
+static void browse(struct tui *t, struct view_opts *vo)
+{
+	char msg[256];
+
+	while (pick_event(t) == TUI_RESORT)
+		if (resort(t, vo, msg, sizeof(msg)) < 0)
+			splash("%s (any key goes back)", msg), tui_getkey(t);
+}
+
+int tui_browse_file(xpf_reader *r, const struct tui_opts *o)
 {
 	struct view_opts vo = *o->view; /* s changes its --sort */
 	struct xb_error err = { 0 };
@@ -372,11 +484,7 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 	}
 	rv_ctx_take(&t.c, t.p, r);
 	if (has_samples(&t.c)) {
-		char msg[256];
-
-		while (pick_event(&t) == TUI_RESORT)
-			if (resort(&t, &vo, msg, sizeof(msg)) < 0)
-				splash("%s (any key goes back)", msg), tui_getkey(&t);
+		browse(&t, &vo);
 	} else {
 		tui_term_close();
 		cli_warning("'%s' has no samples", o->input ? o->input : "the input");
@@ -391,4 +499,52 @@ int report_tui_run(xpf_reader *r, const struct report_tui_opts *o)
 		xpf_reader_close(t.r);
 	free(t.log);
 	return status;
+}
+
+/* A live profile with no samples yet: a splash until it has some. False: q was pressed. */
+static bool wait_samples(struct tui *t)
+{
+	while (!has_samples(&t->c)) {
+		int ch;
+
+		if (!t->src->update)
+			return true; /* nothing will come */
+		splash("Waiting for samples ... %s", t->status[0] ? t->status : "(q quits)");
+		ch = tui_getkey_live(t);
+		if (ch == 'q' || ch == TUI_ESC || ch == TUI_CTRL('c'))
+			return false;
+	}
+	return true;
+}
+
+int tui_browse(const struct tui_source *src)
+{
+	struct view_opts vo = *src->o->view;
+	struct xpp_opts po = { 0 };
+	struct tui t = { .o = src->o, .src = src, .p = src->profile, .key_pending = -1 };
+	int ret;
+
+	if (rv_ctx_parse(&t.c, &vo, &po) < 0)
+		return CLI_EXIT_USAGE;
+	ret = tui_term_open();
+	if (ret < 0)
+		return ret;
+	tui_term_modes();
+	t.r = xpp_profile_reader(t.p);
+	rv_ctx_take(&t.c, t.p, t.r);
+	if (!wait_samples(&t)) {
+		tui_term_close();
+	} else if (has_samples(&t.c)) {
+		browse(&t, &vo);
+		tui_term_close();
+	} else {
+		tui_term_close();
+		cli_warning("the profile has no samples");
+	}
+	if (t.failed)
+		cli_error("%s", t.status[0] ? t.status : "the profile's refresh failed");
+	if (src->o->verbose)
+		print_timings(&t);
+	free(t.log);
+	return t.failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 }
