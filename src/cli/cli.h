@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Options are declared once, in a table; parsing and `-h`/`--help` output both come from
@@ -148,6 +149,18 @@ const char *cli_default_input(bool quiet);
  * record one first.
  */
 void cli_input_error(const char *msg, int errnum);
+
+/*
+ * An export's output file (a flame graph, speedscope, ...): path opened for writing, or
+ * stdout for "-". NULL after saying why (cli_error).
+ */
+FILE *cli_output_open(const char *path);
+/*
+ * Close what cli_output_open() gave (stdout: flushed, left open). ret is the writer's
+ * result so far (0 or a negative errno); the result with the close's own error added,
+ * said (cli_error, naming path) when negative.
+ */
+int cli_output_close(FILE *out, const char *path, int ret);
 
 /*
  * Directories from the environment, for the libraries, which read none themselves (each

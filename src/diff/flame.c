@@ -63,21 +63,12 @@ int diff_flamegraph_write(const struct diff_file *f, const char *path)
 		 "red grew, blue shrank (share of samples)",
 		 xpf_attr_event_name(xpf_reader_attr(f[1].r, ev_new), name, sizeof(name)),
 		 new.count[0], f[1].path, old.count[0], f[0].path);
-	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!out) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		ret = -errno;
+	if (!(out = cli_output_open(path))) {
+		ret = -EIO;
 		goto out;
 	}
-	ret = flame_write_svg(&new, out, "Differential Flame Graph", sub, false);
-	if (out != stdout) {
-		if (fclose(out) && ret == 0)
-			ret = -errno;
-	} else if (fflush(out) && ret == 0) {
-		ret = -errno;
-	}
-	if (ret < 0)
-		cli_error("cannot write '%s': %s", path, strerror(-ret));
+	ret = cli_output_close(out, path,
+			       flame_write_svg(&new, out, "Differential Flame Graph", sub, false));
 out:
 	flame_free(&old);
 	flame_free(&new);

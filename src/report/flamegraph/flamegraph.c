@@ -38,26 +38,14 @@ static int write_file(const xpp_profile *p, uint32_t ev, const char *path, bool 
 		 xpf_attr_event_name(a, name, sizeof(name)), wall ? " + offcpu-time" : "",
 		 f.count[0],
 		 xpp_profile_callchains(p) ? "" : " (no call chains: command, function)");
-	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!out) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
+	if (!(out = cli_output_open(path))) {
 		flame_free(&f);
 		return CLI_EXIT_RUNTIME;
 	}
 	/* flamegraph.pl --inverted titles its graph so */
 	ret = flame_write_svg(&f, out, inverted ? "Icicle Graph" : "Flame Graph", sub, inverted);
 	flame_free(&f);
-	if (out != stdout) {
-		if (fclose(out) && ret == 0)
-			ret = -errno;
-	} else if (fflush(out) && ret == 0) {
-		ret = -errno;
-	}
-	if (ret < 0) {
-		cli_error("cannot write '%s': %s", path, strerror(-ret));
-		return CLI_EXIT_RUNTIME;
-	}
-	return CLI_EXIT_OK;
+	return cli_output_close(out, path, ret) < 0 ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 }
 
 int report_flamegraph_run(xpf_reader *r, const char *path, const char *event, bool inverted,

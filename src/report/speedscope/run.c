@@ -113,23 +113,12 @@ static int write_file(struct ss *s, const char *input, const char *path, uint32_
 		snprintf(names[i], len, "%s %d/%d %s", comm ? comm : ":-1", t->pid, t->tid, ev);
 		units[i] = wall || (a && (rv_is_clock(a) || rv_is_offcpu(a))) ? "nanoseconds" : "none";
 	}
-	out = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!out) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
+	if (!(out = cli_output_open(path)))
 		goto out;
-	}
 	/* speedscope titles its page with the name: the file's, not its directory's */
 	ret = ss_write(s, out, strrchr(input, '/') ? strrchr(input, '/') + 1 : input, pick, n,
 		       names, units);
-	if (out != stdout) {
-		if (fclose(out) && ret == 0)
-			ret = -errno;
-	} else if (fflush(out) && ret == 0) {
-		ret = -errno;
-	}
-	if (ret < 0)
-		cli_error("cannot write '%s': %s", path, strerror(-ret));
-	else
+	if (cli_output_close(out, path, ret) == 0)
 		status = CLI_EXIT_OK;
 out:
 	for (uint32_t i = 0; names && i < n; i++)
