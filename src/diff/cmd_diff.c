@@ -177,15 +177,16 @@ static int run_passes(struct diff_file *f, uint32_t nf)
 	return 0;
 }
 
-/* perf's evsel__match2: the same event is the same attr type and config. */
-static int64_t match_event(const struct diff_file *base, uint32_t idx, const struct diff_file *d)
+int64_t diff_match_event(const struct diff_file *base, uint32_t idx, const struct diff_file *d,
+			 bool sampled)
 {
 	const struct xpf_attr *a = xpf_reader_attr(base->r, idx);
 
 	for (uint32_t i = 0; i < xpf_reader_nr_attrs(d->r); i++) {
 		const struct xpf_attr *b = xpf_reader_attr(d->r, i);
 
-		if (a->attr.type == b->attr.type && a->attr.config == b->attr.config)
+		if (a->attr.type == b->attr.type && a->attr.config == b->attr.config &&
+		    (!sampled || (i < d->c.nr_ev && d->c.ev[i].nr_samples)))
 			return i;
 	}
 	return -1;
@@ -212,7 +213,7 @@ static int run(struct diff_file *f, uint32_t nf, const struct diff_opts *o)
 
 		ret = build(&f[0], i);
 		for (uint32_t k = 1; k < nf && ret == 0; k++)
-			ret = build(&f[k], match_event(&f[0], i, &f[k]));
+			ret = build(&f[k], diff_match_event(&f[0], i, &f[k], false));
 		if (ret == 0)
 			ret = diff_table_build(&t);
 		if (ret == 0)

@@ -62,6 +62,13 @@ struct diff_table {
 	double base_shown;          /* the Baseline column's total after -b (perf's resort) */
 };
 
+/*
+ * perf's evsel__match2: the event of d that is event idx of base, the same attr type and
+ * config (the first; with sampled, the first with samples), or -1.
+ */
+int64_t diff_match_event(const struct diff_file *base, uint32_t idx, const struct diff_file *d,
+			 bool sampled);
+
 /* table.c: pair the entries of the files' built events, drop unpaired rows with -b, sort. */
 int diff_table_build(struct diff_table *t);
 void diff_table_free(struct diff_table *t);

@@ -8,24 +8,17 @@
 #include "diff/diff.h"
 #include "view/flame.h"
 
-/* The first event of NEW with samples that OLD has with samples too (perf's evsel__match2). */
+/* The first event of NEW with samples that OLD has with samples too. */
 static int pick_event(const struct diff_file *old, const struct diff_file *new, uint32_t *ev_new,
 		      uint32_t *ev_old)
 {
 	for (uint32_t i = 0; i < new->c.nr_ev; i++) {
-		const struct xpf_attr *a = xpf_reader_attr(new->r, i);
+		int64_t k;
 
-		if (!new->c.ev[i].nr_samples)
-			continue;
-		for (uint32_t k = 0; k < old->c.nr_ev; k++) {
-			const struct xpf_attr *b = xpf_reader_attr(old->r, k);
-
-			if (a->attr.type == b->attr.type && a->attr.config == b->attr.config &&
-			    old->c.ev[k].nr_samples) {
-				*ev_new = i;
-				*ev_old = k;
-				return 0;
-			}
+		if (new->c.ev[i].nr_samples && (k = diff_match_event(new, i, old, true)) >= 0) {
+			*ev_new = i;
+			*ev_old = (uint32_t)k;
+			return 0;
 		}
 	}
 	return -ENOENT;
