@@ -167,8 +167,8 @@ static void put_escaped(FILE *out, const char *s)
 /* The label that fits in w pixels, as the script fits it after a zoom. */
 static void put_label(FILE *out, const char *name, double w)
 {
-	/* a box is never wider than the graph, even where a damaged file's periods wrapped
-	 * past the root's total */
+	/* a box is never wider than the graph (the tree's sums saturate; siblings that each
+	 * reached 2^64 still add up past their parent) */
 	int n = (int)(((w < WIDTH ? w : WIDTH) - 6) / CHAR_W);
 	size_t len = strlen(name);
 	char buf[512];

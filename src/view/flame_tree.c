@@ -35,6 +35,17 @@ static int reserve(struct flame *f, uint32_t id)
 	return 0;
 }
 
+/*
+ * a + b, or UINT64_MAX where it would wrap: a damaged file's periods can add up past 2^64,
+ * and a frame must never weigh less than one below it (nor the root less than the graph).
+ */
+static uint64_t sum(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 /* The child of `parent` named `name`, charged with period and count: its id or -errno. */
 static int64_t add(struct flame *f, uint32_t parent, const char *name, enum flame_kind kind,
 		   const char *dso, uint64_t period, uint64_t count)
@@ -46,8 +57,8 @@ static int64_t add(struct flame *f, uint32_t parent, const char *name, enum flam
 	id = xpp_cg_child(f->t, parent, (uint32_t)key);
 	if (id < 0 || reserve(f, (uint32_t)id) < 0)
 		return -ENOMEM;
-	f->period[id] += period;
-	f->count[id] += count;
+	f->period[id] = sum(f->period[id], period);
+	f->count[id] = sum(f->count[id], count);
 	f->kind[id] = (uint8_t)kind;
 	f->dso[id] = dso;
 	return id;
@@ -148,8 +159,8 @@ int flame_build(struct flame *f, const xpp_profile *p, const struct xpp_event *e
 	/* the root: everything below it, filtered samples left out as the tree leaves them */
 	for (uint32_t c = xpp_cg_node(f->t, 0)->first_child; c;
 	     c = xpp_cg_node(f->t, c)->next_sibling) {
-		f->period[0] += f->period[c];
-		f->count[0] += f->count[c];
+		f->period[0] = sum(f->period[0], f->period[c]);
+		f->count[0] = sum(f->count[0], f->count[c]);
 	}
 	return 0;
 }
