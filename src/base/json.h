@@ -1,4 +1,4 @@
-/* libxperf-base: JSON strings, escaped in one place for every writer (speedscope, stat -j to come). */
+/* libxperf-base: JSON strings, escaped in one place for every writer (speedscope, stat -j). */
 #ifndef XB_JSON_H
 #define XB_JSON_H
 

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "stat/stat.h"
 
 static const char *state_str(enum stat_state s)
@@ -111,10 +112,18 @@ void stat_print_csv(const struct stat_out *o, const struct stat_line *l)
 	fputc('\n', f);
 }
 
+/* "key" : "value", with value escaped by the one JSON writer (base/json.h) */
+static void json_member(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, "\"%s\" : ", key);
+	xb_json_str(f, value, strlen(value));
+	fputs(", ", f);
+}
+
 void stat_print_json(const struct stat_out *o, const struct stat_line *l)
 {
 	FILE *f = o->fh;
-	char esc[512];
+	char thread[64];
 
 	fputc('{', f);
 	if (l->interval)
@@ -123,17 +132,15 @@ void stat_print_json(const struct stat_out *o, const struct stat_line *l)
 	if (l->aggr == STAT_AGGR_NONE) {
 		fprintf(f, "\"cpu\" : \"%d\", ", l->cpu);
 	} else if (l->aggr == STAT_AGGR_THREAD) {
-		stat_json_escape(esc, sizeof(esc), l->comm ? l->comm : "");
-		fprintf(f, "\"thread\" : \"%s-%d\", ", esc, l->tid);
+		snprintf(thread, sizeof(thread), "%s-%d", l->comm ? l->comm : "", l->tid);
+		json_member(f, "thread", thread);
 	}
 	if (l->state == STAT_OK)
 		fprintf(f, "\"counter-value\" : \"%f\", ", l->uval);
 	else
 		fprintf(f, "\"counter-value\" : \"%s\", ", state_str(l->state));
-	stat_json_escape(esc, sizeof(esc), l->unit ? l->unit : "");
-	fprintf(f, "\"unit\" : \"%s\", ", esc);
-	stat_json_escape(esc, sizeof(esc), l->name);
-	fprintf(f, "\"event\" : \"%s\", ", esc);
+	json_member(f, "unit", l->unit ? l->unit : "");
+	json_member(f, "event", l->name);
 	if (l->show_noise)
 		fprintf(f, "\"variance\" : %.2f, ", l->noise_pct);
 	fprintf(f, "\"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f, ", l->run,
@@ -143,8 +150,9 @@ void stat_print_json(const struct stat_out *o, const struct stat_line *l)
 
 		while (*u == ' ')
 			u++;
-		stat_json_escape(esc, sizeof(esc), u);
-		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"%s\"}\n", l->metric.val, esc);
+		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : ", l->metric.val);
+		xb_json_str(f, u, strlen(u));
+		fputs("}\n", f);
 	} else {
 		fprintf(f, "\"metric-value\" : %f, \"metric-unit\" : \"\"}\n", 0.0);
 	}

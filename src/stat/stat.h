@@ -60,8 +60,6 @@ double stat_convert_unit(double v, char *unit);
  * printf's "%'" does in a locale with grouping by 3. Returns the length written.
  */
 int stat_fmt_number(char *buf, size_t len, double v, int decimals, const char *sep);
-/* Escape s for a JSON string body into buf (no quotes added). */
-void stat_json_escape(char *buf, size_t len, const char *s);
 
 /* ---- one output row ------------------------------------------------------------------ */
 

@@ -32,23 +32,3 @@ int stat_fmt_number(char *buf, size_t len, double v, int decimals, const char *s
 	return snprintf(buf, len, "%s", tmp);
 }
 
-void stat_json_escape(char *buf, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	if (!len)
-		return;
-	for (; s && *s && o + 7 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\') {
-			buf[o++] = '\\';
-			buf[o++] = c;
-		} else if (c < 0x20) {
-			o += snprintf(buf + o, len - o, "\\u%04x", c);
-		} else {
-			buf[o++] = c;
-		}
-	}
-	buf[o] = 0;
-}
