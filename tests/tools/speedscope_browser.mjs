@@ -1,8 +1,7 @@
 // Open a speedscope file in the real viewer: speedscope's own page (the npm package's
 // dist/release/index.html) in headless Chromium, driven over the DevTools protocol, the
 // file handed to it by #profileURL= from a small HTTP server on 127.0.0.1 (the page
-// fetches it as it would from any server). Node 20 with --experimental-websocket,
-// chromium on PATH or $CHROMIUM.
+// fetches it as it would from any server). The browser: chromium.mjs.
 //
 //   node --experimental-websocket speedscope_browser.mjs RELEASE_DIR FILE.json SHOT.png
 //
@@ -20,12 +19,11 @@
 //                     per-function summary), its rows as it sorts them (by self, most
 //                     first), at most 40
 // Exits 0 when the page was read, 3 when the browser or the page failed.
-import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
 import { inflateSync } from "node:zlib";
+import { openPage, sleep } from "./chromium.mjs";
 
 const [release, file, shot] = process.argv.slice(2);
 if (!release || !file || !shot) {
@@ -53,72 +51,13 @@ const server = createServer((req, res) => {
 await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const http = `http://127.0.0.1:${server.address().port}`;
 
-const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
-const profile = mkdtempSync(join(tmpdir(), "speedscope-browser-"));
-const chrome = spawn(process.env.CHROMIUM || "chromium",
-	["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-	 "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
-	{ stdio: ["ignore", "ignore", "pipe"] });
-let done = false;
-// Chromium killed and gone before its profile directory goes (it writes there until then)
-async function finish(code) {
-	if (done) return;
-	done = true;
-	server.close();
-	if (chrome.exitCode === null && chrome.signalCode === null) {
-		const gone = new Promise((ok) => chrome.once("exit", ok));
-		chrome.kill("SIGKILL");
-		await Promise.race([gone, sleep(5000)]);
-	}
-	try { rmSync(profile, { recursive: true, force: true }); } catch { /* still in use */ }
-	process.exit(code);
-}
-// whatever ends the driver ends the browser: a time limit, a signal, an error
-for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => finish(3));
-process.on("uncaughtException", (e) => { console.error(`speedscope_browser: ${e.message}`); finish(3); });
-process.on("unhandledRejection", (e) => { console.error(`speedscope_browser: ${e}`); finish(3); });
-setTimeout(() => { console.error("speedscope_browser: timed out"); finish(3); }, 120000).unref();
-
-const port = await new Promise((ok, fail) => {
-	let err = "";
-	chrome.stderr.on("data", (d) => {
-		err += d;
-		const m = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(err);
-		if (m) ok(m[1]);
-	});
-	chrome.on("exit", (c) => fail(new Error(`chromium exited (${c}): ${err.trim().split("\n").pop()}`)));
-}).catch((e) => { console.error(`speedscope_browser: ${e.message}`); return finish(3); });
-
-const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-const page = targets.find((t) => t.type === "page");
-const ws = new WebSocket(page.webSocketDebuggerUrl);
-await new Promise((ok) => ws.addEventListener("open", ok));
-
-let nextId = 1;
-const pending = new Map();
-ws.addEventListener("message", (m) => {
-	const msg = JSON.parse(m.data);
-	if (msg.id && pending.has(msg.id)) {
-		const { ok, fail } = pending.get(msg.id);
-		pending.delete(msg.id);
-		if (msg.error) fail(new Error(JSON.stringify(msg.error)));
-		else ok(msg.result);
-	} else if (msg.method === "Page.javascriptDialogOpening") {
-		// speedscope says a file it cannot import with alert(), which blocks the page
-		console.log(`error ${JSON.stringify(msg.params.message.slice(0, 300))}`);
-		finish(3);
-	}
-});
-function send(method, params = {}) {
-	const id = nextId++;
-	ws.send(JSON.stringify({ id, method, params }));
-	return new Promise((ok, fail) => pending.set(id, { ok, fail }));
-}
-async function js(expr) {
-	const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true, awaitPromise: true });
-	if (r.exceptionDetails) throw new Error(`${expr}: ${r.exceptionDetails.exception?.description}`);
-	return r.result.value;
-}
+const b = await openPage("speedscope_browser", 120, () => server.close());
+const { send, js, finish } = b;
+// speedscope says a file it cannot import with alert(), which blocks the page
+b.onDialog = (params) => {
+	console.log(`error ${JSON.stringify(params.message.slice(0, 300))}`);
+	finish(3);
+};
 // poll expr in the page until it is truthy (or the time is up: its last value)
 async function until(expr, ms = 30000) {
 	let v;
@@ -127,8 +66,6 @@ async function until(expr, ms = 30000) {
 	return v;
 }
 
-await send("Page.enable");
-await send("Runtime.enable");
 await send("Emulation.setDeviceMetricsOverride",
 	{ width: 1200, height: 800, deviceScaleFactor: 1, mobile: false });
 await send("Page.navigate", { url: `${http}/index.html#profileURL=${encodeURIComponent(`${http}/profile.json`)}` });

@@ -1,6 +1,5 @@
-// Drive a flame-graph SVG of `xperf report --flamegraph` in headless Chromium over the
-// DevTools protocol, as a person would: mouse clicks on boxes, Ctrl-F and the search prompt.
-// Node 20 with --experimental-websocket (the WebSocket client), chromium on PATH or $CHROMIUM.
+// Drive a flame-graph SVG of `xperf report --flamegraph` in headless Chromium (chromium.mjs),
+// as a person would: mouse clicks on boxes, Ctrl-F and the search prompt.
 //
 //   node --experimental-websocket svg_browser.mjs FILE.svg zoom [MAX]
 //     click every box (at most MAX spread over the file, and the deepest), one at a time,
@@ -15,10 +14,8 @@
 //
 // Who calls whom comes from the file itself: boxes are written depth first, so the callers
 // of a box are the nearest boxes before it one row lower each (the oracle the checks use).
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { openPage } from "./chromium.mjs";
 
 const [svg, cmd, arg] = process.argv.slice(2);
 if (!svg || !cmd) {
@@ -26,85 +23,11 @@ if (!svg || !cmd) {
 	process.exit(2);
 }
 
-const profile = mkdtempSync(join(tmpdir(), "svg-browser-"));
-const chrome = spawn(process.env.CHROMIUM || "chromium",
-	["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-	 "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
-	{ stdio: ["ignore", "ignore", "pipe"] });
-let done = false;
-function finish(code) {
-	if (done) return;
-	done = true;
-	// the profile directory goes once the browser has stopped writing to it
-	const out = () => {
-		try { rmSync(profile, { recursive: true, force: true }); } catch { /* still in use */ }
-		process.exit(code);
-	};
-	if (chrome.exitCode !== null || chrome.signalCode !== null) out();
-	chrome.once("exit", out);
-	setTimeout(out, 5000).unref();
-	chrome.kill("SIGKILL");
-}
-// whatever ends the driver ends the browser: a time limit, a signal, an error
-for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => finish(3));
-process.on("uncaughtException", (e) => { console.error(`svg_browser: ${e.message}`); finish(3); });
-process.on("unhandledRejection", (e) => { console.error(`svg_browser: ${e}`); finish(3); });
 // a minute, and a second more per box a zoom clicks
 const limit = 60 + (cmd === "zoom" && arg ? +arg : cmd === "zoom" ? 1000 : 0);
-setTimeout(() => { console.error("svg_browser: timed out"); finish(3); }, limit * 1000).unref();
+const b = await openPage("svg_browser", limit);
+const { send, event, js, click, finish } = b;
 
-const port = await new Promise((ok, fail) => {
-	let err = "";
-	chrome.stderr.on("data", (d) => {
-		err += d;
-		const m = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(err);
-		if (m) ok(m[1]);
-	});
-	chrome.on("exit", (c) => fail(new Error(`chromium exited (${c}): ${err.trim().split("\n").pop()}`)));
-}).catch((e) => { console.error(`svg_browser: ${e.message}`); finish(3); });
-
-const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-const page = targets.find((t) => t.type === "page");
-const ws = new WebSocket(page.webSocketDebuggerUrl);
-await new Promise((ok) => ws.addEventListener("open", ok));
-
-let nextId = 1;
-const pending = new Map(), waiters = [];
-ws.addEventListener("message", (m) => {
-	const msg = JSON.parse(m.data);
-	if (msg.id && pending.has(msg.id)) {
-		const { ok, fail } = pending.get(msg.id);
-		pending.delete(msg.id);
-		if (msg.error) fail(new Error(JSON.stringify(msg.error)));
-		else ok(msg.result);
-	} else if (msg.method) {
-		for (const w of waiters.splice(0)) {
-			if (w.method === msg.method) w.ok(msg.params);
-			else waiters.push(w);
-		}
-		if (msg.method === "Page.javascriptDialogOpening" && onDialog) onDialog(msg.params);
-	}
-});
-function send(method, params = {}) {
-	const id = nextId++;
-	ws.send(JSON.stringify({ id, method, params }));
-	return new Promise((ok, fail) => pending.set(id, { ok, fail }));
-}
-function event(method) { return new Promise((ok) => waiters.push({ method, ok })); }
-let onDialog = null;
-
-async function js(expr) {
-	const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true });
-	if (r.exceptionDetails) throw new Error(`${expr}: ${r.exceptionDetails.exception?.description}`);
-	return r.result.value;
-}
-async function click(x, y) {
-	for (const type of ["mousePressed", "mouseReleased"])
-		await send("Input.dispatchMouseEvent", { type, x, y, button: "left", clickCount: 1 });
-}
-
-await send("Page.enable");
-await send("Runtime.enable");
 const loaded = event("Page.loadEventFired");
 await send("Page.navigate", { url: "file://" + resolve(svg) });
 await loaded;
@@ -183,7 +106,7 @@ if (cmd === "zoom") {
 	for (const b of bad.slice(0, 20)) console.log(b);
 	finish(0);
 } else if (cmd === "search") {
-	const dialog = new Promise((ok) => { onDialog = ok; });
+	const dialog = new Promise((ok) => { b.onDialog = ok; });
 	// Ctrl-F as the keyboard sends it; the key is answered once the prompt is
 	const down = send("Input.dispatchKeyEvent", { type: "rawKeyDown", key: "f", code: "KeyF",
 		windowsVirtualKeyCode: 70, modifiers: 2 });
