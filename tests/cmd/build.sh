@@ -275,4 +275,11 @@ test_case "make install puts the commands and man pages under PREFIX" '
 	grep -qx "man -l $PWD/inst/bin/../share/man/man1/xperf.1" man.log
 '
 
+# Merges happen many times a day here; markers once reached main in a document.
+test_case "no tracked file holds a merge's conflict markers" '
+	git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout"
+	bad=$(git -C "$TOP" grep -IlE "^(<<<<<<< |>>>>>>> )" || true)
+	[ -z "$bad" ] || fail "conflict markers in: $(echo $bad)"
+'
+
 test_done
