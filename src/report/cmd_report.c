@@ -332,7 +332,8 @@ int main(int argc, const char **argv)
 			 "(the stdio view)"),
 		OPT_CALLBACK_NOARG(0, "group", &o.view.group,
 				   "show the events of a group (recorded with -e '{a,b}') side by "
-				   "side in one section, a percentage column each, as perf (the "
+				   "side in one section (in the TUI one main view), a percentage "
+				   "column each, as perf (the "
 				   "default for files with groups; on a file without, all its events "
 				   "as one group; --no-group: a section each)", view_opt_tristate),
 		OPT_BOOL('n', "show-nr-samples", &o.view.show_nr_samples,

@@ -53,15 +53,15 @@ static const char *const every_mode[] = {
 #define CHAINS (RO_BIT(RO_INLINE) | RO_BIT(RO_MAX_STACK))
 
 /*
- * The TUI honours a part of what the stdio view does (it shows no -F metrics, -T table,
- * group columns or header), so where report picks the TUI itself, an option only the
+ * The TUI honours a part of what the stdio view does (it shows no -F metrics, -T table
+ * or header), so where report picks the TUI itself, an option only the
  * stdio view honours makes it pick that. The exports draw whole stacks of an event: no
  * sorting, thresholds or chain layout, but the filters, --wall and the choice of event.
  */
 static const struct report_mode modes[RM_NR] = {
 	[RM_STDIO] = { "--stdio", ~(uint64_t)0 & ~RO_BIT(RO_EVENT) & ~RO_BIT(RO_FLAME_INVERTED) },
 	[RM_TUI] = { "--tui", RO_BIT(RO_SORT) | RO_BIT(RO_PERCENT_LIMIT) | RO_BIT(RO_SHOW_NR) |
-				      FILTERS | RO_BIT(RO_CHILDREN) | RO_BIT(RO_CALL_GRAPH) |
+				      RO_BIT(RO_GROUP) | FILTERS | RO_BIT(RO_CHILDREN) | RO_BIT(RO_CALL_GRAPH) |
 				      RO_BIT(RO_INVERTED) | CHAINS | LOOKUP | RO_BIT(RO_WALL) |
 				      RO_BIT(RO_FLAME_INVERTED) },
 	[RM_FLAMEGRAPH] = { "--flamegraph", FILTERS | CHAINS | LOOKUP | RO_BIT(RO_WALL) |

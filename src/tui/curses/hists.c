@@ -36,7 +36,7 @@ static bool row_function(const struct hists *h, const struct hb_row *r, struct x
 		*k = rv_frame_key(&h->t->c, 0, xpp_cg_node(ch->t, r->node)->key);
 		return true;
 	}
-	*k = rv_entry_key(&h->en, r->entry);
+	*k = hb_key(h, r->entry);
 	return k->sym >= 0 || k->addr != 0; /* no symbol column: no function */
 }
 
@@ -58,35 +58,40 @@ static enum tui_style share_style(double pct)
 	return pct >= 5.0 ? ST_HOT : pct >= 0.5 ? ST_WARM : ST_NORMAL;
 }
 
+/* One member's share, perf's "%7.2f%%" (8 columns). */
 static int put_share(int y, int x, double pct, bool selected)
 {
 	int a = selected ? 0 : tui_attr(share_style(pct));
 
 	attron(a);
-	tui_putf(y, x, 9, true, " %7.2f%%", pct);
+	tui_putf(y, x, 8, true, "%7.2f%%", pct);
 	attroff(a);
-	return x + 9;
+	return x + 8;
 }
 
 static void draw_entry(struct hists *h, const struct hb_row *r, int y, bool selected)
 {
 	const struct rv_ctx *c = &h->t->c;
-	struct xpp_hist_key k = rv_entry_key(&h->en, r->entry);
-	double total = (double)h->en.ev->total_period;
-	size_t n;
-	const struct xpp_hist_entry *e = &xpp_hist_entries(h->en.h, &n)[r->entry];
+	struct xpp_hist_key k = hb_key(h, r->entry);
 	int x = 0, w[RV_MAX_COLS];
 	char buf[64];
 
 	screen_widths(h, w);
-	tui_put(y, 0, 1, !r->has_kids || !hb_entry_unfolds(h, r->entry) ? " " :
-		    h->expanded[r->entry] ? "-" : "+", true);
-	x = 1;
-	if (c->children)
-		x = put_share(y, x, total ? 100.0 * (double)e->period / total : 0, selected);
-	x = put_share(y, x, total ? 100.0 * (double)h->en.self[r->entry] / total : 0, selected);
-	if (c->o->show_nr_samples)
-		x += tui_putf(y, x, 14, true, "  %12" PRIu64, h->en.self_count[r->entry]);
+	/* perf's columns: the fold marker and a blank where chains are shown, two blanks
+	 * between columns; a group's members side by side in each, as perf's --group */
+	if (hb_marker(h))
+		x += tui_put(y, 0, 2, !r->has_kids || !hb_entry_unfolds(h, r->entry) ? " " :
+			     h->expanded[r->entry] ? "-" : "+", true);
+	for (unsigned int i = 0; i < hb_nr_shares(h) && x < COLS; i++) {
+		if (i && i % hb_nr_members(h) == 0)
+			x += tui_put(y, x, 2, "", true);
+		x = put_share(y, x, hb_share(h, r->entry, i), selected);
+	}
+	if (c->o->show_nr_samples) {
+		x += tui_put(y, x, 2, "", true);
+		for (uint32_t m = 0; m < hb_nr_members(h) && x < COLS; m++)
+			x += tui_putf(y, x, 12, true, "%12" PRIu64, hb_samples(h, r->entry, m));
+	}
 	for (unsigned int i = 0; i < h->cols.nr_cols && x < COLS; i++) {
 		unsigned int col = h->cols.cols[i];
 		bool last = i + 1 == h->cols.nr_cols;
@@ -151,13 +156,20 @@ static void draw_chain(const struct hists *h, const struct hb_row *r, int y, boo
 static void draw_title(const struct hists *h)
 {
 	const struct xpp_event *ev = h->en.ev;
-	char line[1024], count[32], name[96];
+	uint64_t samples = ev->nr_samples, period = ev->total_period;
+	char line[1024], count[32], name[512];
 	size_t at;
 
-	rv_count_str(ev->nr_samples, count, sizeof(count));
-	at = (size_t)snprintf(line, sizeof(line), "Samples: %s of event '%s', Event count (approx.): %"
-			      PRIu64, count, rv_event_name(&h->t->c, h->idx, name, sizeof(name)),
-			      ev->total_period);
+	if (h->grp.n > 1) { /* perf's title of a group: its events, their samples summed */
+		samples = h->grp.nr_samples;
+		period = h->grp.total_period;
+		rv_group_desc(&h->t->c, h->idx, h->grp.n, name, sizeof(name));
+	}
+	rv_count_str(samples, count, sizeof(count));
+	at = (size_t)snprintf(line, sizeof(line), "Samples: %s of event%s '%s', Event count "
+			      "(approx.): %" PRIu64, count, h->grp.n > 1 ? "s" : "",
+			      h->grp.n > 1 ? name : rv_event_name(&h->t->c, h->idx, name,
+								  sizeof(name)), period);
 	if (at < sizeof(line))
 		hb_zooms_str(h->zooms, h->nr_zooms, line + at, sizeof(line) - at);
 	attron(tui_attr(ST_BAR));
@@ -168,14 +180,17 @@ static void draw_title(const struct hists *h)
 static void draw_titles(const struct hists *h)
 {
 	const struct rv_ctx *c = &h->t->c;
-	int x = 1, w[RV_MAX_COLS];
+	int x = 0, w[RV_MAX_COLS], n = (int)hb_nr_members(h);
 
 	screen_widths(h, w);
-	if (c->children)
-		x += tui_put(1, x, 9, " Children", true);
-	x += tui_put(1, x, 9, c->children ? "     Self" : " Overhead", true);
+	/* each title right-aligned over its members' values, as perf's hpp__width_fn */
+	if (hb_marker(h))
+		x += tui_put(1, 0, 2, "", true);
+	if (hb_children(h))
+		x += tui_putf(1, x, 8 * n + 2, true, "%*s  ", 8 * n, "Children");
+	x += tui_putf(1, x, 8 * n, true, "%*s", 8 * n, hb_children(h) ? "Self" : "Overhead");
 	if (c->o->show_nr_samples)
-		x += tui_putf(1, x, 14, true, "  %12s", "Samples");
+		x += tui_putf(1, x, 2 + 12 * n, true, "  %*s", 12 * n, "Samples");
 	for (unsigned int i = 0; i < h->cols.nr_cols && x < COLS; i++) {
 		x += tui_put(1, x, 2, "  ", true);
 		x += tui_put(1, x, i + 1 == h->cols.nr_cols ? COLS - x : w[i],
@@ -301,7 +316,7 @@ static int zoom_key(struct hists *h, int ch)
 		snprintf(h->msg, sizeof(h->msg), "no entry selected");
 		return 0;
 	}
-	k = rv_entry_key(&h->en, h->rows[h->sel].entry);
+	k = hb_key(h, h->rows[h->sel].entry);
 	if (ch == 'd') {
 		if (!has_col(h, RV_KEY_DSO) && !has_col(h, RV_KEY_SYM)) {
 			snprintf(h->msg, sizeof(h->msg), "d: the entries have no shared object "
@@ -583,7 +598,7 @@ enum tui_exit tui_hists_run(struct tui *t, uint32_t idx)
 	int ret;
 
 	for (uint32_t i = 0; i < t->c.nr_ev; i++)
-		if (i != idx && t->c.ev[i].nr_samples)
+		if (i != idx && tui_event_listed(t, i))
 			has_list = true;
 	if (hb_init(&h, t, idx) < 0)
 		return TUI_QUIT;
@@ -597,7 +612,7 @@ enum tui_exit tui_hists_run(struct tui *t, uint32_t idx)
 		if (ch == TUI_KEY_REFRESH) {
 			/* the message stays until a key; events may have samples now */
 			for (uint32_t i = 0; i < t->c.nr_ev; i++)
-				if (i != idx && t->c.ev[i].nr_samples)
+				if (i != idx && tui_event_listed(t, i))
 					has_list = true;
 			if (hb_reload(&h) < 0)
 				return TUI_QUIT;

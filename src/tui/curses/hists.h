@@ -3,6 +3,7 @@
 #define XPERF_REPORT_TUI_HISTS_H
 
 #include "tui/curses/tui_int.h"
+#include "view/group.h"
 
 /* An entry's chains once it was unfolded: the tree and which runs show their branches. */
 struct hb_chain {
@@ -36,7 +37,14 @@ struct hb_zoom {
 struct hists {
 	struct tui *t;
 	uint32_t idx;
-	struct rv_entries en;
+	struct rv_entries en;   /* the event's (a group's leader's) */
+	/*
+	 * A group of events side by side (grp.n > 1; --group, or a file's groups): entry ids
+	 * are the group's, and an id below the leader's number of entries is the leader's
+	 * entry of that id (its chains the leader's); a member's entry the leader lacks has
+	 * none, as perf's.
+	 */
+	struct rv_group grp;
 	struct rv_cols cols;    /* widths over every entry of the event */
 	uint32_t *seq;
 	struct hb_chain *chains; /* per entry id */
@@ -53,6 +61,26 @@ struct hists {
 };
 
 /* rows.c */
+/* The entries listed, in order (the group's or the event's): *nr ids. */
+const uint32_t *hb_list(const struct hists *h, size_t *nr);
+/* Entry e's key as the line shows it. */
+struct xpp_hist_key hb_key(const struct hists *h, uint32_t e);
+/* Whether entry lines start with perf's fold marker: chains are shown (not -g none). */
+bool hb_marker(const struct hists *h);
+/* Members side by side: the group's size, 1 for an event alone. */
+uint32_t hb_nr_members(const struct hists *h);
+/* Whether the lines show Children before Self. */
+bool hb_children(const struct hists *h);
+/*
+ * The share columns of an entry line, left to right (hb_nr_members() each: with children
+ * the members' children shares, then their self shares; else their own): column i's
+ * share of entry e, in percent of its member's total.
+ */
+unsigned int hb_nr_shares(const struct hists *h);
+double hb_share(const struct hists *h, uint32_t e, unsigned int i);
+/* Member m's own samples of entry e (the Samples column, -n). */
+uint64_t hb_samples(const struct hists *h, uint32_t e, uint32_t m);
+
 int hb_init(struct hists *h, struct tui *t, uint32_t idx);
 void hb_free(struct hists *h);
 /*

@@ -8,8 +8,19 @@
 #include "base/array.h"
 #include "tui/curses/hists.h"
 
+/* The group event idx leads when groups are shown side by side: its size, else 1. */
+static uint32_t group_size(const struct tui *t, uint32_t idx)
+{
+	const char *name;
+	bool forced;
+	uint32_t n = rv_group_size(&t->c, idx, &name, &forced);
+
+	return rv_group_view(&t->c) && n > 1 ? n : 1;
+}
+
 int hb_init(struct hists *h, struct tui *t, uint32_t idx)
 {
+	uint32_t members = group_size(t, idx);
 	size_t n;
 	int ret;
 
@@ -20,21 +31,29 @@ int hb_init(struct hists *h, struct tui *t, uint32_t idx)
 	ret = rv_entries_build(&h->en, &t->c, idx);
 	if (ret < 0)
 		return ret;
-	xpp_hist_entries(h->en.h, &n);
-	h->nr_entries = n;
-	rv_cols_init(&h->cols, &t->c);
-	{
+	if (members > 1) {
+		/* the group's entries, their columns' widths over the ones it lists */
+		ret = rv_group_build(&h->grp, &h->en, members);
+		if (ret < 0) {
+			hb_free(h);
+			return ret;
+		}
+		xpp_hist_entries(h->grp.u, &n);
+		h->cols = h->grp.v;
+	} else {
 		/* widths over the listed entries, as the stdio view takes them */
 		struct xpp_hist_entry *e = xpp_hist_entries(h->en.h, &n);
 		struct xpp_hist_entry *shown = malloc((h->en.nr_rows + 1) * sizeof(*shown));
 
 		if (!shown)
 			goto nomem;
+		rv_cols_init(&h->cols, &t->c);
 		for (size_t r = 0; r < h->en.nr_rows; r++)
 			shown[r] = e[h->en.rows[r]];
 		rv_widths(&h->cols, shown, h->en.nr_rows);
 		free(shown);
 	}
+	h->nr_entries = n;
 	h->seq = malloc((h->en.maxdepth + 1) * sizeof(*h->seq));
 	h->chains = calloc(n + 1, sizeof(*h->chains));
 	h->expanded = calloc(n + 1, 1);
@@ -58,11 +77,77 @@ void hb_free(struct hists *h)
 	free(h->unfolds);
 	free(h->seq);
 	free(h->rows);
+	rv_group_free(&h->grp);
 	rv_entries_free(&h->en);
 	memset(h, 0, sizeof(*h));
 }
 
-/* Entry e's chains, built on first use. NULL on ENOMEM. */
+/* ---- the entries' values, alone or side by side ---- */
+
+const uint32_t *hb_list(const struct hists *h, size_t *nr)
+{
+	if (h->grp.n > 1) {
+		*nr = h->grp.nr_rows;
+		return h->grp.rows;
+	}
+	*nr = h->en.nr_rows;
+	return h->en.rows;
+}
+
+struct xpp_hist_key hb_key(const struct hists *h, uint32_t e)
+{
+	return h->grp.n > 1 ? *rv_group_key(&h->grp, e) : rv_entry_key(&h->en, e);
+}
+
+uint32_t hb_nr_members(const struct hists *h)
+{
+	return h->grp.n > 1 ? h->grp.n : 1;
+}
+
+bool hb_children(const struct hists *h)
+{
+	return h->grp.n > 1 ? h->grp.children : h->t->c.children;
+}
+
+unsigned int hb_nr_shares(const struct hists *h)
+{
+	return (hb_children(h) ? 2 : 1) * hb_nr_members(h);
+}
+
+double hb_share(const struct hists *h, uint32_t e, unsigned int i)
+{
+	uint32_t n = hb_nr_members(h), m = i % n;
+	bool acc = hb_children(h) && i < n;
+	uint64_t p, total;
+
+	if (h->grp.n > 1) {
+		const struct rv_group_val *v = &rv_group_vals(&h->grp, e)[m];
+
+		p = acc ? v->acc : v->self;
+		total = h->t->c.ev[h->grp.lead + m].total_period;
+	} else {
+		size_t nr;
+
+		p = acc ? xpp_hist_entries(h->en.h, &nr)[e].period : h->en.self[e];
+		total = h->en.ev->total_period;
+	}
+	return total ? 100.0 * (double)p / (double)total : 0;
+}
+
+uint64_t hb_samples(const struct hists *h, uint32_t e, uint32_t m)
+{
+	return h->grp.n > 1 ? rv_group_vals(&h->grp, e)[m].self_n : h->en.self_count[e];
+}
+
+/* The leader's entry of entry e (the event's own alone), UINT32_MAX none. */
+static uint32_t lead_entry(const struct hists *h, uint32_t e)
+{
+	return h->grp.n > 1 ? h->grp.lead_entry[e] : e;
+}
+
+/* ---- chains ---- */
+
+/* Entry e's chains (the leader's entry's), built on first use. NULL on ENOMEM. */
 static struct hb_chain *chain_of(struct hists *h, uint32_t e)
 {
 	struct hb_chain *ch = &h->chains[e];
@@ -70,7 +155,7 @@ static struct hb_chain *chain_of(struct hists *h, uint32_t e)
 	if (ch->t)
 		return ch;
 	ch->t = xpp_cg_create();
-	if (!ch->t || rv_entry_chains(&h->en, e, ch->t, h->seq) < 0)
+	if (!ch->t || rv_entry_chains(&h->en, lead_entry(h, e), ch->t, h->seq) < 0)
 		goto fail;
 	ch->nr_open = xpp_cg_nr_nodes(ch->t);
 	ch->open = calloc(ch->nr_open + 1, 1);
@@ -83,9 +168,18 @@ fail:
 	return NULL;
 }
 
+bool hb_marker(const struct hists *h)
+{
+	return h->t->c.callchains && h->t->c.cg.mode != CG_NONE;
+}
+
 static bool entry_has_chains(const struct hists *h, uint32_t e)
 {
-	return h->en.chains && h->en.pair_off[e + 1] > h->en.pair_off[e];
+	uint32_t l = lead_entry(h, e);
+
+	/* -g none: the children's sums without their chains, as perf */
+	return hb_marker(h) && h->en.chains && l != UINT32_MAX &&
+	       h->en.pair_off[l + 1] > h->en.pair_off[l];
 }
 
 bool hb_entry_unfolds(struct hists *h, uint32_t e)
@@ -194,10 +288,11 @@ void hb_zooms_str(const struct hb_zoom *zooms, unsigned int nr, char *buf, size_
 
 bool hb_entry_visible(const struct hists *h, uint32_t e)
 {
-	struct xpp_hist_key k = rv_entry_key(&h->en, e);
+	struct xpp_hist_key k = hb_key(h, e);
+
+	/* perf's percent limit reads the leader's share in a group */
 	if (h->percent_limit > 0 && h->en.ev->total_period &&
-	    100.0 * (double)rv_entry_period(&h->en, e) / (double)h->en.ev->total_period <
-		    h->percent_limit)
+	    hb_share(h, e, 0) < h->percent_limit)
 		return false;
 	return hb_key_in_zooms(h->t, h->zooms, h->nr_zooms, &k);
 }
@@ -243,14 +338,15 @@ int hb_flatten(struct hists *h)
 {
 	struct hb_row keep = { 0 };
 	bool had = h->sel < h->nr_rows;
-	size_t found = SIZE_MAX, entry_line = SIZE_MAX;
+	size_t found = SIZE_MAX, entry_line = SIZE_MAX, nr;
+	const uint32_t *list = hb_list(h, &nr);
 	int ret;
 
 	if (had)
 		keep = h->rows[h->sel];
 	h->nr_rows = 0;
-	for (size_t i = 0; i < h->en.nr_rows; i++) {
-		uint32_t e = h->en.rows[i];
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t e = list[i];
 		struct hb_row r = { .entry = e, .has_kids = entry_has_chains(h, e) };
 
 		if (!hb_entry_visible(h, e))
@@ -287,6 +383,7 @@ int hb_toggle(struct hists *h)
 	r = &h->rows[h->sel];
 	if (!r->has_kids || (!r->node && !hb_entry_unfolds(h, r->entry))) {
 		snprintf(h->msg, sizeof(h->msg), "%s", r->node ? "no branches below this line" :
+			 h->t->c.callchains && !hb_marker(h) ? "no call chains shown (-g none)" :
 			 h->en.chains ? "no call chains above the threshold for this entry" :
 			 "no call chains: the file was recorded without -g");
 		return 0;
@@ -343,8 +440,11 @@ int hb_toggle_entry_all(struct hists *h)
 
 int hb_all(struct hists *h, bool open)
 {
-	for (size_t i = 0; i < h->en.nr_rows; i++) {
-		uint32_t e = h->en.rows[i];
+	size_t nr;
+	const uint32_t *list = hb_list(h, &nr);
+
+	for (size_t i = 0; i < nr; i++) {
+		uint32_t e = list[i];
 
 		if (!entry_has_chains(h, e))
 			continue;
@@ -376,17 +476,15 @@ void hb_value_str(const struct hists *h, uint64_t period, uint64_t count, char *
 static void save_entry(struct hists *h, const struct hb_row *r, FILE *f)
 {
 	const struct rv_ctx *c = &h->t->c;
-	struct xpp_hist_key k = rv_entry_key(&h->en, r->entry);
-	size_t n;
-	const struct xpp_hist_entry *e = &xpp_hist_entries(h->en.h, &n)[r->entry];
-	double total = (double)h->en.ev->total_period;
+	struct xpp_hist_key k = hb_key(h, r->entry);
 	char buf[64];
 
-	fputc(!r->has_kids || !hb_entry_unfolds(h, r->entry) ? ' ' :
-	      h->expanded[r->entry] ? '-' : '+', f);
-	if (c->children)
-		fprintf(f, " %7.2f%%", total ? 100.0 * (double)e->period / total : 0);
-	fprintf(f, " %7.2f%%", total ? 100.0 * (double)h->en.self[r->entry] / total : 0);
+	if (hb_marker(h))
+		fprintf(f, "%c ", !r->has_kids || !hb_entry_unfolds(h, r->entry) ? ' ' :
+			h->expanded[r->entry] ? '-' : '+');
+	for (unsigned int i = 0; i < hb_nr_shares(h); i++)
+		fprintf(f, "%s%7.2f%%", i && i % hb_nr_members(h) == 0 ? "  " : "",
+			hb_share(h, r->entry, i));
 	for (unsigned int i = 0; i < h->cols.nr_cols; i++) {
 		unsigned int col = h->cols.cols[i];
 
@@ -444,11 +542,14 @@ int hb_save(struct hists *h, const char *path, size_t *lines)
 /* The entry of key k in the entries now, or -1. */
 static int64_t entry_of(const struct hists *h, const struct xpp_hist_key *k)
 {
-	for (size_t i = 0; i < h->en.nr_rows; i++) {
-		struct xpp_hist_key e = rv_entry_key(&h->en, h->en.rows[i]);
+	size_t nr;
+	const uint32_t *list = hb_list(h, &nr);
+
+	for (size_t i = 0; i < nr; i++) {
+		struct xpp_hist_key e = hb_key(h, list[i]);
 
 		if (!memcmp(&e, k, sizeof(e)))
-			return h->en.rows[i];
+			return list[i];
 	}
 	return -1;
 }
@@ -473,7 +574,7 @@ int hb_reload(struct hists *h)
 
 	memcpy(zooms, h->zooms, sizeof(zooms));
 	if (had_sel)
-		sel_key = rv_entry_key(&h->en, h->rows[h->sel].entry);
+		sel_key = hb_key(h, h->rows[h->sel].entry);
 	for (size_t i = 0; i < h->nr_entries; i++)
 		if (h->expanded[i]) {
 			struct xpp_hist_key *k = realloc(open_keys, (nr_open + 1) * sizeof(*k));
@@ -481,7 +582,7 @@ int hb_reload(struct hists *h)
 			if (!k)
 				break; /* out of memory: fewer stay unfolded */
 			open_keys = k;
-			open_keys[nr_open++] = rv_entry_key(&h->en, (uint32_t)i);
+			open_keys[nr_open++] = hb_key(h, (uint32_t)i);
 		}
 	hb_free(h);
 	ret = hb_init(h, t, idx);

@@ -133,6 +133,12 @@ bool tui_move(int ch, size_t *pos, size_t nr, size_t page);
 const char *tui_frame_label(const struct tui *t, const struct xpp_hist_key *k, char *buf,
 			    size_t size);
 
+/*
+ * Whether event idx has a line in the event list (Tab goes round them): it has samples and,
+ * when groups are shown side by side, leads its group or is alone.
+ */
+bool tui_event_listed(const struct tui *t, uint32_t idx);
+
 /* A key's name for messages: "j", "Enter", "KEY_DOWN". */
 const char *tui_keyname(int ch, char *buf, size_t size);
 

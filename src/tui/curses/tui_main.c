@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "profile/disasm/annotate.h"
 #include "tui/curses/tui_int.h"
+#include "view/group.h"
 #include "view/run.h"
 
 static double now(void)
@@ -202,7 +203,37 @@ static void splash(const char *fmt, const char *arg)
 	refresh();
 }
 
-/* Events with samples: pick one (several events), or the only one. */
+bool tui_event_listed(const struct tui *t, uint32_t idx)
+{
+	const char *name;
+	bool forced;
+
+	/* perf's list with groups side by side: their leaders, an empty one left out */
+	return t->c.ev[idx].nr_samples &&
+	       (!rv_group_view(&t->c) || rv_group_size(&t->c, idx, &name, &forced));
+}
+
+/* An event's line in the list: its samples (a group's summed), name and count. */
+static void event_line(const struct tui *t, uint32_t idx, int y)
+{
+	const char *gname;
+	bool forced;
+	uint32_t n = rv_group_view(&t->c) ? rv_group_size(&t->c, idx, &gname, &forced) : 1;
+	uint64_t samples = 0, period = 0;
+	char name[512], count[32];
+
+	for (uint32_t m = 0; m < n; m++) {
+		samples += t->c.ev[idx + m].nr_samples;
+		period += t->c.ev[idx + m].total_period;
+	}
+	rv_count_str(samples, count, sizeof(count));
+	count[strcspn(count, " ")] = 0; /* perf's blank for no unit */
+	tui_putf(y, 0, COLS, true, " %s samples of event%s '%s'  (count %llu)", count,
+		 n > 1 ? "s" : "", n > 1 ? rv_group_desc(&t->c, idx, n, name, sizeof(name)) :
+		 rv_event_name(&t->c, idx, name, sizeof(name)), (unsigned long long)period);
+}
+
+/* Events with samples (groups' leaders, groups side by side): pick one, or the only one. */
 #define MAX_LISTED 64
 
 static uint32_t event_ids(const struct tui *t, uint32_t *ids)
@@ -210,7 +241,7 @@ static uint32_t event_ids(const struct tui *t, uint32_t *ids)
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < t->c.nr_ev && n < MAX_LISTED; i++)
-		if (t->c.ev[i].nr_samples)
+		if (tui_event_listed(t, i))
 			ids[n++] = i;
 	return n;
 }
@@ -243,16 +274,9 @@ static enum tui_exit pick_event(struct tui *t)
 		tui_putf(0, 0, COLS, true, "Available samples: %u events", n);
 		attroff(tui_attr(ST_BAR));
 		for (uint32_t i = 0; i < n && (int)i + 2 < LINES - 1; i++) {
-			const struct xpp_event *ev = &t->c.ev[ids[i]];
-			char name[96], count[32];
-
-			rv_count_str(ev->nr_samples, count, sizeof(count));
-			count[strcspn(count, " ")] = 0; /* perf's blank for no unit */
 			if (i == sel)
 				attron(tui_attr(ST_SELECTED));
-			tui_putf((int)i + 2, 0, COLS, true, " %s samples of event '%s'  (count %llu)",
-				 count, rv_event_name(&t->c, ids[i], name, sizeof(name)),
-				 (unsigned long long)ev->total_period);
+			event_line(t, ids[i], (int)i + 2);
 			if (i == sel)
 				attroff(tui_attr(ST_SELECTED));
 		}
