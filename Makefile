@@ -341,9 +341,9 @@ $(BUILD)/xperf-script: $(call obj,$(SCRIPT_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LI
 $(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
 
-# diff prints text only: no curses, as annotate
-$(BUILD)/xperf-diff: $(call obj,$(DIFF_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
+# diff --tui browses NEW in the TUI
+$(BUILD)/xperf-diff: $(call obj,$(DIFF_SRC)) $(TUI_LIB) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 
 # top prints text for now (the TUI is to come): no curses, as annotate
 $(BUILD)/xperf-top: $(call obj,$(TOP_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)

@@ -5,10 +5,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "diff/diff.h"
+#include "profile/disasm/annotate.h"
 #include "view/run.h"
 
 static const char *const usage[] = {
@@ -104,8 +106,12 @@ static int inputs(int argc, const char **argv, const char ***out, uint32_t *nf)
 	return 0;
 }
 
-/* Open file d and set its pass up: one line naming the file when it cannot be read. */
-static int open_file(struct diff_file *d, const struct diff_opts *o)
+/*
+ * Open file d and set its pass up: one line naming the file when it cannot be read. With
+ * --tui the passes take tui_view's options (new: the file browsed).
+ */
+static int open_file(struct diff_file *d, const struct diff_opts *o,
+		     const struct view_opts *tui_view, bool new)
 {
 	struct xb_error err = { 0 };
 	int ret = xpf_reader_open(&d->r, d->path, &err);
@@ -113,6 +119,13 @@ static int open_file(struct diff_file *d, const struct diff_opts *o)
 	if (ret < 0) {
 		cli_input_error(err.msg[0] ? err.msg : strerror(-ret), -ret);
 		return -1;
+	}
+	if (o->tui) {
+		/* NEW is browsed as report's TUI shows a file; OLD gives its flame graph */
+		if (rv_ctx_parse(&d->c, tui_view, &d->po) < 0)
+			return -1;
+		d->po.keep_addrs = new && xpp_annotate_supported(); /* the a key */
+		return 0;
 	}
 	if (o->flamegraph) {
 		/* the call paths, callers first, as report --flamegraph reads them */
@@ -227,6 +240,37 @@ static int run(struct diff_file *f, uint32_t nf, const struct diff_opts *o)
 	return ret;
 }
 
+static double monotonic_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * --tui shows NEW's profile, not the table: the table's options and --flamegraph are
+ * errors with it, never ignored (report's rule for its modes).
+ */
+static int check_tui(const struct cli_option *opts, const uint8_t *given)
+{
+	static const char *const table_only[] = {
+		"compute", "order", "baseline-only", "percentage", "period", "formula",
+		"field-separator", "flamegraph",
+	};
+
+	for (size_t i = 0; opts[i].type != CLI_OPT_END; i++) {
+		if (!given[i] || !opts[i].long_name)
+			continue;
+		for (size_t k = 0; k < sizeof(table_only) / sizeof(table_only[0]); k++)
+			if (!strcmp(opts[i].long_name, table_only[k])) {
+				cli_error("'--%s' is not supported with '--tui'", table_only[k]);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 int main(int argc, const char **argv)
 {
 	static char outbuf[1 << 20];
@@ -261,6 +305,10 @@ int main(int argc, const char **argv)
 			   "write NEW's flame graph to FILE.svg ('-': stdout) instead of the table, "
 			   "each box coloured by the change of its share from OLD: red grew, blue "
 			   "shrank (two files only)"),
+		OPT_BOOL(0, "tui", &o.tui,
+			 "browse NEW in the TUI instead of the table, opening on its flame graph "
+			 "with each frame coloured by the change of its share from OLD: red grew, "
+			 "blue shrank (two files recorded with -g; perf diff has no TUI)"),
 		OPT_GROUP("Which samples"),
 		VIEW_OPT_DSOS(&o.view, 'd'),
 		OPT_STRING('C', "comms", &o.view.comms, "COMM[,COMM...]",
@@ -280,6 +328,9 @@ int main(int argc, const char **argv)
 			 "only the entries: no header lines, no warnings"),
 		OPT_END(),
 	};
+	uint8_t given[sizeof(opts) / sizeof(opts[0])] = { 0 };
+	struct view_opts tui_view;
+	double t0 = monotonic_now();
 	const char **paths;
 	struct diff_file *f;
 	struct xb_error err = { 0 };
@@ -288,9 +339,13 @@ int main(int argc, const char **argv)
 
 	view_opts_init(&o.view);
 	cli_set_command("xperf diff");
-	argc = cli_parse(argc, argv, opts, usage, 0);
+	argc = cli_parse_given(argc, argv, opts, usage, 0, given);
 	if (argc < 0)
 		return argc == CLI_HELP ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+	if (o.tui && check_tui(opts, given) < 0)
+		return CLI_EXIT_USAGE;
+	/* --tui: NEW's main view as report shows a file (its default keys, call graphs) */
+	tui_view = o.view;
 	if (!o.view.sort)
 		o.view.sort = "dso,sym";
 	/* no call graphs: perf diff compares the samples' own entries */
@@ -319,6 +374,17 @@ int main(int argc, const char **argv)
 		cli_error("--flamegraph compares two files, OLD and NEW: %u given", nf);
 		return CLI_EXIT_USAGE;
 	}
+	if (o.tui && nf != 2) {
+		cli_error("--tui compares two files, OLD and NEW: %u given", nf);
+		return CLI_EXIT_USAGE;
+	}
+	if (o.tui && (!isatty(STDOUT_FILENO) || !getenv("TERM") || !getenv("TERM")[0] ||
+		      !strcmp(getenv("TERM"), "dumb"))) {
+		/* said before the files are read */
+		cli_error("--tui: standard output is not a terminal that can show it (TERM unset "
+			  "or dumb, or not a terminal)");
+		return CLI_EXIT_USAGE;
+	}
 	if (o.flamegraph && !o.flamegraph[0]) {
 		cli_error("--flamegraph needs a file name ('-' for stdout)");
 		return CLI_EXIT_USAGE;
@@ -332,12 +398,14 @@ int main(int argc, const char **argv)
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	for (uint32_t i = 0; i < nf && status == CLI_EXIT_OK; i++) {
 		f[i].path = paths[i];
-		if (open_file(&f[i], &o) < 0)
+		if (open_file(&f[i], &o, &tui_view, i == 1) < 0)
 			status = CLI_EXIT_RUNTIME;
 	}
 	if (status == CLI_EXIT_OK && run_passes(f, nf) < 0)
 		status = CLI_EXIT_RUNTIME;
-	if (status == CLI_EXIT_OK && o.flamegraph)
+	if (status == CLI_EXIT_OK && o.tui)
+		status = diff_tui_run(f, &tui_view, t0);
+	else if (status == CLI_EXIT_OK && o.flamegraph)
 		status = diff_flamegraph_write(f, o.flamegraph);
 	else if (status == CLI_EXIT_OK && run(f, nf, &o) < 0) {
 		fflush(stdout);

@@ -19,6 +19,7 @@ struct diff_opts {
 	bool period, formula, baseline_only, absolute;
 	const char *sep;            /* -t; NULL: aligned columns */
 	const char *flamegraph;     /* --flamegraph FILE: a differential flame graph instead */
+	bool tui;                   /* --tui: NEW browsed, its flame graph coloured by the change */
 	struct view_opts view;      /* lookup, filters, --sort, -q, -v: as report */
 };
 
@@ -93,5 +94,12 @@ void diff_print_event(struct diff_table *t, const char *event, bool first, FILE 
  * kept call chains. Errors are printed; returns a CLI_EXIT_* status.
  */
 int diff_flamegraph_write(const struct diff_file *f, const char *path);
+
+/*
+ * tui.c: f[1] (NEW) browsed in the TUI with view's options (those of the passes), opening on
+ * the flame graph of the first event both files have samples of, coloured by the change
+ * from f[0] (OLD). Errors are printed; returns a CLI_EXIT_* status.
+ */
+int diff_tui_run(const struct diff_file *f, const struct view_opts *view, double t0);
 
 #endif

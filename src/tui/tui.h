@@ -65,6 +65,21 @@ struct tui_source {
 	int (*update)(void *ctx, bool apply, xpp_profile **profile, char *status, size_t size);
 	void *ctx;
 	unsigned int interval_ms;     /* with update: how often (0: 1000) */
+	/* a differential view (xperf diff --tui): the profile compared with; NULL none */
+	const struct tui_baseline *baseline;
+};
+
+/*
+ * What a differential view compares the browsed profile with: the flame graph colours
+ * each frame by the change of its share from the baseline's frame on the same path (paths
+ * matched by their frames' names, view/flame.h's differential graph), red grew, blue
+ * shrank, and opens first, on the first event that has a baseline.
+ */
+struct tui_baseline {
+	const xpp_profile *profile;   /* borrowed: outlives the browser */
+	const char *name;             /* its file, for the titles */
+	const int64_t *event;         /* per event of the browsed profile: the baseline's event
+					 it compares with, -1 none */
 };
 
 /*

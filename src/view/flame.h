@@ -30,6 +30,12 @@ struct flame {
 	 */
 	double *base;
 	double base_max;
+	/*
+	 * Built from an event's call tree: per node of that tree (nr_of_cg of them), its box
+	 * here, for views that walk the tree itself (the TUI's flame graph); NULL otherwise.
+	 */
+	uint32_t *of_cg;
+	uint32_t nr_of_cg;
 };
 
 /* The flame tree of event e of profile p (its call tree, or without chains its entries). */
@@ -43,6 +49,11 @@ void flame_free(struct flame *f);
  * drawn: the widths are f's. 0 or -ENOMEM.
  */
 int flame_set_baseline(struct flame *f, const struct flame *old);
+/*
+ * In a differential graph, node id's change of share from the baseline, NEW's share minus
+ * OLD's (fractions of 1: > 0 grew); 0 in another graph.
+ */
+double flame_delta(const struct flame *f, uint32_t id);
 
 /*
  * Write f as an SVG document with a title and a subtitle line, the root at the bottom, or

@@ -191,17 +191,11 @@ static void put_label(FILE *out, const char *name, double w)
 }
 
 /* flamegraph.pl's palettes: warm for user code, aqua for the kernel, greys for the rest. */
-/* The share of node id in its own tree minus the baseline's (a differential graph). */
-static double change(const struct flame *f, uint32_t id)
-{
-	return (f->period[0] ? (double)f->period[id] / (double)f->period[0] : 0) - f->base[id];
-}
-
 static void colour(const struct flame *f, uint32_t id, const char *name, int rgb[3])
 {
 	if (f->base) {
 		/* difffolded.pl's: red grew, blue shrank, white the same, deeper the more */
-		double d = change(f, id), m = f->base_max > 0 ? f->base_max : 1;
+		double d = flame_delta(f, id), m = f->base_max > 0 ? f->base_max : 1;
 		int fade = (int)(210 * (m - (d < 0 ? -d : d)) / m);
 
 		if (d > 0)
@@ -303,7 +297,7 @@ static int draw(struct writer *w, uint32_t id, uint64_t x, uint32_t d)
 	put_count(w->out, f->count[id]);
 	fprintf(w->out, " samples, %.2f%%", w->total > 0 ? 100.0 * f->period[id] / w->total : 0);
 	if (f->base) /* the change in points of share, as perf diff's Delta */
-		fprintf(w->out, ", %+.2f%%", 100.0 * change(f, id));
+		fprintf(w->out, ", %+.2f%%", 100.0 * flame_delta(f, id));
 	fprintf(w->out, ")</title><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		"height=\"%d\" fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/><text x=\"%.1f\" "
 		"y=\"%.1f\">", bx, y, bw,

@@ -17,6 +17,7 @@ void flame_free(struct flame *f)
 	free(f->kind);
 	free(f->dso);
 	free(f->base);
+	free(f->of_cg);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -115,7 +116,9 @@ static int from_callgraph(struct flame *f, const xpp_profile *p, const xpp_callg
 		else
 			map[id] = (uint32_t)m;
 	}
-	free(map);
+	/* kept: views that walk the call tree find its boxes */
+	f->of_cg = map;
+	f->nr_of_cg = n;
 	return ret;
 }
 
@@ -207,4 +210,11 @@ int flame_set_baseline(struct flame *f, const struct flame *old)
 	}
 	free(map);
 	return ret;
+}
+
+double flame_delta(const struct flame *f, uint32_t id)
+{
+	if (!f->base)
+		return 0;
+	return (f->period[0] ? (double)f->period[id] / (double)f->period[0] : 0) - f->base[id];
 }

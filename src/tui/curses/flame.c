@@ -48,6 +48,7 @@ struct flame {
 	uint8_t *match;          /* per node: its name contains it; NULL without a search */
 	uint64_t matched;        /* the period of the matched nodes, nested ones counted once */
 	char msg[256];           /* the status line's message until the next key ("" none) */
+	struct tui_flame_diff diff; /* a differential graph's colours (diff.delta NULL: none) */
 };
 
 static uint64_t w_period(const struct flame *f, uint32_t id)
@@ -264,7 +265,8 @@ static void draw(struct flame *f)
 	int rows = LINES - 2 > 1 ? LINES - 2 : 1;
 	const struct xpp_cg_node *sn = xpp_cg_node(f->cg, f->sel);
 	double total = (double)f->ev->total_period, zp;
-	char name[256], count[32], ev[96], matched[384];
+	char name[256], count[32], ev[96], matched[384], diff_title[320] = "", change[96] = "";
+	char title[1024];
 
 	/* the selected depth stays on screen */
 	if (f->maxdepth < (uint32_t)rows)
@@ -275,14 +277,27 @@ static void draw(struct flame *f)
 		f->vlo = sn->depth - (uint32_t)rows + 1;
 	erase();
 	rv_count_str(w_count(f, 0), count, sizeof(count));
-	attron(tui_attr(ST_BAR));
+	count[strcspn(count, " ")] = 0; /* perf's blank for no unit */
+	if (f->diff.delta) {
+		snprintf(diff_title, sizeof(diff_title), " against %" PRIu64 " of %s",
+			 f->diff.base_samples, f->diff.name ? f->diff.name : "OLD");
+		snprintf(change, sizeof(change), ", %+.2f%% from %s", 100.0 * f->diff.delta[f->sel],
+			 f->diff.name ? f->diff.name : "OLD");
+	}
 	/* the event as the main view names it: under --wall, on- and off-CPU time merged */
-	tui_putf(0, 0, COLS, true, "%s: %s samples of event '%s'%s%s%s",
-		 f->inverted ? "Icicle graph" : "Flame graph", count,
-		 rv_event_name(&f->t->c, f->idx, ev, sizeof(ev)),
-		 f->filtered,
+	snprintf(title, sizeof(title), "%s%s: %s samples of event '%s'%s%s%s%s",
+		 f->diff.delta ? "Differential " : "",
+		 f->inverted ? (f->diff.delta ? "icicle graph" : "Icicle graph") :
+			       (f->diff.delta ? "flame graph" : "Flame graph"), count,
+		 rv_event_name(&f->t->c, f->idx, ev, sizeof(ev)), diff_title, f->filtered,
 		 f->nr_zooms ? ", zoom: " : "",
 		 f->nr_zooms ? node_name(f, zoom_of(f), name, sizeof(name)) : "");
+	/* the colours' legend where there is room for it */
+	if (f->diff.delta && tui_width(title) + 23 <= COLS)
+		snprintf(title + strlen(title), sizeof(title) - strlen(title),
+			 ": red grew, blue shrank");
+	attron(tui_attr(ST_BAR));
+	tui_put(0, 0, COLS, title, true);
 	attroff(tui_attr(ST_BAR));
 	for (size_t i = 0; i < f->nr_boxes; i++) {
 		const struct box *b = &f->boxes[i];
@@ -294,7 +309,8 @@ static void draw(struct flame *f)
 		y = f->inverted ? 1 + (int)(b->depth - f->vlo) : LINES - 2 - (int)(b->depth - f->vlo);
 		s = node_name(f, b->node, name, sizeof(name));
 		a = tui_attr(b->node == f->sel ? ST_SELECTED :
-			     f->match && f->match[b->node] ? ST_MATCH : hue(s));
+			     f->match && f->match[b->node] ? ST_MATCH :
+			     f->diff.delta ? tui_flame_diff_style(&f->diff, b->node) : hue(s));
 		if (b->node == f->sel && !tui_term_color())
 			a |= A_BOLD;
 		attron(a);
@@ -318,10 +334,10 @@ static void draw(struct flame *f)
 	if (f->msg[0])
 		snprintf(matched + strlen(matched), sizeof(matched) - strlen(matched), "%s | ",
 			 f->msg);
-	tui_putf(LINES - 1, 0, COLS, true, "%s%s: %.2f%% (%" PRIu64 " samples), self %.2f%%, "
+	tui_putf(LINES - 1, 0, COLS, true, "%s%s: %.2f%% (%" PRIu64 " samples)%s, self %.2f%%, "
 		 "%.2f%% of the zoom", matched, node_name(f, f->sel, name, sizeof(name)),
 		 total ? 100.0 * (double)w_period(f, f->sel) / total : 0, w_count(f, f->sel),
-		 total ? 100.0 * (double)w_self(f, f->sel) / total : 0,
+		 change, total ? 100.0 * (double)w_self(f, f->sel) / total : 0,
 		 zp ? 100.0 * (double)w_period(f, f->sel) / zp : 0);
 	attroff(tui_attr(ST_BAR));
 }
@@ -443,8 +459,10 @@ enum tui_exit tui_flame_run(struct tui *t, uint32_t idx, const struct xpp_hist_k
 
 	f.inverted = t->o->flame_inverted;
 	hb_zooms_str(zooms, nr_zooms, f.filtered, sizeof(f.filtered));
-	if (weigh(&f, zooms, nr_zooms) < 0)
+	if (weigh(&f, zooms, nr_zooms) < 0 || tui_flame_diff(t, idx, &f.diff) < 0) {
+		free(f.w);
 		return TUI_BACK;
+	}
 	if (focus)
 		f.sel = find_function(&f, focus);
 	/* a function too narrow to draw: start zoomed into it */
@@ -519,5 +537,6 @@ out:
 	free(f.boxes);
 	free(f.w);
 	free(f.match);
+	tui_flame_diff_free(&f.diff);
 	return ex;
 }

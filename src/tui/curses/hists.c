@@ -602,6 +602,15 @@ enum tui_exit tui_hists_run(struct tui *t, uint32_t idx)
 			has_list = true;
 	if (hb_init(&h, t, idx) < 0)
 		return TUI_QUIT;
+	/* diff --tui opens on the differential flame graph; its q comes back here */
+	if (t->src && t->src->baseline && !t->diff_shown && t->src->baseline->event[idx] >= 0 &&
+	    t->c.ev[idx].cg) {
+		t->diff_shown = true;
+		if (tui_flame_run(t, idx, NULL, NULL, 0) == TUI_QUIT) {
+			hb_free(&h);
+			return TUI_QUIT;
+		}
+	}
 	for (;;) {
 		int ch;
 

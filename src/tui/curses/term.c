@@ -103,6 +103,31 @@ static void add_cap(const char *name)
 	}
 }
 
+/*
+ * The differential flame graph's colours: on 256 colours xterm's cube from white to red
+ * and to blue, as flamegraph.pl's rgb(255, fade, fade); on 8, the two strongest levels
+ * as backgrounds and the two faintest as text.
+ */
+static void diff_colors(void)
+{
+	static const short red[TUI_DIFF_LEVELS] = { 224, 217, 210, 196 };
+	static const short blue[TUI_DIFF_LEVELS] = { 189, 147, 105, 21 };
+
+	for (int i = 0; i < TUI_DIFF_LEVELS; i++) {
+		if (COLORS >= 256) {
+			init_pair((short)(ST_GREW1 + i), COLOR_BLACK, red[i]);
+			init_pair((short)(ST_SHRANK1 + i), i < 2 ? COLOR_BLACK : COLOR_WHITE, blue[i]);
+		} else if (i >= TUI_DIFF_LEVELS / 2) {
+			init_pair((short)(ST_GREW1 + i), COLOR_BLACK, COLOR_RED);
+			init_pair((short)(ST_SHRANK1 + i), COLOR_WHITE, COLOR_BLUE);
+		} else {
+			init_pair((short)(ST_GREW1 + i), COLOR_RED, -1);
+			init_pair((short)(ST_SHRANK1 + i), COLOR_BLUE, -1);
+		}
+	}
+	init_pair(ST_SAME, COLOR_BLACK, COLOR_WHITE);
+}
+
 static void init_colors(void)
 {
 	const char *no = getenv("NO_COLOR");
@@ -122,6 +147,7 @@ static void init_colors(void)
 	init_pair(ST_FLAME2, COLOR_BLACK, COLOR_YELLOW);
 	init_pair(ST_FLAME3, COLOR_BLACK, COLOR_MAGENTA);
 	init_pair(ST_MATCH, COLOR_WHITE, COLOR_GREEN);
+	diff_colors();
 }
 
 int tui_term_open(void)
@@ -230,6 +256,11 @@ int tui_attr(enum tui_style s)
 		return A_BOLD;
 	case ST_MATCH:
 		return A_BOLD | A_UNDERLINE;
+	case ST_GREW3:
+	case ST_GREW4:
+		return A_BOLD;
+	case ST_SHRANK3:
+	case ST_SHRANK4:
 	case ST_DIM:
 		return A_DIM;
 	default:

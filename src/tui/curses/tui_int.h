@@ -23,8 +23,21 @@ enum tui_style {
 	ST_FLAME2,
 	ST_FLAME3,
 	ST_MATCH,     /* flame-graph frames a search matched */
+	/* a differential flame graph (xperf diff --tui): a frame's change of share, as
+	   difffolded.pl's colours: white the same, red grew, blue shrank, deeper the more */
+	ST_SAME,
+	ST_GREW1,     /* ... ST_GREW1 + TUI_DIFF_LEVELS - 1: the most */
+	ST_GREW2,
+	ST_GREW3,
+	ST_GREW4,
+	ST_SHRANK1,
+	ST_SHRANK2,
+	ST_SHRANK3,
+	ST_SHRANK4,
 	ST_NR
 };
+
+#define TUI_DIFF_LEVELS 4
 
 /* Line-drawing pieces, UTF-8 or ASCII after the locale. */
 enum tui_glyph {
@@ -84,6 +97,7 @@ struct tui {
 	xpf_reader *r;
 	bool own_reader;                /* r was opened again for a new --sort: closed here */
 	bool own_profile;               /* p is freed here (a file's), not the source's */
+	bool diff_shown;                /* diff --tui: its flame graph was opened first */
 	/* a live source (tui_browse() with a refresh callback) */
 	const struct tui_source *src;
 	char status[256];               /* its status line, "" none */
@@ -175,6 +189,22 @@ enum tui_exit tui_callers_run(struct tui *t, const struct rv_entries *en,
  */
 enum tui_exit tui_annotate_run(struct tui *t, uint32_t idx, uint32_t dso, int32_t sym,
 			       char *msg, size_t size);
+
+/*
+ * The differential flame graph's colours (flame_diff.c): per node of event idx's call tree
+ * its change of share from the baseline's (struct tui_baseline), NEW's share minus OLD's.
+ */
+struct tui_flame_diff {
+	double *delta;          /* NULL: no baseline for the event */
+	double max;             /* the largest change of a frame */
+	uint64_t base_samples;  /* the baseline's samples in its graph */
+	const char *name;       /* the baseline's file */
+};
+/* Into d (d->delta NULL when the event has no baseline). 0 or -ENOMEM. */
+int tui_flame_diff(const struct tui *t, uint32_t idx, struct tui_flame_diff *d);
+void tui_flame_diff_free(struct tui_flame_diff *d);
+/* The colour of node's frame: ST_SAME, or ST_GREW1.. / ST_SHRANK1.. by the change's size. */
+enum tui_style tui_flame_diff_style(const struct tui_flame_diff *d, uint32_t node);
 
 /* A scrolling page of text lines (pager.c): the header, the key list. */
 enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text);

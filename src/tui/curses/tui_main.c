@@ -259,16 +259,34 @@ static uint32_t relist(const struct tui *t, uint32_t *ids, uint32_t n, size_t *s
 	return n;
 }
 
+/* diff --tui: the first listed event with a baseline, whose flame graph opens first. */
+static bool diff_start(const struct tui *t, const uint32_t *ids, uint32_t n, size_t *sel)
+{
+	const struct tui_baseline *b = t->src ? t->src->baseline : NULL;
+
+	for (uint32_t i = 0; b && !t->diff_shown && i < n; i++)
+		if (b->event[ids[i]] >= 0) {
+			*sel = i;
+			return true;
+		}
+	return false;
+}
+
 static enum tui_exit pick_event(struct tui *t)
 {
 	uint32_t ids[MAX_LISTED], n = event_ids(t, ids);
 	size_t sel = 0;
+	bool enter = diff_start(t, ids, n, &sel);
 
 	if (n == 1)
 		return tui_hists_run(t, ids[0]);
 	for (;;) {
-		int ch;
+		int ch = '\n';
 
+		if (enter) { /* straight into it, as if chosen */
+			enter = false;
+			goto chosen;
+		}
 		erase();
 		attron(tui_attr(ST_BAR));
 		tui_putf(0, 0, COLS, true, "Available samples: %u events", n);
@@ -290,6 +308,7 @@ static enum tui_exit pick_event(struct tui *t)
 		}
 		if (tui_move(ch, &sel, n, (size_t)(LINES > 3 ? LINES - 3 : 1)))
 			continue;
+chosen:
 		switch (ch) {
 		case '\n':
 		case '\r':
@@ -444,7 +463,8 @@ static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
 			xpf_reader_close(r);
 		return -1;
 	}
-	xpp_profile_free(t->p);
+	if (t->own_profile) /* a source's profile stays the source's */
+		xpp_profile_free(t->p);
 	if (t->own_reader)
 		xpf_reader_close(t->r);
 	*vo = nvo;
@@ -453,6 +473,7 @@ static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
 	t->p = p;
 	t->r = r;
 	t->own_reader = true;
+	t->own_profile = true;
 	rv_ctx_take(&t->c, p, r);
 	return 0;
 }
@@ -472,7 +493,7 @@ int tui_browse_file(xpf_reader *r, const struct tui_opts *o)
 	struct view_opts vo = *o->view; /* s changes its --sort */
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
-	struct tui t = { .o = o, .r = r, .key_pending = -1 };
+	struct tui t = { .o = o, .r = r, .key_pending = -1, .own_profile = true };
 	struct splash_wait sw = { .lock = PTHREAD_MUTEX_INITIALIZER,
 				  .cond = PTHREAD_COND_INITIALIZER, .input = o->input };
 	int ret, status;
@@ -569,6 +590,11 @@ int tui_browse(const struct tui_source *src)
 		cli_error("%s", t.status[0] ? t.status : "the profile's refresh failed");
 	if (src->o->verbose)
 		print_timings(&t);
+	/* the profiles s and o read again; the source's own stays its */
+	if (t.own_profile)
+		xpp_profile_free(t.p);
+	if (t.own_reader)
+		xpf_reader_close(t.r);
 	free(t.log);
 	return t.failed ? CLI_EXIT_RUNTIME : CLI_EXIT_OK;
 }
