@@ -179,6 +179,16 @@ static int64_t list_intern(struct frame_lists *l, const uint32_t *ids, uint32_t 
 	return *slot;
 }
 
+/* perf's evlist__combined_sample_type(): what any event samples */
+static uint64_t combined_sample_type(xpf_reader *r)
+{
+	uint64_t t = 0;
+
+	for (uint32_t i = 0; i < xpf_reader_nr_attrs(r); i++)
+		t |= xpf_reader_attr(r, i)->attr.sample_type;
+	return t;
+}
+
 /*
  * The frame values asked for (opts.keys, values.h) of frame k, resolved, at ip: into k.
  * `chain`: a callchain entry, whose address perf keeps as the ip and maps once more into
@@ -835,7 +845,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	if (!p->callchains)
 		callchains_seen(p, a, true);
 	/* subscribers see every frame, and a DWARF sample's stack is its own */
-	cacheable = p->scache && !p->o.on_sample && !xpp_unwind_wanted(a->attr.sample_type);
+	cacheable = p->scache && !p->o.on_sample && !p->o.mem_mode &&
+		    !xpp_unwind_wanted(a->attr.sample_type);
 	/*
 	 * A sample the cache may answer needs its fixed words only, and nearly every one is
 	 * answered (a profiled loop repeats itself): the whole sample is decoded on a miss.
@@ -874,6 +885,10 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		return p->last_skip ? 0 : -ENOMEM;
 	period = (s.type & PERF_SAMPLE_PERIOD) ? s.period :
 		 a->attr.freq ? 1 : a->attr.sample_period;
+	/* perf's iter_add_single_mem_entry(): the weight, or 1 */
+	if (p->o.mem_mode)
+		period = (s.type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) && s.weight ?
+			 s.weight : 1;
 	e->nr_samples++;
 	e->total_period += period;
 	tree = p->callchains && (p->children || !p->o.no_chains);
@@ -933,7 +948,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	     !filter_keeps(p, XPP_FILTER_TID, xpp_int_list_has(&p->tid_filter, th->tid))))
 		return 0;
 	if (p->ctx_keys) {
-		struct xpp_val_in in = { .p = p, .s = &s, .th = th };
+		struct xpp_val_in in = { .p = p, .s = &s, .th = th, .cpumode = cpumode };
 
 		for (int i = 0; i < XPP_VAL_NR; i++)
 			if ((p->ctx_keys & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].get &&
@@ -974,6 +989,9 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	    !filter_keeps(p, XPP_FILTER_SYMBOLS, xpp_filter_pass(&p->sym_filter, UINT32_MAX,
 							     xpp_profile_sym_name(p, &k))))
 		return 0;
+	if ((p->o.keys & (XPP_HIST_KEY_VAL(XPP_VAL_DADDR) | XPP_HIST_KEY_VAL(XPP_VAL_PHYS))) &&
+	    (ret = xpp_vals_note_first(p, &k)) < 0)
+		return ret;
 	if (p->o.keep_addrs && mapped) {
 		ans.addr_entry = add_addr(p, p->last_idx, k.dso, rel, period);
 		if (ans.addr_entry < 0)
@@ -1483,6 +1501,7 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	dopts.symfs = opts->symfs;
 	dopts.buildid_dir = opts->buildid_dir;
 	dopts.kallsyms_cache = opts->kallsyms_cache;
+	dopts.objects = opts->mem_mode;
 	if (start_debuginfod(p) < 0)
 		goto nomem;
 	dopts.debuginfod = p->debuginfod;
@@ -1492,6 +1511,8 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 					   xpf_reader_features(r)->nr_build_ids);
 	p->comms = xpp_intern_create();
 	p->m = p->dsos && p->comms ? xpp_machine_create(p->dsos, p->comms) : NULL;
+	if (p->m && opts->mem_mode)
+		xpp_machine_keep_data(p->m);
 	/* started by the first sample outside user mode (run_records()) */
 	p->kernel_due = p->dsos && !opts->addrs_only && may_sample_kernel(r);
 	p->q = xpp_ordered_create(deliver, p);
@@ -1521,6 +1542,13 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 		ret = -EINVAL;
 		xb_error_set(err, ret, "--sort parent needs call chains, and the file has none "
 			     "(record with -g)");
+	}
+	if (ret == 0 && opts->mem_mode && !xpf_reader_header(r)->pipe &&
+	    !(combined_sample_type(r) & PERF_SAMPLE_DATA_SRC)) {
+		/* perf's report__setup_sample_type() */
+		ret = -EINVAL;
+		xb_error_set(err, ret, "--mem-mode needs the samples' data sources, and the file "
+			     "has none (record with -d)");
 	}
 	if (ret < 0) {
 		xpp_profile_free(p);
@@ -1579,6 +1607,8 @@ void xpp_profile_free(xpp_profile *p)
 	xpp_hist_free(p->ctxs);
 	free(p->sockets);
 	free(p->cgroups);
+	free(p->firsts);
+	xb_slots_free(&p->first_index);
 	free(p->thread_ns);
 	free(p->frame_parent);
 	if (p->parent_re_set)

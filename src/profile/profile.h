@@ -50,6 +50,9 @@ struct xpp_sample_view {
  * perf's default (children when the file has callchains).
  */
 struct xpp_opts {
+	bool mem_mode;          /* perf's report --mem-mode: a sample's period is its weight (1
+				   without), data maps and variables are kept for its data
+				   address (XPP_VAL_DADDR), the sample cache is off */
 	const char *comms;      /* comma-separated: only samples of these commands; NULL all */
 	const char *dsos;       /* comma-separated: only samples in these DSOs (short names) */
 	const char *kallsyms;   /* kernel symbols; NULL: /proc/kallsyms */
@@ -346,6 +349,24 @@ const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key 
 const char *xpp_profile_str(const xpp_profile *p, uint64_t v);
 /* What value `value` of key value v (enum xpp_val) names (a file, a cgroup), or NULL. */
 const char *xpp_profile_val_name(const xpp_profile *p, unsigned int v, uint64_t value);
+
+/*
+ * The first sample of entry k (a key as the view's entries have it) for its value of
+ * XPP_VAL_DADDR or XPP_VAL_PHYS (v): its level ('.', 'k'...), and for XPP_VAL_DADDR the
+ * data address in the map holding it (perf's al_addr: `addr`), that map's dso
+ * (XPP_HIST_NO_DSO none) and the symbol there (-1 none). NULL when no sample had it.
+ */
+struct xpp_val_first {
+	uint64_t value, addr;
+	uint32_t v, dso, level;
+	int32_t sym;
+	/* the entry's code frame (dso, sym, level, addr of struct xpp_hist_key) */
+	uint32_t k_dso, k_level;
+	int32_t k_sym;
+	uint64_t k_addr;
+};
+const struct xpp_val_first *xpp_profile_val_first(const xpp_profile *p, unsigned int v,
+						  const struct xpp_hist_key *k);
 
 /*
  * The kernel symbol holding address addr ([kernel.kallsyms], its symbols loaded on first

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/hash.h"
 
 #include "profile/profile_int.h"
 #include "profile/values.h"
@@ -168,6 +169,207 @@ static int srcfile_of(const struct xpp_val_in *in, uint64_t *v)
 	return 0;
 }
 
+/* ---- report --mem-mode's values (perf's mem_info) ---- */
+
+static int weight_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	*v = (in->s->type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) ? in->s->weight : 0;
+	return 0;
+}
+
+static int ins_lat_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	*v = (in->s->type & PERF_SAMPLE_WEIGHT_STRUCT) ? in->s->weight_var2 : 0;
+	return 0;
+}
+
+/*
+ * union perf_mem_data_src's fields each key compares (perf's sort__lvl_cmp and others
+ * compare one field; mem's text reads lvl_num, remote and hops beside mem_lvl)
+ */
+#define DS_BITS(shift, n) ((((uint64_t)1 << (n)) - 1) << (shift))
+static const uint64_t data_src_mask[] = {
+	[XPP_VAL_MEM_LVL - XPP_VAL_MEM_LVL] = DS_BITS(5, 14) | DS_BITS(33, 4) | DS_BITS(37, 1) |
+					      DS_BITS(43, 3),
+	[XPP_VAL_MEM_SNOOP - XPP_VAL_MEM_LVL] = DS_BITS(19, 5) | DS_BITS(38, 2),
+	[XPP_VAL_MEM_TLB - XPP_VAL_MEM_LVL] = DS_BITS(26, 7),
+	[XPP_VAL_MEM_LOCK - XPP_VAL_MEM_LVL] = DS_BITS(24, 2),
+	[XPP_VAL_MEM_BLK - XPP_VAL_MEM_LVL] = DS_BITS(40, 3),
+};
+
+static uint64_t data_src(const struct xpp_val_in *in, int v)
+{
+	return (in->s->type & PERF_SAMPLE_DATA_SRC) ? in->s->data_src & data_src_mask[v - XPP_VAL_MEM_LVL]
+						     : 0;
+}
+
+static int mem_lvl_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	*v = data_src(in, XPP_VAL_MEM_LVL);
+	return 0;
+}
+
+static int mem_snoop_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	*v = data_src(in, XPP_VAL_MEM_SNOOP);
+	return 0;
+}
+
+static int mem_tlb_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	*v = data_src(in, XPP_VAL_MEM_TLB);
+	return 0;
+}
+
+static int mem_lock_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	*v = data_src(in, XPP_VAL_MEM_LOCK);
+	return 0;
+}
+
+static int mem_blk_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	*v = data_src(in, XPP_VAL_MEM_BLK);
+	return 0;
+}
+
+static uint32_t level_of(uint16_t cpumode)
+{
+	switch (cpumode) {
+	case PERF_RECORD_MISC_KERNEL:
+		return 'k';
+	case PERF_RECORD_MISC_GUEST_KERNEL:
+		return 'g';
+	case PERF_RECORD_MISC_GUEST_USER:
+		return 'u';
+	case PERF_RECORD_MISC_HYPERVISOR:
+		return 'H';
+	default:
+		return '.';
+	}
+}
+
+/*
+ * perf's entry keeps its first sample's mem_info: the first of each data address (and
+ * physical address) is kept per entry it may land in, that is per code frame of the
+ * sample as the view's key has it (the whole frame, its DSO, nothing: xpp_hist_key_mask())
+ */
+static uint64_t first_hash(const struct xpp_val_first *f)
+{
+	return xb_hash_u64(((f->value * 31 + f->v) * 31 + f->k_dso) * 31 +
+			   (uint64_t)(uint32_t)f->k_sym * 7 + f->k_level * 3 + f->k_addr);
+}
+
+static uint64_t first_hash_of(const void *ctx, uint32_t i)
+{
+	return first_hash(&((const xpp_profile *)ctx)->firsts[i - 1]);
+}
+
+static bool first_eq(const void *ctx, uint32_t i, const void *key)
+{
+	const struct xpp_val_first *a = &((const xpp_profile *)ctx)->firsts[i - 1], *b = key;
+
+	return a->v == b->v && a->value == b->value && a->k_dso == b->k_dso &&
+	       a->k_sym == b->k_sym && a->k_level == b->k_level && a->k_addr == b->k_addr;
+}
+
+/* Keep f unless one with its keys came before. 0 or -ENOMEM. */
+static int first_keep(xpp_profile *p, const struct xpp_val_first *f)
+{
+	uint32_t *slot;
+
+	if (xb_slots_reserve(&p->first_index, p->nr_firsts + 1, first_hash_of, p))
+		return -ENOMEM;
+	slot = xb_slots_find(&p->first_index, first_hash(f), first_eq, p, f);
+	if (*slot)
+		return 0;
+	if (XB_ARRAY_RESERVE(p->firsts, p->firsts_cap, (size_t)p->nr_firsts + 1, 64))
+		return -ENOMEM;
+	p->firsts[p->nr_firsts++] = *f;
+	*slot = p->nr_firsts;
+	return 0;
+}
+
+int xpp_vals_note_first(xpp_profile *p, const struct xpp_hist_key *k)
+{
+	for (int i = 0; i < 2; i++) {
+		struct xpp_val_first f = p->first_now[i];
+		int ret;
+
+		if (!(p->o.keys & XPP_HIST_KEY_VAL(f.v)) || !f.v)
+			continue;
+		/* the frame as the entry's key may keep it: whole, its DSO alone, nothing */
+		f.k_dso = k->dso, f.k_sym = k->sym, f.k_level = k->level, f.k_addr = k->addr;
+		if ((ret = first_keep(p, &f)) < 0)
+			return ret;
+		f.k_sym = -1, f.k_level = '.', f.k_addr = 0;
+		if ((ret = first_keep(p, &f)) < 0)
+			return ret;
+		f.k_dso = XPP_HIST_NO_DSO;
+		if ((ret = first_keep(p, &f)) < 0)
+			return ret;
+	}
+	return 0;
+}
+
+const struct xpp_val_first *xpp_profile_val_first(const xpp_profile *p, unsigned int v,
+						  const struct xpp_hist_key *k)
+{
+	struct xpp_val_first key = { .value = k->val[v], .v = v, .k_dso = k->dso,
+				     .k_sym = k->sym, .k_level = k->level, .k_addr = k->addr };
+	const uint32_t *slot;
+
+	if (!p->first_index.nslots)
+		return NULL;
+	slot = xb_slots_find(&p->first_index, first_hash(&key), first_eq, p, &key);
+	return *slot ? &p->firsts[*slot - 1] : NULL;
+}
+
+/* perf's ip__resolve_data(): the sample's data address in the maps of its cpumode */
+static bool daddr_resolve(const struct xpp_val_in *in, uint32_t *dso, uint64_t *al_addr)
+{
+	uint64_t addr = (in->s->type & PERF_SAMPLE_ADDR) ? in->s->addr : 0;
+
+	*dso = XPP_HIST_NO_DSO;
+	*al_addr = addr;
+	return in->th && xpp_machine_resolve_data(in->p->m, in->th, in->cpumode, addr, dso, al_addr);
+}
+
+/* the value is the address, as perf's sort__daddr_cmp() compares; where it was found is
+ * kept for the first sample of each entry (xpp_vals_note_first()) */
+static int daddr_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	struct xpp_val_first *f = &in->p->first_now[0];
+
+	*f = (struct xpp_val_first){ .v = XPP_VAL_DADDR, .level = level_of(in->cpumode),
+				     .sym = -1 };
+	f->value = (in->s->type & PERF_SAMPLE_ADDR) ? in->s->addr : 0;
+	if (daddr_resolve(in, &f->dso, &f->addr))
+		f->sym = (int32_t)xpp_dso_table_resolve(in->p->dsos, f->dso, f->addr);
+	*v = f->value;
+	return 0;
+}
+
+static int daddr_dso_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	uint32_t dso;
+	uint64_t al_addr;
+
+	*v = daddr_resolve(in, &dso, &al_addr) ? (uint64_t)dso + 1 : 0;
+	return 0;
+}
+
+static int phys_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	struct xpp_val_first *f = &in->p->first_now[1];
+
+	*f = (struct xpp_val_first){ .v = XPP_VAL_PHYS, .level = level_of(in->cpumode),
+				     .dso = XPP_HIST_NO_DSO, .sym = -1 };
+	f->value = (in->s->type & PERF_SAMPLE_PHYS_ADDR) ? in->s->phys_addr : 0;
+	*v = f->value;
+	return 0;
+}
+
 const struct xpp_val_row xpp_val_rows[XPP_VAL_NR] = {
 	[XPP_VAL_THREAD] = { .context = true, .get = thread_of },
 	[XPP_VAL_CPU] = { .context = true, .from_sample = true, .get = cpu_of },
@@ -182,6 +384,17 @@ const struct xpp_val_row xpp_val_rows[XPP_VAL_NR] = {
 	[XPP_VAL_SYM_SIZE] = { .get = sym_size_of },
 	[XPP_VAL_MAP_SIZE] = { .get = map_size_of },
 	[XPP_VAL_SRCFILE] = { .srclines = true, .get = srcfile_of, .name = str_name },
+	[XPP_VAL_WEIGHT] = { .context = true, .from_sample = true, .get = weight_of },
+	[XPP_VAL_INS_LAT] = { .context = true, .from_sample = true, .get = ins_lat_of },
+	[XPP_VAL_MEM_LVL] = { .context = true, .from_sample = true, .get = mem_lvl_of },
+	[XPP_VAL_MEM_SNOOP] = { .context = true, .from_sample = true, .get = mem_snoop_of },
+	[XPP_VAL_MEM_TLB] = { .context = true, .from_sample = true, .get = mem_tlb_of },
+	[XPP_VAL_MEM_LOCK] = { .context = true, .from_sample = true, .get = mem_lock_of },
+	[XPP_VAL_MEM_BLK] = { .context = true, .from_sample = true, .get = mem_blk_of },
+	/* what their keys show is their first sample's (xpp_vals_note_first()) */
+	[XPP_VAL_PHYS] = { .context = true, .get = phys_of },
+	[XPP_VAL_DADDR] = { .context = true, .get = daddr_of },
+	[XPP_VAL_DADDR_DSO] = { .context = true, .get = daddr_dso_of },
 };
 
 int xpp_vals_side_band(xpp_profile *p, const struct perf_event_header *hdr)

@@ -16,6 +16,7 @@ struct xpp_val_in {
 	xpp_profile *p;
 	const struct xpf_sample *s;     /* context: the sample (its fixed words at least) */
 	const struct xpp_thread *th;    /* context: its thread; NULL for the sample cache's key */
+	uint16_t cpumode;               /* context: the sample's (PERF_RECORD_MISC_CPUMODE_MASK) */
 	const struct xpp_hist_key *k;   /* frame: the frame, resolved (dso, sym, srcline) */
 	uint64_t ip;                    /* frame: its ip */
 	uint64_t map_size;              /* frame: the size of its map, 0 without one */
@@ -49,6 +50,13 @@ extern const struct xpp_val_row xpp_val_rows[XPP_VAL_NR];
 
 /* Each asked value's side_band() on record hdr: 0 or a negative errno. */
 int xpp_vals_side_band(xpp_profile *p, const struct perf_event_header *hdr);
+
+/*
+ * After the sample's frame k is resolved, before it is charged: the first sample of each
+ * entry it may be charged to keeps what XPP_VAL_DADDR and XPP_VAL_PHYS found (the
+ * profile's first_now). 0 or -ENOMEM.
+ */
+int xpp_vals_note_first(xpp_profile *p, const struct xpp_hist_key *k);
 
 /* The XPP_HIST_KEY_VAL() bits of the context values (or of the frame values). */
 unsigned int xpp_val_mask(bool context);

@@ -347,6 +347,11 @@ int main(int argc, const char **argv)
 			   "matches REGEX (default '^sys_|^do_page_fault'); sorts by parent too"),
 		OPT_BOOL('x', "exclude-other", &o.view.exclude_other,
 			 "only samples with a parent (see --parent)"),
+		OPT_BOOL(0, "mem-mode", &o.view.mem_mode,
+			 "perf's memory view of files recorded with -d: each sample weighs its "
+			 "weight (1 without one), sorted by default by " RV_MEM_SORT "; the "
+			 "keys symbol_daddr, dso_daddr, mem, snoop, tlb, locked, blocked and "
+			 "phys_daddr need it"),
 		VIEW_OPTS_CALLGRAPH(&o.view),
 		VIEW_OPTS_LOOKUP(&o.view),
 		OPT_BOOL(0, "wall", &o.view.wall,

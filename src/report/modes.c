@@ -34,6 +34,7 @@ static const char *const opt_names[RO_NR] = {
 	[RO_WALL] = "wall",
 	[RO_EVENT] = "event",
 	[RO_FLAME_INVERTED] = "flamegraph-inverted",
+	[RO_MEM_MODE] = "mem-mode",
 };
 
 /* Options that mean the same whatever the mode: the input, messages, the mode switches. */
@@ -63,7 +64,7 @@ static const struct report_mode modes[RM_NR] = {
 	[RM_TUI] = { "--tui", RO_BIT(RO_SORT) | RO_BIT(RO_PERCENT_LIMIT) | RO_BIT(RO_SHOW_NR) |
 				      RO_BIT(RO_GROUP) | FILTERS | RO_BIT(RO_CHILDREN) | RO_BIT(RO_CALL_GRAPH) |
 				      RO_BIT(RO_INVERTED) | CHAINS | LOOKUP | RO_BIT(RO_WALL) |
-				      RO_BIT(RO_FLAME_INVERTED) },
+				      RO_BIT(RO_FLAME_INVERTED) | RO_BIT(RO_MEM_MODE) },
 	[RM_FLAMEGRAPH] = { "--flamegraph", FILTERS | CHAINS | LOOKUP | RO_BIT(RO_WALL) |
 						    RO_BIT(RO_EVENT) | RO_BIT(RO_FLAME_INVERTED) },
 	[RM_PPROF] = { "--pprof", FILTERS | CHAINS | LOOKUP | RO_BIT(RO_WALL) | RO_BIT(RO_EVENT) },

@@ -43,6 +43,7 @@ enum report_opt {
 	RO_WALL,
 	RO_EVENT,
 	RO_FLAME_INVERTED,  /* --flamegraph-inverted */
+	RO_MEM_MODE,        /* --mem-mode: the stdio and TUI views' keys and weights */
 	RO_NR
 };
 

@@ -153,6 +153,15 @@ int rv_cmp_col(const struct rv_ctx *c, const struct xpp_hist_key *ka,
 int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
 		const struct rv_cols *v)
 {
+	/* perf's hist_entry__sort() by each key's se_sort, then the order entries were
+	 * collapsed in (by se_cmp) */
+	for (unsigned int i = 0; i < v->nr_cols; i++) {
+		const struct rv_key *k = v->cols[i] < RV_KEY_NR ? &rv_keys[v->cols[i]] : NULL;
+		int r = k && k->sort ? k->sort(v->c, ka, kb) : rv_cmp_col(v->c, ka, kb, v->cols[i]);
+
+		if (r)
+			return r;
+	}
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		int r = rv_cmp_col(v->c, ka, kb, v->cols[i]);
 
@@ -204,7 +213,7 @@ static int srcline_counted(const struct rv_cols *v, const struct xpp_hist_entry 
 
 void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 {
-	bool unresolved = false, *counted = NULL;
+	bool unresolved = false, *counted = NULL, unres[RV_MAX_COLS] = { false };
 
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		v->width[i] = (int)strlen(rv_col_title(v->cols[i]));
@@ -226,8 +235,12 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 				    (int)strlen(rv_srcline_name(v->c, &e[j].key)) : 0;
 			} else if (rv_keys[v->cols[i]].width) {
 				w = 0; /* perf keeps the column's width: -1 prints wider */
+			} else if (rv_keys[v->cols[i]].width_of) {
+				w = rv_keys[v->cols[i]].width_of(v->c, &e[j].key);
+				if (w == RV_WIDTH_UNRESOLVED)
+					unres[i] = true;
 			} else if (v->cols[i] != RV_KEY_SYM) {
-				char buf[64];
+				char buf[512];
 
 				w = (int)strlen(rv_col_text(v->c, &e[j].key, v->cols[i], buf,
 							    sizeof(buf)));
@@ -244,6 +257,11 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 		}
 	}
 	free(counted);
+	/* perf's hists__set_unres_dso_col_len(): the data DSO's [unknown] widens a column
+	 * that no wide name widened (perf: none before it; taken here as none at all) */
+	for (unsigned int i = 0; i < v->nr_cols; i++)
+		if (unres[i] && v->width[i] < RV_UNRESOLVED_WIDTH)
+			v->width[i] = RV_UNRESOLVED_WIDTH + 4 + 2;
 	/* perf widens the Shared Object column for unresolved entries (no --dsos given) */
 	for (unsigned int i = 0; i < v->nr_cols; i++)
 		if (unresolved && v->cols[i] == RV_KEY_DSO && !v->c->dso_filter->nr &&

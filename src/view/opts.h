@@ -87,6 +87,8 @@ struct view_opts {
 	bool exclude_other;        /* -x: only samples with a parent */
 	bool hide_unresolved;      /* --hide-unresolved */
 	const char *fields;        /* -F: perf's output fields; NULL: perf's default */
+	bool mem_mode;             /* --mem-mode: perf's memory view (sort_keys.c's mem_only
+				      keys, RV_MEM_SORT by default, weights for periods) */
 	bool header_shown;         /* --header printed the file's header before the report */
 	/* where view_opts_dirs() keeps the directories it builds */
 	char dir_buf[2][4096];

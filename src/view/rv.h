@@ -31,6 +31,17 @@ enum rv_key_id {
 	RV_KEY_CGROUP,
 	RV_KEY_CGROUP_ID,
 	RV_KEY_IPC_NULL,
+	RV_KEY_LOCAL_WEIGHT,
+	RV_KEY_LOCAL_INS_LAT,
+	/* report --mem-mode's (mem_only) */
+	RV_KEY_DADDR,
+	RV_KEY_DADDR_DSO,
+	RV_KEY_MEM_LOCKED,
+	RV_KEY_MEM_TLB,
+	RV_KEY_MEM_LVL,
+	RV_KEY_MEM_SNOOP,
+	RV_KEY_PHYS_DADDR,
+	RV_KEY_MEM_BLOCKED,
 	RV_KEY_NR
 };
 
@@ -54,8 +65,17 @@ struct rv_key {
 				   not see the key's value) */
 	int align;              /* RV_LEFT, RV_RIGHT, or RV_CUT: perf's "%-.*s", cut to the
 				   width, not padded */
+	bool mem_only;          /* perf's memory keys: --sort takes them with --mem-mode only */
+	/* perf's se_sort, where the output's order differs from cmp's: entries it finds
+	   equal are ordered by the next keys, and only then by cmp (rv_cmp_keys()) */
+	int (*sort)(const struct rv_ctx *c, const struct xpp_hist_key *a,
+		    const struct xpp_hist_key *b);
 	int (*cmp)(const struct rv_ctx *c, const struct xpp_hist_key *a,
 		   const struct xpp_hist_key *b);
+	/* the width a value asks of the column where it differs from its text's (perf's
+	   hists__calc_col_len()); RV_WIDTH_UNRESOLVED: perf's unresolved DSO (22 columns
+	   unless a wider value came); NULL: the text's */
+	int (*width_of)(const struct rv_ctx *c, const struct xpp_hist_key *k);
 	/* the value's text, unpadded (buf may hold it) */
 	const char *(*text)(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
 			    size_t size);
@@ -64,6 +84,10 @@ struct rv_key {
 extern const struct rv_key rv_keys[RV_KEY_NR];
 
 enum { RV_LEFT, RV_RIGHT, RV_CUT };
+
+/* perf 6.1's default sort order of --mem-mode (local_p_stage_cyc left out: powerpc only) */
+#define RV_MEM_SORT "local_weight,mem,sym,dso,symbol_daddr,dso_daddr,snoop,tlb,locked,blocked," \
+		    "local_ins_lat"
 
 #define RV_MAX_COLS RV_KEY_NR /* a view shows each key once at most (add_col() checks) */
 
@@ -106,6 +130,9 @@ struct rv_ctx {
 	unsigned int fields[RV_MAX_OUT], nr_fields;
 	unsigned int sort[RV_MAX_OUT], nr_sort;
 	const struct xpp_name_list *comm_filter, *dso_filter;
+	/* perf's "Sort order" line of --mem-mode: the keys asked (its default, or --sort
+	   with the ipc_null it adds) */
+	char sort_order[256];
 	bool callchains;       /* some attr samples PERF_SAMPLE_CALLCHAIN */
 	bool children;         /* --children in effect */
 	struct report_call_graph cg; /* set, perf's defaults filled in */
@@ -171,6 +198,7 @@ struct rv_cols {
 };
 
 #define RV_UNRESOLVED_WIDTH 16 /* hex digits of an unresolved address, as perf prints them */
+#define RV_WIDTH_UNRESOLVED (-1)
 
 void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c);
 /* perf's widths: each column as wide as its title and its widest value among e[0..n). */

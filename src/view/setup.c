@@ -95,7 +95,8 @@ static int add_col(struct rv_ctx *c, unsigned int col)
 	return 0;
 }
 
-static int parse_sort(struct rv_ctx *c, const char *arg)
+/* `given`: arg is the user's --sort (perf's rule of the IPC column), not a default */
+static int parse_sort(struct rv_ctx *c, const char *arg, bool given)
 {
 	const char *s = arg;
 	char names[256];
@@ -110,6 +111,11 @@ static int parse_sort(struct rv_ctx *c, const char *arg)
 				  rv_key_names(names, sizeof(names)));
 			return -EINVAL;
 		}
+		/* perf's sort_dimension__add(): the memory keys need the memory view */
+		if (rv_keys[key].mem_only && !c->o->mem_mode) {
+			cli_error("--sort key '%s' needs --mem-mode", rv_keys[key].name);
+			return -EINVAL;
+		}
 		if (add_col(c, (unsigned int)key) < 0)
 			return -EINVAL;
 		s += n;
@@ -122,8 +128,10 @@ static int parse_sort(struct rv_ctx *c, const char *arg)
 	}
 	/* perf: a file without branch stacks sorted by a key it names "symbol..." shows the
 	 * IPC column too, with nothing in it */
-	if (strstr(arg, "symbol") && add_col(c, RV_KEY_IPC_NULL) < 0)
+	if (given && strstr(arg, "symbol") && add_col(c, RV_KEY_IPC_NULL) < 0)
 		return -EINVAL;
+	snprintf(c->sort_order, sizeof(c->sort_order), "%s%s", arg,
+		 given && strstr(arg, "symbol") ? ",ipc_null" : "");
 	return 0;
 }
 
@@ -255,8 +263,13 @@ int rv_ctx_parse(struct rv_ctx *c, const struct view_opts *o, struct xpp_opts *p
 	c->o = o;
 	c->nr_cols = 0;
 	/* with -F and no --sort, perf sorts by the fields alone */
-	if ((o->sort || !o->fields) && parse_sort(c, o->sort ? o->sort : "comm,dso,sym") < 0)
+	if ((o->sort || !o->fields) &&
+	    parse_sort(c, o->sort ? o->sort : o->mem_mode ? RV_MEM_SORT : "comm,dso,sym",
+		       o->sort != NULL) < 0)
 		return -EINVAL;
+	/* perf names the key it then leaves out off powerpc */
+	if (!o->sort && o->mem_mode)
+		snprintf(c->sort_order, sizeof(c->sort_order), "%s", RV_MEM_SORT ",local_p_stage_cyc");
 	c->cg = o->cg;
 	if (!c->cg.set)
 		report_call_graph_init(&c->cg);
@@ -271,7 +284,9 @@ int rv_ctx_parse(struct rv_ctx *c, const struct view_opts *o, struct xpp_opts *p
 	po->keys |= rv_key_fields(c);
 	po->entry_addrs = o->verbose > 0;
 	rv_lookup_opts(o, po);
-	po->children = o->children;
+	/* perf's --mem-mode: no children (cumulate_callchain = false) */
+	po->children = o->mem_mode ? 0 : o->children;
+	po->mem_mode = o->mem_mode;
 	po->no_chains = c->cg.mode == CG_NONE;
 	po->order = c->cg.order;
 	po->srclines |= (rv_key_fields(c) & XPP_HIST_KEY_SRCLINE) != 0;

@@ -58,6 +58,15 @@ static int sym_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
 	return 0;
 }
 
+/* perf's sort__sym_sort: by name, entries without a symbol after, equal among themselves */
+static int sym_sort(const struct rv_ctx *c, const struct xpp_hist_key *a,
+		    const struct xpp_hist_key *b)
+{
+	const char *na = rv_sym_name(c, a), *nb = rv_sym_name(c, b);
+
+	return na && nb ? strcmp(na, nb) : na ? -1 : nb ? 1 : 0;
+}
+
 /* the stdio and TUI views print the symbol themselves (level, -v prefix, inlined) */
 static const char *sym_text(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
 			    size_t size)
@@ -294,6 +303,320 @@ static const char *ipc_null_text(const struct rv_ctx *c, const struct xpp_hist_k
 	return "-      -";
 }
 
+/* ---- report --mem-mode's keys: the sample's data address and source (perf's mem_info) ---- */
+
+static int val_u64_cmp(const struct xpp_hist_key *a, const struct xpp_hist_key *b, int v)
+{
+	return cmp_u64(a->val[v], b->val[v]);
+}
+
+static int local_weight_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+			    const struct xpp_hist_key *b)
+{
+	(void)c;
+	return val_u64_cmp(a, b, XPP_VAL_WEIGHT);
+}
+
+static const char *local_weight_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				     char *buf, size_t size)
+{
+	(void)c;
+	snprintf(buf, size, "%" PRIu64, k->val[XPP_VAL_WEIGHT]);
+	return buf;
+}
+
+static int ins_lat_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+		       const struct xpp_hist_key *b)
+{
+	(void)c;
+	return val_u64_cmp(a, b, XPP_VAL_INS_LAT);
+}
+
+static const char *ins_lat_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				char *buf, size_t size)
+{
+	(void)c;
+	snprintf(buf, size, "%" PRIu64, k->val[XPP_VAL_INS_LAT]);
+	return buf;
+}
+
+/* perf's sort__daddr_cmp: (int64_t)(right - left) of the data addresses */
+static int daddr_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+		     const struct xpp_hist_key *b)
+{
+	uint64_t x = a->val[XPP_VAL_DADDR], y = b->val[XPP_VAL_DADDR];
+
+	(void)c;
+	return x == y ? 0 : (int64_t)(y - x) > 0 ? -1 : 1;
+}
+
+/* the data symbol of the entry's first sample, as perf's entry keeps its first mem_info */
+static const struct xpp_sym *daddr_sym(const struct rv_ctx *c, const struct xpp_val_first *f,
+				       const char **name)
+{
+	const struct xpp_dso *d = f && f->sym >= 0 && f->dso != XPP_HIST_NO_DSO ?
+				  xpp_dso_table_get(c->dsos, f->dso) : NULL;
+
+	if (!d || (uint32_t)f->sym >= d->syms.nr)
+		return NULL;
+	*name = d->syms.names + d->syms.syms[f->sym].name;
+	return &d->syms.syms[f->sym];
+}
+
+/* perf's hist_entry__daddr_snprintf(): "[level] " the variable+offset, function, or
+ * address (%#.16llx) */
+static const char *daddr_text(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
+			      size_t size)
+{
+	const struct xpp_val_first *f = xpp_profile_val_first(c->p, XPP_VAL_DADDR, k);
+	const char *name = NULL;
+	const struct xpp_sym *s = daddr_sym(c, f, &name);
+	char level = f ? (char)f->level : '.';
+
+	if (s && s->kind == XPP_SYM_OBJECT)
+		snprintf(buf, size, "[%c] %s+0x%" PRIx64, level, name, f->addr - s->start);
+	else if (s)
+		snprintf(buf, size, "[%c] %s", level, name);
+	else
+		snprintf(buf, size, "[%c] %#.*" PRIx64, level, RV_UNRESOLVED_WIDTH,
+			 k->val[XPP_VAL_DADDR]);
+	return buf;
+}
+
+/* perf's hists__calc_col_len(): a symbol's name + 4 + 16 + 2, else 16 + 4 + 2 */
+static int daddr_width(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	const char *name = NULL;
+
+	daddr_sym(c, xpp_profile_val_first(c->p, XPP_VAL_DADDR, k), &name);
+	return (name ? (int)strlen(name) + 4 : 4) + RV_UNRESOLVED_WIDTH + 2;
+}
+
+static const char *daddr_dso_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	uint64_t v = k->val[XPP_VAL_DADDR_DSO];
+	const struct xpp_dso *d = v ? xpp_dso_table_get(c->dsos, (uint32_t)(v - 1)) : NULL;
+
+	return !d ? NULL : c->o->verbose ? d->long_name : d->short_name;
+}
+
+/*
+ * perf's sort__dso_daddr_cmp(): _sort__dso_cmp() with the sides the other way round than
+ * the dso key's, so entries without a map first, then names in falling order
+ */
+static int daddr_dso_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+			 const struct xpp_hist_key *b)
+{
+	const char *x = daddr_dso_name(c, a), *y = daddr_dso_name(c, b);
+
+	return x && y ? -strcmp(x, y) : x ? 1 : y ? -1 : 0;
+}
+
+static const char *daddr_dso_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				  char *buf, size_t size)
+{
+	const char *s = daddr_dso_name(c, k);
+
+	(void)buf, (void)size;
+	return s ? s : "[unknown]";
+}
+
+static int daddr_dso_width(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	const char *s = daddr_dso_name(c, k);
+
+	return s ? (int)strlen(s) : RV_WIDTH_UNRESOLVED;
+}
+
+/* the data source's fields (union perf_mem_data_src) */
+#define DS(v, shift, n) ((unsigned int)((v) >> (shift)) & ((1u << (n)) - 1))
+
+/* perf's sort__lvl_cmp and the others: (int64_t)(right - left) of one field */
+static int ds_cmp(uint64_t a, uint64_t b)
+{
+	return a == b ? 0 : a < b ? 1 : -1;
+}
+
+/* "A or B or C" of the names of the bits set in m (perf's loops over its tables) */
+static size_t ds_names(char *buf, size_t size, size_t at, unsigned int m,
+		       const char *const *names, size_t nr)
+{
+	for (size_t i = 0; m && i < nr; i++, m >>= 1)
+		if ((m & 1) && at < size)
+			at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? " or " : "", names[i]);
+	return at < size ? at : size - 1;
+}
+
+static int mem_lvl_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+		       const struct xpp_hist_key *b)
+{
+	(void)c;
+	return ds_cmp(DS(a->val[XPP_VAL_MEM_LVL], 5, 14), DS(b->val[XPP_VAL_MEM_LVL], 5, 14));
+}
+
+/* perf 6.1's perf_mem__lvl_scnprintf() */
+static const char *mem_lvl_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				char *buf, size_t size)
+{
+	static const char *const lvl[] = {
+		"N/A", "HIT", "MISS", "L1", "LFB", "L2", "L3", "Local RAM", "Remote RAM (1 hop)",
+		"Remote RAM (2 hops)", "Remote Cache (1 hop)", "Remote Cache (2 hops)", "I/O",
+		"Uncached",
+	};
+	static const char *const lvlnum[16] = {
+		[0x0a] = "I/O", [0x0b] = "Any cache", [0x0c] = "LFB", [0x0d] = "RAM",
+		[0x0e] = "PMEM", [0x0f] = "N/A",
+	};
+	static const char *const hops[8] = {
+		"N/A", "core, same node", "node, same socket", "socket, same board", "board",
+	};
+	uint64_t v = k->val[XPP_VAL_MEM_LVL];
+	unsigned int m = DS(v, 5, 14), num = DS(v, 33, 4), remote = DS(v, 37, 1), hop = DS(v, 43, 3);
+	size_t at = 0;
+	bool printed;
+
+	(void)c;
+	buf[0] = 0;
+	if (remote)
+		at += (size_t)snprintf(buf, size, "Remote ");
+	if (hop) {
+		at += (size_t)snprintf(buf + at, size - at, "%s ", hops[hop] ? hops[hop] : "");
+		printed = false;
+	} else {
+		size_t before = at;
+
+		/* the hit and miss bits are said after */
+		at = ds_names(buf + before, size - before, 0, m & ~6u, lvl,
+			      sizeof(lvl) / sizeof(lvl[0])) + before;
+		printed = at > before;
+	}
+	if (num && at < size) {
+		if (printed)
+			at += (size_t)snprintf(buf + at, size - at, " or ");
+		if (at < size && lvlnum[num])
+			at += (size_t)snprintf(buf + at, size - at, "%s", lvlnum[num]);
+		else if (at < size)
+			at += (size_t)snprintf(buf + at, size - at, "L%u", num);
+	}
+	if (!at && at < size)
+		at += (size_t)snprintf(buf, size, "N/A");
+	if ((m & 2) && at < size)
+		at += (size_t)snprintf(buf + at, size - at, " hit");
+	if ((m & 4) && at < size)
+		snprintf(buf + at, size - at, " miss");
+	return buf;
+}
+
+static int mem_snoop_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+			 const struct xpp_hist_key *b)
+{
+	(void)c;
+	return ds_cmp(DS(a->val[XPP_VAL_MEM_SNOOP], 19, 5), DS(b->val[XPP_VAL_MEM_SNOOP], 19, 5));
+}
+
+/* perf's perf_mem__snp_scnprintf() */
+static const char *mem_snoop_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				  char *buf, size_t size)
+{
+	static const char *const snoop[] = { "N/A", "None", "Hit", "Miss", "HitM" };
+	static const char *const snoopx[] = { "Fwd", "Peer" };
+	uint64_t v = k->val[XPP_VAL_MEM_SNOOP];
+	size_t at;
+
+	(void)c;
+	buf[0] = 0;
+	at = ds_names(buf, size, 0, DS(v, 19, 5), snoop, 5);
+	at = ds_names(buf, size, at, DS(v, 38, 2), snoopx, 2);
+	if (!at)
+		snprintf(buf, size, "N/A");
+	return buf;
+}
+
+static int mem_tlb_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+		       const struct xpp_hist_key *b)
+{
+	(void)c;
+	return ds_cmp(DS(a->val[XPP_VAL_MEM_TLB], 26, 7), DS(b->val[XPP_VAL_MEM_TLB], 26, 7));
+}
+
+/* perf's perf_mem__tlb_scnprintf() */
+static const char *mem_tlb_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				char *buf, size_t size)
+{
+	static const char *const tlb[] = { "N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault" };
+	unsigned int m = DS(k->val[XPP_VAL_MEM_TLB], 26, 7);
+	size_t at;
+
+	(void)c;
+	buf[0] = 0;
+	at = ds_names(buf, size, 0, m & ~6u, tlb, 7);
+	if (!at)
+		at = (size_t)snprintf(buf, size, "N/A");
+	if ((m & 2) && at < size)
+		at += (size_t)snprintf(buf + at, size - at, " hit");
+	if ((m & 4) && at < size)
+		snprintf(buf + at, size - at, " miss");
+	return buf;
+}
+
+static int mem_locked_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+			  const struct xpp_hist_key *b)
+{
+	(void)c;
+	return ds_cmp(DS(a->val[XPP_VAL_MEM_LOCK], 24, 2), DS(b->val[XPP_VAL_MEM_LOCK], 24, 2));
+}
+
+/* perf's perf_mem__lck_scnprintf() */
+static const char *mem_locked_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				   char *buf, size_t size)
+{
+	unsigned int m = DS(k->val[XPP_VAL_MEM_LOCK], 24, 2);
+
+	(void)c, (void)buf, (void)size;
+	return (m & 1) ? "N/A" : (m & 2) ? "Yes" : "No";
+}
+
+static int mem_blocked_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+			   const struct xpp_hist_key *b)
+{
+	(void)c;
+	return ds_cmp(DS(a->val[XPP_VAL_MEM_BLK], 40, 3), DS(b->val[XPP_VAL_MEM_BLK], 40, 3));
+}
+
+/* perf's perf_mem__blk_scnprintf(): each word after a blank */
+static const char *mem_blocked_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				    char *buf, size_t size)
+{
+	unsigned int m = DS(k->val[XPP_VAL_MEM_BLK], 40, 3);
+
+	(void)c;
+	if (!m || (m & 1))
+		return " N/A";
+	snprintf(buf, size, "%s%s", (m & 2) ? " Data" : "", (m & 4) ? " Addr" : "");
+	return buf;
+}
+
+/* perf's sort__phys_daddr_cmp: (int64_t)(right - left) */
+static int phys_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+		    const struct xpp_hist_key *b)
+{
+	uint64_t x = a->val[XPP_VAL_PHYS], y = b->val[XPP_VAL_PHYS];
+
+	(void)c;
+	return x == y ? 0 : (int64_t)(y - x) > 0 ? -1 : 1;
+}
+
+/* perf's hist_entry__phys_daddr_snprintf(): "[level] " and %#.16llx */
+static const char *phys_text(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
+			     size_t size)
+{
+	const struct xpp_val_first *f = xpp_profile_val_first(c->p, XPP_VAL_PHYS, k);
+	char level = f ? (char)f->level : '.';
+
+	snprintf(buf, size, "[%c] %#.*" PRIx64, level, RV_UNRESOLVED_WIDTH, k->val[XPP_VAL_PHYS]);
+	return buf;
+}
+
 /*
  * A new key: its row here (and in perf_order[], enum rv_key_id), and where the profile does
  * not compute its value yet, that value's row in profile/values.c.
@@ -304,7 +627,7 @@ const struct rv_key rv_keys[RV_KEY_NR] = {
 	[RV_KEY_DSO] = { .name = "dso", .title = "Shared Object", .fields = XPP_HIST_KEY_DSO,
 			 .cmp = dso_cmp, .text = dso_text },
 	[RV_KEY_SYM] = { .name = "symbol", .title = "Symbol", .fields = XPP_HIST_KEY_SYM,
-			 .cmp = sym_cmp, .text = sym_text },
+			 .cmp = sym_cmp, .sort = sym_sort, .text = sym_text },
 	[RV_KEY_SRCLINE] = { .name = "srcline", .help = "the source file:line of the sample, from DWARF",
 			.title = "Source:Line",
 			     .fields = XPP_HIST_KEY_SRCLINE, .cmp = srcline_cmp,
@@ -348,13 +671,55 @@ const struct rv_key rv_keys[RV_KEY_NR] = {
 	[RV_KEY_IPC_NULL] = { .name = "ipc_null", .title = "IPC   [IPC Coverage]",
 			      .fields = XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM, .width = 20,
 			      .cmp = sym_cmp, .text = ipc_null_text },
+	[RV_KEY_LOCAL_WEIGHT] = { .name = "local_weight", .help = "the sample's weight, record -W",
+			.title = "Local Weight", .fields = XPP_HIST_KEY_VAL(XPP_VAL_WEIGHT),
+			.width = 12, .cmp = local_weight_cmp, .text = local_weight_text },
+	[RV_KEY_LOCAL_INS_LAT] = { .name = "local_ins_lat",
+			.help = "the sample's instruction latency",
+			.title = "Local INSTR Latency",
+			.fields = XPP_HIST_KEY_VAL(XPP_VAL_INS_LAT), .width = 13,
+			.cmp = ins_lat_cmp, .text = ins_lat_text },
+	[RV_KEY_DADDR] = { .name = "symbol_daddr", .help = "--mem-mode: the data address's symbol",
+			.title = "Data Symbol", .fields = XPP_HIST_KEY_VAL(XPP_VAL_DADDR),
+			.align = RV_CUT, .mem_only = true, .cmp = daddr_cmp, .text = daddr_text,
+			.width_of = daddr_width },
+	[RV_KEY_DADDR_DSO] = { .name = "dso_daddr", .help = "--mem-mode: its shared object",
+			.title = "Data Object", .fields = XPP_HIST_KEY_VAL(XPP_VAL_DADDR_DSO),
+			.mem_only = true, .cmp = daddr_dso_cmp, .text = daddr_dso_text,
+			.width_of = daddr_dso_width },
+	[RV_KEY_MEM_LOCKED] = { .name = "locked", .help = "--mem-mode: a locked access",
+			.title = "Locked", .fields = XPP_HIST_KEY_VAL(XPP_VAL_MEM_LOCK), .width = 6,
+			.align = RV_CUT, .mem_only = true, .cmp = mem_locked_cmp, .text = mem_locked_text },
+	[RV_KEY_MEM_TLB] = { .name = "tlb", .help = "--mem-mode: the TLB access",
+			.title = "TLB access", .fields = XPP_HIST_KEY_VAL(XPP_VAL_MEM_TLB),
+			.width = 22, .mem_only = true, .cmp = mem_tlb_cmp, .text = mem_tlb_text },
+	[RV_KEY_MEM_LVL] = { .name = "mem", .help = "--mem-mode: the memory level",
+			.title = "Memory access", .fields = XPP_HIST_KEY_VAL(XPP_VAL_MEM_LVL),
+			.width = 24, .mem_only = true, .cmp = mem_lvl_cmp, .text = mem_lvl_text },
+	[RV_KEY_MEM_SNOOP] = { .name = "snoop", .help = "--mem-mode: the snoop",
+			.title = "Snoop", .fields = XPP_HIST_KEY_VAL(XPP_VAL_MEM_SNOOP),
+			.width = 12, .mem_only = true, .cmp = mem_snoop_cmp,
+			.text = mem_snoop_text },
+	[RV_KEY_PHYS_DADDR] = { .name = "phys_daddr",
+			.help = "--mem-mode: the physical address, record --phys-data",
+			.title = "Data Physical Address", .fields = XPP_HIST_KEY_VAL(XPP_VAL_PHYS),
+			.width = RV_UNRESOLVED_WIDTH + 4 + 2, .mem_only = true, .cmp = phys_cmp,
+			.text = phys_text },
+	[RV_KEY_MEM_BLOCKED] = { .name = "blocked", .help = "--mem-mode: why the access was blocked",
+			.title = "Blocked", .fields = XPP_HIST_KEY_VAL(XPP_VAL_MEM_BLK),
+			.width = 10, .align = RV_CUT, .mem_only = true, .cmp = mem_blocked_cmp,
+			.text = mem_blocked_text },
 };
 
 /* perf's order of its sort keys: a prefix names the first key it begins */
 static const enum rv_key_id perf_order[] = {
 	RV_KEY_PID, RV_KEY_COMM, RV_KEY_DSO, RV_KEY_SYM, RV_KEY_PARENT, RV_KEY_CPU, RV_KEY_SOCKET,
-	RV_KEY_SRCLINE, RV_KEY_SRCFILE, RV_KEY_SYM_SIZE, RV_KEY_DSO_SIZE, RV_KEY_CGROUP,
-	RV_KEY_CGROUP_ID, RV_KEY_IPC_NULL, RV_KEY_TIME, RV_KEY_ADDR,
+	RV_KEY_SRCLINE, RV_KEY_SRCFILE, RV_KEY_LOCAL_WEIGHT, RV_KEY_SYM_SIZE, RV_KEY_DSO_SIZE,
+	RV_KEY_CGROUP, RV_KEY_CGROUP_ID, RV_KEY_IPC_NULL, RV_KEY_TIME, RV_KEY_LOCAL_INS_LAT,
+	RV_KEY_ADDR,
+	/* perf's memory_sort_dimensions, after the others */
+	RV_KEY_DADDR, RV_KEY_DADDR_DSO, RV_KEY_MEM_LOCKED, RV_KEY_MEM_TLB, RV_KEY_MEM_LVL,
+	RV_KEY_MEM_SNOOP, RV_KEY_PHYS_DADDR, RV_KEY_MEM_BLOCKED,
 };
 _Static_assert(sizeof(perf_order) / sizeof(perf_order[0]) == RV_KEY_NR, "every key is ordered");
 
@@ -382,7 +747,7 @@ const char *rv_key_names(char *buf, size_t size)
 
 const char *rv_sort_help(void)
 {
-	static char buf[1024];
+	static char buf[2048];
 	size_t len;
 
 	if (buf[0])

@@ -27,6 +27,7 @@ struct xpp_machine {
 	struct proc *procs;
 	uint32_t nr_procs, cap_procs;
 	struct xb_slots proc_index;    /* by pid: index + 1 */
+	bool keep_data;                /* data maps too (xpp_machine_keep_data()) */
 };
 
 #define KERNEL_PROC 0
@@ -234,6 +235,14 @@ static const struct xpp_map *proc_lookup(struct proc *p, uint64_t ip)
 	return NULL;
 }
 
+/* The executable map holding ip: a data map there hides the code (perf's one tree). */
+static const struct xpp_map *code_lookup(struct proc *p, uint64_t ip)
+{
+	const struct xpp_map *mp = proc_lookup(p, ip);
+
+	return mp && !mp->data ? mp : NULL;
+}
+
 /*
  * Executable memory without a file, which perf 6.1 names /tmp/perf-PID.map (shown as
  * "[JIT] tid PID"): its anonymous maps (util/map.h is_anon_memory) and its "no dso" ones
@@ -247,7 +256,8 @@ static bool is_anon(const char *f)
 }
 
 static int apply_mmap(xpp_machine *m, int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
-		      const char *file, bool kernel, const uint8_t *bid, uint8_t bid_size)
+		      const char *file, bool kernel, const uint8_t *bid, uint8_t bid_size,
+		      bool data)
 {
 	char anon[64];
 	struct proc *p;
@@ -256,7 +266,7 @@ static int apply_mmap(xpp_machine *m, int32_t pid, uint64_t start, uint64_t len,
 
 	if (!len || start + len < start)
 		return 0;
-	if (!kernel && is_anon(file)) {
+	if (!kernel && !data && is_anon(file)) {
 		/* perf names JIT code after the symbol map file a JIT may write */
 		snprintf(anon, sizeof(anon), "/tmp/perf-%d.map", pid);
 		file = anon;
@@ -273,6 +283,8 @@ static int apply_mmap(xpp_machine *m, int32_t pid, uint64_t start, uint64_t len,
 	nm.end = start + len;
 	nm.pgoff = pgoff;
 	nm.dso = (uint32_t)dso;
+	/* perf's map__new(): memory without a file is addressed as is (identity__map_ip) */
+	nm.data = !data ? 0 : !kernel && is_anon(file) ? 2 : 1;
 	return proc_insert(p, &nm);
 }
 
@@ -381,6 +393,7 @@ int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 	case PERF_RECORD_MMAP2: {
 		size_t fo = hdr->type == PERF_RECORD_MMAP ? 40 : 72;
 		uint8_t bid_size = 0;
+		bool data = false;
 		char file[4096];
 		size_t n;
 
@@ -392,13 +405,16 @@ int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 			uint32_t prot;
 
 			memcpy(&prot, b + 64, 4);
-			if (!(prot & PROT_EXEC))
+			data = !(prot & PROT_EXEC);
+			if (data && !m->keep_data)
 				return 0;
 			/* the kernel's build-id in place of maj/min/ino (perf_record_mmap2) */
 			if (hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
 				bid_size = (uint8_t)b[40] <= 20 ? (uint8_t)b[40] : 0;
 		} else if (hdr->misc & PERF_RECORD_MISC_MMAP_DATA) {
-			return 0;
+			data = true;
+			if (!m->keep_data)
+				return 0;
 		}
 		n = strnlen(b + fo, size - fo);
 		if (n >= sizeof(file))
@@ -408,7 +424,7 @@ int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 		kernel = (int32_t)u[0] == -1 ||
 			 (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 		return apply_mmap(m, (int32_t)u[0], q[0], q[1], q[2], file, kernel,
-				  (const uint8_t *)b + 44, bid_size);
+				  (const uint8_t *)b + 44, bid_size, data);
 	}
 	default:
 		/* EXIT: perf keeps exited threads for samples that come after */
@@ -421,7 +437,7 @@ bool xpp_machine_resolve_ip(xpp_machine *m, const struct xpp_thread *th, uint16_
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	struct proc *p = kernel ? &m->procs[KERNEL_PROC] : th ? &m->procs[th->proc] : NULL;
-	const struct xpp_map *mp = p ? proc_lookup(p, ip) : NULL;
+	const struct xpp_map *mp = p ? code_lookup(p, ip) : NULL;
 
 	if (!mp) {
 		int64_t k;
@@ -445,7 +461,31 @@ bool xpp_machine_resolve_ip(xpp_machine *m, const struct xpp_thread *th, uint16_
 
 const struct xpp_map *xpp_machine_proc_map(xpp_machine *m, uint32_t proc, uint64_t ip)
 {
-	return proc < m->nr_procs ? proc_lookup(&m->procs[proc], ip) : NULL;
+	return proc < m->nr_procs ? code_lookup(&m->procs[proc], ip) : NULL;
+}
+
+void xpp_machine_keep_data(xpp_machine *m)
+{
+	m->keep_data = true;
+}
+
+bool xpp_machine_resolve_data(xpp_machine *m, const struct xpp_thread *th, uint16_t cpumode,
+			      uint64_t addr, uint32_t *dso, uint64_t *al_addr)
+{
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+	struct proc *p = kernel ? &m->procs[KERNEL_PROC] : th ? &m->procs[th->proc] : NULL;
+	const struct xpp_map *mp = p ? proc_lookup(p, addr) : NULL;
+	const struct xpp_dso *d;
+
+	if (!mp)
+		return false;
+	*dso = mp->dso;
+	d = xpp_dso_table_get(m->dsos, mp->dso);
+	if (mp->data == 2 || (d && (d->kind == XPP_DSO_KERNEL || d->kind == XPP_DSO_ANON)))
+		*al_addr = addr;
+	else
+		*al_addr = addr - mp->start + mp->pgoff;
+	return true;
 }
 
 uint32_t xpp_machine_proc_gen(const xpp_machine *m, uint32_t proc)

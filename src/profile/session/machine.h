@@ -9,10 +9,15 @@
 #include "profile/session/intern.h"
 #include "profile/symbols/dso.h"
 
-/* One executable mapping: [start, end) of a process (or of the kernel) backed by a DSO. */
+/*
+ * One executable mapping: [start, end) of a process (or of the kernel) backed by a DSO; or,
+ * where the machine keeps data maps (xpp_machine_keep_data()), a data mapping (`data` 1 a
+ * file's, 2 memory without a file, addressed as is), which code lookups pass over.
+ */
 struct xpp_map {
 	uint64_t start, end, pgoff;
 	uint32_t dso;
+	uint8_t data;
 };
 
 struct xpp_thread {
@@ -48,6 +53,22 @@ struct xpp_thread *xpp_machine_thread(xpp_machine *m, int32_t pid, int32_t tid);
  */
 bool xpp_machine_resolve_ip(xpp_machine *m, const struct xpp_thread *th, uint16_t cpumode, uint64_t ip,
 			uint32_t *dso, uint64_t *addr);
+
+/*
+ * Keep data maps too (MMAP records with PERF_RECORD_MISC_MMAP_DATA, MMAP2 ones without
+ * PROT_EXEC), as perf's one tree of maps per thread: a data map over code hides that code,
+ * as perf's. Off by default: code lookups then see executable maps only.
+ */
+void xpp_machine_keep_data(xpp_machine *m);
+
+/*
+ * perf's ip__resolve_data(): where a sample's data address lands, in cpumode's maps (the
+ * kernel's for a kernel-mode sample, whatever the address), code or data, with no fallback:
+ * *dso and *al_addr (the address in the map, as perf's map_ip(): identity for memory
+ * without a file and the kernel) and true; false when no map holds addr.
+ */
+bool xpp_machine_resolve_data(xpp_machine *m, const struct xpp_thread *th, uint16_t cpumode,
+			      uint64_t addr, uint32_t *dso, uint64_t *al_addr);
 
 /*
  * Per-process access for consumers that keep their own state per address space (the DWARF

@@ -510,6 +510,7 @@ static void load(xpp_dso_table *t, struct xpp_dso *d)
 
 	d->loaded = true;
 	d->syms.no_demangle = t->opts.no_demangle;
+	d->syms.objects = t->opts.objects;
 	switch (d->kind) {
 	case XPP_DSO_USER:
 		load_user(t, d, &err);

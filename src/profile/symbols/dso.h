@@ -51,6 +51,7 @@ struct xpp_dso_table_opts {
 	const char *kallsyms;   /* default /proc/kallsyms (or the recorded kernel's, see below) */
 	const char *debug_root; /* default /usr/lib/debug (under symfs when given) */
 	bool no_demangle;       /* symbol names as the files have them */
+	bool objects;           /* files' variables too (struct xpp_symtab's objects) */
 	const char *symfs;      /* perf's --symfs: files are looked for under it; NULL: / */
 	const char *buildid_dir;/* perf's build-id cache (~/.debug); NULL: none */
 	const char *kallsyms_cache; /* the kallsyms cache's directory; NULL: none */

@@ -170,16 +170,34 @@ static bool text_section(Elf *elf, size_t shndx)
 	return n && strstr(n, "text");
 }
 
-/* A symbol of a .symtab/.dynsym that perf takes as a function: its name, else NULL. */
-static const char *func_sym_name(Elf *elf, const GElf_Shdr *sh, const GElf_Sym *s)
+/* perf's elf_sec__is_data(): a section named "...data..." (its labels are symbols too) */
+static bool data_section(Elf *elf, size_t shndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, shndx);
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *n;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	n = elf_strptr(elf, shstrndx, sh.sh_name);
+	return n && strstr(n, "data");
+}
+
+/*
+ * A symbol of a .symtab/.dynsym that perf takes as a function (with `objects`, a variable
+ * too, as perf's elf_sym__filter() for data addresses): its name, else NULL.
+ */
+static const char *func_sym_name(Elf *elf, const GElf_Shdr *sh, const GElf_Sym *s, bool objects)
 {
 	int type = GELF_ST_TYPE(s->st_info);
 	const char *name;
 
 	if (!s->st_name || s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE)
 		return NULL;
-	if (type != STT_FUNC && type != STT_GNU_IFUNC &&
-	    !(type == STT_NOTYPE && text_section(elf, s->st_shndx)))
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && !(objects && type == STT_OBJECT) &&
+	    !(type == STT_NOTYPE && (text_section(elf, s->st_shndx) ||
+				     (objects && data_section(elf, s->st_shndx)))))
 		return NULL;
 	name = elf_strptr(elf, sh->sh_link, s->st_name);
 	return name && *name ? name : NULL;
@@ -193,7 +211,7 @@ static const char *func_sym_name(Elf *elf, const GElf_Shdr *sh, const GElf_Sym *
 typedef int (*func_sym_fn)(void *ctx, const GElf_Sym *s, const char *name);
 
 static int each_func_sym(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_demangle,
-			 func_sym_fn fn, void *ctx)
+			 bool objects, func_sym_fn fn, void *ctx)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t i, n;
@@ -209,7 +227,7 @@ static int each_func_sym(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_de
 
 		if (!gelf_getsym(d, (int)i, &s))
 			break;
-		if (!(name = func_sym_name(elf, sh, &s)))
+		if (!(name = func_sym_name(elf, sh, &s, objects)))
 			continue;
 		dm = name[0] == '_' && !no_demangle ? xpp_demangle(name) : NULL;
 		ret = fn(ctx, &s, dm ? dm : name);
@@ -231,8 +249,11 @@ static int add_one(void *ctx, const GElf_Sym *s, const char *name)
 	int bind = GELF_ST_BIND(s->st_info);
 	enum xpp_sym_binding b = bind == STB_GLOBAL ? XPP_SYM_GLOBAL :
 				 bind == STB_WEAK ? XPP_SYM_WEAK : XPP_SYM_LOCAL;
-	int ret = xpp_symtab_add(a->t, to_offset(a->l, s->st_value), s->st_size, b, name,
-				 strlen(name));
+	/* the kind only where variables are kept: their text differs (sort_keys.c daddr) */
+	enum xpp_sym_kind kind = !a->t->objects ? XPP_SYM_OTHER :
+				 GELF_ST_TYPE(s->st_info) == STT_OBJECT ? XPP_SYM_OBJECT : XPP_SYM_FUNC;
+	int ret = xpp_symtab_add_kind(a->t, to_offset(a->l, s->st_value), s->st_size, b, kind,
+				      name, strlen(name));
 
 	return ret < 0 ? ret : 0;
 }
@@ -242,7 +263,7 @@ static int add_symbols(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_
 {
 	struct add_ctx a = { t, l };
 
-	return each_func_sym(elf, scn, sh, t->no_demangle, add_one, &a);
+	return each_func_sym(elf, scn, sh, t->no_demangle, t->objects, add_one, &a);
 }
 
 static int is_wanted(void *want, const GElf_Sym *s, const char *name)
@@ -282,7 +303,7 @@ static int has_symbol(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_deman
 {
 	if (!strings_may_hold(elf, sh, want))
 		return 0;
-	return each_func_sym(elf, scn, sh, no_demangle, is_wanted, (void *)want);
+	return each_func_sym(elf, scn, sh, no_demangle, false, is_wanted, (void *)want);
 }
 
 /*

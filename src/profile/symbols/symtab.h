@@ -46,6 +46,9 @@ struct xpp_symtab {
 	bool last_alias_wins;
 	/* Loaders keep names as the file has them (--no-demangle). */
 	bool no_demangle;
+	/* ELF loaders keep variables (STT_OBJECT) too, kinds set: perf's symbols for data
+	   addresses (report --mem-mode) */
+	bool objects;
 	/* Names and aliases as objdump -C gives them: C++ names with their parameters, and
 	   objdump's choice among the symbols of one address (functions, objects, global,
 	   larger, then by name), not perf's. */

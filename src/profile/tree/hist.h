@@ -28,6 +28,19 @@ enum xpp_val {
 	XPP_VAL_SYM_SIZE, /* frame: its symbol's size + 1, 0 without a symbol */
 	XPP_VAL_MAP_SIZE, /* frame: the size of the map that held it, 0 without one */
 	XPP_VAL_SRCFILE,  /* frame: 1 + a string id of its source file ("" unknown) */
+	/* report --mem-mode's (perf's mem_info): the sample's data address and source */
+	XPP_VAL_WEIGHT,   /* context: the sample's weight (WEIGHT, WEIGHT_STRUCT's var1), 0 none */
+	XPP_VAL_INS_LAT,  /* context: its instruction latency (WEIGHT_STRUCT's var2), 0 none */
+	XPP_VAL_MEM_LVL,  /* context: its DATA_SRC's level fields (mem_lvl, lvl_num, remote,
+			     hops), as the word holds them */
+	XPP_VAL_MEM_SNOOP, /* context: DATA_SRC's snoop and snoopx fields */
+	XPP_VAL_MEM_TLB,  /* context: DATA_SRC's dtlb field */
+	XPP_VAL_MEM_LOCK, /* context: DATA_SRC's lock field */
+	XPP_VAL_MEM_BLK,  /* context: DATA_SRC's blk field */
+	XPP_VAL_PHYS,     /* context: its PHYS_ADDR, 0 none */
+	XPP_VAL_DADDR,    /* context: its data address (PERF_SAMPLE_ADDR), 0 none; where
+			     it was found: xpp_profile_val_first() */
+	XPP_VAL_DADDR_DSO, /* context: 1 + the dso of that map, 0 none */
 	XPP_VAL_NR
 };
 

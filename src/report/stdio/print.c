@@ -58,7 +58,7 @@ static void print_key(const struct rv_cols *v, unsigned int col, const struct xp
 		}
 		fprintf(out, "[%c] %-*s", (char)k->level, w > 0 ? w : 0, s);
 	} else {
-		char buf[64];
+		char buf[512];
 
 		const char *s = rv_col_text(v->c, k, col, buf, sizeof(buf));
 
@@ -120,7 +120,17 @@ void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out)
 	fprintf(out, "# Samples: %s of event%s '%s'\n", count,
 		rv_group_size(c, idx, &name, &forced) > 1 ? "s" : "",
 		rv_event_name(c, idx, buf, sizeof(buf)));
-	fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", ev->total_period);
+	stdio_print_count(c, ev->total_period, out);
+}
+
+/* perf's hists__fprintf_nr_sample_events(): the event count, or --mem-mode's weight */
+void stdio_print_count(const struct rv_ctx *c, uint64_t period, FILE *out)
+{
+	if (c->o->mem_mode)
+		fprintf(out, "# Total weight : %" PRIu64 "\n# Sort order   : %s\n#\n", period,
+			c->sort_order);
+	else
+		fprintf(out, "# Event count (approx.): %" PRIu64 "\n#\n", period);
 }
 
 static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)

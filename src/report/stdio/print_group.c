@@ -13,8 +13,9 @@ static void print_head(const struct rv_group *g, FILE *out)
 	char count[32], desc[512];
 
 	rv_count_str(g->nr_samples, count, sizeof(count));
-	fprintf(out, "# Samples: %s of events '%s'\n# Event count (approx.): %" PRIu64 "\n#\n",
-		count, rv_group_desc(g->c, g->lead, g->n, desc, sizeof(desc)), g->total_period);
+	fprintf(out, "# Samples: %s of events '%s'\n", count,
+		rv_group_desc(g->c, g->lead, g->n, desc, sizeof(desc)));
+	stdio_print_count(g->c, g->total_period, out);
 }
 
 static void dots(int n, FILE *out)

@@ -27,6 +27,8 @@ int stdio_cg_entry(struct cgview *g, uint32_t i, FILE *out);
 
 /* Shared with print_callgraph.c (print.c). */
 void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out);
+/* The event count line, or --mem-mode's total weight and sort order (then "#"). */
+void stdio_print_count(const struct rv_ctx *c, uint64_t period, FILE *out);
 void stdio_print_titles(const struct rv_cols *v, FILE *out);
 /* The key columns of an entry line (after its own metrics), each after two spaces, a
  * newline: the group view's, whose metrics are the members' */

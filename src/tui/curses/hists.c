@@ -74,7 +74,7 @@ static void draw_entry(struct hists *h, const struct hb_row *r, int y, bool sele
 	const struct rv_ctx *c = &h->t->c;
 	struct xpp_hist_key k = hb_key(h, r->entry);
 	int x = 0, w[RV_MAX_COLS];
-	char buf[64];
+	char buf[512];
 
 	screen_widths(h, w);
 	/* perf's columns: the fold marker and a blank where chains are shown, two blanks

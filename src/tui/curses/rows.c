@@ -477,7 +477,7 @@ static void save_entry(struct hists *h, const struct hb_row *r, FILE *f)
 {
 	const struct rv_ctx *c = &h->t->c;
 	struct xpp_hist_key k = hb_key(h, r->entry);
-	char buf[64];
+	char buf[512];
 
 	if (hb_marker(h))
 		fprintf(f, "%c ", !r->has_kids || !hb_entry_unfolds(h, r->entry) ? ' ' :
