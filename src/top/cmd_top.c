@@ -116,6 +116,7 @@ static int push(void *arg, const struct perf_event_header *h)
 		s->st.samples++;
 		s->window++;
 		s->st.kernel_samples += !user;
+		s->st.exact += !!(h->misc & PERF_RECORD_MISC_EXACT_IP);
 		/* perf top drops them before they are counted (its -K, -U) */
 		if ((user && s->o->hide_user) || (!user && s->o->hide_kernel)) {
 			s->st.hidden++;
@@ -365,7 +366,7 @@ static int run(struct top_session *s)
 				"%zu entries, %.1f ms to settle, print and age them\n", tables + 1,
 				s->window, top_nr_entries(s), (now_s() - now) * 1000);
 		s->window = s->window * (opts.zero ? 0 : TOP_DECAY_NUM) / TOP_DECAY_DEN;
-		s->st.samples = s->st.kernel_samples = s->st.hidden = 0;
+		s->st.samples = s->st.kernel_samples = s->st.hidden = s->st.exact = 0;
 		last = now;
 		next = now + opts.delay;
 		if (opts.refreshes && ++tables >= opts.refreshes)

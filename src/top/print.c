@@ -72,8 +72,13 @@ static void print_row(const struct top_session *s, const struct rv_cols *v,
 			fprintf(out, "[%c] %-*s", (char)x->key.level, last ? 0 : w - 4,
 				rv_sym_or_addr(c, &x->key, buf, sizeof(buf)));
 		} else {
+			const char *t = rv_col_text(c, &x->key, col, buf, sizeof(buf));
+
+			/* perf top calls the kernel's map by its short name */
+			if (col == RV_KEY_DSO && !strcmp(t, "[kernel.kallsyms]"))
+				t = "[kernel]";
 			fprintf(out, rv_keys[col].align == RV_RIGHT ? "%*.*s" : "%-*.*s",
-				last ? 0 : w, w, rv_col_text(c, &x->key, col, buf, sizeof(buf)));
+				last ? 0 : w, w, t);
 		}
 	}
 	fputc('\n', out);
@@ -106,7 +111,7 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 	/* the idle loops are kernel entries: only those are looked at by name */
 	for (size_t i = 0; i < n; i++)
 		if (e[i].key.level != '.' && is_idle(c, &e[i].key))
-			idle += rv_entry_period(&g, (uint32_t)i);
+			idle += rv_entry_metric(&g, (uint32_t)i, RV_OUT_OVERHEAD);
 	total = c->ev[idx].total_period;
 	total = total > idle ? total - idle : 0;
 	for (size_t i = 0; i < g.nr_rows && nr_shown < max; i++) {
@@ -146,8 +151,10 @@ void top_print(struct top_session *s, double secs, FILE *out)
 	int cpus = s->tg.cpus.nr;
 
 	/* perf top's status line: samples a second, the kernel's share, losses, the event */
-	fprintf(out, "   PerfTop: %8.0f irqs/sec  kernel:%4.1f%%  lost: %" PRIu64 "/%" PRIu64
-		" [", rate, kpct, lost - s->st.lost_total, lost);
+	double xpct = s->st.samples ? 100.0 * (double)s->st.exact / (double)s->st.samples : 0;
+
+	fprintf(out, "   PerfTop: %8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %" PRIu64
+		"/%" PRIu64 " drop: 0/0 [", rate, kpct, xpct, lost - s->st.lost_total, lost);
 	if (a && a->attr.freq)
 		fprintf(out, "%" PRIu64 "Hz ", (uint64_t)a->attr.sample_freq);
 	else if (a)
@@ -163,7 +170,7 @@ void top_print(struct top_session *s, double secs, FILE *out)
 		fprintf(out, "(%s, %d CPU%s)\n", o->cpu_list ? "cpus" : "all", cpus,
 			cpus == 1 ? "" : "s");
 	fputs("-------------------------------------------------------------------------------"
-	      "--------------------------------------------\n\n", out);
+	      "\n\n", out);
 	s->st.lost_total = lost;
 	rv_ctx_take(&s->rc, s->p, s->live);
 	for (uint32_t i = 0; i < s->rc.nr_ev; i++)

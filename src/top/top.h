@@ -46,6 +46,7 @@ struct top_opts {
 /* What the refreshes count: samples since the last one (rates), losses. */
 struct top_stats {
 	uint64_t samples, kernel_samples, hidden;  /* since the last refresh */
+	uint64_t exact;          /* of them with PERF_RECORD_MISC_EXACT_IP (perf's exact:) */
 	uint64_t lost_total, samples_total;
 };
 
