@@ -989,6 +989,12 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	    !filter_keeps(p, XPP_FILTER_SYMBOLS, xpp_filter_pass(&p->sym_filter, UINT32_MAX,
 							     xpp_profile_sym_name(p, &k))))
 		return 0;
+	if (p->hide_filter.list.nr && k.sym >= 0 && cpumode != PERF_RECORD_MISC_USER &&
+	    xpp_filter_pass(&p->hide_filter, UINT32_MAX, xpp_profile_sym_name(p, &k))) {
+		e->nr_samples--; /* never counted, as perf top's idle samples */
+		e->total_period -= period;
+		return 0;
+	}
 	if ((p->o.keys & (XPP_HIST_KEY_VAL(XPP_VAL_DADDR) | XPP_HIST_KEY_VAL(XPP_VAL_PHYS))) &&
 	    (ret = xpp_vals_note_first(p, &k)) < 0)
 		return ret;
@@ -1531,7 +1537,8 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	    (!p->ctxs && p->ctx_keys) || read_sockets(p) ||
 	    xpp_filter_parse(&p->comm_filter, opts->comms) ||
 	    xpp_filter_parse(&p->dso_filter, opts->dsos) ||
-	    xpp_filter_parse(&p->sym_filter, opts->symbols))
+	    xpp_filter_parse(&p->sym_filter, opts->symbols) ||
+	    xpp_filter_parse(&p->hide_filter, opts->hide_symbols))
 		goto nomem;
 	ret = parse_filters(p, err);
 	for (uint32_t i = 0; ret == 0 && p->cpu_filter.nr && i < xpf_reader_nr_attrs(r); i++)
@@ -1600,6 +1607,7 @@ void xpp_profile_free(xpp_profile *p)
 	xpp_filter_free(&p->comm_filter);
 	xpp_filter_free(&p->dso_filter);
 	xpp_filter_free(&p->sym_filter);
+	xpp_filter_free(&p->hide_filter);
 	xpp_int_list_free(&p->pid_filter);
 	xpp_int_list_free(&p->tid_filter);
 	xpp_int_list_free(&p->cpu_filter);

@@ -102,6 +102,9 @@ struct xpp_opts {
 	const char *symbols;    /* comma-separated: only samples whose own symbol is one */
 	bool hide_unresolved;   /* drop samples whose own ip has no symbol, and the frames
 				   without one from chains */
+	const char *hide_symbols; /* comma-separated: samples outside user mode whose own
+				   symbol is one of these are dropped, out of the totals too
+				   (perf top's idle loops, never added to its hists); NULL: none */
 	bool entry_addrs;       /* keep the address of each h entry's first sample
 				   (struct xpp_event's first_addr): perf report -v shows it */
 	/*

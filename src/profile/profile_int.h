@@ -67,7 +67,7 @@ struct xpp_profile {
 	uint32_t nr_ev;
 	struct xpp_records records;
 	struct xpp_undecodable undecodable;
-	struct xpp_filter comm_filter, dso_filter, sym_filter;
+	struct xpp_filter comm_filter, dso_filter, sym_filter, hide_filter;
 	struct xpp_int_list pid_filter, tid_filter, cpu_filter;
 	/* per filter (enum xpp_filter_kind), while it is set: the samples that met it and
 	   those it dropped; and the samples that passed every filter and were charged */
