@@ -345,9 +345,8 @@ $(BUILD)/xperf-annotate: $(call obj,$(ANNOTATE_SRC)) $(VIEW_LIB) $(PROFILE_LIB) 
 $(BUILD)/xperf-diff: $(call obj,$(DIFF_SRC)) $(TUI_LIB) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 
-# top prints text for now (the TUI is to come): no curses, as annotate
-$(BUILD)/xperf-top: $(call obj,$(TOP_SRC)) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(filter-out $(CURSES_LIBS),$(REPORT_LIBS)) -lm
+$(BUILD)/xperf-top: $(call obj,$(TOP_SRC)) $(TUI_LIB) $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 
 # Unit tests link the libraries and the commands' archives, never their .c files.
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(RECORD_OBJS) $(STAT_OBJS) $(SCRIPT_OBJS) \

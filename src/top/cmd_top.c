@@ -21,6 +21,18 @@
 #define TOP_DEFAULT_STACK 8192
 #define TOP_DEFAULT_PAGES 128
 
+/*
+ * perf top leaves out the samples of the kernel's idle loops (perf's symbol__is_idle()):
+ * they are never hot in a sense a person asks about, and a quiet machine would show
+ * nothing else.
+ */
+#define TOP_IDLE_SYMBOLS                                                                      \
+	"acpi_idle_do_entry,acpi_processor_ffh_cstate_enter,arch_cpu_idle,cpu_idle,"          \
+	"cpu_startup_entry,default_idle,idle_cpu,intel_idle,intel_idle_ibrs,"                 \
+	"native_safe_halt,enter_idle,exit_idle,mwait_idle,mwait_idle_with_hints,"             \
+	"mwait_idle_with_hints.constprop.0,poll_idle,ppc64_runlatch_off,"                     \
+	"pseries_dedicated_idle_sleep,psw_idle,psw_idle_exit"
+
 static const char *const usage[] = {
 	"xperf top [<options>]",
 	NULL,
@@ -94,7 +106,7 @@ static const char *sort_help(void)
 	return buf;
 }
 
-static double now_s(void)
+double top_now(void)
 {
 	struct timespec ts;
 
@@ -102,8 +114,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A record of the rings (or synthesized) into the profile, -K/-U's samples left out. */
-static int push(void *arg, const struct perf_event_header *h)
+int top_push(void *arg, const struct perf_event_header *h)
 {
 	struct top_session *s = arg;
 	uint16_t mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -222,7 +233,7 @@ static int synthesize(struct top_session *s)
 		.sample_type = xpe_evlist_event(s->evl, 0)->attr.sample_type,
 		.sample_id_all = true,
 		.data_mmaps = opts.callgraph && opts.dwarf,
-		.emit = push,
+		.emit = top_push,
 		.emit_ctx = s,
 	};
 	int ret = xpe_synth_kernel(&syn, &s->err);
@@ -288,6 +299,9 @@ static int start(struct top_session *s)
 	}
 	if (rv_ctx_parse(&s->rc, &opts.view, &po) < 0)
 		return CLI_EXIT_USAGE;
+	/* the TUI's a key annotates from the samples' addresses */
+	po.keep_addrs = s->tui;
+	po.hide_symbols = TOP_IDLE_SYMBOLS;
 	ret = xpp_profile_create(&s->p, s->live, &po, &s->err);
 	if (ret == 0)
 		ret = synthesize(s);
@@ -317,7 +331,7 @@ static size_t top_nr_entries(const struct top_session *s)
 static int run(struct top_session *s)
 {
 	struct pollfd *pfd = calloc((size_t)s->nr_rings + 1, sizeof(*pfd));
-	double last = now_s(), next = last + opts.delay;
+	double last = top_now(), next = last + opts.delay;
 	int tables = 0;
 	int nr = 0;
 	bool tty = isatty(STDOUT_FILENO);
@@ -332,7 +346,7 @@ static int run(struct top_session *s)
 		nr++;
 	}
 	while (!done) {
-		double now = now_s();
+		double now = top_now();
 		int wait = next > now ? (int)ceil((next - now) * 1000) : 0;
 		int ret = poll(pfd, (nfds_t)nr, wait > 100 ? 100 : wait);
 
@@ -341,12 +355,12 @@ static int run(struct top_session *s)
 		for (int i = 0; ret > 0 && i < nr; i++)
 			if (pfd[i].revents & (POLLHUP | POLLERR))
 				pfd[i].fd = -pfd[i].fd - 1;
-		xpe_rings_drain(s->rings, s->nr_rings, push, s, NULL);
+		xpe_rings_drain(s->rings, s->nr_rings, top_push, s, NULL);
 		if (!s->push_err)
 			s->push_err = xpp_profile_round(s->p, &s->err);
 		if (s->push_err)
 			break;
-		now = now_s();
+		now = top_now();
 		if (now < next)
 			continue;
 		s->push_err = xpp_profile_settle(s->p, &s->err);
@@ -364,7 +378,7 @@ static int run(struct top_session *s)
 		if (opts.verbose)
 			fprintf(stderr, "xperf top: refresh %d: %" PRIu64 " samples in the window, "
 				"%zu entries, %.1f ms to settle, print and age them\n", tables + 1,
-				s->window, top_nr_entries(s), (now_s() - now) * 1000);
+				s->window, top_nr_entries(s), (top_now() - now) * 1000);
 		s->window = s->window * (opts.zero ? 0 : TOP_DECAY_NUM) / TOP_DECAY_DEN;
 		s->st.samples = s->st.kernel_samples = s->st.hidden = s->st.exact = 0;
 		last = now;
@@ -512,9 +526,18 @@ int main(int argc, const char **argv)
 			return CLI_EXIT_USAGE;
 		}
 	}
+	/* a terminal gets the TUI, unless --stdio (or a build without it: then the tables) */
+	s.tui = !opts.stdio && isatty(STDOUT_FILENO);
 	ret = start(&s);
-	if (ret == 0)
+	if (ret == 0 && s.tui) {
+		ret = top_tui(&s);
+		if (ret == -EOPNOTSUPP || ret == -ENOTTY)
+			ret = run(&s);
+		else
+			xpe_evlist_ioctl(s.evl, PERF_EVENT_IOC_DISABLE);
+	} else if (ret == 0) {
 		ret = run(&s);
+	}
 	fflush(stdout);
 	stop(&s);
 	free(opts.events);

@@ -5,33 +5,6 @@
 
 #include "top/top.h"
 
-/*
- * perf top leaves out the samples of the idle loops (perf's symbol__is_idle()): they are
- * never hot in any sense a person asks about, and a quiet machine would show nothing else.
- */
-static const char *const idle_syms[] = {
-	"acpi_idle_do_entry", "acpi_processor_ffh_cstate_enter", "arch_cpu_idle", "cpu_idle",
-	"cpu_startup_entry", "default_idle", "idle_cpu", "intel_idle", "intel_idle_ibrs",
-	"native_safe_halt", "enter_idle", "exit_idle", "mwait_idle", "mwait_idle_with_hints",
-	"mwait_idle_with_hints.constprop.0", "poll_idle", "ppc64_runlatch_off",
-	"pseries_dedicated_idle_sleep", "psw_idle", "psw_idle_exit",
-};
-
-static bool is_idle(const struct rv_ctx *c, const struct xpp_hist_key *k)
-{
-	const char *s;
-
-	if (k->level == '.')
-		return false;
-	s = rv_sym_name(c, k);
-	if (!s)
-		return false;
-	for (size_t i = 0; i < sizeof(idle_syms) / sizeof(idle_syms[0]); i++)
-		if (!strcmp(s, idle_syms[i]))
-			return true;
-	return false;
-}
-
 /* -w W1,W2...: the key columns this wide (0: as computed) */
 static void apply_widths(struct rv_cols *v, const char *widths)
 {
@@ -95,7 +68,7 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 	struct rv_cols v;
 	struct xpp_hist_entry *e, *shown_e;
 	uint32_t *shown;
-	uint64_t idle = 0, total;
+	uint64_t total;
 	size_t n, nr_shown = 0, max;
 
 	if (rv_entries_build(&g, c, idx) < 0)
@@ -108,17 +81,12 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 	shown_e = malloc((max + 1) * sizeof(*shown_e));
 	if (!shown || !shown_e)
 		goto out;
-	/* the idle loops are kernel entries: only those are looked at by name */
-	for (size_t i = 0; i < n; i++)
-		if (e[i].key.level != '.' && is_idle(c, &e[i].key))
-			idle += rv_entry_metric(&g, (uint32_t)i, RV_OUT_OVERHEAD);
 	total = c->ev[idx].total_period;
-	total = total > idle ? total - idle : 0;
 	for (size_t i = 0; i < g.nr_rows && nr_shown < max; i++) {
 		uint32_t r = g.rows[i];
 		uint64_t val = rv_entry_period(&g, r);
 
-		if (!val || (e[r].key.level != '.' && is_idle(c, &e[r].key)))
+		if (!val)
 			continue;
 		/* rows come hottest first: the first under the limit ends the table */
 		if (total && 100.0 * (double)val / (double)total < o->view.percent_limit)
@@ -138,7 +106,7 @@ out:
 	rv_entries_free(&g);
 }
 
-void top_print(struct top_session *s, double secs, FILE *out)
+void top_status(struct top_session *s, double secs, char *buf, size_t size)
 {
 	const struct top_opts *o = s->o;
 	const struct xpp_records *rs = xpp_profile_records(s->p);
@@ -146,32 +114,42 @@ void top_print(struct top_session *s, double secs, FILE *out)
 	double rate = secs > 0 ? (double)s->st.samples / secs : 0;
 	double kpct = s->st.samples ? 100.0 * (double)s->st.kernel_samples /
 				      (double)s->st.samples : 0;
-	char buf[96];
+	double xpct = s->st.samples ? 100.0 * (double)s->st.exact / (double)s->st.samples : 0;
 	const struct xpf_attr *a = xpf_reader_attr(s->live, 0);
+	char name[96], rate_s[32] = "", target[64];
 	int cpus = s->tg.cpus.nr;
 
-	/* perf top's status line: samples a second, the kernel's share, losses, the event */
-	double xpct = s->st.samples ? 100.0 * (double)s->st.exact / (double)s->st.samples : 0;
-
-	fprintf(out, "   PerfTop: %8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %" PRIu64
-		"/%" PRIu64 " drop: 0/0 [", rate, kpct, xpct, lost - s->st.lost_total, lost);
 	if (a && a->attr.freq)
-		fprintf(out, "%" PRIu64 "Hz ", (uint64_t)a->attr.sample_freq);
+		snprintf(rate_s, sizeof(rate_s), "%" PRIu64 "Hz ", (uint64_t)a->attr.sample_freq);
 	else if (a)
-		fprintf(out, "%" PRIu64 " ", (uint64_t)a->attr.sample_period);
-	fprintf(out, "%s],  ", a ? xpf_attr_event_name(a, buf, sizeof(buf)) : "");
+		snprintf(rate_s, sizeof(rate_s), "%" PRIu64 " ", (uint64_t)a->attr.sample_period);
 	if (o->pids)
-		fprintf(out, "(target_pid: %s)\n", o->pids);
+		snprintf(target, sizeof(target), "target_pid: %s", o->pids);
 	else if (o->tids)
-		fprintf(out, "(target_tid: %s)\n", o->tids);
+		snprintf(target, sizeof(target), "target_tid: %s", o->tids);
 	else if (o->user)
-		fprintf(out, "(uid: %s)\n", o->user);
+		snprintf(target, sizeof(target), "uid: %s", o->user);
 	else
-		fprintf(out, "(%s, %d CPU%s)\n", o->cpu_list ? "cpus" : "all", cpus,
-			cpus == 1 ? "" : "s");
+		snprintf(target, sizeof(target), "%s, %d CPU%s", o->cpu_list ? "cpus" : "all",
+			 cpus, cpus == 1 ? "" : "s");
+	/* perf top's status line: samples a second, the kernel's share, losses, the event */
+	snprintf(buf, size, "PerfTop: %8.0f irqs/sec  kernel:%4.1f%%  exact: %4.1f%% lost: %"
+		 PRIu64 "/%" PRIu64 " drop: %" PRIu64 "/%" PRIu64 " [%s%s],  (%s)", rate, kpct,
+		 xpct, lost - s->st.lost_total, lost, s->st.dropped - s->st.dropped_total,
+		 s->st.dropped, rate_s, a ? xpf_attr_event_name(a, name, sizeof(name)) : "",
+		 target);
+	s->st.lost_total = lost;
+	s->st.dropped_total = s->st.dropped;
+}
+
+void top_print(struct top_session *s, double secs, FILE *out)
+{
+	char status[512];
+
+	top_status(s, secs, status, sizeof(status));
+	fprintf(out, "   %s\n", status);
 	fputs("-------------------------------------------------------------------------------"
 	      "\n\n", out);
-	s->st.lost_total = lost;
 	rv_ctx_take(&s->rc, s->p, s->live);
 	for (uint32_t i = 0; i < s->rc.nr_ev; i++)
 		if (s->rc.ev[i].h && s->rc.ev[i].total_period)

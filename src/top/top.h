@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "events/xpe.h"
@@ -47,7 +48,9 @@ struct top_opts {
 struct top_stats {
 	uint64_t samples, kernel_samples, hidden;  /* since the last refresh */
 	uint64_t exact;          /* of them with PERF_RECORD_MISC_EXACT_IP (perf's exact:) */
-	uint64_t lost_total, samples_total;
+	uint64_t lost_total;     /* lost at the last refresh */
+	uint64_t dropped, dropped_total; /* samples the TUI's buffer could not keep (all, at
+				    the last refresh) */
 };
 
 struct top_session {
@@ -65,11 +68,34 @@ struct top_session {
 	struct top_stats st;
 	const struct top_opts *o;
 	int rows;                /* the terminal's height, 0 when stdout is none */
+	bool tui;                /* the TUI is tried (a terminal, no --stdio) */
 };
 
 /* ---- print.c ---- */
 
+/*
+ * perf top's status line for the last secs seconds (no newline): samples a second, the
+ * kernel's and exact shares, samples lost and dropped in the interval and in all, event,
+ * target. It starts the next interval's counts of losses.
+ */
+void top_status(struct top_session *s, double secs, char *buf, size_t size);
 /* One refresh's table of every event, with perf top's status line first. */
 void top_print(struct top_session *s, double secs, FILE *out);
+
+/* ---- cmd_top.c ---- */
+
+/* A record of the rings into the profile, counted, -K/-U's samples left out (always 0). */
+int top_push(void *s, const struct perf_event_header *h);
+double top_now(void);
+
+/* ---- tui.c ---- */
+
+/*
+ * The TUI: the rings drained every 100 ms into a buffer, pushed into the profile at each
+ * refresh (the old counts aged first), browsed with the TUI library until q. -EOPNOTSUPP
+ * (a build without ncursesw) or -ENOTTY before anything is drawn: the caller prints
+ * tables instead. Else an exit status.
+ */
+int top_tui(struct top_session *s);
 
 #endif
