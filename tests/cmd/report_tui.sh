@@ -730,7 +730,7 @@ tui_case "-v prints the time to the first screen and the keys' latency" '
 
 tui_case "the h screen lists the keys of docs/xperf-report.1, the same words" '
 	need "$SHARES"
-	pane t 120 60
+	pane t 120 90
 	tui t xperf report -i "$SHARES"
 	keys t h
 	wait_screen t "^Keys"

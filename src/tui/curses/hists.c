@@ -170,6 +170,8 @@ static void draw_title(const struct hists *h)
 			      "(approx.): %" PRIu64, count, h->grp.n > 1 ? "s" : "",
 			      h->grp.n > 1 ? name : rv_event_name(&h->t->c, h->idx, name,
 								  sizeof(name)), period);
+	if (at < sizeof(line) && h->t->c.o->time) /* the timeline's range, or --time */
+		at += (size_t)snprintf(line + at, sizeof(line) - at, ", Time: %s", h->t->c.o->time);
 	if (at < sizeof(line))
 		hb_zooms_str(h->zooms, h->nr_zooms, line + at, sizeof(line) - at);
 	attron(tui_attr(ST_BAR));
@@ -567,6 +569,13 @@ static int key(struct hists *h, int ch, bool has_list)
 		if (show_header(h) == TUI_QUIT)
 			return TUI_QUIT;
 		break;
+	case 'T': { /* the timeline: a range chosen there reads the file again */
+		enum tui_exit ex = tui_timeline_run(h->t, h->idx, h->msg, sizeof(h->msg));
+
+		if (ex == TUI_QUIT || ex == TUI_RESORT)
+			return ex;
+		break;
+	}
 	case 'P':
 		save(h);
 		break;

@@ -98,6 +98,8 @@ struct tui {
 	bool own_reader;                /* r was opened again for a new --sort: closed here */
 	bool own_profile;               /* p is freed here (a file's), not the source's */
 	bool diff_shown;                /* diff --tui: its flame graph was opened first */
+	char time[96];                  /* the --time range the timeline chose ("" all) */
+	bool retime;                    /* with TUI_RESORT: read again with time */
 	/* a live source (tui_browse() with a refresh callback) */
 	const struct tui_source *src;
 	char status[256];               /* its status line, "" none */
@@ -205,6 +207,13 @@ int tui_flame_diff(const struct tui *t, uint32_t idx, struct tui_flame_diff *d);
 void tui_flame_diff_free(struct tui_flame_diff *d);
 /* The colour of node's frame: ST_SAME, or ST_GREW1.. / ST_SHRANK1.. by the change's size. */
 enum tui_style tui_flame_diff_style(const struct tui_flame_diff *d, uint32_t node);
+
+/*
+ * The timeline of event idx (timeline.c): its samples over time, in all and per thread,
+ * read from the file again. TUI_RESORT when a range was chosen (t->time, t->retime); when
+ * it cannot be shown, the reason goes to msg and the view returns at once.
+ */
+enum tui_exit tui_timeline_run(struct tui *t, uint32_t idx, char *msg, size_t size);
 
 /* A scrolling page of text lines (pager.c): the header, the key list. */
 enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text);

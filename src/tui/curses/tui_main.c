@@ -449,6 +449,9 @@ static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
 	if (t->flip_children)
 		nvo.children = !t->c.children;
 	t->flip_children = false;
+	if (t->retime) /* the timeline's range, or every sample again */
+		nvo.time = t->time[0] ? t->time : NULL;
+	t->retime = false;
 	if (rv_ctx_parse(&c, &nvo, &po) < 0) /* checked by the view: not expected */
 		return snprintf(msg, size, "s: cannot sort by '%s'", t->resort), -1;
 	po.keep_addrs = xpp_annotate_supported();
