@@ -91,7 +91,7 @@ double top_now(void);
 /* ---- tui.c ---- */
 
 /*
- * The TUI: the rings drained every 100 ms into a buffer, pushed into the profile at each
+ * The TUI: the rings drained every 250 ms into a buffer, pushed into the profile at each
  * refresh (the old counts aged first), browsed with the TUI library until q. -EOPNOTSUPP
  * (a build without ncursesw) or -ENOTTY before anything is drawn: the caller prints
  * tables instead. Else an exit status.

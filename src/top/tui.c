@@ -15,8 +15,8 @@
  * (counted, perf top's "drop") while the records of tasks and maps are kept.
  */
 #define TOP_BUFFER_MAX (64u << 20)
-/* How often the TUI asks for records: a ring holds a quarter second at -F 25000 */
-#define TOP_TUI_INTERVAL_MS 100
+/* How often the TUI asks for records: a ring (512 KiB) holds half a second at -F 25000 */
+#define TOP_TUI_INTERVAL_MS 250
 /* The first table comes sooner than -d: a screen of "waiting" says little */
 #define TOP_FIRST_REFRESH 0.5
 
