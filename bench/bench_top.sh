@@ -10,6 +10,9 @@ command -v tmux >/dev/null || { echo "tmux is absent"; exit 0; }
 [ -x "$BUILD/xperf-top" ] || { echo "$BUILD/xperf-top is not built"; exit 1; }
 SOCK=$T/tmux.sock
 
+# lost_of NAME: the total of lost samples on the last screen of session NAME
+lost_of() { local n; n=$(grep -o 'lost: [0-9]*/[0-9]*' "$T/$1.screen" 2>/dev/null | tail -n 1 | cut -d/ -f2); echo "${n:-? (not on its screen)}"; }
+
 # ticks PID: the CPU time of a process's threads in ns (schedstat: finer than clock ticks)
 ticks() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
 
@@ -25,6 +28,8 @@ cpu_of() {
 	t0=$(ticks "$pid")
 	sleep "$SECS"
 	t1=$(ticks "$pid")
+	# the screen, for its lost samples (both status lines say "lost: N/TOTAL")
+	tmux -S "$SOCK" capture-pane -p -t "$name" >"$T/$name.screen"
 	tmux -S "$SOCK" send-keys -t "$name" q
 	sleep 0.5
 	tmux -S "$SOCK" kill-session -t "$name" 2>/dev/null
@@ -45,6 +50,7 @@ x=$(cpu_of xtop "$BUILD/xperf-top" -p "$BUSY")
 p=$(cpu_of ptop perf top -p "$BUSY")
 echo "top on one busy process, default frequency (4000 Hz), ${SECS} s in tmux:"
 echo "  xperf top: ${x}% of a core   perf top: ${p}% of a core   ratio $(ratio "$x" "$p")"
+echo "  lost samples: xperf top $(lost_of xtop)   perf top $(lost_of ptop)"
 xs=$(cpu_of xtops "$BUILD/xperf-top" --stdio -p "$BUSY")
 echo "  xperf top --stdio: ${xs}% of a core"
 # the whole machine (every cpu at 4000 Hz: as many samples as it has cpus allow)
@@ -52,6 +58,7 @@ x=$(cpu_of xtopa "$BUILD/xperf-top")
 p=$(cpu_of ptopa perf top)
 echo "the whole machine, default frequency, ${SECS} s in tmux:"
 echo "  xperf top: ${x}% of a core   perf top: ${p}% of a core   ratio $(ratio "$x" "$p")"
+echo "  lost samples: xperf top $(lost_of xtopa)   perf top $(lost_of ptopa)"
 
 # A big window: the busy process at 100 kHz for 40 s (some 1M samples on a quiet machine), one
 # table at the end (-v gives the samples in its window and how long the refresh took: settle,
