@@ -84,7 +84,8 @@ static int64_t line_key(xpp_profile *p, uint32_t line)
 /*
  * perf's answer where the DWARF gives no line: "??:0" where addr2line names a function
  * (xpp_dso_a2l_names_function()) or without a map, else its stand-in, "sym+offset"
- * (decimal) or "dso[address]" without a symbol. k is resolved, addr the DSO address.
+ * (decimal) or "dso[address]" (objdump's address) without a symbol. k is resolved, addr the
+ * DSO address.
  */
 static int64_t fallback_key(xpp_profile *p, const struct xpp_hist_key *k, uint64_t addr)
 {
@@ -99,7 +100,9 @@ static int64_t fallback_key(xpp_profile *p, const struct xpp_hist_key *k, uint64
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, xpp_dso_sym_name(d, (uint32_t)k->sym),
 			 addr - d->syms.syms[k->sym].start);
 	else
-		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", d->short_name, addr);
+		/* perf's map__rip_2objdump(): the address objdump gives, not the offset */
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", d->short_name,
+			 addr + d->syms.text_offset);
 	id = str_key(p, buf);
 	return id < 0 ? id : id | XPP_SRCLINE_FALLBACK;
 }

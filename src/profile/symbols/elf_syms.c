@@ -539,6 +539,7 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 		      xpp_debuginfod *dfd, struct xb_error *err)
 {
 	struct syms_src s;
+	GElf_Shdr text;
 	int ret;
 
 	ret = syms_src_open(&s, path, debug_root, dfd);
@@ -548,6 +549,9 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 	ret = s.scn ? add_symbols(t, s.src, s.scn, &s.sh, &s.l) : 0;
 	if (!ret)
 		ret = add_plt_symbols(t, s.rt.elf, &s.l);
+	/* perf reads it from the runtime file, whichever file gave the symbols */
+	if (find_section(s.rt.elf, ".text", &text))
+		t->text_offset = text.sh_addr - text.sh_offset;
 	syms_src_close(&s);
 	if (ret < 0)
 		return xb_error_set(err, ret, "cannot read symbols of '%s': %s", path,

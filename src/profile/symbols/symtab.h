@@ -59,6 +59,12 @@ struct xpp_symtab {
 	 * symbols__fixup_end() ends that symbol; 0: unknown (another kind of file)
 	 */
 	uint64_t image_end;
+	/*
+	 * An ELF file's: its .text's address less its file offset (perf's dso->text_offset),
+	 * which turns a file offset into the address objdump and perf's "dso[addr]" give
+	 * (non-zero for a non-PIE program: cc1's text is at 0x400000 + its offset)
+	 */
+	uint64_t text_offset;
 	/* non-NULL: syms and names lie read-only in this mapping (the kallsyms cache) */
 	void *map;
 	size_t map_len;
