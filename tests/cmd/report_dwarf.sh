@@ -124,6 +124,21 @@ dwarf_case "node (three executable segments, its builtins mapped twice): unwound
 	[ $((x * 10)) -ge $((p * 9)) ] || fail "xperf unwinds $x samples, perf $p"
 '
 
+dwarf_case "a stack copy too short for the chain: perf's last frame ffffffffffffffff, the same chains" '
+	[ -x "$WL/recurse" ] || skip "$WL/recurse is not built"
+	# 1 KiB of a 200-frame recursion: the return addresses past the copy read as 0
+	perf_run record -q -N --no-bpf-event --call-graph dwarf,1024 -o r.data -- "$WL/recurse" 200 0.3 \
+		>/dev/null 2>&1 || fail "perf record failed"
+	# each sample'"'"'s frame addresses on one line (-F ip: samples apart by blank lines)
+	ips() { awk "NF == 0 { if (l != \"\") print l; l = \"\"; next } { l = l \" \" \$1 } END { if (l != \"\") print l }" "$1"; }
+	perf_run script --no-inline -F ip -i r.data >theirs 2>/dev/null || fail "perf script failed"
+	"$XPERF_BUILD/xperf" script --no-inline -F ip -i r.data >ours 2>err || fail "xperf script: $(cat err)"
+	ips theirs >t; ips ours >m
+	grep -q " ffffffffffffffff\$" t || skip "perf ends no chain with ffffffffffffffff"
+	[ "$(wc -l <t)" -ge 20 ] || fail "only $(wc -l <t) samples"
+	diff t m >d || fail "$(grep -c "^<" d) of $(wc -l <t) chains differ from perf'"'"'s: $(head -n 4 d | cut -c1-200)"
+'
+
 perf_case "without libdw: DWARF files reported with their leaves, said once" '
 	r=$R
 	if have_libdw; then

@@ -41,6 +41,9 @@ struct uw_sample {
 	uint32_t n, max;
 	uint32_t proc;
 	struct uw_proc *pr;
+	/* memory_read() answered 0 for a word outside the stack copy and the files since
+	   the last frame, and frame_cb() stopped at a pc outside every map */
+	bool zeroed, unmapped;
 };
 
 /*
@@ -130,12 +133,21 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 
 	if (addr + sizeof(*result) < addr)
 		return false;
-	/* the stack copy holds [sp, sp + dyn_size); anything else comes from the files */
-	if (addr >= c->sp && addr + sizeof(*result) <= c->sp + c->stack_size) {
+	/*
+	 * The stack copy holds [sp, sp + dyn_size); anything else comes from the files. As
+	 * perf's libunwind access_mem(), its last word counts as outside, and a word found
+	 * nowhere reads as 0: a return address there makes perf's last frame
+	 * ffffffffffffffff [unknown] (0 less the byte of the call).
+	 */
+	if (addr >= c->sp && addr + sizeof(*result) < c->sp + c->stack_size) {
 		memcpy(result, c->stack + (addr - c->sp), sizeof(*result));
 		return true;
 	}
-	return read_file_word(dwfl, addr, result);
+	if (read_file_word(dwfl, addr, result))
+		return true;
+	*result = 0;
+	c->zeroed = true;
+	return true;
 }
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
@@ -440,8 +452,12 @@ static bool unwind_fast(xpp_unwinder *u, struct uw_proc *pr)
 		uint64_t pc = regs[16], cfa;
 		const struct rule *r;
 
-		if (!xpp_machine_proc_map(u->m, c->proc, pc))
+		/* perf keeps a caller outside every map (its call one byte back), then stops */
+		if (!xpp_machine_proc_map(u->m, c->proc, pc)) {
+			if (!initial)
+				c->ips[c->n++] = pc - 1;
 			return true;
+		}
 		/* a caller's pc is a return address: its CFI row is the call's, one byte back */
 		r = rule_of(u, pr, c->proc, initial ? pc : pc - 1);
 		if (r->fallback)
@@ -487,11 +503,16 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
+	c->zeroed = false;
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
-	/* perf keeps only frames inside a map, and stops at the first that is not */
-	if (!xpp_machine_proc_map(u->m, c->proc, pc))
+	/* perf keeps a caller outside every map (its call one byte back), then stops */
+	if (!xpp_machine_proc_map(u->m, c->proc, pc)) {
+		if (c->n)
+			c->ips[c->n++] = pc - 1;
+		c->unmapped = true;
 		return DWARF_CB_ABORT;
+	}
 	/* the module must be there before libdwfl unwinds from this frame */
 	module_of(u, c->pr, c->proc, pc);
 	if (!dwfl_frame_pc(state, &pc, &activation))
@@ -543,6 +564,7 @@ int xpp_unwind_user(xpp_unwinder *u, const struct xpp_thread *th, const struct x
 	c->max = max;
 	c->proc = th->proc;
 	c->pr = pr;
+	c->zeroed = c->unmapped = false;
 	/* perf gives up on the whole user chain when the first frame's file is missing */
 	if (!module_of(u, pr, th->proc, c->regs[16]))
 		return 0;
@@ -557,7 +579,11 @@ int xpp_unwind_user(xpp_unwinder *u, const struct xpp_thread *th, const struct x
 		return (int)c->n;
 	/* the end of the stack, or a frame without CFI, ends the walk: what came is the chain */
 	c->n = 0;
+	c->zeroed = false;
 	dwfl_getthread_frames(pr->dwfl, th->tid > 0 ? th->tid : 1, frame_cb, u);
+	/* libdwfl ends at a return address of 0, where perf's libunwind goes on to it */
+	if (c->zeroed && !c->unmapped && c->n && c->n < c->max)
+		c->ips[c->n++] = UINT64_MAX;
 	return (int)c->n;
 }
 
