@@ -1511,6 +1511,7 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	dopts.buildid_dir = opts->buildid_dir;
 	dopts.kallsyms_cache = opts->kallsyms_cache;
 	dopts.objects = opts->mem_mode;
+	dopts.vmlinux = opts->vmlinux;
 	if (start_debuginfod(p) < 0)
 		goto nomem;
 	dopts.debuginfod = p->debuginfod;

@@ -56,6 +56,7 @@ struct xpp_opts {
 	const char *comms;      /* comma-separated: only samples of these commands; NULL all */
 	const char *dsos;       /* comma-separated: only samples in these DSOs (short names) */
 	const char *kallsyms;   /* kernel symbols; NULL: /proc/kallsyms */
+	const char *vmlinux;    /* perf's --vmlinux: kernel symbols from this ELF file instead */
 	const char *debug_root; /* debug files; NULL: /usr/lib/debug (under symfs) */
 	bool no_demangle;       /* symbol names as the files have them */
 	const char *symfs;      /* perf's --symfs: look for files under this directory */

@@ -28,6 +28,7 @@ static const char *const opt_names[RO_NR] = {
 	[RO_INLINE] = "inline",
 	[RO_MAX_STACK] = "max-stack",
 	[RO_KALLSYMS] = "kallsyms",
+	[RO_VMLINUX] = "vmlinux",
 	[RO_DEMANGLE] = "demangle",
 	[RO_SYMFS] = "symfs",
 	[RO_DEBUGINFOD] = "debuginfod",
@@ -44,8 +45,8 @@ static const char *const every_mode[] = {
 	"header-only",
 };
 
-#define LOOKUP (RO_BIT(RO_KALLSYMS) | RO_BIT(RO_DEMANGLE) | RO_BIT(RO_SYMFS) | \
-		RO_BIT(RO_DEBUGINFOD))
+#define LOOKUP (RO_BIT(RO_KALLSYMS) | RO_BIT(RO_VMLINUX) | RO_BIT(RO_DEMANGLE) |          \
+		RO_BIT(RO_SYMFS) | RO_BIT(RO_DEBUGINFOD))
 #define FILTERS                                                                             \
 	(RO_BIT(RO_COMMS) | RO_BIT(RO_DSOS) | RO_BIT(RO_PID) | RO_BIT(RO_TID) |             \
 	 RO_BIT(RO_CPU) | RO_BIT(RO_TIME) | RO_BIT(RO_SYMBOLS) | RO_BIT(RO_HIDE_UNRESOLVED) | \

@@ -36,7 +36,9 @@ enum report_opt {
 	RO_INVERTED,        /* -G */
 	RO_INLINE,
 	RO_MAX_STACK,
-	RO_KALLSYMS,        /* symbol lookup: --kallsyms, --demangle, --symfs, --debuginfod */
+	RO_KALLSYMS,        /* symbol lookup: --kallsyms, --vmlinux, --demangle, --symfs,
+			       --debuginfod */
+	RO_VMLINUX,
 	RO_DEMANGLE,
 	RO_SYMFS,
 	RO_DEBUGINFOD,

@@ -1,7 +1,11 @@
 /* The shared options' defaults, directories and the callbacks of their option-table fragments. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "base/input_file.h"
 
 #include "profile/filter.h"
 #include "profile/profile.h"
@@ -47,10 +51,17 @@ int view_opts_check(const struct view_opts *v, struct xb_error *err)
 	struct xpp_time_ranges t;
 	int ret;
 
-	if (v->vmlinux)
-		return xb_error_set(err, -EINVAL, "--vmlinux is not supported: kernel symbols "
-				    "come from kallsyms (--kallsyms FILE), kernel code from "
-				    "/proc/kcore");
+	if (v->vmlinux) {
+		/* perf checks it can read the file before it reads the data file */
+		int fd = xb_input_open(v->vmlinux, XB_INPUT_ELF_MAX, 0, NULL, err);
+		char why[sizeof(err->msg)];
+
+		if (fd < 0) {
+			snprintf(why, sizeof(why), "%s", err->msg);
+			return xb_error_set(err, -EINVAL, "invalid --vmlinux file: %s", why);
+		}
+		close(fd);
+	}
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		struct xpp_int_list l = { 0 };
 

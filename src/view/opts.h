@@ -42,7 +42,8 @@ void report_call_graph_init(struct report_call_graph *g);
 struct view_opts {
 	/* ---- symbol and file lookup (VIEW_OPTS_LOOKUP, view_opts_dirs()) ---- */
 	const char *kallsyms;      /* kernel symbols; NULL: /proc/kallsyms */
-	const char *vmlinux;       /* -k/--vmlinux as perf's: refused (view_opts_check()) */
+	const char *vmlinux;       /* -k/--vmlinux as perf's: the kernel's symbols from this
+				      ELF file (checked readable by view_opts_check()) */
 	const char *debug_root;    /* debug files; NULL: /usr/lib/debug */
 	bool no_demangle;          /* --no-demangle: symbol names as the files have them */
 	const char *symfs;         /* --symfs: files are looked for under this directory */
@@ -104,8 +105,8 @@ void view_opts_dirs(struct view_opts *v);
 
 /*
  * The filters' values checked as written, before the file is opened: a --pid, --tid or
- * --cpu list that is not one, a --time string perf would not parse; and --vmlinux, which
- * every reading command refuses alike (no kernel ELF is read: kallsyms and /proc/kcore). 0, or -EINVAL with
+ * --cpu list that is not one, a --time string perf would not parse; a --vmlinux file that
+ * cannot be opened (perf's "Invalid file"). 0, or -EINVAL with
  * err's one line (the command's usage error, as a bad --sort key). What needs the file
  * (a percentage of a recording without sample times, --cpu on a file without the cpu)
  * is checked when the profile starts.
@@ -128,8 +129,9 @@ const char *view_debuginfod_urls(const struct view_debuginfod *d);
 	OPT_STRING(0, "kallsyms", &(v)->kallsyms, "FILE",                                     \
 		   "kernel symbols from FILE (default: /proc/kallsyms)"),                       \
 	OPT_STRING('k', "vmlinux", &(v)->vmlinux, "FILE",                                     \
-		   "not supported: kernel symbols come from kallsyms (--kallsyms), kernel "     \
-		   "code from /proc/kcore; given, a usage error"),                               \
+		   "kernel symbols from the ELF file FILE instead of kallsyms, as perf: a "    \
+		   "FILE whose build id is not the recorded kernel's is not read (a "          \
+		   "warning; kernel addresses then stay unresolved)"),                          \
 	OPT_CALLBACK_NOARG(0, "demangle", &(v)->no_demangle,                                 \
 			   "show C++ and Rust symbol names demangled, without parameters, as "  \
 			   "perf does (the default; --no-demangle: as the files have them)",     \

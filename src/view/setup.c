@@ -243,6 +243,7 @@ void rv_lookup_opts(const struct view_opts *o, struct xpp_opts *po)
 	po->time = o->time;
 	po->symbols = o->symbols;
 	po->kallsyms = o->kallsyms;
+	po->vmlinux = o->vmlinux;
 	po->debug_root = o->debug_root;
 	po->symfs = o->symfs;
 	po->buildid_dir = o->buildid_dir;

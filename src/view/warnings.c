@@ -204,7 +204,11 @@ static void build_ids(const xpp_profile *p, struct sink *s)
 	}
 	if (!nr)
 		return;
-	if (nr == 1)
+	if (nr == 1 && xpp_profile_opts(p)->vmlinux && !strcmp(one, "[kernel.kallsyms]"))
+		say(s, WARN, "--vmlinux %s is not the kernel that was recorded (build-id %s): "
+		    "kernel samples are shown by address, not by its symbols",
+		    xpp_profile_opts(p)->vmlinux, hex);
+	else if (nr == 1)
 		say(s, WARN, "%s is not the one that was recorded (build-id %s): its samples "
 		    "are shown by address, not by its symbols; --symfs DIR or perf's build-id "
 		    "cache can hold the recorded file", one, hex);

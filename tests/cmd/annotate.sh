@@ -235,7 +235,7 @@ test_case "kernel code that cannot be read: a warning after the others, an error
 
 test_case "options perf has and we do not: a clear usage error" '
 	need xsort.data
-	for o in "-k vmlinux" "--percent-type global-period" --tui; do
+	for o in "--percent-type global-period" --tui; do
 		rc=0; "$A" $o -i "$F/xsort.data" cmp_int >out 2>err || rc=$?
 		[ $rc -eq 1 ] || fail "$o: exit $rc"
 		grep -q "^xperf annotate: error: .*not supported" err || fail "$o: $(cat err)"

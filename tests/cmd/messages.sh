@@ -33,12 +33,13 @@ test_case "a bad --pid, --tid, --cpu or --time value: one line, exit 1 (as a bad
 			[ ! -s out ] || fail "$cmd $o: stdout"
 		done
 	done
-	# --vmlinux: refused alike, one line
+	# --vmlinux FILE that cannot be read: refused alike before the data file, one line
+	# (perf: "Invalid file")
 	for cmd in report script annotate; do
-		rc=0; "xperf-$cmd" -k vmlinux -i no.data >out 2>err </dev/null || rc=$?
+		rc=0; "xperf-$cmd" -k no-vmlinux -i no.data >out 2>err </dev/null || rc=$?
 		[ $rc -eq 1 ] || fail "$cmd -k: exit $rc"
 		[ "$(stderr_lines err)" -eq 1 ] || fail "$cmd -k: $(cat err)"
-		grep -q "^xperf $cmd: error: --vmlinux is not supported: kernel symbols come from kallsyms" err ||
+		grep -q "^xperf $cmd: error: invalid --vmlinux file: .no-vmlinux.: No such file" err ||
 			fail "$cmd -k: $(cat err)"
 	done
 	# what needs the file stays a runtime error: --cpu on a file without the cpu field

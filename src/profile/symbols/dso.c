@@ -196,7 +196,7 @@ bool xpp_dso_table_kernel_pending(const xpp_dso_table *t)
  */
 void xpp_dso_table_prefetch_kernel(xpp_dso_table *t)
 {
-	if (t->kthread_on || kernel_differs(t))
+	if (t->kthread_on || t->opts.vmlinux || kernel_differs(t))
 		return;
 	if (pthread_mutex_init(&t->klock, NULL))
 		return;
@@ -468,6 +468,12 @@ static void load_kernel(xpp_dso_table *t, struct xpp_dso *d, struct xb_error *er
 	const char *from = path;
 	int ret;
 
+	if (t->opts.vmlinux) {
+		note_refused(d, xpp_elf_vmlinux_load(&d->syms, t->opts.vmlinux, d->build_id,
+						     d->build_id_size, &d->build_id_mismatch, err),
+			     err);
+		return;
+	}
 	if (t->kallsyms_given || !d->build_id_size) {
 		from = t->opts.kallsyms;
 	} else if (xpp_build_id_find_kallsyms(d->build_id, d->build_id_size, t->opts.buildid_dir,

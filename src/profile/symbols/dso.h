@@ -49,6 +49,8 @@ typedef struct xpp_dso_table xpp_dso_table;
 
 struct xpp_dso_table_opts {
 	const char *kallsyms;   /* default /proc/kallsyms (or the recorded kernel's, see below) */
+	const char *vmlinux;    /* perf's --vmlinux: the kernel's symbols from this ELF file
+				   (xpp_elf_vmlinux_load()), kallsyms unread; NULL: kallsyms */
 	const char *debug_root; /* default /usr/lib/debug (under symfs when given) */
 	bool no_demangle;       /* symbol names as the files have them */
 	bool objects;           /* files' variables too (struct xpp_symtab's objects) */

@@ -560,6 +560,39 @@ int xpp_elf_syms_load(struct xpp_symtab *t, const char *path, const char *debug_
 	return 0;
 }
 
+int xpp_elf_vmlinux_load(struct xpp_symtab *t, const char *path, const uint8_t *bid,
+			 size_t bid_size, bool *mismatch, struct xb_error *err)
+{
+	struct loads none = { .nr = 0 };
+	struct elf_file f;
+	uint8_t id[XPP_BUILD_ID_MAX];
+	size_t n;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	int ret = elf_file_open(&f, path);
+
+	if (ret < 0)
+		return xb_error_set(err, ret, "cannot read the kernel's symbols of '%s': %s", path,
+				    ret == -ENOEXEC ? "not an ELF file" : strerror(-ret));
+	/* perf's symsrc__init(): always reject images with a mismatched build id */
+	if (bid_size && ((n = read_build_id_raw(f.elf, id, sizeof(id))) != bid_size ||
+			 memcmp(id, bid, n))) {
+		*mismatch = true;
+		elf_file_close(&f);
+		return 0;
+	}
+	scn = find_symtab(f.elf, SHT_SYMTAB, &sh);
+	if (!scn)
+		scn = find_symtab(f.elf, SHT_DYNSYM, &sh);
+	ret = scn ? add_symbols(t, f.elf, scn, &sh, &none) : 0;
+	elf_file_close(&f);
+	if (ret < 0)
+		return xb_error_set(err, ret, "cannot read the kernel's symbols of '%s': %s", path,
+				    strerror(-ret));
+	xpp_symtab_finish(t);
+	return 0;
+}
+
 /*
  * Symbol versions, as objdump decorates the names of dynamic symbols: "strlen@GLIBC_2.2.5"
  * (a reference, or a hidden version), "_Py_ctype_tolower@@Base" (a default definition).

@@ -80,6 +80,16 @@ int xpp_build_id_find_kallsyms(const uint8_t *id, size_t size, const char *build
 			       char *out, size_t cap, bool *mismatch);
 
 /* The same for an ELF image in memory (the vdso); no debug files are looked for. */
+/*
+ * perf's --vmlinux: the kernel's symbols from the ELF file at path (its .symtab, else its
+ * .dynsym), at their addresses (a kernel image is not relocated here: perf's reference
+ * symbol moves nothing for an image linked where the kernel ran). With a recorded build
+ * id (bid_size > 0), a file whose build id differs or is missing is not read and
+ * *mismatch is set, as perf rejects it. 0 (nothing read on a mismatch) or a negative
+ * errno with err set.
+ */
+int xpp_elf_vmlinux_load(struct xpp_symtab *t, const char *path, const uint8_t *bid,
+			 size_t bid_size, bool *mismatch, struct xb_error *err);
 int xpp_elf_syms_load_mem(struct xpp_symtab *t, const void *image, size_t size, struct xb_error *err);
 
 /* The vdso of this process, which is the same kernel's vdso: its image and size, or NULL. */
