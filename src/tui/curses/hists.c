@@ -624,6 +624,8 @@ enum tui_exit tui_hists_run(struct tui *t, uint32_t idx)
 		int ch;
 
 		draw(&h);
+		/* once the screen is up: T's counts, read ahead (a file's, once per event) */
+		tui_timeline_prefetch(t, idx);
 		ch = tui_getkey_live(t);
 		if (ch == TUI_KEY_REDRAW) /* the status line: the message stays until a key */
 			continue;

@@ -4,6 +4,7 @@
  * with Space and the cursor, then Enter, becomes the --time filter of every view.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 struct timeline {
 	struct tui *t;
 	uint32_t idx;
-	struct view_timeline tl;
+	const struct view_timeline *tl; /* the cache's */
 	int cols;               /* the strip's columns */
 	int cur, mark;          /* the cursor's column; where the range starts, -1 none */
 	size_t top;             /* the first thread row shown */
@@ -44,7 +45,7 @@ static uint64_t col_sum(const struct timeline *v, const uint32_t *counts, int c0
 /* Seconds from the first sample to time ns. */
 static double rel(const struct timeline *v, uint64_t ns)
 {
-	return (double)(ns - v->tl.first) / 1e9;
+	return (double)(ns - v->tl->first) / 1e9;
 }
 
 static void draw_strip(const struct timeline *v, int y, const char *name, const uint32_t *counts)
@@ -80,7 +81,7 @@ static void draw_strip(const struct timeline *v, int y, const char *name, const 
 
 static void draw(struct timeline *v)
 {
-	const struct view_timeline *tl = &v->tl;
+	const struct view_timeline *tl = v->tl;
 	int rows = LINES - 4 > 0 ? LINES - 4 : 0, lo, hi;
 	uint64_t span = tl->last - tl->first, n;
 	char ev[96], name[64];
@@ -126,8 +127,8 @@ static void draw(struct timeline *v)
 static void range_str(const struct timeline *v, char *buf, size_t size)
 {
 	int lo = v->mark < v->cur ? v->mark : v->cur, hi = v->mark < v->cur ? v->cur : v->mark;
-	uint64_t a = view_timeline_time(&v->tl, col_bucket(v, lo));
-	uint64_t b = view_timeline_time(&v->tl, col_bucket(v, hi + 1)) - 1;
+	uint64_t a = view_timeline_time(v->tl, col_bucket(v, lo));
+	uint64_t b = view_timeline_time(v->tl, col_bucket(v, hi + 1)) - 1;
 
 	snprintf(buf, size, "%" PRIu64 ".%09" PRIu64 ",%" PRIu64 ".%09" PRIu64, a / 1000000000,
 		 a % 1000000000, b / 1000000000, b % 1000000000);
@@ -140,38 +141,129 @@ static void show_filter(struct timeline *v)
 	struct xb_error err;
 
 	v->cols = COLS - NAME_W > 1 ? COLS - NAME_W : 1;
-	if (!v->t->c.o->time || xpp_time_ranges_parse(&tr, v->t->c.o->time, v->tl.first,
-						      v->tl.last, true, &err) < 0 || !tr.nr)
+	if (!v->t->c.o->time || xpp_time_ranges_parse(&tr, v->t->c.o->time, v->tl->first,
+						      v->tl->last, true, &err) < 0 || !tr.nr)
 		return;
-	v->mark = (int)((uint64_t)view_timeline_bucket(&v->tl, tr.r[0].start) * (uint64_t)v->cols /
+	v->mark = (int)((uint64_t)view_timeline_bucket(v->tl, tr.r[0].start) * (uint64_t)v->cols /
 			VIEW_TIMELINE_BUCKETS);
-	v->cur = (int)((uint64_t)view_timeline_bucket(&v->tl, tr.r[tr.nr - 1].end ?
-						       tr.r[tr.nr - 1].end : v->tl.last) *
+	v->cur = (int)((uint64_t)view_timeline_bucket(v->tl, tr.r[tr.nr - 1].end ?
+						       tr.r[tr.nr - 1].end : v->tl->last) *
 		       (uint64_t)v->cols / VIEW_TIMELINE_BUCKETS);
 	xpp_time_ranges_free(&tr);
+}
+
+/*
+ * The timeline of one event, read on a thread of its own as soon as the main view shows
+ * the event (reading a million samples takes a few tenths of a second: T then finds them
+ * read), and kept: the file does not change, whatever the filters.
+ */
+struct tui_timeline_cache {
+	uint32_t idx;
+	bool wall;
+	pthread_t thread;
+	bool joined;
+	_Atomic bool done;      /* the thread has ended: joining it does not wait */
+	const char *path;
+	struct view_timeline tl;
+	struct xb_error err;
+	int ret;
+};
+
+static void *read_thread(void *arg)
+{
+	struct tui_timeline_cache *c = arg;
+
+	c->ret = view_timeline_read(&c->tl, c->path, c->idx, c->wall, &c->err);
+	c->done = true;
+	return NULL;
+}
+
+void tui_timeline_drop(struct tui *t)
+{
+	struct tui_timeline_cache *c = t->tlc;
+
+	if (!c)
+		return;
+	if (!c->joined)
+		pthread_join(c->thread, NULL);
+	view_timeline_free(&c->tl);
+	free(c);
+	t->tlc = NULL;
+}
+
+void tui_timeline_prefetch(struct tui *t, uint32_t idx)
+{
+	const char *input = t->o->input;
+	struct tui_timeline_cache *c;
+
+	if (!input || !strcmp(input, "-") || (t->tlc && t->tlc->idx == idx &&
+					      t->tlc->wall == t->c.o->wall))
+		return;
+	/* another event's still being read: not waited for here (Tab must not) */
+	if (t->tlc && !t->tlc->joined && !t->tlc->done)
+		return;
+	tui_timeline_drop(t);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return; /* T reads it then */
+	*c = (struct tui_timeline_cache){ .idx = idx, .wall = t->c.o->wall, .path = input };
+	if (pthread_create(&c->thread, NULL, read_thread, c)) {
+		free(c);
+		return;
+	}
+	t->tlc = c;
+}
+
+/* The counts of event idx: read ahead, or read now. NULL with msg set when there are none. */
+static const struct view_timeline *counts(struct tui *t, uint32_t idx, char *msg, size_t size)
+{
+	const char *input = t->o->input;
+	struct tui_timeline_cache *c;
+
+	if (!input || !strcmp(input, "-")) {
+		snprintf(msg, size, "T: a pipe cannot be read again for the timeline: give --time");
+		return NULL;
+	}
+	if (t->tlc && (t->tlc->idx != idx || t->tlc->wall != t->c.o->wall))
+		tui_timeline_drop(t); /* another event's: T waits for it */
+	tui_timeline_prefetch(t, idx);
+	c = t->tlc;
+	if (!c) { /* no thread to be had: read here */
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			snprintf(msg, size, "T: out of memory");
+			return NULL;
+		}
+		*c = (struct tui_timeline_cache){ .idx = idx, .wall = t->c.o->wall, .path = input,
+						  .joined = true };
+		read_thread(c);
+		t->tlc = c;
+	}
+	if (!c->joined) {
+		pthread_join(c->thread, NULL);
+		c->joined = true;
+	}
+	if (c->ret < 0) {
+		snprintf(msg, size, "T: %.200s", c->err.msg);
+		return NULL;
+	}
+	if (c->tl.no_time || !c->tl.samples) {
+		snprintf(msg, size, "T: %s", c->tl.no_time ? "the samples have no time (record -T)" :
+			 "the event has no samples with a time");
+		return NULL;
+	}
+	return &c->tl;
 }
 
 enum tui_exit tui_timeline_run(struct tui *t, uint32_t idx, char *msg, size_t size)
 {
 	struct timeline v = { .t = t, .idx = idx, .mark = -1 };
-	struct xb_error err = { 0 };
+	const struct view_timeline *tl = counts(t, idx, msg, size);
 	enum tui_exit ex = TUI_BACK;
-	const char *input = t->o->input;
 
-	if (!input || !strcmp(input, "-")) {
-		snprintf(msg, size, "T: a pipe cannot be read again for the timeline: give --time");
+	if (!tl)
 		return TUI_BACK;
-	}
-	if (view_timeline_read(&v.tl, input, idx, t->c.o->wall, &err) < 0) {
-		snprintf(msg, size, "T: %.200s", err.msg);
-		return TUI_BACK;
-	}
-	if (v.tl.no_time || !v.tl.samples) {
-		snprintf(msg, size, "T: %s", v.tl.no_time ? "the samples have no time (record -T)" :
-			 "the event has no samples with a time");
-		view_timeline_free(&v.tl);
-		return TUI_BACK;
-	}
+	v.tl = tl;
 	show_filter(&v);
 	for (;;) {
 		int ch, page = v.cols / 10 > 1 ? v.cols / 10 : 1;
@@ -241,6 +333,5 @@ enum tui_exit tui_timeline_run(struct tui *t, uint32_t idx, char *msg, size_t si
 		}
 	}
 out:
-	view_timeline_free(&v.tl);
 	return ex;
 }

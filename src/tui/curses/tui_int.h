@@ -99,6 +99,7 @@ struct tui {
 	bool own_profile;               /* p is freed here (a file's), not the source's */
 	bool diff_shown;                /* diff --tui: its flame graph was opened first */
 	char time[96];                  /* the --time range the timeline chose ("" all) */
+	struct tui_timeline_cache *tlc; /* the timeline's counts, read ahead (timeline.c) */
 	bool retime;                    /* with TUI_RESORT: read again with time */
 	/* a live source (tui_browse() with a refresh callback) */
 	const struct tui_source *src;
@@ -214,6 +215,10 @@ enum tui_style tui_flame_diff_style(const struct tui_flame_diff *d, uint32_t nod
  * it cannot be shown, the reason goes to msg and the view returns at once.
  */
 enum tui_exit tui_timeline_run(struct tui *t, uint32_t idx, char *msg, size_t size);
+/* Start reading event idx's timeline on a thread, for T (a file only; once per event). */
+void tui_timeline_prefetch(struct tui *t, uint32_t idx);
+/* Wait for that thread and free what it read (the session's end). */
+void tui_timeline_drop(struct tui *t);
 
 /* A scrolling page of text lines (pager.c): the header, the key list. */
 enum tui_exit tui_pager_run(struct tui *t, const char *title, const char *text);

@@ -538,6 +538,7 @@ int tui_browse_file(xpf_reader *r, const struct tui_opts *o)
 		cli_warning("'%s' has no samples", o->input ? o->input : "the input");
 	}
 	tui_term_close();
+	tui_timeline_drop(&t);
 	status = view_warnings(t.p, t.c.o->quiet, cli_warning_cb, NULL) ? CLI_EXIT_RUNTIME :
 									   CLI_EXIT_OK;
 	if (o->verbose)
@@ -593,6 +594,7 @@ int tui_browse(const struct tui_source *src)
 		cli_error("%s", t.status[0] ? t.status : "the profile's refresh failed");
 	if (src->o->verbose)
 		print_timings(&t);
+	tui_timeline_drop(&t);
 	/* the profiles s and o read again; the source's own stays its */
 	if (t.own_profile)
 		xpp_profile_free(t.p);
