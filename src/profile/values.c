@@ -359,6 +359,12 @@ static int daddr_dso_of(const struct xpp_val_in *in, uint64_t *v)
 	return 0;
 }
 
+static int data_page_size_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	*v = (in->s->type & PERF_SAMPLE_DATA_PAGE_SIZE) ? in->s->data_page_size : 0;
+	return 0;
+}
+
 static int phys_of(const struct xpp_val_in *in, uint64_t *v)
 {
 	struct xpp_val_first *f = &in->p->first_now[1];
@@ -395,6 +401,8 @@ const struct xpp_val_row xpp_val_rows[XPP_VAL_NR] = {
 	[XPP_VAL_PHYS] = { .context = true, .get = phys_of },
 	[XPP_VAL_DADDR] = { .context = true, .get = daddr_of },
 	[XPP_VAL_DADDR_DSO] = { .context = true, .get = daddr_dso_of },
+	[XPP_VAL_DATA_PAGE_SIZE] = { .context = true, .from_sample = true,
+				     .get = data_page_size_of },
 };
 
 int xpp_vals_side_band(xpp_profile *p, const struct perf_event_header *hdr)

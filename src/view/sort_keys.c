@@ -617,6 +617,34 @@ static const char *phys_text(const struct rv_ctx *c, const struct xpp_hist_key *
 	return buf;
 }
 
+/* perf's sort__data_page_size_cmp: (int64_t)(right - left) */
+static int data_page_size_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+			      const struct xpp_hist_key *b)
+{
+	uint64_t x = a->val[XPP_VAL_DATA_PAGE_SIZE], y = b->val[XPP_VAL_DATA_PAGE_SIZE];
+
+	(void)c;
+	return x == y ? 0 : (int64_t)(y - x) > 0 ? -1 : 1;
+}
+
+/* perf's get_page_size_name(): unit_number__scnprintf() ("4K", "2M", "1024B"), N/A for 0 */
+static const char *data_page_size_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				       char *buf, size_t size)
+{
+	uint64_t n = k->val[XPP_VAL_DATA_PAGE_SIZE];
+	int unit = 0;
+
+	(void)c;
+	if (!n)
+		return "N/A";
+	while (n / 1024 > 1 && unit < 3) {
+		n /= 1024;
+		unit++;
+	}
+	snprintf(buf, size, "%" PRIu64 "%c", n, "BKMG"[unit]);
+	return buf;
+}
+
 /*
  * A new key: its row here (and in perf_order[], enum rv_key_id), and where the profile does
  * not compute its value yet, that value's row in profile/values.c.
@@ -705,6 +733,12 @@ const struct rv_key rv_keys[RV_KEY_NR] = {
 			.title = "Data Physical Address", .fields = XPP_HIST_KEY_VAL(XPP_VAL_PHYS),
 			.width = RV_UNRESOLVED_WIDTH + 4 + 2, .mem_only = true, .cmp = phys_cmp,
 			.text = phys_text },
+	[RV_KEY_DATA_PAGE_SIZE] = { .name = "data_page_size",
+			.help = "--mem-mode: the data page's size, record --data-page-size",
+			.title = "Data Page Size",
+			.fields = XPP_HIST_KEY_VAL(XPP_VAL_DATA_PAGE_SIZE),
+			.width = RV_UNRESOLVED_WIDTH + 4 + 2, .mem_only = true,
+			.cmp = data_page_size_cmp, .text = data_page_size_text },
 	[RV_KEY_MEM_BLOCKED] = { .name = "blocked", .help = "--mem-mode: why the access was blocked",
 			.title = "Blocked", .fields = XPP_HIST_KEY_VAL(XPP_VAL_MEM_BLK),
 			.width = 10, .align = RV_CUT, .mem_only = true, .cmp = mem_blocked_cmp,
@@ -719,7 +753,7 @@ static const enum rv_key_id perf_order[] = {
 	RV_KEY_ADDR,
 	/* perf's memory_sort_dimensions, after the others */
 	RV_KEY_DADDR, RV_KEY_DADDR_DSO, RV_KEY_MEM_LOCKED, RV_KEY_MEM_TLB, RV_KEY_MEM_LVL,
-	RV_KEY_MEM_SNOOP, RV_KEY_PHYS_DADDR, RV_KEY_MEM_BLOCKED,
+	RV_KEY_MEM_SNOOP, RV_KEY_PHYS_DADDR, RV_KEY_DATA_PAGE_SIZE, RV_KEY_MEM_BLOCKED,
 };
 _Static_assert(sizeof(perf_order) / sizeof(perf_order[0]) == RV_KEY_NR, "every key is ordered");
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # xperf report --mem-mode (perf's memory view of files recorded with -d): its default sort
 # order and each memory key (symbol_daddr, dso_daddr, mem, snoop, tlb, locked, blocked,
-# phys_daddr, local_weight, local_ins_lat) against perf report --mem-mode on the same
+# phys_daddr, data_page_size, local_weight, local_ins_lat) against perf report --mem-mode on the same
 # files, line for line and in perf's order; page-faults samples carry real data addresses
 # on a machine without a PMU. And the refusals: a file without data sources, a memory key
 # without --mem-mode, a mode that has no memory view.
@@ -28,6 +28,9 @@ record_all() {
 	# physical addresses need CAP_SYS_ADMIN: their case skips without
 	(cd "$FILES" && perf_run record -q -N -d --phys-data -e page-faults -c 1 -o phys.data -- \
 		"$WL/stat_pages" 100) >"$FILES/phys.log" 2>&1 || rm -f "$FILES/phys.data"
+	(cd "$FILES" && perf_run record -q -N -d --data-page-size -e page-faults -c 1 \
+		-o pagesize.data -- "$WL/forker" 2 0.2) >"$FILES/pagesize.log" 2>&1 ||
+		rm -f "$FILES/pagesize.data"
 }
 record_all
 export FILES
@@ -106,6 +109,15 @@ perf_case "--mem-mode --sort phys_daddr: physical addresses (perf record --phys-
 	same_lines "$FILES/phys.data" --sort phys_daddr
 	same_lines "$FILES/phys.data" --sort sym,phys_daddr
 	same_lines "$FILES/phys.data" --sort dso,phys_daddr
+'
+
+perf_case "--mem-mode --sort data_page_size (perf record --data-page-size)" '
+	[ -s "$FILES/pagesize.data" ] ||
+		skip "perf record --data-page-size failed: $(tail -n 1 "$FILES/pagesize.log")"
+	same_lines "$FILES/pagesize.data" --sort data_page_size
+	same_lines "$FILES/pagesize.data" --sort sym,data_page_size
+	grep -q " 4K " xperf.out || fail "no 4K page"
+	same_lines "$(need pages.data)" --sort data_page_size,dso
 '
 
 perf_case "--mem-mode refusals: no data sources, a memory key alone, another mode" '

@@ -41,6 +41,7 @@ enum xpp_val {
 	XPP_VAL_DADDR,    /* context: its data address (PERF_SAMPLE_ADDR), 0 none; where
 			     it was found: xpp_profile_val_first() */
 	XPP_VAL_DADDR_DSO, /* context: 1 + the dso of that map, 0 none */
+	XPP_VAL_DATA_PAGE_SIZE, /* context: the page size at it (DATA_PAGE_SIZE), 0 none */
 	XPP_VAL_NR
 };
 
