@@ -149,12 +149,11 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 	if (nr > g->cap_entries) {
 		size_t c1 = g->cap_entries, c2 = c1, c3 = c1, c4 = c1;
 
-		size_t c5 = c1, c6 = c1;
+		size_t c5 = c1;
 
 		if (grow((void **)&g->self, &c1, nr, sizeof(*g->self)) ||
 		    grow((void **)&g->self_count, &c2, nr, sizeof(*g->self_count)) ||
 		    grow((void **)&g->level, &c3, nr, sizeof(*g->level)) ||
-		    grow((void **)&g->level_frame, &c6, nr, sizeof(*g->level_frame)) ||
 		    grow((void **)&g->stamp, &c4, nr, sizeof(*g->stamp)) ||
 		    (g->c->children && g->c->cg.mode != CG_NONE &&
 		     grow((void **)&g->depth, &c5, nr, sizeof(*g->depth))))
@@ -162,14 +161,14 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 		g->cap_entries = c1;
 	}
 	/*
-	 * perf's entry keeps the level of the sample that made it; frames are numbered in
-	 * the order samples first met them, so the lowest frame met is that sample's (an
-	 * unmapped address met by a kernel and a user sample shows the first one's)
+	 * perf's entry keeps the level of the sample that made it (an unmapped address met
+	 * by a kernel and a user sample of one command shows the first one's). Paths come
+	 * in the order of their nodes, each made by the first sample down it, so the first
+	 * path to meet an entry holds the first sample that did: its frame's level is it.
+	 * (Frame ids will not do: they count first meetings in any command.)
 	 */
-	if (!g->level[id] || f < g->level_frame[id]) {
+	if (!g->level[id])
 		g->level[id] = (uint8_t)rv_frame_key(g->c, 0, f).level;
-		g->level_frame[id] = f;
-	}
 	return id;
 }
 
@@ -699,7 +698,6 @@ void rv_entries_free(struct rv_entries *g)
 	for (int m = 0; m < 4; m++)
 		free(g->mode_period[m]);
 	free(g->level);
-	free(g->level_frame);
 	free(g->rows);
 	free(g->paths);
 	free(g->pair_off);

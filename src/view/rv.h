@@ -278,7 +278,6 @@ struct rv_entries {
 	uint64_t *addr;              /* per entry, with -v: its first sample's address, as
 					perf's he->ip (UINT64_MAX unknown), else NULL */
 	uint8_t *level;              /* per entry: what [.]/[k] shows */
-	uint32_t *level_frame;       /* per entry with chains: the frame level came from */
 	uint32_t *rows;
 	size_t nr_rows;
 	uint64_t min_hit;            /* the -g threshold as a period */
