@@ -482,6 +482,7 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 		n += (uint32_t)ret;
 		first = false;
 	}
+	p->chain_cut = nips > max_stack;
 	if (nips > max_stack) {
 		f = p->chain + 1; /* nips > 0: the scratch exists (a chain of none leaves it NULL) */
 		if (!max_stack) {
@@ -550,7 +551,7 @@ static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key 
  * event's `own` too (see struct xpp_event).
  */
 static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uint32_t n,
-			 uint64_t period, const struct xpp_hist_key *self,
+			 uint64_t period, uint64_t count, const struct xpp_hist_key *self,
 			 struct xpp_sample_answer *ans)
 {
 	uint32_t *f;
@@ -570,7 +571,7 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uin
 		f[n - 1 - i] = t;
 	}
 	f[-1] = root;
-	leaf = xpp_cg_add_path(e->cg, f - 1, n + 1, period, 1);
+	leaf = xpp_cg_add_path(e->cg, f - 1, n + 1, period, count);
 	ans->leaf = leaf;
 	if (leaf < 0 || !own)
 		return leaf < 0 ? (int)leaf : 0;
@@ -580,7 +581,7 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uin
 		return id < 0 ? (int)id : -ENOMEM;
 	xpp_hist_key_init(&ok);
 	ok.addr = XPP_OWN_KEY(leaf, id);
-	ans->own = xpp_hist_add_id(e->own, &ok, period, 1);
+	ans->own = xpp_hist_add_id(e->own, &ok, period, count);
 	return ans->own < 0 ? (int)ans->own : 0;
 }
 
@@ -808,6 +809,42 @@ static int no_cpu_field(struct xb_error *err)
 			    "CPU events (recorded without the samples' cpu); remove --cpu/-C");
 }
 
+/* opts.keep_samples: one more sample of a shape in the log (a full log keeps nothing). */
+static inline int log_sample(xpp_profile *p, uint32_t shape, const struct xpf_sample *s,
+		      uint64_t period)
+{
+	int ret = xpp_log_sample(p->log, shape, s->cpu, s->time, period);
+
+	return ret == -E2BIG ? 0 : ret;
+}
+
+/*
+ * opts.keep_samples: a sample resolved (k its own key, the chain's n frames in the scratch,
+ * nview of them the chain proper): a new shape in the log, and the sample.
+ */
+static int log_shape(xpp_profile *p, const struct xpp_hist_key *k, const struct xpp_thread *th,
+		     const struct xpf_sample *s, uint16_t cpumode, uint64_t addr, bool resolved,
+		     uint32_t n, uint32_t nview, uint64_t period, struct xpp_sample_answer *ans)
+{
+	struct xpp_log_shape sh = {
+		.k = *k, .sample_type = s->type, .first_addr = addr, .event = p->last_idx,
+		.nview = nview, .pid = th->pid, .tid = th->tid, .cpumode = cpumode,
+		.cut = resolved && p->chain_cut,
+	};
+	int64_t id;
+
+	if (p->callchains && !resolved && (s->type & PERF_SAMPLE_CALLCHAIN))
+		p->log->unresolved = true;
+	p->log->cut |= sh.cut;
+	id = xpp_log_shape(p->log, &sh, resolved && n ? p->chain + 1 : NULL, resolved ? n : 0);
+	if (id == -E2BIG)
+		return 0;
+	if (id < 0)
+		return (int)id;
+	ans->shape = id;
+	return log_sample(p, (uint32_t)id, s, period);
+}
+
 static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint64_t pos)
 {
 	const struct xpf_attr *a = xpf_reader_attr_of(p->r, hdr);
@@ -820,10 +857,10 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	uint32_t n = 0, nview = 0;
 	uint64_t period, rel = 0;
 	int64_t line;
-	bool tree, parent, mapped = false, cacheable, decoded;
+	bool tree, parent, mapped = false, cacheable, decoded, resolved = false;
 	struct xpf_sample_fixed fixed;
 	struct xpp_sample_key ckey;
-	struct xpp_sample_answer ans = { -1, -1, -1, -1 };
+	struct xpp_sample_answer ans = { -1, -1, -1, -1, -1 };
 	int ret;
 
 	if (!a) {
@@ -921,6 +958,9 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		hit = xpp_sample_cache_find(p->scache, p->epoch, &ckey);
 		if (hit) {
 			p->charged++;
+			if (p->log && hit->shape >= 0 &&
+			    (ret = log_sample(p, (uint32_t)hit->shape, &s, period)) < 0)
+				return ret;
 			return charge_again(p, e, hit, period);
 		}
 		/*
@@ -1013,6 +1053,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		return 0;
 	}
 	if (tree || (p->callchains && (p->o.on_sample || parent))) {
+		resolved = true;
 		ret = resolve_chain(p, th, &s, cpumode, &n, &nview);
 		if (ret < 0)
 			return ret;
@@ -1028,6 +1069,12 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 			return 0;
 		if (p->o.keys & XPP_HIST_KEY_PARENT)
 			k.val[XPP_VAL_PARENT] = (uint64_t)id;
+	}
+	if (p->log) {
+		ret = log_shape(p, &k, th, &s, cpumode, mapped ? rel : s.ip, resolved, n, nview,
+				period, &ans);
+		if (ret < 0)
+			return ret;
 	}
 	if (p->o.on_sample) {
 		struct xpp_hist_key fk = k;
@@ -1046,7 +1093,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 
 		if (root < 0)
 			return (int)root;
-		ret = add_callchain(p, e, (uint32_t)root, n, period, &k, &ans);
+		ret = add_callchain(p, e, (uint32_t)root, n, period, 1, &k, &ans);
 		if (ret < 0)
 			return ret;
 	}
@@ -1570,6 +1617,12 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 		xpp_profile_free(p);
 		return ret;
 	}
+	if (opts->keep_samples && !opts->addrs_only) {
+		if (!(p->log = calloc(1, sizeof(*p->log))))
+			goto nomem;
+		p->log->keys = opts->keys & (xpp_val_mask(true) | xpp_val_mask(false));
+		p->log->srclines = p->srclines;
+	}
 	*out = p;
 	return 0;
 nomem:
@@ -1617,6 +1670,7 @@ void xpp_profile_free(xpp_profile *p)
 	xpp_int_list_free(&p->cpu_filter);
 	xpp_time_ranges_free(&p->times);
 	xpp_hist_free(p->ctxs);
+	xpp_log_free(p->log);
 	free(p->sockets);
 	free(p->cgroups);
 	free(p->firsts);
@@ -1671,6 +1725,10 @@ void xpp_profile_decay(xpp_profile *p, uint32_t num, uint32_t den)
 
 	if (!num)
 		den = 0;
+	if (p->log && !p->log->decayed) { /* the samples' periods are not aged one by one */
+		xpp_log_drop(p->log);
+		p->log->decayed = true;
+	}
 	for (uint32_t i = 0; i < p->nr_ev; i++) {
 		struct xpp_event *e = &p->ev[i];
 
@@ -1698,4 +1756,312 @@ void xpp_profile_decay(xpp_profile *p, uint32_t num, uint32_t den)
 	/* the sample cache's answers name entries by id: they start over */
 	if (moved)
 		p->epoch++;
+}
+
+/* ---- regroup: the logged samples aggregated again (opts.keep_samples) ---- */
+
+/* The context values regroup computes from a logged sample; the others are its shape's. */
+#define LOG_CTX (XPP_HIST_KEY_VAL(XPP_VAL_THREAD) | XPP_HIST_KEY_VAL(XPP_VAL_CPU) | \
+		 XPP_HIST_KEY_VAL(XPP_VAL_TIME) | XPP_HIST_KEY_VAL(XPP_VAL_SOCKET))
+
+/* The sort keys of the values, for messages (perf's names). */
+static const char *const val_key[XPP_VAL_NR] = {
+	[XPP_VAL_THREAD] = "pid", [XPP_VAL_CPU] = "cpu", [XPP_VAL_PARENT] = "parent",
+	[XPP_VAL_TIME] = "time", [XPP_VAL_SOCKET] = "socket", [XPP_VAL_CGROUP] = "cgroup",
+	[XPP_VAL_CGROUP_NS] = "cgroup_id", [XPP_VAL_IP] = "addr", [XPP_VAL_SYM_SIZE] = "sym_size",
+	[XPP_VAL_MAP_SIZE] = "dso_size", [XPP_VAL_SRCFILE] = "srcfile",
+	[XPP_VAL_WEIGHT] = "weight", [XPP_VAL_INS_LAT] = "local_ins_lat",
+	[XPP_VAL_MEM_LVL] = "mem", [XPP_VAL_MEM_SNOOP] = "snoop", [XPP_VAL_MEM_TLB] = "tlb",
+	[XPP_VAL_MEM_LOCK] = "locked", [XPP_VAL_MEM_BLK] = "blocked",
+	[XPP_VAL_PHYS] = "phys_daddr", [XPP_VAL_DADDR] = "symbol_daddr",
+	[XPP_VAL_DADDR_DSO] = "dso_daddr",
+};
+
+/* What regroup cannot do with this log for o: 0, or -EOPNOTSUPP/-E2BIG with err set. */
+static int regroup_check(const xpp_profile *p, const struct xpp_opts *o, bool srclines,
+			 bool tree, bool reorder, struct xb_error *err)
+{
+	const struct xpp_sample_log *l = p->log;
+	unsigned int vals = o->keys & (xpp_val_mask(true) | xpp_val_mask(false));
+	unsigned int missing = vals & ~(l ? l->keys : 0) & ~LOG_CTX;
+
+	if (!l)
+		return xb_error_set(err, -EOPNOTSUPP, "the profile kept no log of its samples");
+	if (l->decayed)
+		return xb_error_set(err, -EOPNOTSUPP, "the counts have aged (a live profile): "
+				    "its samples cannot be counted again");
+	if (l->full)
+		return xb_error_set(err, -E2BIG, "too many samples to keep them (over %llu MiB)",
+				    XPP_SAMPLE_LOG_MAX >> 20);
+	if (p->parent_re_set && p->callchains && !l->unresolved)
+		missing &= ~XPP_HIST_KEY_PARENT; /* matched again on the chains */
+	/* the data addresses keep each entry's first sample (values.c), which the log has not */
+	missing |= vals & (XPP_HIST_KEY_VAL(XPP_VAL_DADDR) | XPP_HIST_KEY_VAL(XPP_VAL_PHYS));
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if (missing & XPP_HIST_KEY_VAL(i))
+			return xb_error_set(err, -EOPNOTSUPP, "the pass did not compute what the "
+					    "sort key %s needs", val_key[i] ? val_key[i] : "");
+	if (srclines && !l->srclines)
+		return xb_error_set(err, -EOPNOTSUPP, "the pass did not look up source lines");
+	if (tree && l->unresolved)
+		return xb_error_set(err, -EOPNOTSUPP, "the pass did not resolve the call chains "
+				    "(-g none)");
+	if (reorder && (l->cut || p->o.exclude_other))
+		return xb_error_set(err, -EOPNOTSUPP, "%s depend on the call-graph order",
+				    l->cut ? "chains cut at --max-stack" : "-x's parents");
+	return 0;
+}
+
+/* Frame f with only the values (and source lines) of the regroup's keys: its frame id. */
+static int64_t regroup_frame(xpp_profile *p, uint32_t f, unsigned int vals, bool srclines,
+			     uint32_t *remap, size_t nr_remap)
+{
+	struct xpp_hist_key k;
+	size_t nr;
+	int64_t id;
+
+	if (f < nr_remap && remap[f])
+		return remap[f] - 1;
+	k = xpp_hist_entries(p->frames, &nr)[f].key;
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if (!(vals & XPP_HIST_KEY_VAL(i)))
+			k.val[i] = 0;
+	if (!srclines)
+		k.srcline = 0;
+	id = xpp_hist_add_id(p->frames, &k, 0, 0);
+	if (id >= 0 && f < nr_remap)
+		remap[f] = (uint32_t)id + 1;
+	return id;
+}
+
+/*
+ * The logged samples that the regroup's keys cannot tell apart, summed: a shape, with the
+ * cpu and time its samples share when the keys read them. Counted once each, in the order
+ * of their first sample, which is the order a pass meets them (entries and nodes keep it).
+ */
+struct log_group {
+	uint32_t shape, cpu;
+	uint64_t time, period, count;
+};
+
+/* Group g aggregated as the pass would aggregate its samples under the regroup's keys. */
+static int regroup_one(xpp_profile *p, const struct log_group *g, unsigned int vals,
+		       bool srclines, bool tree, bool reorder, uint32_t *remap, size_t nr_remap)
+{
+	const struct xpp_sample_log *l = p->log;
+	const struct xpp_log_shape *sh = &l->shapes[g->shape];
+	struct xpp_event *e = &p->ev[sh->event];
+	struct xpf_sample fs = { .type = sh->sample_type, .cpu = g->cpu, .time = g->time };
+	struct xpp_val_in in = { .p = p, .s = &fs };
+	struct xpp_sample_answer ans = { -1, -1, -1, -1, -1 };
+	struct xpp_hist_key k = sh->k;
+	uint32_t n = sh->chain ? l->pool[sh->chain] : 0;
+	int64_t id;
+	int ret;
+
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if (!(vals & XPP_HIST_KEY_VAL(i)))
+			k.val[i] = 0;
+		else if ((LOG_CTX & XPP_HIST_KEY_VAL(i)) && i != XPP_VAL_THREAD)
+			xpp_val_rows[i].get(&in, &k.val[i]);
+	if (vals & XPP_HIST_KEY_PID)
+		k.val[XPP_VAL_THREAD] = (uint64_t)(uint32_t)sh->pid << 32 | (uint32_t)sh->tid;
+	if (!srclines)
+		k.srcline = 0;
+	if (n && !chain_room(p, n))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		if ((id = regroup_frame(p, l->pool[sh->chain + 1 + i], vals, srclines, remap,
+					nr_remap)) < 0)
+			return (int)id;
+		p->chain[1 + i] = (uint32_t)id;
+	}
+	if (reorder && n && (ret = chain_levels(p, p->chain + 1, n, sh->cpumode)) < 0)
+		return ret;
+	if (vals & XPP_HIST_KEY_PARENT) {
+		int64_t parent = chain_parent(p, sh->nview < n ? sh->nview : n);
+
+		if (parent < 0)
+			return (int)parent;
+		k.val[XPP_VAL_PARENT] = (uint64_t)parent;
+	}
+	if (tree) {
+		int64_t root = path_root(p, &k);
+
+		if (root < 0)
+			return (int)root;
+		ret = add_callchain(p, e, (uint32_t)root, n, g->period, g->count, &k, &ans);
+		if (ret < 0)
+			return ret;
+	}
+	if (p->o.entry_addrs) {
+		size_t nr;
+
+		if ((id = add_first(e, &k, g->period, sh->first_addr)) >= 0)
+			xpp_hist_entries(e->h, &nr)[id].nr_samples += g->count - 1;
+	} else {
+		id = xpp_hist_add_id(e->h, &k, g->period, g->count);
+	}
+	return id < 0 ? (int)id : 0;
+}
+
+/*
+ * The log's samples in groups (struct log_group) for keys `vals`: by shape alone, unless
+ * the keys read the cpu (cpu, socket) or the time, whose values then part them too. Into
+ * *out (first-sample order), their number; -ENOMEM.
+ */
+static int64_t log_groups(const xpp_profile *p, unsigned int vals, struct log_group **out)
+{
+	const struct xpp_sample_log *l = p->log;
+	bool by_cpu = vals & (XPP_HIST_KEY_VAL(XPP_VAL_CPU) | XPP_HIST_KEY_VAL(XPP_VAL_SOCKET));
+	bool by_time = vals & XPP_HIST_KEY_VAL(XPP_VAL_TIME);
+	uint64_t q = p->o.time_quantum ? p->o.time_quantum : XPP_TIME_QUANTUM;
+	struct log_group *g = NULL;
+	uint32_t *slot = NULL, bits = 0;
+	size_t nr = 0, cap = 0;
+	uint64_t time = 0;
+
+	if (!by_cpu && !by_time) {
+		/* a shape's first sample is logged when the shape is: shape order is theirs */
+		if (!(g = calloc(l->nr_shapes + 1, sizeof(*g))))
+			return -ENOMEM;
+		for (size_t i = 0, w = 0; i < l->nr; i++) {
+			const struct xpp_log_sample *s = &l->s[i];
+
+			g[s->shape].period += s->period != XPP_LOG_WIDE ? s->period :
+					      l->wide[w++].period;
+			g[s->shape].count++;
+		}
+		for (size_t i = 0; i < l->nr_shapes; i++)
+			if (g[i].count)
+				g[nr++] = (struct log_group){ (uint32_t)i, 0, 0, g[i].period, g[i].count };
+		*out = g;
+		return (int64_t)nr;
+	}
+	for (size_t i = 0, w = 0; i < l->nr; i++) {
+		const struct xpp_log_sample *s = &l->s[i];
+		uint32_t cpu = by_cpu ? s->cpu : 0;
+		uint64_t period, t, h;
+		uint32_t at;
+
+		if (s->period == XPP_LOG_WIDE) {
+			time = l->wide[w].time;
+			period = l->wide[w++].period;
+		} else {
+			time += s->dtime;
+			period = s->period;
+		}
+		t = by_time ? time / q * q : 0;
+
+		if (2 * (nr + 1) > (1ull << bits)) { /* the slots grow, then hold them again */
+			uint32_t *ns;
+
+			bits = bits ? bits + 1 : 12;
+			if (!(ns = malloc(sizeof(*ns) << bits)))
+				goto nomem;
+			memset(ns, 0xff, sizeof(*ns) << bits);
+			free(slot);
+			slot = ns;
+			for (size_t j = 0; j < nr; j++) {
+				h = xb_hash_add(xb_hash_add(xb_hash_add(0, g[j].shape), g[j].cpu),
+						g[j].time);
+				for (at = xb_hash_bits(h, bits); slot[at] != UINT32_MAX;)
+					at = (at + 1) & ((1u << bits) - 1);
+				slot[at] = (uint32_t)j;
+			}
+		}
+		h = xb_hash_add(xb_hash_add(xb_hash_add(0, s->shape), cpu), t);
+		for (at = xb_hash_bits(h, bits); slot[at] != UINT32_MAX; at = (at + 1) & ((1u << bits) - 1))
+			if (g[slot[at]].shape == s->shape && g[slot[at]].cpu == cpu &&
+			    g[slot[at]].time == t)
+				break;
+		if (slot[at] == UINT32_MAX) {
+			if (nr >= UINT32_MAX - 1 || XB_ARRAY_RESERVE(g, cap, nr + 1, 4096))
+				goto nomem;
+			/* the time as the pass reads it: the value cuts it to the quantum again */
+			g[nr] = (struct log_group){ s->shape, cpu, time, 0, 0 };
+			slot[at] = (uint32_t)nr++;
+		}
+		g[slot[at]].period += period;
+		g[slot[at]].count++;
+	}
+	free(slot);
+	*out = g;
+	return (int64_t)nr;
+nomem:
+	free(slot);
+	free(g);
+	return -ENOMEM;
+}
+
+int xpp_profile_regroup(xpp_profile *p, const struct xpp_opts *o, struct xb_error *err)
+{
+	unsigned int vals = o->keys & (xpp_val_mask(true) | xpp_val_mask(false));
+	bool srclines = o->srclines, children = p->callchains && o->children != 0;
+	int order = o->order >= 0 || !p->callchains ? o->order : children;
+	bool tree = p->callchains && (children || !o->no_chains);
+	bool reorder = p->callchains && order != p->order;
+	size_t nr_remap;
+	uint32_t *remap;
+	struct log_group *groups = NULL;
+	int64_t nr_groups;
+	int ret;
+
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		srclines |= (o->keys & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].srclines;
+	if ((ret = regroup_check(p, o, srclines, tree, reorder, err)) < 0)
+		return ret;
+	xpp_hist_entries(p->frames, &nr_remap);
+	remap = calloc(nr_remap + 1, sizeof(*remap));
+	if (!remap)
+		goto nomem;
+	/* the trees and hists start over; totals and filters' counts do not depend on keys */
+	for (uint32_t i = 0; i < p->nr_ev; i++) {
+		struct xpp_event *e = &p->ev[i];
+
+		xpp_cg_free(e->cg);
+		xpp_hist_free(e->own);
+		e->cg = NULL;
+		e->own = NULL;
+		if (e->h) {
+			xpp_hist_free(e->h);
+			if (!(e->h = xpp_hist_create()))
+				goto nomem;
+		}
+	}
+	xpp_hist_free(p->ctxs);
+	p->ctxs = NULL;
+	p->ctx_keys = vals & xpp_val_mask(true);
+	if (p->ctx_keys && !(p->ctxs = xpp_hist_create()))
+		goto nomem;
+	p->o.keys = o->keys;
+	if (!p->sockets && read_sockets(p) < 0) /* the socket key's table, when first asked */
+		goto nomem;
+	p->o.srclines = o->srclines;
+	p->o.children = o->children;
+	p->o.no_chains = o->no_chains;
+	p->o.order = o->order;
+	p->srclines = srclines;
+	p->children = children;
+	p->order = order;
+	p->nr_cache_vals = 0;
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if ((o->keys & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].from_sample)
+			p->cache_vals[p->nr_cache_vals++] = (uint8_t)i;
+	p->epoch++; /* the sample and frame caches' answers are the old keys' */
+	/* samples pushed from now on are shaped with these keys: the log has their values */
+	p->log->keys &= vals;
+	p->log->srclines &= srclines;
+	nr_groups = log_groups(p, vals, &groups);
+	ret = nr_groups < 0 ? (int)nr_groups : 0;
+	for (int64_t i = 0; i < nr_groups && ret == 0; i++)
+		ret = regroup_one(p, &groups[i], vals, srclines, tree, reorder, remap, nr_remap);
+	free(groups);
+	free(remap);
+	if (ret == -ENOMEM)
+		goto nomem;
+	return ret < 0 ? xb_error_set(err, ret, "cannot regroup the samples: %s", strerror(-ret)) : 0;
+nomem:
+	free(remap);
+	return xb_error_set(err, -ENOMEM, "cannot regroup the samples: %s", strerror(ENOMEM));
 }

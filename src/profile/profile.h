@@ -128,6 +128,10 @@ struct xpp_opts {
 	 * NULL: each event its own.
 	 */
 	int64_t (*event_into)(xpf_reader *r, uint32_t idx);
+	bool keep_samples;      /* keep a log of the resolved samples (about 24 bytes each, up
+				   to XPP_SAMPLE_LOG_MAX; sample_log.h), so that
+				   xpp_profile_regroup() can count them again under other
+				   sort keys or children without the reader (the TUI's s, o) */
 	bool addrs_only;        /* keep_addrs and nothing else: no symbols are looked up, no
 				   hist or tree is built (h stays empty), the kernel's symbols
 				   are not read ahead; a view resolves what it needs after */
@@ -182,6 +186,19 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 		       struct xb_error *err);
 /* Free the profile and everything it built; accepts NULL. */
 void xpp_profile_free(xpp_profile *p);
+
+/*
+ * Count the samples again under o's sort keys (keys, srclines), children and order (the
+ * other fields of o are ignored: lookups and filters stay the pass's), from the log that
+ * opts.keep_samples kept, never the reader: every event's hist and trees are built anew,
+ * as a pass with those options would build them; totals do not change. Views built on the
+ * old results must be built again. -EOPNOTSUPP with err's message when the log cannot tell
+ * (no log; a value the pass did not compute, such as source lines or a cgroup; call chains
+ * it did not resolve; chains cut at --max-stack, or -x, with the other call-graph order;
+ * counts aged by xpp_profile_decay()), -E2BIG when the log outgrew its bound: the results
+ * are then untouched. Only -ENOMEM leaves them incomplete.
+ */
+int xpp_profile_regroup(xpp_profile *p, const struct xpp_opts *o, struct xb_error *err);
 
 /*
  * The one pass: read every record, order them per round, apply side-band records to the

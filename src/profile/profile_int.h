@@ -10,6 +10,7 @@
 #include "profile/sample_cache.h"
 #include "profile/session/machine.h"
 #include "profile/session/ordered.h"
+#include "profile/sample_log.h"
 #include "profile/time_range.h"
 #include "profile/session/stash.h"
 #include "profile/unwind/unwind.h"
@@ -129,6 +130,8 @@ struct xpp_profile {
 	uint64_t fr_addr;
 	bool fr_mapped;
 	xpp_srcline *src_on_demand; /* xpp_profile_srcline_at()'s, apart from the pass's */
+	struct xpp_sample_log *log; /* opts.keep_samples: for xpp_profile_regroup() */
+	bool chain_cut;          /* the last chain resolved was cut at max_stack */
 	struct addr_hist *addrs; /* per event, with keep_addrs */
 	uint32_t nr_addrs;
 	/* what annotations keep from one symbol to the next (disasm/annotate.c), freed with

@@ -31,6 +31,7 @@ struct xpp_sample_answer {
 	int64_t leaf;           /* node of the event's call graph */
 	int64_t own;            /* entry of the event's `own` hist */
 	int64_t addr_entry;     /* keep_addrs: entry of the event's hist of addresses */
+	int64_t shape;          /* opts.keep_samples: its shape in the sample log */
 };
 
 typedef struct xpp_sample_cache xpp_sample_cache;

@@ -1,0 +1,195 @@
+/* Unit tests of xpp_profile_regroup(): the logged samples counted again equal a new pass. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "unit.h"
+
+#include "format/xpf_reader.h"
+#include "profile/profile.h"
+
+#define FILE_FP "tests/fuzz/corpus-pass/fp.bin"
+#define FILE_TWO "tests/fuzz/corpus-pass/two-events.bin"
+#define FILE_DWARF "tests/fuzz/corpus-pass/dwarf.bin"
+
+#define V(v) XPP_HIST_KEY_VAL(v)
+
+static struct xpp_opts opts(unsigned int keys, int children)
+{
+	struct xpp_opts o = { 0 };
+
+	o.keys = keys;
+	o.children = children;
+	o.order = -1;
+	o.inlines = -1;
+	return o;
+}
+
+static int run(xpp_profile **p, xpf_reader **r, const char *path, const struct xpp_opts *o)
+{
+	struct xb_error err = { 0 };
+
+	if (xpf_reader_open(r, path, &err) < 0 || xpp_profile_create(p, *r, o, &err) < 0 ||
+	    xpp_profile_run(*p, &err) < 0) {
+		printf("# %s: %s\n", path, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* The key of node id of a tree: its context (first level) or frame, as views read it. */
+static struct xpp_hist_key node_key(const xpp_profile *p, const xpp_callgraph *g, uint32_t id)
+{
+	const struct xpp_cg_node *n = xpp_cg_node(g, id);
+	uint32_t top = id;
+
+	if (n->depth == 1)
+		return xpp_profile_root_key(p, n->key);
+	while (xpp_cg_node(g, top)->depth > 1)
+		top = xpp_cg_node(g, top)->parent;
+	return xpp_profile_frame_key(p, xpp_cg_node(g, top)->key, n->key);
+}
+
+/* Event results of a and b alike: hists entry by entry, trees node by node. */
+static void same_results(const xpp_profile *a, const xpp_profile *b, const char *what)
+{
+	uint32_t na, nb;
+	const struct xpp_event *ea = xpp_profile_events(a, &na), *eb = xpp_profile_events(b, &nb);
+
+	CHECK_EQ_U64(nb, na);
+	CHECK(xpp_profile_children(b) == xpp_profile_children(a));
+	CHECK(xpp_profile_order(b) == xpp_profile_order(a));
+	for (uint32_t i = 0; i < na && i < nb; i++) {
+		size_t ha = 0, hb = 0;
+		const struct xpp_hist_entry *xa = ea[i].h ? xpp_hist_entries(ea[i].h, &ha) : NULL;
+		const struct xpp_hist_entry *xb = eb[i].h ? xpp_hist_entries(eb[i].h, &hb) : NULL;
+
+		CHECK_EQ_U64(eb[i].nr_samples, ea[i].nr_samples);
+		CHECK_EQ_U64(eb[i].total_period, ea[i].total_period);
+		CHECK_EQ_U64(hb, ha);
+		for (size_t j = 0; j < ha && j < hb; j++)
+			if (memcmp(&xa[j].key, &xb[j].key, sizeof(xa[j].key)) ||
+			    xa[j].period != xb[j].period || xa[j].nr_samples != xb[j].nr_samples) {
+				UNIT_FAIL("%s: event %u entry %zu differs: dso %u/%u sym %d/%d "
+					  "period %llu/%llu vals %llx/%llx %llx/%llx", what, i, j,
+					  xa[j].key.dso, xb[j].key.dso, xa[j].key.sym, xb[j].key.sym,
+					  (unsigned long long)xa[j].period,
+					  (unsigned long long)xb[j].period,
+					  (unsigned long long)xa[j].key.val[XPP_VAL_TIME],
+					  (unsigned long long)xb[j].key.val[XPP_VAL_TIME],
+					  (unsigned long long)xa[j].key.val[XPP_VAL_SOCKET],
+					  (unsigned long long)xb[j].key.val[XPP_VAL_SOCKET]);
+				break;
+			}
+		CHECK((ea[i].cg == NULL) == (eb[i].cg == NULL));
+		if (!ea[i].cg || !eb[i].cg)
+			continue;
+		CHECK_EQ_U64(xpp_cg_nr_nodes(eb[i].cg), xpp_cg_nr_nodes(ea[i].cg));
+		for (uint32_t j = 1; j < xpp_cg_nr_nodes(ea[i].cg) && j < xpp_cg_nr_nodes(eb[i].cg);
+		     j++) {
+			const struct xpp_cg_node *x = xpp_cg_node(ea[i].cg, j);
+			const struct xpp_cg_node *y = xpp_cg_node(eb[i].cg, j);
+			struct xpp_hist_key kx = node_key(a, ea[i].cg, j), ky = node_key(b, eb[i].cg, j);
+
+			if (x->parent != y->parent || x->period != y->period ||
+			    x->self_count != y->self_count || memcmp(&kx, &ky, sizeof(kx))) {
+				UNIT_FAIL("%s: event %u node %u differs", what, i, j);
+				break;
+			}
+		}
+	}
+}
+
+/* Each of these keys and children, counted again from a pass with others, as a new pass. */
+static void regroups_as_a_pass(const char *path)
+{
+	static const struct {
+		unsigned int keys;
+		int children;
+	} to[] = {
+		{ 0, 0 }, { 0, 1 }, { V(XPP_VAL_THREAD), 0 }, { V(XPP_VAL_CPU), 1 },
+		{ V(XPP_VAL_TIME) | V(XPP_VAL_SOCKET), 0 },
+		{ V(XPP_VAL_THREAD) | V(XPP_VAL_CPU), -1 }, { 0, -1 },
+	};
+	struct xb_error err = { 0 };
+	xpf_reader *r = NULL;
+	xpp_profile *p = NULL;
+	struct xpp_opts o = opts(0, -1);
+
+	o.keep_samples = true;
+	REQUIRE(run(&p, &r, path, &o) == 0);
+	for (size_t i = 0; i < sizeof(to) / sizeof(to[0]); i++) {
+		struct xpp_opts n = opts(to[i].keys, to[i].children);
+		xpf_reader *r2 = NULL;
+		xpp_profile *fresh = NULL;
+		char what[96];
+
+		snprintf(what, sizeof(what), "%s, keys %#x, children %d", path, to[i].keys,
+			 to[i].children);
+		CHECK(xpp_profile_regroup(p, &n, &err) == 0);
+		if (run(&fresh, &r2, path, &n) == 0)
+			same_results(fresh, p, what);
+		xpp_profile_free(fresh);
+		if (r2)
+			xpf_reader_close(r2);
+	}
+	xpp_profile_free(p);
+	xpf_reader_close(r);
+}
+
+static void test_regroup_fp(void)
+{
+	regroups_as_a_pass(FILE_FP);
+}
+
+static void test_regroup_two_events(void)
+{
+	regroups_as_a_pass(FILE_TWO);
+}
+
+static void test_regroup_dwarf(void)
+{
+	regroups_as_a_pass(FILE_DWARF);
+}
+
+/* What the log cannot tell is refused, and the results stay. */
+static void test_regroup_refused(void)
+{
+	struct xb_error err = { 0 };
+	xpf_reader *r = NULL;
+	xpp_profile *p = NULL;
+	struct xpp_opts o = opts(0, -1), n = opts(V(XPP_VAL_SRCFILE), -1);
+	uint32_t nr;
+	uint64_t before;
+
+	REQUIRE(run(&p, &r, FILE_FP, &o) == 0);
+	CHECK(xpp_profile_regroup(p, &n, &err) == -EOPNOTSUPP);
+	CHECK(strstr(err.msg, "no log") != NULL);
+	xpp_profile_free(p);
+	xpf_reader_close(r);
+
+	o.keep_samples = true;
+	REQUIRE(run(&p, &r, FILE_FP, &o) == 0);
+	before = xpp_profile_events(p, &nr)[0].total_period;
+	CHECK(xpp_profile_regroup(p, &n, &err) == -EOPNOTSUPP);
+	CHECK(strstr(err.msg, "srcfile") != NULL || strstr(err.msg, "source lines") != NULL);
+	n = opts(V(XPP_VAL_CGROUP), -1);
+	CHECK(xpp_profile_regroup(p, &n, &err) == -EOPNOTSUPP);
+	CHECK(strstr(err.msg, "cgroup") != NULL);
+	CHECK_EQ_U64(xpp_profile_events(p, &nr)[0].total_period, before);
+	/* aged counts cannot be counted again */
+	xpp_profile_decay(p, 7, 8);
+	n = opts(0, 0);
+	CHECK(xpp_profile_regroup(p, &n, &err) == -EOPNOTSUPP);
+	xpp_profile_free(p);
+	xpf_reader_close(r);
+}
+
+int main(void)
+{
+	RUN(test_regroup_fp);
+	RUN(test_regroup_two_events);
+	RUN(test_regroup_dwarf);
+	RUN(test_regroup_refused);
+	return unit_failed_cases ? 1 : 0;
+}
