@@ -125,6 +125,7 @@ static int open_file(struct diff_file *d, const struct diff_opts *o,
 		if (rv_ctx_parse(&d->c, tui_view, &d->po) < 0)
 			return -1;
 		d->po.keep_addrs = new && xpp_annotate_supported(); /* the a key */
+		d->po.keep_samples = new; /* s and o count its samples again */
 		return 0;
 	}
 	if (o->flamegraph) {

@@ -73,6 +73,16 @@ tui_case "q goes to the main view of NEW, whose f draws the differential graph a
 	wait_screen t "^Differential flame graph: "
 	keys t Escape
 	wait_screen t "^Press .\\?. for help"
+	# s counts NEW'"'"'s samples again (not its file), and f still compares with OLD
+	rm new.data
+	keys t s
+	wait_screen t "^Sort keys"
+	keys t dso,sym Enter
+	wait_screen t "^  Children +Self +Shared Object +Symbol"
+	keys t f
+	wait_screen t "^Differential flame graph: "
+	keys t Escape
+	wait_screen t "^Press .\\?. for help"
 	keys t q
 	ended t 0
 '

@@ -450,22 +450,17 @@ static int percent_limit_key(struct hists *h)
 
 /*
  * s: other sort keys, as --sort takes them. Checked here (the view library would print its
- * complaint on the screen): each a key of the table, none twice. The file is then read
- * again by the caller; a pipe cannot be.
+ * complaint on the screen): each a key of the table, none twice. The caller then counts the
+ * samples again from what the profile kept of them (never the file).
  */
 static int sort_key(struct hists *h)
 {
 	char buf[128], names[256];
 	const char *s = tui_prompt(h->t, "Sort keys (as --sort, e.g. dso,sym): ", buf, sizeof(buf));
 	uint64_t seen = 0;
-	const char *input = h->t->o->input;
 
 	if (!s || !*s)
 		return -1;
-	if (!input || !strcmp(input, "-")) {
-		snprintf(h->msg, sizeof(h->msg), "s: a pipe cannot be read again: give --sort");
-		return -1;
-	}
 	for (const char *p = s; *p;) {
 		size_t n = strcspn(p, ",");
 		int k = rv_key_find(p, n);
@@ -528,12 +523,11 @@ static int key(struct hists *h, int ch, bool has_list)
 			snprintf(h->msg, sizeof(h->msg), "o: no call chains: the file was recorded without -g");
 			break;
 		}
-		if (!h->t->o->input || !strcmp(h->t->o->input, "-")) {
-			snprintf(h->msg, sizeof(h->msg), "o: a pipe cannot be read again: give --children or --no-children");
-			break;
-		}
 		h->t->flip_children = true;
-		snprintf(h->t->resort, sizeof(h->t->resort), "%s", h->t->c.o->sort ? h->t->c.o->sort : "");
+		/* the keys stay (after an s they are in resort already: no copy onto itself) */
+		if (h->t->c.o->sort != h->t->resort)
+			snprintf(h->t->resort, sizeof(h->t->resort), "%s",
+				 h->t->c.o->sort ? h->t->c.o->sort : "");
 		return TUI_RESORT;
 	case 'e':
 		ret = hb_toggle_entry_all(h);

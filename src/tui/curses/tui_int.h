@@ -95,12 +95,12 @@ struct tui {
 	struct rv_ctx c;
 	xpp_profile *p;
 	xpf_reader *r;
-	bool own_reader;                /* r was opened again for a new --sort: closed here */
-	bool own_profile;               /* p is freed here (a file's), not the source's */
 	bool diff_shown;                /* diff --tui: its flame graph was opened first */
 	char time[96];                  /* the --time range the timeline chose ("" all) */
 	struct tui_timeline_cache *tlc; /* the timeline's counts, read ahead (timeline.c) */
 	bool retime;                    /* with TUI_RESORT: read again with time */
+	bool own_reader;                /* r was opened again (the timeline): closed here */
+	bool own_profile;               /* p is freed here (a file's), not the source's */
 	/* a live source (tui_browse() with a refresh callback) */
 	const struct tui_source *src;
 	char status[256];               /* its status line, "" none */
@@ -165,7 +165,7 @@ enum tui_exit {
 	TUI_QUIT,
 	TUI_NEXT_EVENT, /* the main view's Tab: the next event with samples */
 	TUI_PREV_EVENT, /* Shift-Tab: the one before */
-	TUI_RESORT,     /* the main view's s: read the file again, sorted by tui.resort */
+	TUI_RESORT,     /* the main view's s and o: count the samples again (tui.resort) */
 };
 
 /* ---- views ---- */

@@ -430,9 +430,44 @@ static int start_splash(void *ctx, xpp_profile *p)
 }
 
 /*
- * The main view's s: the file read again with the sort keys asked for (the entries and
- * their columns come from the pass). The view keeps the old profile when that fails, and
- * says why in msg.
+ * The timeline's range (T): the file read again with --time, as the timeline has it (the
+ * log of samples cannot filter times yet). 0, or -1 with err set and the old profile kept.
+ */
+static int reread(struct tui *t, struct xpp_opts *po, struct xb_error *err)
+{
+	xpf_reader *r = NULL;
+	xpp_profile *p = NULL;
+	int ret;
+
+	po->keep_addrs = xpp_annotate_supported();
+	po->keep_samples = true;
+	splash("Reading %s again ...", t->o->input);
+	ret = xpf_reader_open(&r, t->o->input, err);
+	if (ret == 0)
+		ret = view_profile_run(&p, r, po, NULL, NULL, err);
+	if (ret < 0) {
+		if (!err->msg[0])
+			xb_error_set(err, ret, "%s", strerror(-ret));
+		xpp_profile_free(p);
+		if (r)
+			xpf_reader_close(r);
+		return -1;
+	}
+	if (t->own_profile) /* a source's profile stays the source's */
+		xpp_profile_free(t->p);
+	if (t->own_reader)
+		xpf_reader_close(t->r);
+	t->p = p;
+	t->r = r;
+	t->own_profile = t->own_reader = true;
+	return 0;
+}
+
+/*
+ * The main view's s and o: the samples counted again with the sort keys asked for, or the
+ * other of children and self, from what the profile kept of them (opts.keep_samples),
+ * never the file: a pipe, a file changed since, and a live profile regroup alike. When it
+ * cannot, the view keeps the results it shows, and msg says why.
  */
 static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
 {
@@ -440,8 +475,8 @@ static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
 	struct rv_ctx c = { 0 };
 	struct xpp_opts po = { 0 };
 	struct xb_error err = { 0 };
-	xpf_reader *r = NULL;
-	xpp_profile *p = NULL;
+	char key = t->retime ? 'T' : t->flip_children ? 'o' : 's';
+	bool retime = t->retime;
 	int ret;
 
 	if (t->resort[0])
@@ -454,34 +489,29 @@ static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
 	t->retime = false;
 	if (rv_ctx_parse(&c, &nvo, &po) < 0) /* checked by the view: not expected */
 		return snprintf(msg, size, "s: cannot sort by '%s'", t->resort), -1;
-	po.keep_addrs = xpp_annotate_supported();
-	splash("Reading %s again ...", t->o->input);
-	ret = xpf_reader_open(&r, t->o->input, &err);
-	if (ret == 0)
-		ret = view_profile_run(&p, r, &po, NULL, NULL, &err);
-	if (ret < 0) {
-		snprintf(msg, size, "s: %.200s", err.msg[0] ? err.msg : strerror(-ret));
-		xpp_profile_free(p);
-		if (r)
-			xpf_reader_close(r);
+	if (retime) {
+		if (reread(t, &po, &err) < 0)
+			return snprintf(msg, size, "T: %.200s", err.msg), -1;
+		ret = 0;
+	} else {
+		ret = xpp_profile_regroup(t->p, &po, &err);
+	}
+	if (ret < 0 && ret != -ENOMEM) {
+		snprintf(msg, size, "%c: %.200s%s", key, err.msg,
+			 key == 's' ? ": give --sort" : ": give --children or --no-children");
 		return -1;
 	}
-	if (t->own_profile) /* a source's profile stays the source's */
-		xpp_profile_free(t->p);
-	if (t->own_reader)
-		xpf_reader_close(t->r);
+	/* out of memory midway: the results are the new keys', incomplete, and said so */
 	*vo = nvo;
 	c.o = vo;
 	t->c = c;
-	t->p = p;
-	t->r = r;
-	t->own_reader = true;
-	t->own_profile = true;
-	rv_ctx_take(&t->c, p, r);
+	rv_ctx_take(&t->c, t->p, t->r);
+	if (ret < 0)
+		return snprintf(msg, size, "%c: %.200s", key, err.msg), -1;
 	return 0;
 }
 
-/* The event list or the main view until q; s and o read the file again. */
+/* The event list or the main view until q; s and o count the samples again. */
 static void browse(struct tui *t, struct view_opts *vo)
 {
 	char msg[256];
@@ -503,8 +533,10 @@ int tui_browse_file(xpf_reader *r, const struct tui_opts *o)
 
 	if (rv_ctx_parse(&t.c, &vo, &po) < 0)
 		return CLI_EXIT_USAGE;
-	/* the a key annotates from the samples' own addresses, kept in the one pass */
+	/* the a key annotates from the samples' own addresses, kept in the one pass; s and o
+	   count its samples again */
 	po.keep_addrs = xpp_annotate_supported();
+	po.keep_samples = true;
 	ret = tui_term_open();
 	if (ret < 0)
 		return ret;
@@ -595,7 +627,7 @@ int tui_browse(const struct tui_source *src)
 	if (src->o->verbose)
 		print_timings(&t);
 	tui_timeline_drop(&t);
-	/* the profiles s and o read again; the source's own stays its */
+	/* a profile the timeline read again; the source's own stays its */
 	if (t.own_profile)
 		xpp_profile_free(t.p);
 	if (t.own_reader)
