@@ -1774,7 +1774,7 @@ static const char *const val_key[XPP_VAL_NR] = {
 	[XPP_VAL_MEM_LVL] = "mem", [XPP_VAL_MEM_SNOOP] = "snoop", [XPP_VAL_MEM_TLB] = "tlb",
 	[XPP_VAL_MEM_LOCK] = "locked", [XPP_VAL_MEM_BLK] = "blocked",
 	[XPP_VAL_PHYS] = "phys_daddr", [XPP_VAL_DADDR] = "symbol_daddr",
-	[XPP_VAL_DADDR_DSO] = "dso_daddr",
+	[XPP_VAL_DADDR_DSO] = "dso_daddr", [XPP_VAL_DATA_PAGE_SIZE] = "data_page_size",
 };
 
 /* What regroup cannot do with this log for o: 0, or -EOPNOTSUPP/-E2BIG with err set. */
@@ -1800,7 +1800,7 @@ static int regroup_check(const xpp_profile *p, const struct xpp_opts *o, bool sr
 	for (int i = 0; i < XPP_VAL_NR; i++)
 		if (missing & XPP_HIST_KEY_VAL(i))
 			return xb_error_set(err, -EOPNOTSUPP, "the pass did not compute what the "
-					    "sort key %s needs", val_key[i] ? val_key[i] : "");
+					    "sort key %s needs", val_key[i] ? val_key[i] : "asked for");
 	if (srclines && !l->srclines)
 		return xb_error_set(err, -EOPNOTSUPP, "the pass did not look up source lines");
 	if (tree && l->unresolved)
