@@ -5,8 +5,8 @@
 #include "format/xpf_reader.h"
 #include "profile/profile.h"
 
-#define FILE_FP "tests/fuzz/corpus-pass/fp.bin"
-#define FILE_TWO "tests/fuzz/corpus-pass/two-events.bin"
+#define FILE_FP unit_src_path("tests/fuzz/corpus-pass/fp.bin")
+#define FILE_TWO unit_src_path("tests/fuzz/corpus-pass/two-events.bin")
 
 static struct xpp_opts opts(void)
 {

@@ -8,9 +8,9 @@
 #include "format/xpf_reader.h"
 #include "profile/profile.h"
 
-#define FILE_FP "tests/fuzz/corpus-pass/fp.bin"
-#define FILE_TWO "tests/fuzz/corpus-pass/two-events.bin"
-#define FILE_DWARF "tests/fuzz/corpus-pass/dwarf.bin"
+#define FILE_FP unit_src_path("tests/fuzz/corpus-pass/fp.bin")
+#define FILE_TWO unit_src_path("tests/fuzz/corpus-pass/two-events.bin")
+#define FILE_DWARF unit_src_path("tests/fuzz/corpus-pass/dwarf.bin")
 
 #define V(v) XPP_HIST_KEY_VAL(v)
 

@@ -27,3 +27,15 @@ const char *unit_build_path(const char *rel)
 	snprintf(path, sizeof(path), "%s/%s", n ? exe : "build", rel);
 	return path;
 }
+
+const char *unit_src_path(const char *rel)
+{
+	static char path[4096 + 512];
+
+	if (access(rel, F_OK) == 0)
+		return rel;
+	/* BUILD sits at the top of the tree: BUILD/../rel */
+	snprintf(path, sizeof(path), "%s", unit_build_path(""));
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "../%s", rel);
+	return path;
+}

@@ -49,5 +49,10 @@ extern const char *unit_case_name;
  * BUILD/workloads/shares), wherever it runs from. Static storage: copy it to keep it.
  */
 const char *unit_build_path(const char *rel);
+/*
+ * A file of the source tree ("tests/corpus/...") wherever the test runs from (valgrind.sh
+ * runs the unit programs in a scratch directory). Static storage: copy it to keep it.
+ */
+const char *unit_src_path(const char *rel);
 
 #endif
