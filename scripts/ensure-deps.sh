@@ -43,8 +43,11 @@ esac
 pkgs="$BUILD_PKGS $TEST_PKGS"
 [ "$mode" = build ] && pkgs=$BUILD_PKGS
 
+# npm: nodesource's nodejs (a newer node than Debian's) carries its own npm and conflicts
+# with Debian's package, so an npm on PATH will do.
 installed() {
-	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed' ||
+		{ [ "$1" = npm ] && command -v npm >/dev/null 2>&1; }
 }
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
