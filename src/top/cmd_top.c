@@ -456,8 +456,8 @@ int main(int argc, const char **argv)
 		VIEW_OPT_DSOS(&opts.view, 0),
 		VIEW_OPT_SYMBOLS(&opts.view),
 		OPT_BOOL(0, "stdio", &opts.stdio,
-			 "print the table on stdout every refresh (the TUI is to come: this is "
-			 "also what a terminal gets for now)"),
+			 "print the table on stdout every refresh instead of the TUI (the "
+			 "default when stdout is no terminal)"),
 		OPT_INT(0, "refreshes", &opts.refreshes, "N",
 			"exit after N refreshes (xperf's own: perf top runs until stopped)"),
 		VIEW_OPTS_LOOKUP(&opts.view),
