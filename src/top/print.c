@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "top/top.h"
+#include "view/cg_print.h"
 
 /* -w W1,W2...: the key columns this wide (0: as computed) */
 static void apply_widths(struct rv_cols *v, const char *widths)
@@ -64,16 +65,18 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 {
 	const struct top_opts *o = s->o;
 	struct rv_ctx *c = &s->rc;
-	struct rv_entries g;
-	struct rv_cols v;
+	struct rv_cgview cg;
+	struct rv_entries *g = &cg.en;
+	struct rv_cols *v = &cg.v;
 	struct xpp_hist_entry *e, *shown_e;
 	uint32_t *shown;
 	uint64_t total;
 	size_t n, nr_shown = 0, max;
 
-	if (rv_entries_build(&g, c, idx) < 0)
+	/* the entries, and with -g the scratch of their chains, printed below each as perf top's */
+	if (rv_cgview_init(&cg, c, idx) < 0)
 		return;
-	e = xpp_hist_entries(g.h, &n);
+	e = xpp_hist_entries(g->h, &n);
 	/* -E, else what the terminal holds below the status lines, as perf top */
 	max = o->entries > 0 ? (size_t)o->entries :
 	      s->rows > 8 ? (size_t)s->rows - 4 : TOP_DEFAULT_ENTRIES;
@@ -82,9 +85,9 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 	if (!shown || !shown_e)
 		goto out;
 	total = c->ev[idx].total_period;
-	for (size_t i = 0; i < g.nr_rows && nr_shown < max; i++) {
-		uint32_t r = g.rows[i];
-		uint64_t val = rv_entry_period(&g, r);
+	for (size_t i = 0; i < g->nr_rows && nr_shown < max; i++) {
+		uint32_t r = g->rows[i];
+		uint64_t val = rv_entry_period(g, r);
 
 		if (!val)
 			continue;
@@ -95,15 +98,17 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 		shown[nr_shown++] = r;
 	}
 	/* the columns as wide as what is shown (a refresh never measures every entry) */
-	rv_cols_init(&v, c);
-	rv_widths(&v, shown_e, nr_shown);
-	apply_widths(&v, o->widths);
-	for (size_t i = 0; i < nr_shown; i++)
-		print_row(s, &v, &g, shown[i], total, out);
+	rv_widths(v, shown_e, nr_shown);
+	apply_widths(v, o->widths);
+	for (size_t i = 0; i < nr_shown; i++) {
+		print_row(s, v, g, shown[i], total, out);
+		if (g->chains && rv_cg_print_entry(&cg, shown[i], out) < 0)
+			break;
+	}
 out:
 	free(shown);
 	free(shown_e);
-	rv_entries_free(&g);
+	rv_cgview_free(&cg);
 }
 
 void top_status(struct top_session *s, double secs, char *buf, size_t size)

@@ -43,6 +43,22 @@ test_case "-z: each table holds only its own interval; --refreshes ends it" '
 	[ "$(grep -c "%" out)" -le 12 ] || fail "-E 3 shows more: $(cat out)"
 '
 
+test_case "-g: each entry its call chains below it, as perf top --stdio -g" '
+	$WL/spin 8 >/dev/null & pid=$!
+	sleep 0.2
+	rc=0; xperf-top --stdio -g -p $pid -d 1 --refreshes 1 -E 5 >out 2>err || rc=$?
+	[ $rc -eq 0 ] || { cat err; kill $pid; fail "exit $rc"; }
+	rc=0; xperf-top --stdio -g --no-children -p $pid -d 1 --refreshes 1 -E 1 >self 2>err || rc=$?
+	kill $pid 2>/dev/null || :
+	[ $rc -eq 0 ] || { cat err; fail "exit $rc"; }
+	# the entry main: its graph opens with ---main, its callee spin_work on the next line
+	grep -A3 "\[\.\] main *$" out | grep -q "^            ---main$" || fail "no graph of main: $(cat out)"
+	grep -A4 "\[\.\] main *$" out | grep -q "^               spin_work$" || fail "no spin_work below main: $(cat out)"
+	# --no-children: the callee chain from spin_work up to main
+	head -8 self | grep -A2 "^            ---spin_work$" | grep -q "^               main$" ||
+		fail "no callee chain: $(cat self)"
+'
+
 test_case "-K: no kernel entries; -U: no user entries" '
 	$WL/spin 8 >/dev/null & pid=$!
 	rc=0; xperf-top --stdio -K -d 1 --refreshes 1 >k 2>err || rc=$?

@@ -49,7 +49,7 @@ static void print_titles(const struct rv_group *g, bool nr_samples, FILE *out)
 }
 
 /* Every row of g, in its order; with cg, each followed by the leader's graph of it. */
-static int print_rows(const struct rv_group *g, struct cgview *cg, FILE *out)
+static int print_rows(const struct rv_group *g, struct rv_cgview *cg, FILE *out)
 {
 	const struct view_opts *o = g->c->o;
 	uint64_t lead_total = g->c->ev[g->lead].total_period;
@@ -85,7 +85,7 @@ static int print_rows(const struct rv_group *g, struct cgview *cg, FILE *out)
 		stdio_print_keys(&g->v, rv_group_key(g, e), out);
 		/* a member's entry the leader lacks has no chains, as perf's linked dummy */
 		if (cg && g->lead_entry[e] != UINT32_MAX)
-			ret = stdio_cg_entry(cg, g->lead_entry[e], out);
+			ret = rv_cg_print_entry(cg, g->lead_entry[e], out);
 	}
 	fputs("\n\n", out);
 	return ret;
@@ -107,7 +107,7 @@ int stdio_print_group(struct rv_ctx *c, uint32_t lead, uint32_t n, FILE *out)
 	return ret;
 }
 
-int stdio_print_group_rows(struct cgview *cg, uint32_t n, FILE *out)
+int stdio_print_group_rows(struct rv_cgview *cg, uint32_t n, FILE *out)
 {
 	struct rv_group g;
 	int ret = rv_group_build(&g, &cg->en, n);

@@ -5,25 +5,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "view/cg_print.h"
 #include "view/rv.h"
-
-/* An event's call-graph view: its entries and the chains of one at a time. */
-struct cgview {
-	struct rv_ctx *c;
-	const struct xpp_event *ev;
-	struct rv_entries en;
-	struct rv_cols v;
-	xpp_callgraph *scratch;      /* one entry's chains */
-	uint32_t *seq;
-};
 
 /*
  * Call-graph views (print_callgraph.c): one event's entries with their graphs; with
  * nr_members > 1 the group it leads, side by side (stdio_print_group_rows()).
  */
 int stdio_print_callgraph_event(struct rv_ctx *c, uint32_t idx, uint32_t nr_members, FILE *out);
-/* The graph (or chains) of entry i of g->en as -g asks, nothing for none. 0 or -ENOMEM. */
-int stdio_cg_entry(struct cgview *g, uint32_t i, FILE *out);
 
 /* Shared with print_callgraph.c (print.c). */
 void stdio_print_event_head(struct rv_ctx *c, uint32_t idx, FILE *out);
@@ -41,7 +30,7 @@ void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32
 /* The section of the n events from lead, side by side. 0 or -ENOMEM. */
 int stdio_print_group(struct rv_ctx *c, uint32_t lead, uint32_t n, FILE *out);
 /* The same with call graphs: the leader's entries and graphs in g, its n - 1 members. */
-int stdio_print_group_rows(struct cgview *g, uint32_t n, FILE *out);
+int stdio_print_group_rows(struct rv_cgview *g, uint32_t n, FILE *out);
 
 /* Print every event's section to out, as perf report --stdio does. 0 or -ENOMEM. */
 int stdio_print(struct rv_ctx *c, FILE *out);
