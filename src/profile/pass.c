@@ -83,7 +83,8 @@ static int64_t line_key(xpp_profile *p, uint32_t line)
 
 /*
  * perf's answer where the DWARF gives no line: "??:0" where addr2line names a function
- * (xpp_dso_a2l_names_function()) or without a map, else its stand-in, "sym+offset"
+ * (xpp_dso_a2l_names_function()) or without a map ("file:0" where it names the function's
+ * STT_FILE too, xpp_dso_a2l_file()), else its stand-in, "sym+offset"
  * (decimal) or "dso[address]" (objdump's address) without a symbol. k is resolved, addr the
  * DSO address.
  */
@@ -91,11 +92,18 @@ static int64_t fallback_key(xpp_profile *p, const struct xpp_hist_key *k, uint64
 {
 	const struct xpp_dso *d =
 		k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(p->dsos, k->dso);
+	const char *file;
 	char buf[1024];
 	int64_t id;
 
-	if (!d || xpp_dso_a2l_names_function(d, addr))
+	if (!d)
 		return str_key(p, "??:0");
+	if (xpp_dso_a2l_names_function(d, addr)) {
+		if (!(file = xpp_dso_a2l_file(d, addr)))
+			return str_key(p, "??:0");
+		snprintf(buf, sizeof(buf), "%s:0", file);
+		return str_key(p, buf);
+	}
 	if (k->sym >= 0)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, xpp_dso_sym_name(d, (uint32_t)k->sym),
 			 addr - d->syms.syms[k->sym].start);

@@ -142,13 +142,15 @@ static void print_sym(struct script *sc, const struct xpp_hist_key *k, const str
 /*
  * perf's map__fprintf_srcline: "\n  file:line" when the DWARF knows it; it asks without the
  * symbol, so its stand-in is "dso[address]", and an answer of "??:0" (addr2line naming a
- * function but no line: xpp_dso_a2l_names_function()) prints nothing
+ * function but no line: xpp_dso_a2l_names_function()) prints nothing, one naming the
+ * function's file too "file:0" (xpp_dso_a2l_file())
  */
 static void print_srcline(struct script *sc, const struct xpp_hist_key *k, uint64_t addr,
 			  bool mapped)
 {
 	const char *line;
 	const struct xpp_dso *d = mapped ? dso_of(sc, k) : NULL;
+	const char *file;
 	int ret;
 
 	if (!d)
@@ -162,6 +164,10 @@ static void print_srcline(struct script *sc, const struct xpp_hist_key *k, uint6
 	if (ret > 0) {
 		out_mem(sc->out, "\n  ", 3);
 		out_str(sc->out, line);
+	} else if (ret != -EOPNOTSUPP && (file = xpp_dso_a2l_file(d, addr))) {
+		out_mem(sc->out, "\n  ", 3);
+		out_str(sc->out, file);
+		out_mem(sc->out, ":0", 2);
 	} else if (ret == -EOPNOTSUPP || !xpp_dso_a2l_names_function(d, addr)) {
 		out_mem(sc->out, "\n  ", 3);
 		out_str(sc->out, d->short_name);

@@ -201,6 +201,28 @@ perf_case "--sort sym,srcline without line tables (xz): ??:0 where addr2line nam
 	diff t m >d || fail "rows without lines differ: $(head -n 8 d)"
 '
 
+perf_case "no line table: local functions name their STT_FILE, as addr2line does" '
+	cat >nolines.c <<-EOF
+	static volatile long sink;
+	__attribute__((noinline)) static void spin_local(long n) { for (long i = 0; i < n; i++) sink += i; }
+	__attribute__((noinline)) void spin_global(long n) { for (long i = 0; i < n; i++) sink -= i; }
+	int main(void) { for (int r = 0; r < 40; r++) { spin_local(2000000); spin_global(2000000); } return 0; }
+	EOF
+	cc -O1 -g0 -o nolines nolines.c || skip "no C compiler"
+	perf_run record -q -N --no-bpf-event -o nl.data ./nolines >/dev/null 2>&1 ||
+		fail "perf record failed"
+	rows() { grep -E "spin_" "$1" | sed -E "s/^ +[0-9.]+% +//" | sort; }
+	perf_run report --stdio --no-children --sort sym,srcline -g none -i nl.data >theirs 2>/dev/null
+	"$R" --stdio --no-children --sort sym,srcline -g none -i nl.data >ours
+	rows theirs >t; rows ours >m
+	grep -qE "spin_local +nolines.c:0\$" t || skip "perf names no file: $(cat t)"
+	diff t m >d || fail "rows differ: $(cat d)"
+	# script: "file:0" printed where perf prints it, nothing for the global function
+	perf_run script -F ip,sym,srcline -i nl.data 2>/dev/null | grep -A1 spin_ >ps
+	"$XPERF_BUILD/xperf" script -F ip,sym,srcline -i nl.data 2>/dev/null | grep -A1 spin_ >xs
+	diff ps xs >d || fail "script differs: $(head -n 6 d)"
+'
+
 perf_case "a PLT entry's srcline is its symbol and offset, as perf's fallback" '
 	cat >plt.c <<-EOF
 	#include <unistd.h>

@@ -634,3 +634,19 @@ bool xpp_dso_a2l_names_function(const struct xpp_dso *d, uint64_t addr)
 	len = strlen(name);
 	return len <= 4 || strcmp(name + len - 4, "@plt");
 }
+
+const char *xpp_dso_a2l_file(const struct xpp_dso *d, uint64_t addr)
+{
+	int64_t i;
+	const char *name, *slash;
+
+	if (!xpp_dso_a2l_names_function(d, addr))
+		return NULL;
+	i = xpp_symtab_preceding(&d->syms, addr);
+	if (i < 0 || !d->syms.syms[i].file)
+		return NULL;
+	/* perf keeps the base name of what addr2line prints */
+	name = d->syms.names + d->syms.syms[i].file - 1;
+	slash = strrchr(name, '/');
+	return slash ? slash + 1 : name;
+}

@@ -147,6 +147,13 @@ bool xpp_dso_table_refused_line(const xpp_dso_table *t, char *buf, size_t size);
  */
 bool xpp_dso_a2l_names_function(const struct xpp_dso *d, uint64_t addr);
 
+/*
+ * Where xpp_dso_a2l_names_function(), the source file bfd names with the function: the
+ * STT_FILE symbol the function's symbol belongs to (struct xpp_sym.file), base name, which
+ * perf prints as "string-table.cc:0"; NULL where it names none ("??:0").
+ */
+const char *xpp_dso_a2l_file(const struct xpp_dso *d, uint64_t addr);
+
 static inline const char *xpp_dso_sym_name(const struct xpp_dso *d, uint32_t idx)
 {
 	return xpp_symtab_name(&d->syms, idx);

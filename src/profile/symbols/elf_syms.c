@@ -204,16 +204,22 @@ static const char *func_sym_name(Elf *elf, const GElf_Shdr *sh, const GElf_Sym *
 }
 
 /*
- * fn(ctx, sym, name) for each function symbol of the table, name as it is shown (demangled
- * unless no_demangle); stops at fn's first non-zero answer and returns it. -ENOEXEC for a
- * table that cannot be read.
+ * fn(ctx, sym, name, file) for each function symbol of the table, name as it is shown
+ * (demangled unless no_demangle), file the STT_FILE symbol binutils' addr2line names its
+ * source by when no line table covers it, or NULL; stops at fn's first non-zero answer and
+ * returns it. -ENOEXEC for a table that cannot be read.
  */
-typedef int (*func_sym_fn)(void *ctx, const GElf_Sym *s, const char *name);
+typedef int (*func_sym_fn)(void *ctx, const GElf_Sym *s, const char *name, const char *file);
 
 static int each_func_sym(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_demangle,
 			 bool objects, func_sym_fn fn, void *ctx)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
+	/* bfd's elf_find_function(): a local symbol is in the latest file symbol before it;
+	   a global one only while no file symbol came after another symbol (then the table
+	   was not made by ld -r, and globals, sorted after every file, belong to none) */
+	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
+	const char *file = NULL;
 	size_t i, n;
 
 	if (!d || !sh->sh_entsize)
@@ -227,10 +233,20 @@ static int each_func_sym(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_de
 
 		if (!gelf_getsym(d, (int)i, &s))
 			break;
+		if (GELF_ST_TYPE(s.st_info) == STT_FILE) {
+			file = s.st_name ? elf_strptr(elf, sh->sh_link, s.st_name) : NULL;
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL;
+			continue;
+		}
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
 		if (!(name = func_sym_name(elf, sh, &s, objects)))
 			continue;
 		dm = name[0] == '_' && !no_demangle ? xpp_demangle(name) : NULL;
-		ret = fn(ctx, &s, dm ? dm : name);
+		ret = fn(ctx, &s, dm ? dm : name,
+			 file && *file && (GELF_ST_BIND(s.st_info) == STB_LOCAL ||
+					   state != FILE_AFTER_SYMBOL) ? file : NULL);
 		free(dm);
 		if (ret)
 			return ret;
@@ -241,9 +257,10 @@ static int each_func_sym(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, bool no_de
 struct add_ctx {
 	struct xpp_symtab *t;
 	const struct loads *l;
+	uint32_t last_file; /* xpp_symtab_set_file()'s memo */
 };
 
-static int add_one(void *ctx, const GElf_Sym *s, const char *name)
+static int add_one(void *ctx, const GElf_Sym *s, const char *name, const char *file)
 {
 	struct add_ctx *a = ctx;
 	int bind = GELF_ST_BIND(s->st_info);
@@ -255,20 +272,23 @@ static int add_one(void *ctx, const GElf_Sym *s, const char *name)
 	int ret = xpp_symtab_add_kind(a->t, to_offset(a->l, s->st_value), s->st_size, b, kind,
 				      name, strlen(name));
 
+	if (!ret && file)
+		ret = xpp_symtab_set_file(a->t, file, &a->last_file);
 	return ret < 0 ? ret : 0;
 }
 
 static int add_symbols(struct xpp_symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
 		       const struct loads *l)
 {
-	struct add_ctx a = { t, l };
+	struct add_ctx a = { t, l, 0 };
 
 	return each_func_sym(elf, scn, sh, t->no_demangle, t->objects, add_one, &a);
 }
 
-static int is_wanted(void *want, const GElf_Sym *s, const char *name)
+static int is_wanted(void *want, const GElf_Sym *s, const char *name, const char *file)
 {
 	(void)s;
+	(void)file;
 	return !strcmp(name, want);
 }
 

@@ -33,9 +33,29 @@ int xpp_symtab_add_kind(struct xpp_symtab *t, uint64_t start, uint64_t size,
 	s->binding = (uint8_t)binding;
 	s->kind = (uint8_t)kind;
 	s->sized = size != 0;
+	s->file = 0;
 	memcpy(t->names + t->names_len, name, name_len);
 	t->names[t->names_len + name_len] = '\0';
 	t->names_len += name_len + 1;
+	return 0;
+}
+
+int xpp_symtab_set_file(struct xpp_symtab *t, const char *name, uint32_t *last)
+{
+	size_t len = strlen(name);
+
+	if (!t->nr)
+		return 0;
+	if (!*last || strcmp(t->names + *last - 1, name)) {
+		if (XB_ARRAY_RESERVE(t->names, t->names_cap, t->names_len + len + 1, 4096))
+			return -ENOMEM;
+		if (t->names_len > UINT32_MAX - len - 2)
+			return -E2BIG;
+		memcpy(t->names + t->names_len, name, len + 1);
+		*last = (uint32_t)t->names_len + 1;
+		t->names_len += len + 1;
+	}
+	t->syms[t->nr - 1].file = *last;
 	return 0;
 }
 

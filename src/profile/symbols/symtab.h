@@ -16,6 +16,10 @@ struct xpp_sym {
 	uint8_t binding;      /* enum xpp_sym_binding */
 	uint8_t kind;         /* enum xpp_sym_kind: what objdump's choice among aliases weighs */
 	uint8_t sized;        /* the file gave its size; else finish() extended it */
+	/* 1 + offset in symtab.names of the STT_FILE symbol binutils' addr2line names this
+	   one's source file by when no line table covers it (perf's "string-table.cc:0");
+	   0: none. Last, in what was padding: kallsyms caches keep their layout. */
+	uint32_t file;
 };
 
 enum xpp_sym_kind {
@@ -77,6 +81,13 @@ int xpp_symtab_add(struct xpp_symtab *t, uint64_t start, uint64_t size, enum xpp
 int xpp_symtab_add_kind(struct xpp_symtab *t, uint64_t start, uint64_t size,
 			enum xpp_sym_binding binding, enum xpp_sym_kind kind, const char *name,
 			size_t name_len);
+
+/*
+ * Set the last added symbol's file (struct xpp_sym.file) to `name`, stored once for a run
+ * of symbols that share it: *last is the caller's 0-initialised memo of the latest file
+ * stored. 0 or -ENOMEM.
+ */
+int xpp_symtab_set_file(struct xpp_symtab *t, const char *name, uint32_t *last);
 
 /*
  * Sort by address, keep one symbol per start address (perf's choice among aliases: sized,
