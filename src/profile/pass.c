@@ -412,11 +412,10 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
 static int chain_levels(xpp_profile *p, uint32_t *f, uint32_t n, uint16_t sample_mode)
 {
 	uint32_t prev = level_of(sample_mode);
-	size_t nr;
 
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t i = p->order == 1 ? n - 1 - j : j;
-		struct xpp_hist_key k = xpp_hist_entries(p->frames, &nr)[f[i]].key;
+		struct xpp_hist_key k = xpp_hist_key_at(p->frames, f[i]);
 		int64_t id;
 
 		if (k.dso != XPP_HIST_NO_DSO) {
@@ -540,11 +539,12 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key *k)
 {
 	size_t n;
-	const struct xpp_hist_key *fk = &xpp_hist_entries(p->frames, &n)[f].key;
+	const struct xpp_hist_rec *fk = &xpp_hist_recs(p->frames, &n)[f];
 
 	/* and the same frame values (a callchain entry's addr is perf's, see frame_vals()) */
 	for (int i = 0; i < XPP_VAL_NR; i++)
-		if (!(p->ctx_keys & XPP_HIST_KEY_VAL(i)) && fk->val[i] != k->val[i])
+		if (!(p->ctx_keys & XPP_HIST_KEY_VAL(i)) &&
+		    (fk->vals ? xpp_hist_val_at(p->frames, f, i) : 0) != k->val[i])
 			return false;
 	/* perf tells entries without a map apart by address alone (chain_levels()) */
 	return fk->dso == k->dso && fk->sym == k->sym && fk->addr == k->addr &&
@@ -656,7 +656,7 @@ static int64_t add_addr(xpp_profile *p, uint32_t idx, uint32_t dso, uint64_t add
 	int64_t e;
 
 	if (a->h && a->last_addr == addr && a->last_dso == dso) {
-		struct xpp_hist_entry *ent = &xpp_hist_entries(a->h, &(size_t){ 0 })[a->last_entry];
+		struct xpp_hist_rec *ent = &xpp_hist_recs(a->h, &(size_t){ 0 })[a->last_entry];
 
 		ent->period += period;
 		ent->nr_samples++;
@@ -702,8 +702,7 @@ static int64_t chain_parent(xpp_profile *p, uint32_t n)
 		if (XB_ARRAY_RESERVE0(p->frame_parent, p->frame_parent_cap, (size_t)fr + 1, 256))
 			return -ENOMEM;
 		if (!p->frame_parent[fr]) {
-			size_t nr;
-			const struct xpp_hist_key k = xpp_hist_entries(p->frames, &nr)[fr].key;
+			const struct xpp_hist_key k = xpp_hist_key_at(p->frames, fr);
 			const char *name = k.inl ? NULL : xpp_profile_sym_name(p, &k);
 			int64_t id = 0;
 
@@ -726,10 +725,10 @@ static void chain_resolved(xpp_profile *p, uint32_t *n, uint32_t *nview)
 {
 	uint32_t *f = p->chain + 1, m = 0, mview = 0;
 	size_t nr;
-	const struct xpp_hist_entry *fe = xpp_hist_entries(p->frames, &nr);
+	const struct xpp_hist_rec *fe = xpp_hist_recs(p->frames, &nr);
 
 	for (uint32_t i = 0; i < *n; i++) {
-		if (fe[f[i]].key.sym < 0)
+		if (fe[f[i]].sym < 0)
 			continue;
 		f[m++] = f[i];
 		mview += i < *nview;
@@ -763,7 +762,7 @@ static int64_t add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint
 	size_t nr;
 	int64_t id;
 
-	xpp_hist_entries(e->h, &nr);
+	nr = xpp_hist_nr(e->h);
 	id = xpp_hist_add_id(e->h, k, period, 1);
 	if (id < 0 || (size_t)id < nr)
 		return id;
@@ -776,7 +775,7 @@ static int64_t add_first(struct xpp_event *e, const struct xpp_hist_key *k, uint
 /* One more sample in the hist entry `id` of h. */
 static void bump(xpp_hist *h, int64_t id, uint64_t period)
 {
-	struct xpp_hist_entry *ent = &xpp_hist_entries(h, &(size_t){ 0 })[id];
+	struct xpp_hist_rec *ent = &xpp_hist_recs(h, &(size_t){ 0 })[id];
 
 	ent->period += period;
 	ent->nr_samples++;
@@ -1181,18 +1180,18 @@ static int sort_addrs(xpp_profile *p)
 {
 	for (uint32_t i = 0; i < p->nr_addrs; i++) {
 		struct addr_hist *a = &p->addrs[i];
-		struct xpp_hist_entry *e;
+		struct xpp_hist_rec *e;
 		size_t n;
 
 		if (!a->h)
 			continue;
-		e = xpp_hist_entries(a->h, &n);
+		e = xpp_hist_recs(a->h, &n);
 		free(a->sorted);
 		a->sorted = malloc((n ? n : 1) * sizeof(*a->sorted));
 		if (!a->sorted)
 			return -ENOMEM;
 		for (size_t j = 0; j < n; j++)
-			a->sorted[j] = (struct xpp_addr_hits){ e[j].key.dso, e[j].key.addr,
+			a->sorted[j] = (struct xpp_addr_hits){ e[j].dso, e[j].addr,
 							       e[j].period, e[j].nr_samples };
 		qsort(a->sorted, n, sizeof(*a->sorted), cmp_hits);
 		a->nr = n;
@@ -1706,7 +1705,7 @@ void xpp_profile_free(xpp_profile *p)
 static int compact(xpp_hist **h)
 {
 	size_t n, zero = 0;
-	struct xpp_hist_entry *e = xpp_hist_entries(*h, &n);
+	struct xpp_hist_rec *e = xpp_hist_recs(*h, &n);
 	xpp_hist *nh;
 
 	for (size_t i = 0; i < n; i++)
@@ -1716,12 +1715,15 @@ static int compact(xpp_hist **h)
 	nh = xpp_hist_create();
 	if (!nh)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		struct xpp_hist_key k = xpp_hist_key_at(*h, i);
+
 		if ((e[i].period || e[i].nr_samples) &&
-		    xpp_hist_add(nh, &e[i].key, e[i].period, e[i].nr_samples) < 0) {
+		    xpp_hist_add(nh, &k, e[i].period, e[i].nr_samples) < 0) {
 			xpp_hist_free(nh);
 			return -ENOMEM;
 		}
+	}
 	xpp_hist_free(*h);
 	*h = nh;
 	return 1;
@@ -1825,12 +1827,11 @@ static int64_t regroup_frame(xpp_profile *p, uint32_t f, unsigned int vals, bool
 			     uint32_t *remap, size_t nr_remap)
 {
 	struct xpp_hist_key k;
-	size_t nr;
 	int64_t id;
 
 	if (f < nr_remap && remap[f])
 		return remap[f] - 1;
-	k = xpp_hist_entries(p->frames, &nr)[f].key;
+	k = xpp_hist_key_at(p->frames, f);
 	for (int i = 0; i < XPP_VAL_NR; i++)
 		if (!(vals & XPP_HIST_KEY_VAL(i)))
 			k.val[i] = 0;
@@ -1906,7 +1907,7 @@ static int regroup_one(xpp_profile *p, const struct log_group *g, unsigned int v
 		size_t nr;
 
 		if ((id = add_first(e, &k, g->period, sh->first_addr)) >= 0)
-			xpp_hist_entries(e->h, &nr)[id].nr_samples += g->count - 1;
+			xpp_hist_recs(e->h, &nr)[id].nr_samples += g->count - 1;
 	} else {
 		id = xpp_hist_add_id(e->h, &k, g->period, g->count);
 	}
@@ -2019,7 +2020,7 @@ int xpp_profile_regroup(xpp_profile *p, const struct xpp_opts *o, struct xb_erro
 		srclines |= (o->keys & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].srclines;
 	if ((ret = regroup_check(p, o, srclines, tree, reorder, err)) < 0)
 		return ret;
-	xpp_hist_entries(p->frames, &nr_remap);
+	nr_remap = xpp_hist_nr(p->frames);
 	remap = calloc(nr_remap + 1, sizeof(*remap));
 	if (!remap)
 		goto nomem;

@@ -91,23 +91,19 @@ int xpp_profile_order(const xpp_profile *p)
 /* Copy the context of first-level key `root` (its comm, thread, cpu, parent) into k. */
 static void set_context(const xpp_profile *p, uint32_t root, struct xpp_hist_key *k)
 {
-	size_t n;
-	const struct xpp_hist_entry *ctx = p->ctxs ? xpp_hist_entries(p->ctxs, &n) : NULL;
-
-	if (!ctx || root >= n) {
+	if (!p->ctxs || root >= xpp_hist_nr(p->ctxs)) {
 		k->comm = p->ctxs ? 0 : root;
 		return;
 	}
-	k->comm = ctx[root].key.comm;
+	k->comm = xpp_hist_recs(p->ctxs, &(size_t){ 0 })[root].comm;
 	for (int i = 0; i < XPP_VAL_NR; i++)
 		if (p->ctx_keys & XPP_HIST_KEY_VAL(i))
-			k->val[i] = ctx[root].key.val[i];
+			k->val[i] = xpp_hist_val_at(p->ctxs, root, i);
 }
 
 struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, uint32_t f)
 {
-	size_t n;
-	struct xpp_hist_key k = xpp_hist_entries(p->frames, &n)[f].key;
+	struct xpp_hist_key k = xpp_hist_key_at(p->frames, f);
 
 	set_context(p, root, &k);
 	return k;
@@ -125,11 +121,11 @@ struct xpp_hist_key xpp_profile_root_key(const xpp_profile *p, uint32_t root)
 uint32_t xpp_profile_root_comm(const xpp_profile *p, uint32_t root)
 {
 	size_t n;
-	const struct xpp_hist_entry *ctx = p->ctxs ? xpp_hist_entries(p->ctxs, &n) : NULL;
+	const struct xpp_hist_rec *ctx = p->ctxs ? xpp_hist_recs(p->ctxs, &n) : NULL;
 
 	if (!ctx)
 		return root;
-	return root < n ? ctx[root].key.comm : 0;
+	return root < n ? ctx[root].comm : 0;
 }
 
 const char *xpp_profile_thread_name(const xpp_profile *p, int32_t pid, int32_t tid)

@@ -319,11 +319,11 @@ static size_t top_nr_entries(const struct top_session *s)
 {
 	uint32_t nr;
 	const struct xpp_event *ev = xpp_profile_events(s->p, &nr);
-	size_t total = 0, n;
+	size_t total = 0;
 
 	for (uint32_t i = 0; i < nr; i++)
-		if (ev[i].h && xpp_hist_entries(ev[i].h, &n))
-			total += n;
+		if (ev[i].h)
+			total += xpp_hist_nr(ev[i].h);
 	return total;
 }
 

@@ -25,7 +25,7 @@ static void print_row(const struct top_session *s, const struct rv_cols *v,
 		      const struct rv_entries *g, uint32_t row, uint64_t total, FILE *out)
 {
 	const struct rv_ctx *c = &s->rc;
-	const struct xpp_hist_entry *x = &xpp_hist_entries(g->h, &(size_t){ 0 })[row];
+	const struct xpp_hist_entry xe = xpp_hist_entry_at(g->h, row), *x = &xe;
 
 	for (unsigned int j = 0; j < v->nr_out; j++) {
 		unsigned int col = v->out[j];
@@ -68,21 +68,18 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 	struct rv_cgview cg;
 	struct rv_entries *g = &cg.en;
 	struct rv_cols *v = &cg.v;
-	struct xpp_hist_entry *e, *shown_e;
 	uint32_t *shown;
 	uint64_t total;
-	size_t n, nr_shown = 0, max;
+	size_t nr_shown = 0, max;
 
 	/* the entries, and with -g the scratch of their chains, printed below each as perf top's */
 	if (rv_cgview_init(&cg, c, idx) < 0)
 		return;
-	e = xpp_hist_entries(g->h, &n);
 	/* -E, else what the terminal holds below the status lines, as perf top */
 	max = o->entries > 0 ? (size_t)o->entries :
 	      s->rows > 8 ? (size_t)s->rows - 4 : TOP_DEFAULT_ENTRIES;
 	shown = malloc((max + 1) * sizeof(*shown));
-	shown_e = malloc((max + 1) * sizeof(*shown_e));
-	if (!shown || !shown_e)
+	if (!shown)
 		goto out;
 	total = c->ev[idx].total_period;
 	for (size_t i = 0; i < g->nr_rows && nr_shown < max; i++) {
@@ -94,11 +91,10 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 		/* rows come hottest first: the first under the limit ends the table */
 		if (total && 100.0 * (double)val / (double)total < o->view.percent_limit)
 			break;
-		shown_e[nr_shown] = e[r];
 		shown[nr_shown++] = r;
 	}
 	/* the columns as wide as what is shown (a refresh never measures every entry) */
-	rv_widths(v, shown_e, nr_shown);
+	rv_widths(v, g->h, shown, nr_shown);
 	apply_widths(v, o->widths);
 	for (size_t i = 0; i < nr_shown; i++) {
 		print_row(s, v, g, shown[i], total, out);
@@ -107,7 +103,6 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 	}
 out:
 	free(shown);
-	free(shown_e);
 	rv_cgview_free(&cg);
 }
 

@@ -46,7 +46,7 @@ static int cmp_own(const void *pa, const void *pb)
 /* ev->own by node, in *out (n of them); 0 or -ENOMEM */
 static int own_by_node(const struct xpp_event *ev, struct own **out, size_t *n)
 {
-	const struct xpp_hist_entry *e = ev->own ? xpp_hist_entries(ev->own, n) : NULL;
+	const struct xpp_hist_rec *e = ev->own ? xpp_hist_recs(ev->own, n) : NULL;
 
 	if (!e)
 		*n = 0;
@@ -54,7 +54,7 @@ static int own_by_node(const struct xpp_event *ev, struct own **out, size_t *n)
 	if (!*out)
 		return -ENOMEM;
 	for (size_t i = 0; i < *n; i++)
-		(*out)[i] = (struct own){ XPP_OWN_NODE(e[i].key.addr), XPP_OWN_FRAME(e[i].key.addr),
+		(*out)[i] = (struct own){ XPP_OWN_NODE(e[i].addr), XPP_OWN_FRAME(e[i].addr),
 					  e[i].period, e[i].nr_samples };
 	qsort(*out, *n, sizeof(**out), cmp_own);
 	return 0;
@@ -145,7 +145,7 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 
 	if (id < 0)
 		return id;
-	xpp_hist_entries(g->h, &nr);
+	nr = xpp_hist_nr(g->h);
 	if (nr > g->cap_entries) {
 		size_t c1 = g->cap_entries, c2 = c1, c3 = c1, c4 = c1;
 
@@ -341,11 +341,11 @@ static int aggregate(struct rv_entries *g)
 		m = path_entries(g, p, f, n, comm, p + 1);
 		if (m < 0)
 			goto out;
-		xpp_hist_entries(g->h, &nr);
+		nr = xpp_hist_nr(g->h);
 		if (grow((void **)&npaths, &cap, nr, sizeof(*npaths)))
 			goto out;
 		for (int i = 0; i < m; i++) {
-			struct xpp_hist_entry *he = &xpp_hist_entries(g->h, &nr)[g->fentry[i]];
+			struct xpp_hist_rec *he = &xpp_hist_recs(g->h, &nr)[g->fentry[i]];
 
 			he->period += pa->period;
 			he->nr_samples += pa->count;
@@ -354,10 +354,11 @@ static int aggregate(struct rv_entries *g)
 		/* a key perf's children count once per frame: the frames' repeats too */
 		for (uint32_t i = 0; each && i <= n; i++) {
 			int64_t e = i < n ? entry_of(g, comm, f[i]) : pa->self_entry;
-			struct xpp_hist_entry *he = &xpp_hist_entries(g->h, &nr)[e];
+			struct xpp_hist_rec *he;
 
 			if (e < 0)
 				goto out;
+			he = &xpp_hist_recs(g->h, &nr)[e];
 			if (g->stamp[e] == p + 1 + g->nr_paths * 2) {
 				he->period += pa->period;
 				he->nr_samples += pa->count;
@@ -368,7 +369,7 @@ static int aggregate(struct rv_entries *g)
 		g->self_count[se] += pa->count;
 	}
 	/* the paths grouped by entry (a counting sort) */
-	xpp_hist_entries(g->h, &nr);
+	nr = xpp_hist_nr(g->h);
 	g->pair_off = calloc(nr + 1, sizeof(*g->pair_off));
 	if (!g->pair_off)
 		goto out;
@@ -402,11 +403,11 @@ struct row_sort {
 };
 
 /* the same values of the sample's context (values.h) that the view's keys hold */
-static bool same_context(const struct rv_entries *g, const struct xpp_hist_key *a,
-			 const struct xpp_hist_key *b)
+static bool same_context(const struct rv_entries *g, uint32_t a, uint32_t b)
 {
 	for (int i = 0; g->ctx_vals && i < XPP_VAL_NR; i++)
-		if ((g->ctx_vals & XPP_HIST_KEY_VAL(i)) && a->val[i] != b->val[i])
+		if ((g->ctx_vals & XPP_HIST_KEY_VAL(i)) &&
+		    xpp_hist_val_at(g->h, a, i) != xpp_hist_val_at(g->h, b, i))
 			return false;
 	return true;
 }
@@ -414,13 +415,13 @@ static bool same_context(const struct rv_entries *g, const struct xpp_hist_key *
 int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b)
 {
 	size_t n;
-	const struct xpp_hist_entry *e;
+	const struct xpp_hist_rec *e;
 
 	/* the cheap test first: sorts call this for every tie */
 	if (!g->depth || g->depth[a] == g->depth[b] || !(key_mask(g->c) & XPP_HIST_KEY_SYM))
 		return 0;
-	e = xpp_hist_entries(g->h, &n);
-	if (e[a].key.comm == e[b].key.comm && same_context(g, &e[a].key, &e[b].key))
+	e = xpp_hist_recs(g->h, &n);
+	if (e[a].comm == e[b].comm && same_context(g, a, b))
 		return (g->depth[a] > g->depth[b]) == (g->c->cg.order != 0) ? -1 : 1;
 	return 0;
 }
@@ -431,7 +432,8 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	const struct rv_entries *g = rs->g;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	size_t n;
-	const struct xpp_hist_entry *e = xpp_hist_entries(g->h, &n);
+	const struct xpp_hist_rec *e = xpp_hist_recs(g->h, &n);
+	struct xpp_hist_key ka, kb;
 	uint64_t va = g->c->children ? e[a].period : g->self[a];
 	uint64_t vb = g->c->children ? e[b].period : g->self[b];
 
@@ -449,9 +451,9 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		return d;
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
-	if (!same_context(g, &e[a].key, &e[b].key))
-		return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
-	return rv_cmp_keys(&e[a].key, &e[b].key, &rs->v);
+	ka = xpp_hist_key_at(g->h, a);
+	kb = xpp_hist_key_at(g->h, b);
+	return rv_cmp_keys(&ka, &kb, &rs->v);
 }
 
 /* The flat view's order: overhead, then the columns' text. */
@@ -459,24 +461,27 @@ static int cmp_flat(const void *pa, const void *pb, void *arg)
 {
 	const struct row_sort *rs = arg;
 	size_t n;
-	const struct xpp_hist_entry *e = xpp_hist_entries(rs->g->h, &n);
-	const struct xpp_hist_entry *a = &e[*(const uint32_t *)pa], *b = &e[*(const uint32_t *)pb];
+	const struct xpp_hist_rec *e = xpp_hist_recs(rs->g->h, &n);
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	struct xpp_hist_key ka, kb;
 
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	return rv_cmp_keys(&a->key, &b->key, &rs->v);
+	if (e[ia].period != e[ib].period)
+		return e[ia].period > e[ib].period ? -1 : 1;
+	ka = xpp_hist_key_at(rs->g->h, ia);
+	kb = xpp_hist_key_at(rs->g->h, ib);
+	return rv_cmp_keys(&ka, &kb, &rs->v);
 }
 
 static int build_flat(struct rv_entries *g)
 {
 	unsigned int mask = key_mask(g->c);
-	struct xpp_hist_entry *e;
+	struct xpp_hist_rec *e;
 	size_t n;
 
 	g->h = xpp_hist_collapse(g->ev->h, mask);
 	if (!g->h)
 		return -ENOMEM;
-	e = xpp_hist_entries(g->h, &n);
+	e = xpp_hist_recs(g->h, &n);
 	g->self = malloc((n + 1) * sizeof(*g->self));
 	g->self_count = malloc((n + 1) * sizeof(*g->self_count));
 	g->level = malloc(n + 1);
@@ -486,7 +491,7 @@ static int build_flat(struct rv_entries *g)
 	for (size_t i = 0; i < n; i++) {
 		g->self[i] = e[i].period;
 		g->self_count[i] = e[i].nr_samples;
-		g->level[i] = (uint8_t)e[i].key.level;
+		g->level[i] = (uint8_t)e[i].level;
 		g->rows[g->nr_rows++] = (uint32_t)i;
 	}
 	return 0;
@@ -494,8 +499,7 @@ static int build_flat(struct rv_entries *g)
 
 static int select_rows(struct rv_entries *g)
 {
-	size_t n;
-	xpp_hist_entries(g->h, &n);
+	size_t n = xpp_hist_nr(g->h);
 
 	g->rows = malloc((n + 1) * sizeof(*g->rows));
 	if (!g->rows)
@@ -521,8 +525,8 @@ static int cmp_fields(const void *pa, const void *pb, void *arg)
 	const struct rv_entries *g = rs->g;
 	const struct rv_ctx *c = g->c;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	size_t n;
-	const struct xpp_hist_entry *e = xpp_hist_entries(g->h, &n);
+	struct xpp_hist_key ka, kb;
+	bool keys = false;
 
 	for (unsigned int i = 0; i < c->nr_sort; i++) {
 		unsigned int col = c->sort[i];
@@ -533,7 +537,12 @@ static int cmp_fields(const void *pa, const void *pb, void *arg)
 
 			r = va > vb ? -1 : va < vb;
 		} else {
-			r = rv_cmp_col(c, &e[a].key, &e[b].key, col);
+			if (!keys) {
+				ka = xpp_hist_key_at(g->h, a);
+				kb = xpp_hist_key_at(g->h, b);
+				keys = true;
+			}
+			r = rv_cmp_col(c, &ka, &kb, col);
 		}
 		if (r)
 			return r;
@@ -561,10 +570,10 @@ static int mode_periods(struct rv_entries *g)
 	static const char levels[4] = { 'k', '.', 'g', 'u' };
 	unsigned int mask = key_mask(g->c);
 	size_t n, nr;
-	const struct xpp_hist_entry *raw = xpp_hist_entries(g->ev->h, &nr);
+	const struct xpp_hist_rec *raw = xpp_hist_recs(g->ev->h, &nr);
 	bool any = false;
 
-	xpp_hist_entries(g->h, &n);
+	n = xpp_hist_nr(g->h);
 	for (int m = 0; m < 4; m++) {
 		if (!wants(g->c, cols[m]))
 			continue;
@@ -574,7 +583,7 @@ static int mode_periods(struct rv_entries *g)
 		any = true;
 	}
 	for (size_t i = 0; any && i < nr; i++) {
-		struct xpp_hist_key k = raw[i].key;
+		struct xpp_hist_key k = xpp_hist_key_at(g->ev->h, i);
 		int64_t id;
 		int m;
 
@@ -600,16 +609,14 @@ static int mode_periods(struct rv_entries *g)
 static int entry_addrs(struct rv_entries *g)
 {
 	unsigned int mask = key_mask(g->c);
-	size_t n, nr;
-	const struct xpp_hist_entry *raw = xpp_hist_entries(g->ev->h, &nr);
+	size_t n = xpp_hist_nr(g->h), nr = xpp_hist_nr(g->ev->h);
 
-	xpp_hist_entries(g->h, &n);
 	g->addr = malloc((n + 1) * sizeof(*g->addr));
 	if (!g->addr)
 		return -ENOMEM;
 	memset(g->addr, 0xff, (n + 1) * sizeof(*g->addr));
 	for (size_t i = 0; g->ev->first_addr && i < nr; i++) {
-		struct xpp_hist_key k = raw[i].key;
+		struct xpp_hist_key k = xpp_hist_key_at(g->ev->h, i);
 		int64_t id;
 
 		xpp_hist_key_mask(&k, mask);
@@ -623,10 +630,9 @@ static int entry_addrs(struct rv_entries *g)
 }
 
 /* perf's dso__symtab_origin(), as far as xperf knows where the symbols came from */
-static char symtab_origin(const struct rv_ctx *c, const struct xpp_hist_key *k)
+static char symtab_origin(const struct rv_ctx *c, uint32_t dso)
 {
-	const struct xpp_dso *d =
-		k->dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(c->dsos, k->dso);
+	const struct xpp_dso *d = dso == XPP_HIST_NO_DSO ? NULL : xpp_dso_table_get(c->dsos, dso);
 
 	if (!d || !d->syms.nr)
 		return '!';
@@ -637,7 +643,7 @@ const char *rv_entry_sym_prefix(const struct rv_entries *g, uint32_t e, char *bu
 				size_t size)
 {
 	size_t n;
-	const struct xpp_hist_key *k = &xpp_hist_entries(g->h, &n)[e].key;
+	const struct xpp_hist_rec *k = &xpp_hist_recs(g->h, &n)[e];
 	uint64_t a = g->addr ? g->addr[e] : UINT64_MAX;
 
 	if (!g->addr)
@@ -645,7 +651,7 @@ const char *rv_entry_sym_prefix(const struct rv_entries *g, uint32_t e, char *bu
 	if (a == UINT64_MAX)
 		a = k->addr;
 	snprintf(buf, size, "%-#*" PRIx64 " %c ", RV_VERBOSE_SYM_WIDTH - 3, a,
-		 symtab_origin(g->c, k));
+		 symtab_origin(g->c, k->dso));
 	return buf;
 }
 
@@ -718,8 +724,7 @@ void rv_entries_free(struct rv_entries *g)
 
 struct xpp_hist_key rv_entry_key(const struct rv_entries *g, uint32_t e)
 {
-	size_t n;
-	struct xpp_hist_key k = xpp_hist_entries(g->h, &n)[e].key;
+	struct xpp_hist_key k = xpp_hist_key_at(g->h, e);
 
 	k.level = g->level[e];
 	return k;
@@ -729,7 +734,7 @@ uint64_t rv_entry_period(const struct rv_entries *g, uint32_t e)
 {
 	size_t n;
 
-	return g->c->children ? xpp_hist_entries(g->h, &n)[e].period : g->self[e];
+	return g->c->children ? xpp_hist_recs(g->h, &n)[e].period : g->self[e];
 }
 
 uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int col)
@@ -738,7 +743,7 @@ uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int co
 
 	switch (col) {
 	case RV_OUT_CHILDREN:
-		return g->chains ? xpp_hist_entries(g->h, &n)[e].period : g->self[e];
+		return g->chains ? xpp_hist_recs(g->h, &n)[e].period : g->self[e];
 	case RV_OUT_SAMPLE:
 		return g->self_count[e];
 	case RV_OUT_SYS:

@@ -126,11 +126,12 @@ static int from_callgraph(struct flame *f, const xpp_profile *p, const xpp_callg
 static int from_hist(struct flame *f, const xpp_profile *p, const xpp_hist *h)
 {
 	size_t n;
-	const struct xpp_hist_entry *e = xpp_hist_entries(h, &n);
+	const struct xpp_hist_rec *e = xpp_hist_recs(h, &n);
 	const xpp_intern *comms = xpp_profile_comms(p);
 
 	for (size_t i = 0; i < n; i++) {
-		const char *comm = xpp_intern_str(comms, e[i].key.comm), *name, *dso;
+		struct xpp_hist_key k = xpp_hist_key_at(h, i);
+		const char *comm = xpp_intern_str(comms, e[i].comm), *name, *dso;
 		enum flame_kind kind;
 		char buf[256];
 		int64_t c, m;
@@ -138,7 +139,7 @@ static int from_hist(struct flame *f, const xpp_profile *p, const xpp_hist *h)
 		c = add(f, 0, comm ? comm : "[unknown]", FK_COMM, NULL, e[i].period, e[i].nr_samples);
 		if (c < 0)
 			return (int)c;
-		name = frame_name(p, &e[i].key, buf, sizeof(buf), &kind, &dso);
+		name = frame_name(p, &k, buf, sizeof(buf), &kind, &dso);
 		m = add(f, (uint32_t)c, name, kind, dso, e[i].period, e[i].nr_samples);
 		if (m < 0)
 			return (int)m;

@@ -66,11 +66,9 @@ const char *rv_group_desc(const struct rv_ctx *c, uint32_t lead, uint32_t n, cha
 	return buf;
 }
 
-const struct xpp_hist_key *rv_group_key(const struct rv_group *g, uint32_t e)
+struct xpp_hist_key rv_group_key(const struct rv_group *g, uint32_t e)
 {
-	size_t nr;
-
-	return &xpp_hist_entries(g->u, &nr)[e].key;
+	return xpp_hist_key_at(g->u, e);
 }
 
 static int cmp_rows(const void *pa, const void *pb, void *arg)
@@ -93,7 +91,9 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	for (uint32_t m = 0; m < g->n; m++)
 		if (va[m].self != vb[m].self)
 			return va[m].self > vb[m].self ? -1 : 1;
-	return rv_cmp_keys(rv_group_key(g, a), rv_group_key(g, b), &g->v);
+	struct xpp_hist_key ka = rv_group_key(g, a), kb = rv_group_key(g, b);
+
+	return rv_cmp_keys(&ka, &kb, &g->v);
 }
 
 /* Member m's rows into the union (the leader's first, all its entries, so that the union's
@@ -101,7 +101,7 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 static int add_member(struct rv_group *g, const struct rv_entries *en, uint32_t m)
 {
 	size_t nr;
-	const struct xpp_hist_entry *e = xpp_hist_entries(en->h, &nr);
+	const struct xpp_hist_rec *e = xpp_hist_recs(en->h, &nr);
 
 	for (size_t r = 0; r < (m ? en->nr_rows : nr); r++) {
 		uint32_t i = m ? en->rows[r] : (uint32_t)r;
@@ -133,15 +133,14 @@ static int add_member(struct rv_group *g, const struct rv_entries *en, uint32_t 
 static int collect(struct rv_group *g)
 {
 	const struct rv_ctx *c = g->c;
-	size_t nr;
 	int ret = 0;
 
 	g->cap = 0;
 	for (uint32_t m = 0; m < g->n; m++)
-		if (c->ev[g->lead + m].h && xpp_hist_entries(c->ev[g->lead + m].h, &nr))
-			g->cap += nr;
+		if (c->ev[g->lead + m].h)
+			g->cap += xpp_hist_nr(c->ev[g->lead + m].h);
 	/* chain entries (callers included) can outnumber the sample entries */
-	g->cap += xpp_hist_entries(g->lead_en->h, &nr) ? nr : 0;
+	g->cap += xpp_hist_nr(g->lead_en->h);
 	for (uint32_t m = 1; g->lead_en->chains && m < g->n; m++)
 		if (c->ev[g->lead + m].cg)
 			g->cap += xpp_cg_nr_nodes(c->ev[g->lead + m].cg);
@@ -173,22 +172,16 @@ static int collect(struct rv_group *g)
 /* The shown entries, their columns' widths, sorted as perf sorts a group's. */
 static int sort_rows(struct rv_group *g)
 {
-	struct xpp_hist_entry *e, *shown;
-	size_t nr;
+	size_t nr = xpp_hist_nr(g->u);
 
-	e = xpp_hist_entries(g->u, &nr);
 	g->rows = malloc((nr + 1) * sizeof(*g->rows));
-	shown = malloc((nr + 1) * sizeof(*shown));
-	if (!g->rows || !shown) {
-		free(shown);
+	if (!g->rows)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < nr; i++)
 		if (g->shown[i])
-			shown[g->nr_rows] = e[i], g->rows[g->nr_rows++] = (uint32_t)i;
+			g->rows[g->nr_rows++] = (uint32_t)i;
 	rv_cols_init(&g->v, g->c);
-	rv_widths(&g->v, shown, g->nr_rows);
-	free(shown);
+	rv_widths(&g->v, g->u, g->rows, g->nr_rows);
 	qsort_r(g->rows, g->nr_rows, sizeof(*g->rows), cmp_rows, g);
 	return 0;
 }

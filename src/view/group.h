@@ -66,6 +66,6 @@ static inline const struct rv_group_val *rv_group_vals(const struct rv_group *g,
 }
 
 /* Entry e's key, as the views show it (with its level). */
-const struct xpp_hist_key *rv_group_key(const struct rv_group *g, uint32_t e);
+struct xpp_hist_key rv_group_key(const struct rv_group *g, uint32_t e);
 
 #endif

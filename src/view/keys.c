@@ -177,41 +177,42 @@ int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
  * another sample count for the column's width; the others are cut to it. Marks in
  * `counted` which entries count.
  */
-static int srcline_counted(const struct rv_cols *v, const struct xpp_hist_entry *e, size_t n,
-			   bool *counted)
+static int srcline_counted(const struct rv_cols *v, const xpp_hist *h, const uint32_t *rows,
+			   size_t n, bool *counted)
 {
 	unsigned int prefix = 0;
 	xpp_hist *g = xpp_hist_create();
-	struct xpp_hist_entry *ge;
+	struct xpp_hist_rec *ge, *e;
 	size_t ng;
 
 	if (!g)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < v->nr_cols && v->cols[i] != RV_KEY_SRCLINE; i++)
 		prefix |= rv_keys[v->cols[i]].fields;
+	e = xpp_hist_recs(h, &ng);
 	for (size_t j = 0; j < n; j++) {
-		struct xpp_hist_key k = e[j].key;
+		struct xpp_hist_key k = xpp_hist_key_at(h, rows ? rows[j] : j);
 
 		xpp_hist_key_mask(&k, prefix);
-		if (xpp_hist_add(g, &k, 0, e[j].nr_samples)) {
+		if (xpp_hist_add(g, &k, 0, e[rows ? rows[j] : j].nr_samples)) {
 			xpp_hist_free(g);
 			return -ENOMEM;
 		}
 	}
 	for (size_t j = 0; j < n; j++) {
-		struct xpp_hist_key k = e[j].key;
+		struct xpp_hist_key k = xpp_hist_key_at(h, rows ? rows[j] : j);
 		int64_t id;
 
 		xpp_hist_key_mask(&k, prefix);
 		id = xpp_hist_add_id(g, &k, 0, 0);
-		ge = xpp_hist_entries(g, &ng);
+		ge = xpp_hist_recs(g, &ng);
 		counted[j] = id < 0 || ge[id].nr_samples >= 2;
 	}
 	xpp_hist_free(g);
 	return 0;
 }
 
-void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
+void rv_widths(struct rv_cols *v, const xpp_hist *h, const uint32_t *rows, size_t n)
 {
 	bool unresolved = false, *counted = NULL, unres[RV_MAX_COLS] = { false };
 
@@ -221,31 +222,33 @@ void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n)
 			v->width[i] = rv_keys[v->cols[i]].width;
 		if (v->cols[i] == RV_KEY_SRCLINE && !counted &&
 		    (counted = malloc((n + 1) * sizeof(*counted))) &&
-		    srcline_counted(v, e, n, counted) < 0) {
+		    srcline_counted(v, h, rows, n, counted) < 0) {
 			free(counted);
 			counted = NULL;
 		}
 	}
 	for (size_t j = 0; j < n; j++) {
+		struct xpp_hist_key k = xpp_hist_key_at(h, rows ? rows[j] : j);
+
 		for (unsigned int i = 0; i < v->nr_cols; i++) {
 			int w;
 
 			if (v->cols[i] == RV_KEY_SRCLINE) {
 				w = !counted || counted[j] ?
-				    (int)strlen(rv_srcline_name(v->c, &e[j].key)) : 0;
+				    (int)strlen(rv_srcline_name(v->c, &k)) : 0;
 			} else if (rv_keys[v->cols[i]].width) {
 				w = 0; /* perf keeps the column's width: -1 prints wider */
 			} else if (rv_keys[v->cols[i]].width_of) {
-				w = rv_keys[v->cols[i]].width_of(v->c, &e[j].key);
+				w = rv_keys[v->cols[i]].width_of(v->c, &k);
 				if (w == RV_WIDTH_UNRESOLVED)
 					unres[i] = true;
 			} else if (v->cols[i] != RV_KEY_SYM) {
 				char buf[512];
 
-				w = (int)strlen(rv_col_text(v->c, &e[j].key, v->cols[i], buf,
+				w = (int)strlen(rv_col_text(v->c, &k, v->cols[i], buf,
 							    sizeof(buf)));
 			} else {
-				const char *s = rv_sym_name(v->c, &e[j].key);
+				const char *s = rv_sym_name(v->c, &k);
 
 				w = s ? (int)strlen(s) + 4 : RV_UNRESOLVED_WIDTH + 4 + 2;
 				if (s && v->c->o->verbose)

@@ -202,8 +202,9 @@ struct rv_cols {
 #define RV_WIDTH_UNRESOLVED (-1)
 
 void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c);
-/* perf's widths: each column as wide as its title and its widest value among e[0..n). */
-void rv_widths(struct rv_cols *v, const struct xpp_hist_entry *e, size_t n);
+/* perf's widths: each column as wide as its title and its widest value among the entries
+ * rows[0..n) of h (h's first n entries when rows is NULL). */
+void rv_widths(struct rv_cols *v, const xpp_hist *h, const uint32_t *rows, size_t n);
 const char *rv_col_title(unsigned int key);
 /* An output column's title (metrics too) and width (a key's: its cols[] width). */
 const char *rv_out_title(const struct rv_cols *v, unsigned int col);

@@ -170,7 +170,7 @@ static void test_intern_ids(void)
 			k.sym = (int32_t)i;
 			CHECK_EQ_U64(xpp_hist_add_id(h, &k, 0, 0), i);
 		}
-	xpp_hist_entries(h, &n);
+	n = xpp_hist_nr(h);
 	CHECK_EQ_U64(n, 5000);
 	xpp_hist_free(h);
 }

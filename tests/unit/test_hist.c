@@ -26,14 +26,17 @@ static struct xpp_hist_key key(uint32_t comm, uint32_t dso, int32_t sym, uint64_
 	return k;
 }
 
-static const struct xpp_hist_entry *find(const xpp_hist *h, const struct xpp_hist_key *k)
+static const struct xpp_hist_rec *find(const xpp_hist *h, const struct xpp_hist_key *k)
 {
 	size_t n;
-	const struct xpp_hist_entry *e = xpp_hist_entries(h, &n);
+	const struct xpp_hist_rec *e = xpp_hist_recs(h, &n);
 
-	for (size_t i = 0; i < n; i++)
-		if (!memcmp(&e[i].key, k, sizeof(*k)))
+	for (size_t i = 0; i < n; i++) {
+		struct xpp_hist_key ki = xpp_hist_key_at(h, i);
+
+		if (!memcmp(&ki, k, sizeof(*k)))
 			return &e[i];
+	}
 	return NULL;
 }
 
@@ -52,7 +55,7 @@ static void test_sums(void)
 		if (i % 4 == 0)
 			CHECK(xpp_hist_add(h, &c, 1, 1) == 0);
 	}
-	xpp_hist_entries(h, &n);
+	n = xpp_hist_nr(h);
 	CHECK_EQ_U64(n, 3);
 	CHECK_EQ_U64(find(h, &a)->period, 1000000);
 	CHECK_EQ_U64(find(h, &a)->nr_samples, 100000);
@@ -62,7 +65,7 @@ static void test_sums(void)
 	struct xpp_hist_key b2 = key(1, 2, -1, 0x1238);
 
 	CHECK(xpp_hist_add(h, &b2, 1, 1) == 0);
-	xpp_hist_entries(h, &n);
+	n = xpp_hist_nr(h);
 	CHECK_EQ_U64(n, 4);
 	xpp_hist_free(h);
 }
@@ -79,7 +82,7 @@ static void test_many_keys(void)
 		CHECK(xpp_hist_add(h, &k, i, 1) == 0);
 		CHECK(xpp_hist_add(h, &k, 1, 1) == 0);
 	}
-	xpp_hist_entries(h, &n);
+	n = xpp_hist_nr(h);
 	CHECK_EQ_U64(n, 50000);
 	struct xpp_hist_key k = key(12345 % 7, 12345 % 13, 12345, 0);
 
@@ -103,7 +106,7 @@ static void test_collapse(void)
 	/* by comm only: 1 -> 50, 2 -> 20 */
 	c = xpp_hist_collapse(h, XPP_HIST_KEY_COMM);
 	REQUIRE(c);
-	xpp_hist_entries(c, &n);
+	n = xpp_hist_nr(c);
 	CHECK_EQ_U64(n, 2);
 	want = key(1, XPP_HIST_NO_DSO, -1, 0);
 	REQUIRE(find(c, &want));
@@ -114,7 +117,7 @@ static void test_collapse(void)
 	/* by dso,sym: symbol 7 of dso 5 merges across comms; dso 6's symbol 7 stays apart */
 	c = xpp_hist_collapse(h, XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM);
 	REQUIRE(c);
-	xpp_hist_entries(c, &n);
+	n = xpp_hist_nr(c);
 	CHECK_EQ_U64(n, 2);
 	want = key(0, 5, 7, 0);
 	REQUIRE(find(c, &want));
@@ -124,7 +127,7 @@ static void test_collapse(void)
 	/* sym alone still keeps the dso (an index means nothing without it) */
 	c = xpp_hist_collapse(h, XPP_HIST_KEY_SYM);
 	REQUIRE(c);
-	xpp_hist_entries(c, &n);
+	n = xpp_hist_nr(c);
 	CHECK_EQ_U64(n, 2);
 	xpp_hist_free(c);
 	xpp_hist_free(h);
@@ -145,7 +148,7 @@ static void test_context_keys(void)
 	CHECK(xpp_hist_add(h, &a, 100, 1) == 0);
 	CHECK(xpp_hist_add(h, &b, 10, 1) == 0);
 	CHECK(xpp_hist_add(h, &c, 1, 1) == 0);
-	xpp_hist_entries(h, &n);
+	n = xpp_hist_nr(h);
 	CHECK_EQ_U64(n, 3);
 	CHECK(xpp_hist_find(h, &b) == 1);
 	c.val[XPP_VAL_CPU] = 2;
@@ -156,13 +159,43 @@ static void test_context_keys(void)
 	by_pid = xpp_hist_collapse(h, XPP_HIST_KEY_PID | XPP_HIST_KEY_SYM);
 	plain = xpp_hist_collapse(h, XPP_HIST_KEY_COMM | XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM);
 	REQUIRE(by_pid && plain);
-	xpp_hist_entries(by_pid, &n);
+	n = xpp_hist_nr(by_pid);
 	CHECK_EQ_U64(n, 3); /* one a thread */
-	CHECK_EQ_U64(xpp_hist_entries(plain, &n)[0].period, 111);
+	CHECK_EQ_U64(xpp_hist_recs(plain, &n)[0].period, 111);
 	CHECK_EQ_U64(n, 1);
 	xpp_hist_free(h);
 	xpp_hist_free(by_pid);
 	xpp_hist_free(plain);
+}
+
+/* Entries are stored compact (values in a row apart): every key reads back whole. */
+static void test_compact_keys(void)
+{
+	xpp_hist *h = xpp_hist_create();
+	struct xpp_hist_key k[4] = { key(1, 2, 3, 0), key(1, 2, -1, 0x1234), key(1, 2, 3, 0),
+				     key(3, XPP_HIST_NO_DSO, -1, 0xffffffffffff0000ull) };
+
+	REQUIRE(h);
+	k[0].level = 'k', k[0].inl = 7, k[0].srcline = 9 | XPP_SRCLINE_FALLBACK;
+	k[2].val[XPP_VAL_IP] = 0x400000;  /* apart from k[0] by a value only */
+	k[3].val[XPP_VAL_SRCFILE] = 4, k[3].val[XPP_VAL_THREAD] = 1;
+	for (int round = 0; round < 2; round++)
+		for (int i = 0; i < 4; i++)
+			CHECK_EQ_U64(xpp_hist_add_id(h, &k[i], (uint64_t)i + 1, 1), i);
+	CHECK_EQ_U64(xpp_hist_nr(h), 4);
+	for (int i = 0; i < 4; i++) {
+		struct xpp_hist_entry e = xpp_hist_entry_at(h, i);
+
+		CHECK(!memcmp(&e.key, &k[i], sizeof(k[i])));
+		CHECK_EQ_U64(e.period, 2 * ((uint64_t)i + 1));
+		CHECK_EQ_U64(e.nr_samples, 2);
+		CHECK_EQ_U64(xpp_hist_val_at(h, i, XPP_VAL_IP), k[i].val[XPP_VAL_IP]);
+		CHECK_EQ_U64(xpp_hist_find(h, &k[i]), i);
+	}
+	k[2].val[XPP_VAL_IP] = 0;
+	k[2].val[XPP_VAL_CPU] = 0x400000; /* the same value in another place is another key */
+	CHECK(xpp_hist_find(h, &k[2]) == -1);
+	xpp_hist_free(h);
 }
 
 /* --pid/--tid lists and perf's cpu lists ("0-2,4"). */
@@ -477,6 +510,7 @@ int main(void)
 	RUN(test_many_keys);
 	RUN(test_collapse);
 	RUN(test_context_keys);
+	RUN(test_compact_keys);
 	RUN(test_int_lists);
 	RUN(test_intern);
 	RUN(test_ordered_rounds);

@@ -23,7 +23,7 @@ static uint64_t hist_sum(const struct xpp_event *e, size_t *shown)
 {
 	size_t n = 0;
 	uint64_t sum = 0;
-	const struct xpp_hist_entry *h = e->h ? xpp_hist_entries(e->h, &n) : NULL;
+	const struct xpp_hist_rec *h = e->h ? xpp_hist_recs(e->h, &n) : NULL;
 
 	*shown = 0;
 	for (size_t i = 0; i < n; i++) {

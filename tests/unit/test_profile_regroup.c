@@ -60,27 +60,29 @@ static void same_results(const xpp_profile *a, const xpp_profile *b, const char 
 	CHECK(xpp_profile_children(b) == xpp_profile_children(a));
 	CHECK(xpp_profile_order(b) == xpp_profile_order(a));
 	for (uint32_t i = 0; i < na && i < nb; i++) {
-		size_t ha = 0, hb = 0;
-		const struct xpp_hist_entry *xa = ea[i].h ? xpp_hist_entries(ea[i].h, &ha) : NULL;
-		const struct xpp_hist_entry *xb = eb[i].h ? xpp_hist_entries(eb[i].h, &hb) : NULL;
+		size_t ha = ea[i].h ? xpp_hist_nr(ea[i].h) : 0, hb = eb[i].h ? xpp_hist_nr(eb[i].h) : 0;
 
 		CHECK_EQ_U64(eb[i].nr_samples, ea[i].nr_samples);
 		CHECK_EQ_U64(eb[i].total_period, ea[i].total_period);
 		CHECK_EQ_U64(hb, ha);
-		for (size_t j = 0; j < ha && j < hb; j++)
-			if (memcmp(&xa[j].key, &xb[j].key, sizeof(xa[j].key)) ||
-			    xa[j].period != xb[j].period || xa[j].nr_samples != xb[j].nr_samples) {
+		for (size_t j = 0; j < ha && j < hb; j++) {
+			struct xpp_hist_entry xa = xpp_hist_entry_at(ea[i].h, j);
+			struct xpp_hist_entry xb = xpp_hist_entry_at(eb[i].h, j);
+
+			if (memcmp(&xa.key, &xb.key, sizeof(xa.key)) ||
+			    xa.period != xb.period || xa.nr_samples != xb.nr_samples) {
 				UNIT_FAIL("%s: event %u entry %zu differs: dso %u/%u sym %d/%d "
 					  "period %llu/%llu vals %llx/%llx %llx/%llx", what, i, j,
-					  xa[j].key.dso, xb[j].key.dso, xa[j].key.sym, xb[j].key.sym,
-					  (unsigned long long)xa[j].period,
-					  (unsigned long long)xb[j].period,
-					  (unsigned long long)xa[j].key.val[XPP_VAL_TIME],
-					  (unsigned long long)xb[j].key.val[XPP_VAL_TIME],
-					  (unsigned long long)xa[j].key.val[XPP_VAL_SOCKET],
-					  (unsigned long long)xb[j].key.val[XPP_VAL_SOCKET]);
+					  xa.key.dso, xb.key.dso, xa.key.sym, xb.key.sym,
+					  (unsigned long long)xa.period,
+					  (unsigned long long)xb.period,
+					  (unsigned long long)xa.key.val[XPP_VAL_TIME],
+					  (unsigned long long)xb.key.val[XPP_VAL_TIME],
+					  (unsigned long long)xa.key.val[XPP_VAL_SOCKET],
+					  (unsigned long long)xb.key.val[XPP_VAL_SOCKET]);
 				break;
 			}
+		}
 		CHECK((ea[i].cg == NULL) == (eb[i].cg == NULL));
 		if (!ea[i].cg || !eb[i].cg)
 			continue;

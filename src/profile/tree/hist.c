@@ -1,4 +1,4 @@
-/* The aggregation table: a contiguous entry array indexed by the base slot table. */
+/* The aggregation table: a contiguous array of compact entries indexed by the base slot table. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -9,39 +9,74 @@
 #include "profile/tree/hist.h"
 
 struct xpp_hist {
-	struct xpp_hist_entry *e;
+	struct xpp_hist_rec *e;
 	size_t nr, cap;
 	struct xb_slots index;  /* entry index + 1 */
+	uint64_t (*vals)[XPP_VAL_NR]; /* the values of the keys with any set, a row each */
+	size_t nr_vals, cap_vals;
 };
+
+/* A key looked up: whether any of its values is set, worked out once. */
+struct lookup {
+	const struct xpp_hist_key *k;
+	bool vals;
+};
+
+static bool any_val(const struct xpp_hist_key *k)
+{
+	uint64_t any = 0;
+
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		any |= k->val[i];
+	return any != 0;
+}
+
+static uint64_t hash_fields(uint64_t addr, uint32_t comm, uint32_t dso, int32_t sym,
+			    uint32_t level, uint32_t inl, uint32_t srcline, const uint64_t *val)
+{
+	uint64_t h = xb_hash_add(0, addr);
+
+	h = xb_hash_add(h, (uint64_t)comm << 32 | dso);
+	h = xb_hash_add(h, (uint64_t)(uint32_t)sym << 8 | level);
+	h = xb_hash_add(h, (uint64_t)inl << 32 | srcline);
+	/* most values are 0 (not asked for): those cost a test each */
+	for (int i = 0; val && i < XPP_VAL_NR; i++)
+		if (val[i])
+			h = xb_hash_add(h, val[i] ^ (uint64_t)i << 56);
+	return h;
+}
 
 static uint64_t key_hash(const struct xpp_hist_key *k)
 {
-	uint64_t h = xb_hash_add(0, k->addr);
+	return hash_fields(k->addr, k->comm, k->dso, k->sym, k->level, k->inl, k->srcline, k->val);
+}
 
-	h = xb_hash_add(h, (uint64_t)k->comm << 32 | k->dso);
-	h = xb_hash_add(h, (uint64_t)(uint32_t)k->sym << 8 | k->level);
-	h = xb_hash_add(h, (uint64_t)k->inl << 32 | k->srcline);
-	/* most values are 0 (not asked for): those cost a test each */
-	for (int i = 0; i < XPP_VAL_NR; i++)
-		if (k->val[i])
-			h = xb_hash_add(h, k->val[i] ^ (uint64_t)i << 56);
-	return h;
+static const uint64_t *rec_vals(const xpp_hist *h, const struct xpp_hist_rec *r)
+{
+	return r->vals ? h->vals[r->vals - 1] : NULL;
 }
 
 static uint64_t hash_of(const void *ctx, uint32_t v)
 {
 	const xpp_hist *h = ctx;
+	const struct xpp_hist_rec *r = &h->e[v - 1];
 
-	return key_hash(&h->e[v - 1].key);
+	return hash_fields(r->addr, r->comm, r->dso, r->sym, r->level, r->inl, r->srcline,
+			   rec_vals(h, r));
 }
 
 static bool key_eq(const void *ctx, uint32_t v, const void *key)
 {
-	const struct xpp_hist_key *a = &((const xpp_hist *)ctx)->e[v - 1].key, *b = key;
+	const xpp_hist *h = ctx;
+	const struct xpp_hist_rec *a = &h->e[v - 1];
+	const struct lookup *l = key;
+	const struct xpp_hist_key *b = l->k;
 
-	return a->addr == b->addr && a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
-	       a->level == b->level && a->inl == b->inl && a->srcline == b->srcline &&
-	       !memcmp(a->val, b->val, sizeof(a->val));
+	if (a->addr != b->addr || a->comm != b->comm || a->dso != b->dso || a->sym != b->sym ||
+	    a->level != b->level || a->inl != b->inl || a->srcline != b->srcline ||
+	    !a->vals != !l->vals)
+		return false;
+	return !a->vals || !memcmp(h->vals[a->vals - 1], b->val, sizeof(b->val));
 }
 
 xpp_hist *xpp_hist_create(void)
@@ -54,6 +89,7 @@ void xpp_hist_free(xpp_hist *h)
 	if (!h)
 		return;
 	free(h->e);
+	free(h->vals);
 	xb_slots_free(&h->index);
 	free(h);
 }
@@ -83,7 +119,7 @@ static int reserve(xpp_hist *h)
 	if (xb_slots_grow(&n, h->nr + 1 > t->nslots ? (uint32_t)h->nr + 1 : t->nslots, hash_of, h))
 		return -ENOMEM;
 	for (uint32_t v = 1; v <= h->nr; v++) {
-		uint32_t i = xb_hash_bits(key_hash(&h->e[v - 1].key), n.bits);
+		uint32_t i = xb_hash_bits(hash_of(h, v), n.bits);
 
 		while (n.slot[i])
 			i = (i + 1) & (n.nslots - 1);
@@ -96,41 +132,81 @@ static int reserve(xpp_hist *h)
 
 int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr)
 {
+	struct lookup l = { k, any_val(k) };
+	struct xpp_hist_rec *r;
 	uint32_t *slot;
 
 	if (reserve(h))
 		return -ENOMEM;
-	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, k);
+	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, &l);
 	if (*slot) {
-		struct xpp_hist_entry *e = &h->e[*slot - 1];
-
-		e->period += period;
-		e->nr_samples += nr;
+		r = &h->e[*slot - 1];
+		r->period += period;
+		r->nr_samples += nr;
 		return *slot - 1;
 	}
 	if (h->nr == h->cap && XB_ARRAY_RESERVE(h->e, h->cap, h->nr + 1, 256))
 		return -ENOMEM;
-	h->e[h->nr].key = *k;
-	h->e[h->nr].period = period;
-	h->e[h->nr].nr_samples = nr;
+	if (l.vals) {
+		if (h->nr_vals >= UINT32_MAX - 1 ||
+		    XB_ARRAY_RESERVE(h->vals, h->cap_vals, h->nr_vals + 1, 64))
+			return -ENOMEM;
+		memcpy(h->vals[h->nr_vals++], k->val, sizeof(k->val));
+	}
+	r = &h->e[h->nr];
+	*r = (struct xpp_hist_rec){ .addr = k->addr, .period = period, .nr_samples = nr,
+				    .comm = k->comm, .dso = k->dso, .sym = k->sym,
+				    .level = k->level, .inl = k->inl, .srcline = k->srcline,
+				    .vals = l.vals ? (uint32_t)h->nr_vals : 0 };
 	*slot = (uint32_t)++h->nr;
 	return (int64_t)h->nr - 1;
 }
 
 int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k)
 {
+	struct lookup l = { k, any_val(k) };
 	uint32_t *slot;
 
 	if (!h->nr)
 		return -1;
-	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, k);
+	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, &l);
 	return *slot ? (int64_t)*slot - 1 : -1;
 }
 
-struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr)
+struct xpp_hist_rec *xpp_hist_recs(const xpp_hist *h, size_t *nr)
 {
 	*nr = h->nr;
 	return h->e;
+}
+
+size_t xpp_hist_nr(const xpp_hist *h)
+{
+	return h->nr;
+}
+
+struct xpp_hist_key xpp_hist_key_at(const xpp_hist *h, size_t i)
+{
+	const struct xpp_hist_rec *r = &h->e[i];
+	struct xpp_hist_key k = { .addr = r->addr, .comm = r->comm, .dso = r->dso,
+				  .sym = r->sym, .level = r->level, .inl = r->inl,
+				  .srcline = r->srcline };
+
+	if (r->vals)
+		memcpy(k.val, h->vals[r->vals - 1], sizeof(k.val));
+	return k;
+}
+
+struct xpp_hist_entry xpp_hist_entry_at(const xpp_hist *h, size_t i)
+{
+	return (struct xpp_hist_entry){ xpp_hist_key_at(h, i), h->e[i].period,
+					h->e[i].nr_samples };
+}
+
+uint64_t xpp_hist_val_at(const xpp_hist *h, size_t i, int v)
+{
+	const uint64_t *val = rec_vals(h, &h->e[i]);
+
+	return val ? val[v] : 0;
 }
 
 void xpp_hist_key_mask(struct xpp_hist_key *k, unsigned int keys)
@@ -159,7 +235,7 @@ xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < h->nr; i++) {
-		struct xpp_hist_key k = h->e[i].key;
+		struct xpp_hist_key k = xpp_hist_key_at(h, i);
 
 		xpp_hist_key_mask(&k, keys);
 		if (xpp_hist_add(out, &k, h->e[i].period, h->e[i].nr_samples)) {

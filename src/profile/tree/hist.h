@@ -70,10 +70,30 @@ struct xpp_hist_key {
 
 #define XPP_SRCLINE_FALLBACK (1u << 31)
 
+/* A key with its counts, as a value (the hist stores its entries as struct xpp_hist_rec). */
 struct xpp_hist_entry {
 	struct xpp_hist_key key;
 	uint64_t period;
 	uint64_t nr_samples;
+};
+
+/*
+ * An entry as the hist stores it: the key's fields but its values, which a row apart holds
+ * when any is set (issue 20: a key is 120 bytes, most of them values no view asked for,
+ * and a profile of unresolved addresses holds a million frames and as many entries; a rec
+ * is 56). Read the fields here, the whole key with xpp_hist_key_at().
+ */
+struct xpp_hist_rec {
+	uint64_t addr;
+	uint64_t period;
+	uint64_t nr_samples;
+	uint32_t comm;
+	uint32_t dso;
+	int32_t sym;
+	uint32_t level;
+	uint32_t inl;
+	uint32_t srcline;
+	uint32_t vals;    /* 0: every value is 0, else 1 + the row of the hist's values */
 };
 
 static inline void xpp_hist_key_init(struct xpp_hist_key *k)
@@ -108,7 +128,7 @@ void xpp_hist_free(xpp_hist *h);
 /* Charge `period` and `nr` samples to key k. 0 or -ENOMEM. */
 int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr);
 
-/* The same, returning the entry's index in xpp_hist_entries() (stable: entries never move
+/* The same, returning the entry's index in xpp_hist_recs() (stable: entries never move
  * between indexes), or -ENOMEM. Interns keys: xpp_hist_add_id(h, k, 0, 0) is a lookup-or-add. */
 int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr);
 
@@ -116,7 +136,20 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k);
 
 /* The entries, contiguous, in first-seen order; valid until the next xpp_hist_add(). */
-struct xpp_hist_entry *xpp_hist_entries(const xpp_hist *h, size_t *nr);
+struct xpp_hist_rec *xpp_hist_recs(const xpp_hist *h, size_t *nr);
+
+/* The number of entries. */
+size_t xpp_hist_nr(const xpp_hist *h);
+
+/* Entry i's key (i < xpp_hist_nr()), whole. */
+struct xpp_hist_key xpp_hist_key_at(const xpp_hist *h, size_t i);
+
+/* Entry i's key with its counts. */
+struct xpp_hist_entry xpp_hist_entry_at(const xpp_hist *h, size_t i);
+
+/* Value v (enum xpp_val) of entry i's key. */
+uint64_t xpp_hist_val_at(const xpp_hist *h, size_t i, int v);
+
 /* Multiply every entry's period and count by num/den, rounding down (den 0: zero them); the
  * entries stay, with their ids. */
 void xpp_hist_scale(xpp_hist *h, uint32_t num, uint32_t den);

@@ -293,10 +293,10 @@ static int tree_samples(struct pp *pp, const xpp_callgraph *cg, uint32_t ev)
 static int flat_samples(struct pp *pp, const xpp_hist *h, uint32_t ev)
 {
 	size_t n;
-	const struct xpp_hist_entry *e = xpp_hist_entries(h, &n);
+	const struct xpp_hist_rec *e = xpp_hist_recs(h, &n);
 
 	for (size_t i = 0; i < n; i++) {
-		const struct xpp_hist_key *k = &e[i].key;
+		struct xpp_hist_key kv = xpp_hist_key_at(h, i), *k = &kv;
 		char key[96];
 		int len;
 		int64_t loc;

@@ -139,8 +139,6 @@ static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 	const struct view_opts *o = c->o;
 	struct rv_entries g;
 	struct rv_cols v;
-	struct xpp_hist_entry *e;
-	size_t n;
 	int ret;
 
 	if (rv_event_chains(c, idx))
@@ -149,21 +147,20 @@ static int print_event(struct rv_ctx *c, uint32_t idx, FILE *out)
 	if (ret < 0)
 		return ret;
 	rv_cols_init(&v, c);
-	e = xpp_hist_entries(g.h, &n);
-	rv_widths(&v, e, n);
+	rv_widths(&v, g.h, NULL, xpp_hist_nr(g.h));
 
 	if (!o->quiet) {
 		stdio_print_event_head(c, idx, out);
 		stdio_print_titles(&v, out);
 	}
 	for (size_t i = 0; i < g.nr_rows; i++) {
-		const struct xpp_hist_entry *x = &e[g.rows[i]];
-		double pct = ev->total_period ? 100.0 * (double)x->period /
+		struct xpp_hist_entry x = xpp_hist_entry_at(g.h, g.rows[i]);
+		double pct = ev->total_period ? 100.0 * (double)x.period /
 						(double)ev->total_period : 0;
 
 		if (pct < o->percent_limit)
 			continue;
-		stdio_print_row(&v, &g, g.rows[i], &x->key, out);
+		stdio_print_row(&v, &g, g.rows[i], &x.key, out);
 	}
 	fputs("\n\n", out);
 	rv_entries_free(&g);

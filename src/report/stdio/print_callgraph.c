@@ -12,15 +12,10 @@ static int print_rows(struct rv_cgview *g, FILE *out)
 	struct rv_entries *en = &g->en;
 	double total = (double)g->ev->total_period;
 	size_t n;
-	struct xpp_hist_entry *e = xpp_hist_entries(en->h, &n), *shown;
+	struct xpp_hist_rec *e;
 
-	shown = malloc((en->nr_rows + 1) * sizeof(*shown));
-	if (!shown)
-		return -ENOMEM;
-	for (size_t r = 0; r < en->nr_rows; r++)
-		shown[r] = e[en->rows[r]];
-	rv_widths(&g->v, shown, en->nr_rows);
-	free(shown);
+	rv_widths(&g->v, en->h, en->rows, en->nr_rows);
+	e = xpp_hist_recs(en->h, &n);
 	if (!o->quiet) {
 		stdio_print_event_head(g->c, (uint32_t)(g->ev - g->c->ev), out);
 		stdio_print_titles(&g->v, out);

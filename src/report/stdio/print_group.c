@@ -82,7 +82,9 @@ static int print_rows(const struct rv_group *g, struct rv_cgview *cg, FILE *out)
 			for (uint32_t m = 0; m < g->n; m++)
 				fprintf(out, " %11" PRIu64, v[m].self_n);
 		}
-		stdio_print_keys(&g->v, rv_group_key(g, e), out);
+		struct xpp_hist_key k = rv_group_key(g, e);
+
+		stdio_print_keys(&g->v, &k, out);
 		/* a member's entry the leader lacks has no chains, as perf's linked dummy */
 		if (cg && g->lead_entry[e] != UINT32_MAX)
 			ret = rv_cg_print_entry(cg, g->lead_entry[e], out);

@@ -47,7 +47,7 @@ static int charge(xpp_hist *h, uint32_t **stamp, size_t *cap, const struct xpp_h
 		  uint32_t path, const struct rv_path *pa)
 {
 	int64_t id = xpp_hist_add_id(h, k, 0, 0);
-	struct xpp_hist_entry *e;
+	struct xpp_hist_rec *e;
 	size_t n;
 
 	if (id < 0)
@@ -57,7 +57,7 @@ static int charge(xpp_hist *h, uint32_t **stamp, size_t *cap, const struct xpp_h
 	if ((*stamp)[id] == path + 1)
 		return 0;
 	(*stamp)[id] = path + 1;
-	e = &xpp_hist_entries(h, &n)[id];
+	e = &xpp_hist_recs(h, &n)[id];
 	e->period += pa->period;
 	e->nr_samples += pa->count;
 	return 0;
@@ -66,7 +66,7 @@ static int charge(xpp_hist *h, uint32_t **stamp, size_t *cap, const struct xpp_h
 static int cmp_ids(const void *pa, const void *pb, void *arg)
 {
 	size_t n;
-	const struct xpp_hist_entry *e = xpp_hist_entries(arg, &n);
+	const struct xpp_hist_rec *e = xpp_hist_recs(arg, &n);
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 
 	if (e[a].period != e[b].period)
@@ -142,7 +142,7 @@ static int compute(struct callers *v)
 	for (int s = 0; s < 2; s++) {
 		xpp_hist *h = s ? v->callees : v->callers;
 
-		xpp_hist_entries(h, &v->nr[s]);
+		v->nr[s] = xpp_hist_nr(h);
 		v->rows[s] = malloc((v->nr[s] + 1) * sizeof(*v->rows[s]));
 		if (!v->rows[s])
 			goto out;
@@ -175,15 +175,13 @@ out:
 	return ret;
 }
 
-static const struct xpp_hist_key *line_key(const struct callers *v, const struct line *l)
+static struct xpp_hist_key line_key(const struct callers *v, const struct line *l)
 {
-	size_t n;
-
 	if (l->kind == L_CALLER)
-		return &xpp_hist_entries(v->callers, &n)[l->id].key;
+		return xpp_hist_key_at(v->callers, l->id);
 	if (l->kind == L_CALLEE)
-		return &xpp_hist_entries(v->callees, &n)[l->id].key;
-	return &v->focus;
+		return xpp_hist_key_at(v->callees, l->id);
+	return v->focus;
 }
 
 static void draw_fn(const struct callers *v, int y, const struct xpp_hist_key *k,
@@ -207,7 +205,6 @@ static void draw(struct callers *v)
 {
 	int page = LINES - 3 > 1 ? LINES - 3 : 1;
 	char buf[512], extra[64];
-	size_t n;
 
 	if (v->sel < v->top)
 		v->top = v->sel;
@@ -223,7 +220,7 @@ static void draw(struct callers *v)
 		const struct line *l = &v->lines[v->top + (size_t)i];
 		bool sel = v->top + (size_t)i == v->sel;
 		int y = 2 + i;
-		const struct xpp_hist_entry *e;
+		struct xpp_hist_entry e;
 
 		if (sel)
 			attron(tui_attr(ST_SELECTED));
@@ -250,8 +247,8 @@ static void draw(struct callers *v)
 			attroff(A_BOLD);
 			break;
 		default:
-			e = &xpp_hist_entries(l->kind == L_CALLER ? v->callers : v->callees, &n)[l->id];
-			draw_fn(v, y, &e->key, e->period, e->nr_samples, sel, "");
+			e = xpp_hist_entry_at(l->kind == L_CALLER ? v->callers : v->callees, l->id);
+			draw_fn(v, y, &e.key, e.period, e.nr_samples, sel, "");
 			break;
 		}
 		if (sel)
@@ -310,7 +307,7 @@ enum tui_exit tui_callers_run(struct tui *t, const struct rv_entries *en,
 			if (v.nr_history == MAX_HISTORY)
 				memmove(v.history, v.history + 1, --v.nr_history * sizeof(v.history[0]));
 			v.history[v.nr_history++] = v.focus;
-			v.focus = *line_key(&v, &v.lines[v.sel]);
+			v.focus = line_key(&v, &v.lines[v.sel]);
 			if (compute(&v) < 0)
 				goto out;
 			break;

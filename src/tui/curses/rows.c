@@ -38,20 +38,13 @@ int hb_init(struct hists *h, struct tui *t, uint32_t idx)
 			hb_free(h);
 			return ret;
 		}
-		xpp_hist_entries(h->grp.u, &n);
+		n = xpp_hist_nr(h->grp.u);
 		h->cols = h->grp.v;
 	} else {
 		/* widths over the listed entries, as the stdio view takes them */
-		struct xpp_hist_entry *e = xpp_hist_entries(h->en.h, &n);
-		struct xpp_hist_entry *shown = malloc((h->en.nr_rows + 1) * sizeof(*shown));
-
-		if (!shown)
-			goto nomem;
+		n = xpp_hist_nr(h->en.h);
 		rv_cols_init(&h->cols, &t->c);
-		for (size_t r = 0; r < h->en.nr_rows; r++)
-			shown[r] = e[h->en.rows[r]];
-		rv_widths(&h->cols, shown, h->en.nr_rows);
-		free(shown);
+		rv_widths(&h->cols, h->en.h, h->en.rows, h->en.nr_rows);
 	}
 	h->nr_entries = n;
 	h->seq = malloc((h->en.maxdepth + 1) * sizeof(*h->seq));
@@ -96,7 +89,7 @@ const uint32_t *hb_list(const struct hists *h, size_t *nr)
 
 struct xpp_hist_key hb_key(const struct hists *h, uint32_t e)
 {
-	return h->grp.n > 1 ? *rv_group_key(&h->grp, e) : rv_entry_key(&h->en, e);
+	return h->grp.n > 1 ? rv_group_key(&h->grp, e) : rv_entry_key(&h->en, e);
 }
 
 uint32_t hb_nr_members(const struct hists *h)
@@ -128,7 +121,7 @@ double hb_share(const struct hists *h, uint32_t e, unsigned int i)
 	} else {
 		size_t nr;
 
-		p = acc ? xpp_hist_entries(h->en.h, &nr)[e].period : h->en.self[e];
+		p = acc ? xpp_hist_recs(h->en.h, &nr)[e].period : h->en.self[e];
 		total = h->en.ev->total_period;
 	}
 	return total ? 100.0 * (double)p / (double)total : 0;
