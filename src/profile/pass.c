@@ -1332,10 +1332,13 @@ static int run_records(xpp_profile *p, struct xb_error *err)
 		*err = p->err;
 	else if (ret < 0)
 		xb_error_set(err, ret, "cannot process the records: %s", strerror(-ret));
-	/* the trees are complete: their lookup tables go before the views make theirs */
+	/* the trees are complete: their lookup tables go before the views make theirs, and
+	   the frames' index (the views read frames by id) */
 	for (uint32_t i = 0; !ret && i < p->nr_ev; i++)
 		if (p->ev[i].cg)
 			xpp_cg_freeze(p->ev[i].cg);
+	if (!ret)
+		xpp_hist_freeze(p->frames);
 	return ret;
 }
 

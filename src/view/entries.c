@@ -119,7 +119,8 @@ const uint32_t *rv_path_frames(const struct rv_entries *g, uint32_t p, uint32_t 
 	return buf + 1;
 }
 
-static int grow(void **a, size_t *cap, size_t need, size_t size)
+/* Room for need elements in *a, doubling; the new ones zeroed when `zero`. */
+static int grow(void **a, size_t *cap, size_t need, size_t size, bool zero)
 {
 	size_t n = *cap ? *cap : 256;
 	void *p;
@@ -131,7 +132,8 @@ static int grow(void **a, size_t *cap, size_t need, size_t size)
 	p = realloc(*a, n * size);
 	if (!p)
 		return -ENOMEM;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
+	if (zero)
+		memset((char *)p + *cap * size, 0, (n - *cap) * size);
 	*a = p;
 	*cap = n;
 	return 0;
@@ -151,14 +153,24 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 
 		size_t c5 = c1;
 
-		if (grow((void **)&g->self, &c1, nr, sizeof(*g->self)) ||
-		    grow((void **)&g->self_count, &c2, nr, sizeof(*g->self_count)) ||
-		    grow((void **)&g->level, &c3, nr, sizeof(*g->level)) ||
-		    grow((void **)&g->stamp, &c4, nr, sizeof(*g->stamp)) ||
+		/* not zeroed ahead: a page of them is resident once an entry is there */
+		if (grow((void **)&g->self, &c1, nr, sizeof(*g->self), false) ||
+		    grow((void **)&g->self_count, &c2, nr, sizeof(*g->self_count), false) ||
+		    grow((void **)&g->level, &c3, nr, sizeof(*g->level), false) ||
+		    grow((void **)&g->stamp, &c4, nr, sizeof(*g->stamp), false) ||
 		    (g->c->children && g->c->cg.mode != CG_NONE &&
-		     grow((void **)&g->depth, &c5, nr, sizeof(*g->depth))))
+		     grow((void **)&g->depth, &c5, nr, sizeof(*g->depth), false)))
 			return -ENOMEM;
 		g->cap_entries = c1;
+	}
+	for (; g->nr_zeroed < nr; g->nr_zeroed++) { /* a new entry (one at most) */
+		size_t i = g->nr_zeroed;
+
+		g->self[i] = g->self_count[i] = 0;
+		g->level[i] = 0;
+		g->stamp[i] = 0;
+		if (g->depth)
+			g->depth[i] = 0;
 	}
 	/*
 	 * perf's entry keeps the level of the sample that made it (an unmapped address met
@@ -342,7 +354,7 @@ static int aggregate(struct rv_entries *g)
 		if (m < 0)
 			goto out;
 		nr = xpp_hist_nr(g->h);
-		if (grow((void **)&npaths, &cap, nr, sizeof(*npaths)))
+		if (grow((void **)&npaths, &cap, nr, sizeof(*npaths), true))
 			goto out;
 		for (int i = 0; i < m; i++) {
 			struct xpp_hist_rec *he = &xpp_hist_recs(g->h, &nr)[g->fentry[i]];
@@ -693,6 +705,8 @@ int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx)
 	rv_cols_init(&rs.v, c);
 	qsort_r(g->rows, g->nr_rows, sizeof(*g->rows),
 		c->nr_sort ? cmp_fields : g->chains ? cmp_rows : cmp_flat, &rs);
+	/* the entries are made: what finds them by frame is the entry map (entry_of()) */
+	xpp_hist_freeze(g->h);
 	return 0;
 }
 
@@ -798,6 +812,8 @@ static int64_t chain_frame(struct rv_entries *g, uint32_t f)
 	return g->chain_rep[id] - 1;
 }
 
+#define CHAINS_FREEZE_NODES (1u << 16)
+
 int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq)
 {
 	bool caller = g->c->cg.order != 0;
@@ -851,6 +867,13 @@ int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t
 		if (xpp_cg_add_path(t, seq, n, pa->period, pa->count) < 0)
 			return -ENOMEM;
 	}
+	/*
+	 * A graph of every path (an outermost caller's) is read now, as full nodes of 56
+	 * bytes: its lookup table (10 bytes a node) goes first. A small one stays for the
+	 * next entry, which would make it again.
+	 */
+	if (xpp_cg_nr_nodes(t) > CHAINS_FREEZE_NODES)
+		xpp_cg_freeze(t);
 	return 0;
 }
 

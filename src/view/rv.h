@@ -294,7 +294,7 @@ struct rv_entries {
 	size_t dense_cap;
 	uint32_t *stamp;             /* per entry: the last path that met it, + 1 */
 	uint32_t *depth;             /* per entry, with children: perf's callchain max_depth */
-	size_t cap_entries;
+	size_t cap_entries, nr_zeroed; /* of the per-entry arrays: room, entries set to 0 */
 	uint32_t *pathbuf, *fentry;  /* scratch: one path's keys, its entries */
 	/* frames as chains tell them apart (rv_entry_chains()), filled as chains are built */
 	xpp_hist *chain_keys;

@@ -169,8 +169,22 @@ int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k)
 
 	if (!h->nr)
 		return -1;
+	/* frozen: the index comes back (the entries are the hist's state, the index a cache
+	   of them); without the memory for it, each entry in turn */
+	if (!h->index.nslots && reserve((xpp_hist *)h)) {
+		for (size_t i = 0; i < h->nr; i++)
+			if (key_eq(h, (uint32_t)i + 1, &l))
+				return (int64_t)i;
+		return -1;
+	}
 	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, &l);
 	return *slot ? (int64_t)*slot - 1 : -1;
+}
+
+void xpp_hist_freeze(xpp_hist *h)
+{
+	xb_slots_free(&h->index);
+	h->index = (struct xb_slots){ 0 };
 }
 
 struct xpp_hist_rec *xpp_hist_recs(const xpp_hist *h, size_t *nr)

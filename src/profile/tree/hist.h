@@ -135,6 +135,12 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 /* The index of key k's entry, or -1 when it has none. */
 int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k);
 
+/*
+ * No more keys for now: drop the index (4 to 8 bytes an entry; 16 MB for a million).
+ * Entries stay; the next add or find builds the index again.
+ */
+void xpp_hist_freeze(xpp_hist *h);
+
 /* The entries, contiguous, in first-seen order; valid until the next xpp_hist_add(). */
 struct xpp_hist_rec *xpp_hist_recs(const xpp_hist *h, size_t *nr);
 
