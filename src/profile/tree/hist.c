@@ -12,6 +12,9 @@ struct xpp_hist {
 	struct xpp_hist_rec *e;
 	size_t nr, cap;
 	struct xb_slots index;  /* entry index + 1 */
+	uint8_t *tags;          /* per slot: 8 more bits of its entry's hash, so that a probe
+				   reads an entry only when they match (a new key's probes
+				   read no entry at all, mostly) */
 	uint64_t (*vals)[XPP_VAL_NR]; /* the values of the keys with any set, a row each */
 	size_t nr_vals, cap_vals;
 };
@@ -79,6 +82,24 @@ static bool key_eq(const void *ctx, uint32_t v, const void *key)
 	return !a->vals || !memcmp(h->vals[a->vals - 1], b->val, sizeof(b->val));
 }
 
+static uint8_t tag_of(uint64_t hash)
+{
+	return (uint8_t)(hash >> 24); /* below the index's bits (at most 31 from the top) */
+}
+
+/* The slot of l's entry, else the empty slot where it goes; *tag: its tag. */
+static uint32_t *probe(const xpp_hist *h, uint64_t hash, const struct lookup *l, uint8_t *tag)
+{
+	const struct xb_slots *t = &h->index;
+	uint32_t mask = t->nslots - 1, i = xb_hash_bits(hash, t->bits);
+
+	*tag = tag_of(hash);
+	for (; t->slot[i]; i = (i + 1) & mask)
+		if (h->tags[i] == *tag && key_eq(h, t->slot[i], l))
+			break;
+	return &t->slot[i];
+}
+
 xpp_hist *xpp_hist_create(void)
 {
 	return calloc(1, sizeof(struct xpp_hist));
@@ -91,6 +112,7 @@ void xpp_hist_free(xpp_hist *h)
 	free(h->e);
 	free(h->vals);
 	xb_slots_free(&h->index);
+	free(h->tags);
 	free(h);
 }
 
@@ -110,6 +132,7 @@ int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uin
 static int reserve(xpp_hist *h)
 {
 	struct xb_slots *t = &h->index, n = { 0 };
+	uint8_t *tags;
 
 	if (h->nr >= UINT32_MAX - 1)
 		return -ENOMEM;
@@ -118,15 +141,23 @@ static int reserve(xpp_hist *h)
 	/* what xb_slots_grow() makes of t: twice the slots, or enough for nr + 1 */
 	if (xb_slots_grow(&n, h->nr + 1 > t->nslots ? (uint32_t)h->nr + 1 : t->nslots, hash_of, h))
 		return -ENOMEM;
+	if (!(tags = malloc(n.nslots))) {
+		xb_slots_free(&n);
+		return -ENOMEM;
+	}
 	for (uint32_t v = 1; v <= h->nr; v++) {
-		uint32_t i = xb_hash_bits(hash_of(h, v), n.bits);
+		uint64_t hash = hash_of(h, v);
+		uint32_t i = xb_hash_bits(hash, n.bits);
 
 		while (n.slot[i])
 			i = (i + 1) & (n.nslots - 1);
 		n.slot[i] = v;
+		tags[i] = tag_of(hash);
 	}
 	xb_slots_free(t);
+	free(h->tags);
 	*t = n;
+	h->tags = tags;
 	return 0;
 }
 
@@ -135,10 +166,11 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 	struct lookup l = { k, any_val(k) };
 	struct xpp_hist_rec *r;
 	uint32_t *slot;
+	uint8_t tag;
 
 	if (reserve(h))
 		return -ENOMEM;
-	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, &l);
+	slot = probe(h, key_hash(k), &l, &tag);
 	if (*slot) {
 		r = &h->e[*slot - 1];
 		r->period += period;
@@ -158,6 +190,7 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 				    .comm = k->comm, .dso = k->dso, .sym = k->sym,
 				    .level = k->level, .inl = k->inl, .srcline = k->srcline,
 				    .vals = l.vals ? (uint32_t)h->nr_vals : 0 };
+	h->tags[slot - h->index.slot] = tag;
 	*slot = (uint32_t)++h->nr;
 	return (int64_t)h->nr - 1;
 }
@@ -177,7 +210,7 @@ int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k)
 				return (int64_t)i;
 		return -1;
 	}
-	slot = xb_slots_find(&h->index, key_hash(k), key_eq, h, &l);
+	slot = probe(h, key_hash(k), &l, &(uint8_t){ 0 });
 	return *slot ? (int64_t)*slot - 1 : -1;
 }
 
@@ -185,6 +218,8 @@ void xpp_hist_freeze(xpp_hist *h)
 {
 	xb_slots_free(&h->index);
 	h->index = (struct xb_slots){ 0 };
+	free(h->tags);
+	h->tags = NULL;
 }
 
 struct xpp_hist_rec *xpp_hist_recs(const xpp_hist *h, size_t *nr)
