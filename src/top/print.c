@@ -72,12 +72,13 @@ static void print_event(struct top_session *s, uint32_t idx, FILE *out)
 	uint64_t total;
 	size_t nr_shown = 0, max;
 
-	/* the entries, and with -g the scratch of their chains, printed below each as perf top's */
-	if (rv_cgview_init(&cg, c, idx) < 0)
-		return;
 	/* -E, else what the terminal holds below the status lines, as perf top */
 	max = o->entries > 0 ? (size_t)o->entries :
 	      s->rows > 8 ? (size_t)s->rows - 4 : TOP_DEFAULT_ENTRIES;
+	/* the entries shown (the hottest selected, then sorted: a refresh does not sort them
+	 * all), and with -g the scratch of their chains, printed below each as perf top's */
+	if (rv_cgview_init(&cg, c, idx, max) < 0)
+		return;
 	shown = malloc((max + 1) * sizeof(*shown));
 	if (!shown)
 		goto out;

@@ -285,7 +285,7 @@ int rv_cg_print_entry(struct rv_cgview *g, uint32_t i, FILE *out)
 	return 0;
 }
 
-int rv_cgview_init(struct rv_cgview *g, struct rv_ctx *c, uint32_t idx)
+int rv_cgview_init(struct rv_cgview *g, struct rv_ctx *c, uint32_t idx, size_t limit)
 {
 	int ret;
 
@@ -293,7 +293,7 @@ int rv_cgview_init(struct rv_cgview *g, struct rv_ctx *c, uint32_t idx)
 	g->c = c;
 	g->ev = &c->ev[idx];
 	rv_cols_init(&g->v, c);
-	ret = rv_entries_build(&g->en, c, idx);
+	ret = rv_entries_build_top(&g->en, c, idx, limit);
 	if (ret < 0)
 		return ret;
 	g->scratch = xpp_cg_create();

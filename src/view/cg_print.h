@@ -2,13 +2,14 @@
 #ifndef XPERF_VIEW_CG_PRINT_H
 #define XPERF_VIEW_CG_PRINT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "view/rv.h"
 
 /*
- * An event's call-graph view: its entries (rv_entries_build()), the columns of c, and the
+ * An event's call-graph view: its entries (rv_entries_build_top()), the columns of c, and the
  * scratch that holds one entry's chains at a time.
  */
 struct rv_cgview {
@@ -20,8 +21,11 @@ struct rv_cgview {
 	uint32_t *seq;
 };
 
-/* Event idx of c's view into g. 0 or -ENOMEM (g is then freed). */
-int rv_cgview_init(struct rv_cgview *g, struct rv_ctx *c, uint32_t idx);
+/*
+ * Event idx of c's view into g, its first `limit` rows only (rv_entries_build_top(); 0:
+ * all). 0 or -ENOMEM (g is then freed).
+ */
+int rv_cgview_init(struct rv_cgview *g, struct rv_ctx *c, uint32_t idx, size_t limit);
 void rv_cgview_free(struct rv_cgview *g);
 
 /*

@@ -672,7 +672,74 @@ bool rv_event_chains(const struct rv_ctx *c, uint32_t idx)
 	return c->callchains && c->ev[idx].cg && (c->children || c->cg.mode != CG_NONE);
 }
 
+/* The value rows are sorted by before anything else (cmp_rows(), cmp_flat()). */
+static uint64_t row_value(const struct rv_entries *g, const struct xpp_hist_rec *e, uint32_t r)
+{
+	return g->chains && !g->c->children ? g->self[r] : e[r].period;
+}
+
+/* The k-th largest of v[0..n) (k < n), v reordered: selection by three-way partitions. */
+static uint64_t kth_largest(uint64_t *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n; /* k is in [lo, hi) */
+
+	for (;;) {
+		uint64_t pivot = v[lo + (hi - lo) / 2], t;
+		size_t gt = lo, i = lo, lt = hi;
+
+		/* v[lo..gt) > pivot, v[gt..i) == pivot, v[lt..hi) < pivot */
+		while (i < lt) {
+			if (v[i] > pivot)
+				t = v[i], v[i++] = v[gt], v[gt++] = t;
+			else if (v[i] < pivot)
+				t = v[i], v[i] = v[--lt], v[lt] = t;
+			else
+				i++;
+		}
+		if (k < gt)
+			hi = gt;
+		else if (k < lt)
+			return pivot;
+		else
+			lo = lt;
+	}
+}
+
+/*
+ * Keep of g's rows those that can be among the first `limit` of the sorted order: every
+ * comparison starts with row_value(), so they are the rows of a value at least the
+ * limit-th largest (ties at it are all kept: the keys order them). The rest are left
+ * unsorted and uncounted; a refresh of top then sorts what it shows, not 40k entries.
+ */
+static int keep_top_rows(struct rv_entries *g, size_t limit)
+{
+	size_t n, m = 0;
+	const struct xpp_hist_rec *e = xpp_hist_recs(g->h, &n);
+	uint64_t *v, min;
+
+	if (!limit || limit >= g->nr_rows)
+		return 0;
+	v = malloc(g->nr_rows * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < g->nr_rows; i++)
+		v[i] = row_value(g, e, g->rows[i]);
+	min = kth_largest(v, g->nr_rows, limit - 1);
+	free(v);
+	for (size_t i = 0; i < g->nr_rows; i++)
+		if (row_value(g, e, g->rows[i]) >= min)
+			g->rows[m++] = g->rows[i];
+	g->nr_rows = m;
+	return 0;
+}
+
 int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx)
+{
+	return rv_entries_build_top(g, c, idx, 0);
+}
+
+int rv_entries_build_top(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx,
+			 size_t limit)
 {
 	struct row_sort rs = { g };
 	int ret;
@@ -698,6 +765,9 @@ int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx)
 		ret = mode_periods(g);
 	if (!ret && c->o->verbose)
 		ret = entry_addrs(g);
+	/* -F's sort lists may start with a key: they sort everything */
+	if (!ret && !c->nr_sort)
+		ret = keep_top_rows(g, limit);
 	if (ret < 0) {
 		rv_entries_free(g);
 		return ret;
@@ -705,6 +775,8 @@ int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx)
 	rv_cols_init(&rs.v, c);
 	qsort_r(g->rows, g->nr_rows, sizeof(*g->rows),
 		c->nr_sort ? cmp_fields : g->chains ? cmp_rows : cmp_flat, &rs);
+	if (limit && g->nr_rows > limit)
+		g->nr_rows = limit;
 	/* the entries are made: what finds them by frame is the entry map (entry_of()) */
 	xpp_hist_freeze(g->h);
 	return 0;

@@ -315,6 +315,13 @@ bool rv_event_chains(const struct rv_ctx *c, uint32_t idx);
 
 /* Build event idx's entries into g. 0 or -ENOMEM (g is then freed). */
 int rv_entries_build(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx);
+/*
+ * The same for a view that shows the first `limit` rows only (0: all): g->rows holds
+ * those, as the full sort orders them, the others are not sorted (top's refresh: a
+ * selection of the hottest, then a sort of those, for tens of thousands of entries).
+ */
+int rv_entries_build_top(struct rv_entries *g, const struct rv_ctx *c, uint32_t idx,
+			 size_t limit);
 void rv_entries_free(struct rv_entries *g);
 
 /*

@@ -59,6 +59,17 @@ test_case "-g: each entry its call chains below it, as perf top --stdio -g" '
 		fail "no callee chain: $(cat self)"
 '
 
+test_case "-E 3: the three hottest of all entries, hottest first (a selection, then its sort)" '
+	$WL/spin 8 >/dev/null & pid=$!
+	rc=0; xperf-top --stdio -E 3 -n -d 1 --refreshes 1 >out 2>err || rc=$?
+	kill $pid 2>/dev/null || :
+	[ $rc -eq 0 ] || { cat err; fail "exit $rc"; }
+	grep "\[[.k]\]" out | awk "{ print \$2 }" >n
+	[ "$(wc -l <n)" -eq 3 ] || fail "not three rows: $(cat out)"
+	sort -rn n | cmp -s - n || fail "not hottest first: $(cat out)"
+	grep "\[[.k]\]" out | head -1 | grep -q spin_work || fail "spin_work not first: $(cat out)"
+'
+
 test_case "-K: no kernel entries; -U: no user entries" '
 	$WL/spin 8 >/dev/null & pid=$!
 	rc=0; xperf-top --stdio -K -d 1 --refreshes 1 >k 2>err || rc=$?

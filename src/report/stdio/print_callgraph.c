@@ -39,7 +39,7 @@ static int print_rows(struct rv_cgview *g, FILE *out)
 int stdio_print_callgraph_event(struct rv_ctx *c, uint32_t idx, uint32_t nr_members, FILE *out)
 {
 	struct rv_cgview g;
-	int ret = rv_cgview_init(&g, c, idx);
+	int ret = rv_cgview_init(&g, c, idx, 0);
 
 	if (ret < 0)
 		return ret;
