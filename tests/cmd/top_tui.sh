@@ -123,6 +123,18 @@ tui_case "the flame graph and annotate of a live profile (-g), and back" '
 	ended t 0
 '
 
+tui_case "without -g, f and c say top runs without -g (not that a file lacks them)" '
+	pane t
+	top t -p $BUSY -d 0.5
+	wait_screen t "work_a"
+	keys t f
+	wait_screen t "f: no call chains: top runs without -g"
+	keys t c
+	wait_screen t "c: no call chains: top runs without -g"
+	keys t q
+	ended t 0
+'
+
 tui_case "q restores the terminal (alternate screen off, echo and icanon back)" '
 	pane t
 	top t -d 0.5

@@ -395,13 +395,13 @@ static enum tui_exit open_view(struct hists *h, int ch)
 
 	if (ch == 'f') {
 		if (!h->en.ev->cg) {
-			snprintf(h->msg, sizeof(h->msg), "f: no call chains: the file was recorded without -g");
+			snprintf(h->msg, sizeof(h->msg), "f: %s", tui_no_chains(h->t));
 			return TUI_BACK;
 		}
 		return tui_flame_run(h->t, h->idx, fn ? &k : NULL, h->zooms, h->nr_zooms);
 	}
 	if (!h->en.chains) {
-		snprintf(h->msg, sizeof(h->msg), "c: no call chains: the file was recorded without -g");
+		snprintf(h->msg, sizeof(h->msg), "c: %s", tui_no_chains(h->t));
 		return TUI_BACK;
 	}
 	if (!fn) {
@@ -520,7 +520,7 @@ static int key(struct hists *h, int ch, bool has_list)
 		break;
 	case 'o': /* children and self, or self alone: the pass computes one of them */
 		if (!h->t->c.callchains) {
-			snprintf(h->msg, sizeof(h->msg), "o: no call chains: the file was recorded without -g");
+			snprintf(h->msg, sizeof(h->msg), "o: %s", tui_no_chains(h->t));
 			break;
 		}
 		h->t->flip_children = true;

@@ -378,7 +378,7 @@ int hb_toggle(struct hists *h)
 		snprintf(h->msg, sizeof(h->msg), "%s", r->node ? "no branches below this line" :
 			 h->t->c.callchains && !hb_marker(h) ? "no call chains shown (-g none)" :
 			 h->en.chains ? "no call chains above the threshold for this entry" :
-			 "no call chains: the file was recorded without -g");
+			 tui_no_chains(h->t));
 		return 0;
 	}
 	if (!r->node) {

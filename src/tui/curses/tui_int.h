@@ -135,6 +135,8 @@ int tui_getkey(struct tui *t);
  * when only t->status changed (draw again, keeping the message).
  */
 int tui_getkey_live(struct tui *t);
+/* Why the keys that need call chains (Enter, f, c, o) find none, as fits the source. */
+const char *tui_no_chains(const struct tui *t);
 /* Not keys (tui_getkey_live()), above every curses key (KEY_MAX) and byte. */
 #define TUI_KEY_REFRESH 0x10000
 #define TUI_KEY_REDRAW 0x10001

@@ -203,6 +203,13 @@ static void splash(const char *fmt, const char *arg)
 	refresh();
 }
 
+const char *tui_no_chains(const struct tui *t)
+{
+	/* a live source is top, whose own -g decides; a file's were recorded so */
+	return t->src && t->src->update ? "no call chains: top runs without -g" :
+	       "no call chains: record with -g";
+}
+
 bool tui_event_listed(const struct tui *t, uint32_t idx)
 {
 	const char *name;
