@@ -27,6 +27,9 @@ struct top_live {
 	int err;                 /* -ENOMEM while buffering */
 	double last, next;
 	bool aged;               /* the profile has a refresh's counts to age */
+	int refreshes;           /* refreshes applied (--refreshes ends the TUI after them) */
+	double end;              /* with --refreshes: when the last is due to have been shown
+				    for -d seconds, whether or not a screen held refreshes back */
 	char status[320];        /* the last refresh's status line, given at every call */
 };
 
@@ -80,6 +83,10 @@ static int update(void *ctx, bool apply, xpp_profile **p, char *status, size_t s
 		snprintf(status, size, "out of memory for the samples of the next refresh");
 		return l->err;
 	}
+	/* --refreshes N: the N-th table shown for -d seconds, then the end, from any screen
+	 * (one that holds the profile holds refreshes back: then at the time they were due) */
+	if (s->o->refreshes && now >= l->next && (l->refreshes >= s->o->refreshes || now >= l->end))
+		return TUI_UPDATE_END;
 	if (!apply || now < l->next) {
 		snprintf(status, size, "%s", l->status);
 		return 0;
@@ -98,6 +105,7 @@ static int update(void *ctx, bool apply, xpp_profile **p, char *status, size_t s
 	snprintf(status, size, "%s", l->status);
 	s->st.samples = s->st.kernel_samples = s->st.hidden = s->st.exact = 0;
 	l->aged = true;
+	l->refreshes++;
 	l->last = now;
 	l->next = now + s->o->delay;
 	return 1;
@@ -122,6 +130,7 @@ int top_tui(struct top_session *s)
 
 	l.last = top_now();
 	l.next = l.last + (s->o->delay < TOP_FIRST_REFRESH ? s->o->delay : TOP_FIRST_REFRESH);
+	l.end = l.next + s->o->refreshes * s->o->delay;
 	ret = tui_browse(&src);
 	free(l.buf);
 	return ret;

@@ -61,6 +61,8 @@ struct tui_source {
 	 * It may write a line for the status bar of the main view into status (samples per
 	 * second, lost samples; size bytes, "" none). A negative return ends the browser: the
 	 * message in status is printed with cli_error(), the status is CLI_EXIT_RUNTIME.
+	 * TUI_UPDATE_END (apply or not) ends it too, from whatever screen, with CLI_EXIT_OK
+	 * (top's --refreshes).
 	 */
 	int (*update)(void *ctx, bool apply, xpp_profile **profile, char *status, size_t size);
 	void *ctx;
@@ -68,6 +70,9 @@ struct tui_source {
 	/* a differential view (xperf diff --tui): the profile compared with; NULL none */
 	const struct tui_baseline *baseline;
 };
+
+/* What update returns when the source is done: the browser quits as on q. */
+#define TUI_UPDATE_END 2
 
 /*
  * What a differential view compares the browsed profile with: the flame graph colours

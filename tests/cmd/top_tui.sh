@@ -135,6 +135,17 @@ tui_case "without -g, f and c say top runs without -g (not that a file lacks the
 	ended t 0
 '
 
+tui_case "--refreshes 2: the TUI ends by itself after two refreshes, even in the flame graph" '
+	pane t
+	t0=$(date +%s%N)
+	top t -g -p $BUSY -d 0.5 --refreshes 2
+	keys t f
+	ended t 0
+	t1=$(date +%s%N)
+	# the first refresh comes at 0.5 s, the second at 1 s, the end at 1.5 s
+	[ $(( (t1 - t0) / 1000000 )) -lt 8000 ] || fail "took $(( (t1 - t0) / 1000000 )) ms"
+'
+
 tui_case "q restores the terminal (alternate screen off, echo and icanon back)" '
 	pane t
 	top t -d 0.5

@@ -120,7 +120,7 @@ const char *tui_prompt(struct tui *t, const char *label, char *buf, size_t size)
 		ch = tui_getkey(t);
 		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
 			break;
-		if (ch == TUI_ESC || t->failed) {
+		if (ch == TUI_ESC || t->failed || t->ended) {
 			curs_set(0);
 			return NULL;
 		}

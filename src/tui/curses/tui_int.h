@@ -105,6 +105,7 @@ struct tui {
 	const struct tui_source *src;
 	char status[256];               /* its status line, "" none */
 	bool failed;                    /* its refresh failed: every view goes back, then quits */
+	bool ended;                     /* its refresh said TUI_UPDATE_END: the same, exit 0 */
 	double refresh_start;           /* when the last applied refresh started, 0 none pending */
 	unsigned int nr_refresh;        /* -v: refreshes applied, their time to the screen */
 	double refresh_max, refresh_sum;

@@ -147,6 +147,10 @@ static int live_refresh(struct tui *t, bool apply)
 		t->failed = true;
 		return 0;
 	}
+	if (ret == TUI_UPDATE_END) {
+		t->ended = true;
+		return 0;
+	}
 	if (!apply)
 		return 0;
 	if (ret == 0) /* the status line alone, where it shows */
@@ -167,7 +171,7 @@ static int getkey(struct tui *t, bool apply)
 	if (t->src && t->src->update)
 		timeout((int)(t->src->interval_ms ? t->src->interval_ms : 1000));
 	for (;;) {
-		if (t->failed)
+		if (t->failed || t->ended)
 			return 'q';
 		ch = getch();
 		if (ch != ERR || !t->src || !t->src->update)
