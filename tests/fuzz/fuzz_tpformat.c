@@ -24,6 +24,23 @@
 #define PAD (1u << 20) /* as TP_PAD in src/script/tracepoint_te.c */
 
 /*
+ * The size of a record holding every field of the event (at least 64 bytes), as script
+ * prints only samples whose raw data holds them all (fields_inside() in tracepoint_te.c):
+ * libtraceevent takes a flexible array (size 0) to run to the record's end.
+ */
+static int record_size(const struct tep_event *ev)
+{
+	const struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+	int size = 64;
+
+	for (int i = 0; i < 2; i++)
+		for (const struct tep_format_field *f = lists[i]; f; f = f->next)
+			if (f->offset >= 0 && f->size >= 0 && f->offset + f->size > size)
+				size = f->offset + f->size;
+	return size;
+}
+
+/*
  * Print one record of the event whose first bytes but common_type are fill: 0, and 1 (a
  * __data_loc then points 257 bytes in, 257 long). What a damaged sample's data does is the
  * printing's business (bounded lengths, the padded copy), not the format check's.
@@ -32,7 +49,7 @@ static void print_record(struct tep_handle *tep, struct tep_event *ev, unsigned 
 			 unsigned char fill)
 {
 	struct tep_format_field *type = tep_find_common_field(ev, "common_type");
-	struct tep_record rec = { .data = raw, .size = 64 };
+	struct tep_record rec = { .data = raw, .size = record_size(ev) };
 	struct trace_seq seq;
 	uint16_t id = (uint16_t)ev->id;
 
