@@ -51,22 +51,6 @@ static struct xpp_event *event_of(xpp_profile *p, const struct xpf_attr *a)
 	return e->h ? e : NULL;
 }
 
-static uint32_t level_of(uint16_t cpumode)
-{
-	switch (cpumode) {
-	case PERF_RECORD_MISC_KERNEL:
-		return 'k';
-	case PERF_RECORD_MISC_GUEST_KERNEL:
-		return 'g';
-	case PERF_RECORD_MISC_GUEST_USER:
-		return 'u';
-	case PERF_RECORD_MISC_HYPERVISOR:
-		return 'H';
-	default:
-		return '.';
-	}
-}
-
 /* 1 + the string id of s (the inl/srcline encoding of hist keys), or a negative errno. */
 static int64_t str_key(xpp_profile *p, const char *s)
 {
@@ -273,7 +257,7 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 	}
 
 	xpp_hist_key_init(&k);
-	k.level = level_of(cpumode);
+	k.level = xpp_level_of(cpumode);
 	p->fr_mapped = false;
 	p->fr_addr = ip;
 	if (xpp_machine_resolve_ip(p->m, th, cpumode, ip, &k.dso, &k.addr)) {
@@ -291,7 +275,7 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 	} else {
 		/* perf leaves an unmapped entry the level of its sample */
 		k.addr = ip;
-		k.level = level_of(sample_mode);
+		k.level = xpp_level_of(sample_mode);
 		if (p->srclines && (line = str_key(p, "??:0")) >= 0)
 			k.srcline = (uint32_t)line;
 	}
@@ -411,7 +395,7 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
  */
 static int chain_levels(xpp_profile *p, uint32_t *f, uint32_t n, uint16_t sample_mode)
 {
-	uint32_t prev = level_of(sample_mode);
+	uint32_t prev = xpp_level_of(sample_mode);
 
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t i = p->order == 1 ? n - 1 - j : j;
@@ -988,7 +972,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	self.ip = self.addr = s.ip;
 	xpp_hist_key_init(&k);
 	k.comm = th->comm;
-	k.level = level_of(cpumode);
+	k.level = xpp_level_of(cpumode);
 	if ((p->comm_filter.list.nr &&
 	     !filter_keeps(p, XPP_FILTER_COMMS, xpp_filter_pass(&p->comm_filter, k.comm,
 							xpp_intern_str(p->comms, k.comm)))) ||

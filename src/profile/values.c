@@ -233,7 +233,8 @@ static int mem_blk_of(const struct xpp_val_in *in, uint64_t *v)
 	return 0;
 }
 
-static uint32_t level_of(uint16_t cpumode)
+/* perf's level character of a cpumode (PERF_RECORD_MISC_CPUMODE_MASK bits). */
+uint32_t xpp_level_of(uint16_t cpumode)
 {
 	switch (cpumode) {
 	case PERF_RECORD_MISC_KERNEL:
@@ -341,7 +342,7 @@ static int daddr_of(const struct xpp_val_in *in, uint64_t *v)
 {
 	struct xpp_val_first *f = &in->p->first_now[0];
 
-	*f = (struct xpp_val_first){ .v = XPP_VAL_DADDR, .level = level_of(in->cpumode),
+	*f = (struct xpp_val_first){ .v = XPP_VAL_DADDR, .level = xpp_level_of(in->cpumode),
 				     .sym = -1 };
 	f->value = (in->s->type & PERF_SAMPLE_ADDR) ? in->s->addr : 0;
 	if (daddr_resolve(in, &f->dso, &f->addr))
@@ -369,7 +370,7 @@ static int phys_of(const struct xpp_val_in *in, uint64_t *v)
 {
 	struct xpp_val_first *f = &in->p->first_now[1];
 
-	*f = (struct xpp_val_first){ .v = XPP_VAL_PHYS, .level = level_of(in->cpumode),
+	*f = (struct xpp_val_first){ .v = XPP_VAL_PHYS, .level = xpp_level_of(in->cpumode),
 				     .dso = XPP_HIST_NO_DSO, .sym = -1 };
 	f->value = (in->s->type & PERF_SAMPLE_PHYS_ADDR) ? in->s->phys_addr : 0;
 	*v = f->value;

@@ -12,6 +12,9 @@ typedef struct xpp_profile xpp_profile;
 struct xpp_thread;
 
 /* What a value is computed from: the sample (context values), or one frame (frame values). */
+/* perf's level character ('.' user, 'k' kernel, 'g', 'u', 'H') of a sample's cpumode. */
+uint32_t xpp_level_of(uint16_t cpumode);
+
 struct xpp_val_in {
 	xpp_profile *p;
 	const struct xpf_sample *s;     /* context: the sample (its fixed words at least) */
