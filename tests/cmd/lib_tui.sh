@@ -1,4 +1,5 @@
-# The tmux driver of the TUI suites (report_tui*.sh, diff_tui.sh): keys sent with send-keys,
+# The tmux driver of the TUI suites (report_tui*.sh, diff_tui.sh, tui_live.sh,
+# top_tui.sh): keys sent with send-keys,
 # assertions on what a person sees (capture-pane). Each suite has its own tmux server; the
 # pane runs a plain bash, so after the TUI ends the same pane shows whether the terminal came
 # back clean (tmux's alternate_on flag, `stty -a`). Sourced after lib.sh.
@@ -39,9 +40,10 @@ wait_screen() {
 }
 
 # pane SESSION [COLS LINES]: a new session running a plain bash in the case's directory
+# (COLS defaults to $PANE_COLS, else 100)
 pane() {
 	tm kill-session -t "$1" >/dev/null 2>&1 || :
-	tm -u new-session -d -s "$1" -x "${2:-100}" -y "${3:-30}" -c "$PWD" \
+	tm -u new-session -d -s "$1" -x "${2:-${PANE_COLS:-100}}" -y "${3:-30}" -c "$PWD" \
 		"env PS1='$ ' HISTFILE=/dev/null bash --norc --noprofile -i"
 	wait_screen "$1" '^\$' 5
 }

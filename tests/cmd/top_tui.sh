@@ -4,44 +4,14 @@
 # plain bash, so after top ends the same pane shows whether the terminal came back clean.
 . "$(dirname "$0")/lib.sh"
 
-WL=$XPERF_BUILD/workloads
-SOCK=$TEST_TMP/tmux.sock
-tm() { tmux -S "$SOCK" "$@"; }
+PANE_COLS=120
+. "$(dirname "$0")/lib_tui.sh"
 trap 'tm kill-server >/dev/null 2>&1; kill $BUSY 2>/dev/null; rm -rf "$TEST_TMP"' EXIT
-
-why_skip=
-if ! command -v tmux >/dev/null 2>&1; then
-	why_skip="tmux is not installed (scripts/ensure-deps.sh installs it)"
-elif ! xperf version | grep -q '+ncursesw'; then
-	why_skip="this build has no TUI (built without ncursesw)"
-fi
-tui_case() {
-	if [ -n "$why_skip" ]; then skip_case "$1" "$why_skip"; else test_case "$@"; fi
-}
-[ -z "$why_skip" ] && tm new-session -d -s keeper -x 80 -y 24 "sleep 100000"
 
 # the workload every case watches: work_a / work_b / work_c at 50 / 30 / 20 %
 "$WL/shares" 600 >/dev/null 2>&1 & BUSY=$!
 export BUSY
 
-screen() { tm capture-pane -p -t "$1"; }
-wait_screen() {
-	local i n=$((${3:-10} * 20))
-	for ((i = 0; i < n; i++)); do
-		screen "$1" | grep -qE -- "$2" && return 0
-		sleep 0.05
-	done
-	echo "the screen never showed /$2/:"
-	screen "$1"
-	return 1
-}
-pane() {
-	tm kill-session -t "$1" >/dev/null 2>&1 || :
-	tm -u new-session -d -s "$1" -x "${2:-120}" -y "${3:-30}" -c "$PWD" \
-		"env PS1='$ ' HISTFILE=/dev/null bash --norc --noprofile -i"
-	wait_screen "$1" '^\$' 5
-}
-keys() { local s=$1; shift; tm send-keys -t "$s" "$@"; }
 # top SESSION ARGS...: xperf top ARGS in the pane, until its first refresh is on screen
 top() {
 	local s=$1
@@ -49,14 +19,6 @@ top() {
 	keys "$s" "LANG=C.UTF-8 xperf top $* ; echo EXIT=\$?" Enter
 	wait_screen "$s" "PerfTop: .* irqs/sec" 20
 }
-ended() {
-	wait_screen "$1" "^EXIT=($2)\$" 10
-	[ "$(tm display -p -t "$1" '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
-	keys "$1" 'stty -a | tr " ;" "\n\n" | grep -xE -- "-?(echo|icanon)" | LC_ALL=C sort | tr "\n" " "; echo' Enter
-	wait_screen "$1" '^-?echo -?icanon *$' 5
-	screen "$1" | grep -qxE 'echo icanon *' || fail "echo or icanon left off: $(screen "$1" | tail -n 2)"
-}
-entries() { screen "$1" | sed -n '3,$p' | sed '$d' | grep -E '^[-+ ] +[0-9]+\.[0-9]+%'; }
 # the samples of the main view's title ("Samples: 4K of event ..."), as a number
 samples_of() { screen "$1" | sed -n '1s/^Samples: \([0-9]*\)\(K\?\).*/\1 \2/p' |
 	awk '{ print $2 == "K" ? $1 * 1000 : $1 }'; }

@@ -5,23 +5,8 @@
 # a sub-view holds it, a failing update ending the browser with its message.
 . "$(dirname "$0")/lib.sh"
 
-WL=$XPERF_BUILD/workloads
+. "$(dirname "$0")/lib_tui.sh"
 LIVE=$XPERF_BUILD/tests/tui-live
-SOCK=$TEST_TMP/tmux.sock
-tm() { tmux -S "$SOCK" "$@"; }
-trap 'tm kill-server >/dev/null 2>&1; rm -rf "$TEST_TMP"' EXIT
-
-why_skip=
-if ! command -v tmux >/dev/null 2>&1; then
-	why_skip="tmux is not installed (scripts/ensure-deps.sh installs it)"
-elif ! xperf version | grep -q '+ncursesw'; then
-	why_skip="this build has no TUI (built without ncursesw)"
-fi
-tui_case() {
-	if [ -n "$why_skip" ]; then skip_case "$1" "$why_skip"; else test_case "$@"; fi
-}
-
-[ -z "$why_skip" ] && tm new-session -d -s keeper -x 80 -y 24 "sleep 100000"
 
 SHARES=$TEST_TMP/shares.data
 CALLERS=$TEST_TMP/callers.data
@@ -29,41 +14,13 @@ if [ -z "$why_skip" ]; then
 	xperf record -q -g -o "$SHARES" -- "$WL/shares" 0.5 >/dev/null 2>&1 || :
 	xperf record -q -g -o "$CALLERS" -- "$WL/two_callers" 0.5 >/dev/null 2>&1 || :
 fi
-need() { [ -s "$1" ] || fail "recording $(basename "$1") failed"; }
 
-screen() { tm capture-pane -p -t "$1"; }
-wait_screen() {
-	local i n=$((${3:-10} * 20))
-	for ((i = 0; i < n; i++)); do
-		screen "$1" | grep -qE -- "$2" && return 0
-		sleep 0.05
-	done
-	echo "the screen never showed /$2/:"
-	screen "$1"
-	return 1
-}
-pane() {
-	tm kill-session -t "$1" >/dev/null 2>&1 || :
-	tm -u new-session -d -s "$1" -x "${2:-100}" -y "${3:-30}" -c "$PWD" \
-		"env PS1='$ ' HISTFILE=/dev/null bash --norc --noprofile -i"
-	wait_screen "$1" '^\$' 5
-}
-keys() {
-	local s=$1
-	shift
-	tm send-keys -t "$s" "$@"
-}
 # live SESSION ARGS...: tui-live ARGS in the pane, until its main view shows
 live() {
 	local s=$1
 	shift
 	keys "$s" "LANG=C.UTF-8 $LIVE $* ; echo EXIT=\$?" Enter
 	wait_screen "$s" "^Samples: " 20
-}
-# ended SESSION STATUS: the browser has ended with STATUS and the terminal is clean
-ended() {
-	wait_screen "$1" "^EXIT=($2)\$" 10
-	[ "$(tm display -p -t "$1" '#{alternate_on}')" = 0 ] || fail "still on the alternate screen"
 }
 
 tui_case "an update's new profile is drawn, with the source's status line" '
