@@ -70,7 +70,7 @@ measured() { awk -v f="$1" "{ for (i = 1; i < NF; i++) if (\$i == f) print \$(i 
 export -f pct_of near measured
 
 if have_tp; then
-test_case "--off-cpu: the two blocking stacks at 30% and 20% of wall time (3 points)" '
+test_case "--off-cpu: the two blocking stacks at the shares of wall time the workload measured" '
 	xperf-record -q --off-cpu -- $WL/offcpu 20 2>wl.err >/dev/null
 	cat wl.err
 	xperf-report --stdio --children -g none --sort sym -i xperf.data >r
@@ -86,7 +86,9 @@ test_case "--off-cpu: the two blocking stacks at 30% and 20% of wall time (3 poi
 		self=$(awk -v s=$(measured $field) -v w=$wall "BEGIN { print 100 * s / w }")
 		echo "$sym: $of_wall% of wall time (the workload measured $self%, nominal $nominal%)"
 		near $of_wall $self 3 || fail "$sym: $of_wall% against the $self% measured"
-		near $of_wall $nominal 3 || fail "$sym: $of_wall% against the nominal $nominal%"
+		# a loaded machine lengthens the blocked times (wakeups wait for a cpu), and the
+		# workload measures that too: the nominal share is a loose check only
+		near $of_wall $nominal 15 || fail "$sym: $of_wall% against the nominal $nominal%"
 	done
 	# perf reads the file, and its offcpu-time section has the same stacks
 	perf_run report --stdio --children -g none --sort sym -i xperf.data >p 2>err
@@ -119,17 +121,23 @@ test_case "report --wall: on-CPU and off-CPU time merged as the thread spent it"
 	[ $(wc -l <err) -eq 1 ] && grep -q "record it with .xperf record --off-cpu" err
 '
 
-test_case "report --wall: 50/30/20 for a thread that computes 50 ms of cpu a round" '
-	# cpu mode: compute() runs until it has had 50 ms of cpu, so its on-CPU and blocked
-	# times are 50/30/20 however busy the machine is (preempted time counts in neither)
+test_case "report --wall: the shares of a thread that computes 50 ms of cpu a round" '
+	# cpu mode: compute() runs until it has had 50 ms of cpu, so its on-CPU time is the
+	# same however busy the machine is (preempted time counts in neither). Its blocked
+	# times are not: a sleep ends when the thread runs again, later on a loaded machine,
+	# and the off-CPU time holds that wait as the workload measured it. So the shares are
+	# compared with what the workload measured, and with 50/30/20 only loosely.
 	xperf-record -q --off-cpu -e cpu-clock -- $WL/offcpu 20 cpu 2>wl.err >/dev/null
 	cat wl.err
 	xperf-report --wall --stdio --children -g none --sort sym -i xperf.data >r
-	for f in compute:50 sleep_a_while:30 wait_for_pipe:20; do
-		IFS=: read sym nominal <<<"$f"
+	on=$(measured compute_cpu) sl=$(measured sleep) pi=$(measured pipe)
+	for f in compute:$on:50 sleep_a_while:$sl:30 wait_for_pipe:$pi:20; do
+		IFS=: read sym secs nominal <<<"$f"
 		pct=$(pct_of r $sym)
-		echo "$sym: $pct%"
-		[ -n "$pct" ] && near $pct $nominal 3 || fail "$sym: $pct% against $nominal%"
+		want=$(awk -v s=$secs -v a=$on -v b=$sl -v c=$pi "BEGIN { print 100 * s / (a + b + c) }")
+		echo "$sym: $pct% (the workload measured $want%, nominal $nominal%)"
+		[ -n "$pct" ] && near $pct $want 3 || fail "$sym: $pct% against $want%"
+		near $pct $nominal 15 || fail "$sym: $pct% is far from the nominal $nominal%"
 	done
 '
 
