@@ -173,6 +173,34 @@ static void test_kallsyms(void)
 	CHECK(xpp_kallsyms_load(&t, path, &err) == -EPERM);
 	unlink(path);
 	xpp_symtab_free(&t);
+
+	/*
+	 * The file is parsed as it is read, a chunk at a time: lines across the chunks'
+	 * edges, a line longer than a chunk (a 400 KB name) and a last line without its
+	 * newline are each one symbol, as when the file was read whole.
+	 */
+	FILE *f = fopen(path, "w");
+	size_t longlen = 400 << 10;
+	char *longname = malloc(longlen + 1);
+
+	REQUIRE(f && longname);
+	memset(longname, 'x', longlen);
+	longname[longlen] = '\0';
+	for (unsigned int i = 0; i < 40000; i++)
+		fprintf(f, "%016llx %c fn_%u\n", 0xffffffff81000000ull + 16ull * i, i & 1 ? 't' : 'T',
+			i);
+	fprintf(f, "ffffffff82000000 T %s\nffffffff82001000 T last_no_newline", longname);
+	REQUIRE(fclose(f) == 0);
+	CHECK(xpp_kallsyms_load(&t, path, &err) == 0);
+	unlink(path);
+	CHECK_EQ_U64(t.nr, 40002);
+	CHECK_STR(at(&t, 0xffffffff81000000), "fn_0");
+	CHECK_STR(at(&t, 0xffffffff81000000ull + 16ull * 12345 + 3), "fn_12345");
+	CHECK_STR(at(&t, 0xffffffff81000000ull + 16ull * 39999), "fn_39999");
+	CHECK_STR(at(&t, 0xffffffff82000010), longname);
+	CHECK_STR(at(&t, 0xffffffff82001000), "last_no_newline");
+	free(longname);
+	xpp_symtab_free(&t);
 }
 
 static void write_file(const char *path, const char *text)
