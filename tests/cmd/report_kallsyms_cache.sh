@@ -2,7 +2,8 @@
 # The kallsyms cache: the first report of a file with kernel samples writes the running
 # kernel's symbols to $XDG_CACHE_HOME/xperf/kallsyms (private to the user); later reports
 # take them from there instead of /proc/kallsyms, with the same output; a cache for another
-# key (boot, kernel, parser) or a damaged one is read anew and rewritten;
+# key (kernel, parser), of another boot that the first page of /proc/kallsyms does not agree
+# with once moved, or a damaged one is read anew and rewritten;
 # XPERF_NO_KALLSYMS_CACHE=1 bypasses it. lib.sh points XDG_CACHE_HOME into the suite's
 # temporary directory.
 . "$(dirname "$0")/lib.sh"
@@ -91,14 +92,31 @@ test_case "XPERF_NO_KALLSYMS_CACHE=1 neither reads nor writes the cache" '
 rewritten() { cmp -s "$1" "$2" || fail "the cache was not rewritten"; }
 export -f rewritten
 
-test_case "a cache for another boot is read anew and rewritten" '
+test_case "a cache for another kernel is read anew and rewritten" '
 	need_kernel
 	export XDG_CACHE_HOME=$PWD/cache
 	"$R" --stdio --sort sym -i "$K" >/dev/null 2>&1
 	cp cache/xperf/kallsyms good
-	# the boot id starts at byte 32 of the file (after magic, sizes and checksum)
-	printf 00000000 | dd of=cache/xperf/kallsyms bs=1 seek=32 conv=notrunc 2>/dev/null
+	# the key starts at byte 32 of the file (after magic, sizes and checksum): the boot id
+	# (40 bytes, zero where the kernel has a build-id), then the build-id
+	printf 00000000 | dd of=cache/xperf/kallsyms bs=1 seek=72 conv=notrunc 2>/dev/null
 	! cmp -s good cache/xperf/kallsyms || fail "the key did not change"
+	"$R" --stdio --sort sym -i "$K" >out 2>/dev/null
+	cmp nocache.out out
+	rewritten cache/xperf/kallsyms good
+'
+
+test_case "a cache of another boot whose symbols are not where kallsyms says is read anew" '
+	need_kernel
+	export XDG_CACHE_HOME=$PWD/cache
+	"$R" --stdio --sort sym -i "$K" >/dev/null 2>&1
+	cp cache/xperf/kallsyms good
+	# the anchor (the first code symbol) of the boot that wrote it, at byte 112: moved by
+	# 0x10 bytes, every symbol would be moved by as much, none where /proc/kallsyms says
+	v=$(od -An -t x1 -j 112 -N 1 good | tr -d " ")
+	printf "\\x$(printf %02x $(((0x$v + 0x10) & 0xff)))" |
+		dd of=cache/xperf/kallsyms bs=1 seek=112 conv=notrunc 2>/dev/null
+	! cmp -s good cache/xperf/kallsyms || fail "the anchor did not change"
 	"$R" --stdio --sort sym -i "$K" >out 2>/dev/null
 	cmp nocache.out out
 	rewritten cache/xperf/kallsyms good

@@ -212,86 +212,144 @@ static void write_file(const char *path, const char *text)
 	close(fd);
 }
 
-/* The first symbol's name after loading kallsyms file src through the cache in dir. */
-static const char *through_cache(struct xpp_symtab *t, const char *src, const char *dir)
+/*
+ * A kallsyms of 302 code symbols moved by shift: "_stext", fillers past the head's first
+ * page (4 KB), then `tail`, which only a read of the whole file sees.
+ */
+static void write_ksyms(const char *path, uint64_t shift, const char *tail)
 {
-	struct xpp_kallsyms_store store;
+	FILE *f = fopen(path, "w");
+
+	REQUIRE(f);
+	fprintf(f, "%016llx T _stext\n", (unsigned long long)(0xffffffff81000000ull + shift));
+	for (unsigned int i = 1; i <= 300; i++)
+		fprintf(f, "%016llx t filler_%03u\n",
+			(unsigned long long)(0xffffffff81000000ull + shift + 16 * i), i);
+	fprintf(f, "%016llx T %s\n", (unsigned long long)(0xffffffff81100000ull + shift), tail);
+	REQUIRE(fclose(f) == 0);
+}
+
+/* The tail symbol's name (write_ksyms()) after loading kallsyms file src, whose symbols are
+   moved by shift, through the cache in dir. */
+static const char *through_cache(struct xpp_symtab *t, const char *src, const char *dir,
+				 uint64_t shift)
+{
+	static struct xpp_kallsyms_store store;
 	struct xb_error err = { 0 };
 
 	xpp_symtab_free(t);
 	if (xpp_kallsyms_load_running(t, src, dir, &store, &err))
 		return NULL;
 	xpp_kallsyms_store_write(t, &store);
-	return at(t, 0xffffffff81000010);
+	return at(t, 0xffffffff81100010ull + shift);
 }
 
 static void test_kallsyms_cache(void)
 {
-	char dir[] = "/tmp/xperf-kcache.XXXXXX", a[600], b[600], z[600], cache[600], cmd[700];
+	char dir[] = "/tmp/xperf-kcache.XXXXXX", a[600], b[600], z[600], m[600], cache[600],
+		cmd[700];
+	static struct xpp_kallsyms_head head;
 	struct xpp_kallsyms_key key, stale;
 	struct xpp_symtab t = { 0 };
+	const uint64_t moved = 0x2600000; /* another boot's KASLR offset */
 	struct stat st;
 	int fd;
 
 	if (xpp_kallsyms_key_running(&key))
-		UNIT_SKIP("this kernel has no boot id: no cache");
+		UNIT_SKIP("this kernel has neither a build-id nor a boot id: no cache");
 	REQUIRE(mkdtemp(dir));
 	snprintf(a, sizeof(a), "%s/a", dir);
 	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(m, sizeof(m), "%s/m", dir);
 	snprintf(cache, sizeof(cache), "%s/sub/kallsyms", dir);
-	write_file(a, "ffffffff81000000 T from_a\nffffffff81000100 t a_two\n");
-	write_file(b, "ffffffff81000000 T from_b\nffffffff81000100 t b_two\n");
+	write_ksyms(a, 0, "from_a");
+	write_ksyms(b, 0, "from_b");
 	snprintf(z, sizeof(z), "%s/z", dir);
 	write_file(z, "0000000000000000 T from_z\n0000000000000000 t z_two\n");
 	snprintf(cmd, sizeof(cmd), "%s/sub", dir);
+	REQUIRE(xpp_kallsyms_head_read(&head, a) == 0);
+	CHECK(head.shown);
+	CHECK_STR(head.anchor, "_stext");
+	CHECK(head.len <= 4096 && head.len >= 4096 - 64);
 
 	/* the first read writes the cache, private to the user */
-	CHECK_STR(through_cache(&t, a, cmd), "from_a");
+	CHECK_STR(through_cache(&t, a, cmd, 0), "from_a");
 	REQUIRE(stat(cache, &st) == 0);
 	CHECK_EQ_U64(st.st_mode & 0777, 0600);
 	/* the next read takes it from the cache, not from the (other) file */
-	CHECK_STR(through_cache(&t, b, cmd), "from_a");
-	CHECK_STR(at(&t, 0xffffffff81000180), "a_two");
-	CHECK_EQ_U64(t.nr, 2);
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_a");
+	CHECK_STR(at(&t, 0xffffffff81000018), "filler_001");
+	CHECK_EQ_U64(t.nr, 302);
 	/* a kallsyms that hides its addresses from us (kptr_restrict, perf_event_paranoid):
 	 * the cache does not show them either */
-	CHECK(through_cache(&t, z, cmd) == NULL);
-	CHECK_STR(through_cache(&t, b, cmd), "from_a");
+	CHECK(through_cache(&t, z, cmd, 0) == NULL);
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_a");
 
 	/* another key (written by an xperf of another parser): read anew and rewritten */
 	stale = key;
 	stale.parser ^= 1;
-	REQUIRE(xpp_kallsyms_cache_write(&t, cache, &stale) == 0);
-	CHECK_STR(through_cache(&t, b, cmd), "from_b");
-	CHECK_STR(through_cache(&t, a, cmd), "from_b");
+	REQUIRE(xpp_kallsyms_cache_write(&t, cache, &stale, &head) == 0);
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_b");
+	CHECK_STR(through_cache(&t, a, cmd, 0), "from_b");
 	/* kptr_restrict raised since: the addresses are not shown from the cache either */
 	stale = key;
 	stale.kptr_restrict = key.kptr_restrict + 1;
-	REQUIRE(xpp_kallsyms_cache_write(&t, cache, &stale) == 0);
-	CHECK_STR(through_cache(&t, a, cmd), "from_a");
-	CHECK_STR(through_cache(&t, b, cmd), "from_a");
+	REQUIRE(xpp_kallsyms_cache_write(&t, cache, &stale, &head) == 0);
+	CHECK_STR(through_cache(&t, a, cmd, 0), "from_a");
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_a");
+
+	/* another boot of the kernel: every symbol moved by one offset, the cache's too */
+	write_ksyms(m, moved, "from_m");
+	CHECK_STR(through_cache(&t, m, cmd, moved), "from_a");
+	CHECK_EQ_U64(t.nr, 302);
+	CHECK_EQ_U64(t.syms[0].start, 0xffffffff81000000ull + moved);
+	CHECK_STR(at(&t, 0xffffffff81000018ull + moved), "filler_001");
+	CHECK(at(&t, 0xffffffff81000018ull) == NULL);
+	/* ... and written again at its addresses: used where it is mapped, and moved back */
+	CHECK_STR(through_cache(&t, m, cmd, moved), "from_a");
+	CHECK(t.map && (char *)t.syms > (char *)t.map);
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_a");
+	/* a head the moved cache does not hold (a symbol of its own): not this kernel */
+	write_file(m, "ffffffff83600000 T _stext\nffffffff83600008 t not_cached\n"
+		      "ffffffff83600010 t filler_001\n");
+	CHECK(through_cache(&t, m, cmd, moved) == NULL); /* no tail: read whole */
+	CHECK_STR(at(&t, 0xffffffff83600008), "not_cached");
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_b");
+	/* another anchor (the first code symbol): read anew */
+	write_ksyms(a, 0, "from_a");
+	write_file(m, "ffffffff81000000 T startup_64\nffffffff81000010 t filler_001\n");
+	CHECK(through_cache(&t, m, cmd, 0) == NULL);
+	CHECK_STR(at(&t, 0xffffffff81000000), "startup_64");
+	CHECK_STR(through_cache(&t, a, cmd, 0), "from_a");
+	/* the same addresses, another alias winning at one of them: read anew */
+	write_file(m, "ffffffff81000000 T _stext\nffffffff81000010 t filler_001\n"
+		      "ffffffff81000010 t alias_wins\nffffffff81000020 t filler_002\n");
+	CHECK(through_cache(&t, m, cmd, 0) == NULL);
+	CHECK_STR(at(&t, 0xffffffff81000010), "alias_wins");
+	CHECK_STR(through_cache(&t, a, cmd, 0), "from_a");
 
 	/* a damaged byte in a name: ignored and rewritten */
+	REQUIRE(stat(cache, &st) == 0);
 	fd = open(cache, O_WRONLY);
 	REQUIRE(fd >= 0);
 	REQUIRE(pwrite(fd, "X", 1, st.st_size - 3) == 1);
 	close(fd);
-	CHECK_STR(through_cache(&t, b, cmd), "from_b");
-	CHECK_STR(through_cache(&t, a, cmd), "from_b");
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_b");
+	CHECK_STR(through_cache(&t, a, cmd, 0), "from_b");
 
 	/* a short file */
 	REQUIRE(truncate(cache, 50) == 0);
-	CHECK_STR(through_cache(&t, a, cmd), "from_a");
-	CHECK_STR(through_cache(&t, b, cmd), "from_a");
+	CHECK_STR(through_cache(&t, a, cmd, 0), "from_a");
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_a");
 
 	/* a file others may write is not trusted */
 	REQUIRE(chmod(cache, 0666) == 0);
-	CHECK_STR(through_cache(&t, b, cmd), "from_b");
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_b");
 	REQUIRE(stat(cache, &st) == 0);
 	CHECK_EQ_U64(st.st_mode & 0777, 0600);
 
 	/* no cache directory: the file itself */
-	CHECK_STR(through_cache(&t, b, NULL), "from_b");
+	CHECK_STR(through_cache(&t, b, NULL, 0), "from_b");
 	xpp_symtab_free(&t);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);

@@ -24,37 +24,50 @@ struct parse_state {
 	uint64_t last;  /* the highest address of code or data: where the kernel's map ends */
 };
 
+bool xpp_kallsyms_line(const char *p, const char *eol, struct xpp_kallsyms_line *l)
+{
+	const char *q;
+	uint64_t addr = 0;
+	int v;
+
+	for (q = p; (v = hexval(*q)) >= 0; q++)
+		addr = addr << 4 | (uint64_t)v;
+	/* "addr type name", and "\t[module]" for module symbols */
+	if (q == p || q + 3 > eol || q[0] != ' ' || q[2] != ' ')
+		return false;
+	l->addr = addr;
+	l->type = q[1];
+	l->name = q + 3;
+	l->name_len = (size_t)(eol - l->name);
+	l->module = memchr(l->name, '\t', l->name_len) != NULL;
+	l->text = l->type == 'T' || l->type == 't' || l->type == 'W' || l->type == 'w';
+	return true;
+}
+
 /* The complete lines in [p, end) (*end is '\n' or NUL) into t: 0 or -ENOMEM. */
 static int parse_lines(struct xpp_symtab *t, char *p, char *end, struct parse_state *st)
 {
 	while (p < end) {
-		char *eol = memchr(p, '\n', (size_t)(end - p)), *name, *q;
-		uint64_t addr = 0;
-		int v, type, ret;
+		char *eol = memchr(p, '\n', (size_t)(end - p));
+		struct xpp_kallsyms_line l;
+		int ret;
 
 		if (!eol)
 			eol = end;
-		for (q = p; (v = hexval(*q)) >= 0; q++)
-			addr = addr << 4 | (uint64_t)v;
-		/* "addr type name", and "\t[module]" for module symbols (skipped) */
-		if (q == p || q + 3 > eol || q[0] != ' ' || q[2] != ' ')
-			goto next;
-		type = q[1];
-		name = q + 3;
-		size_t nlen = (size_t)(eol - name);
-		/* a module's symbol: "name\t[module]" */
-		if (memchr(name, '\t', nlen))
+		/* a module's symbol ("name\t[module]") is skipped */
+		if (!xpp_kallsyms_line(p, eol, &l) || l.module)
 			goto next;
 		/* perf keeps data symbols too: the last of them ends its kernel map */
-		if (type && strchr("TtWwDdBb", type) && addr > st->last)
-			st->last = addr;
-		if (type != 'T' && type != 't' && type != 'W' && type != 'w')
+		if (l.type && strchr("TtWwDdBb", l.type) && l.addr > st->last)
+			st->last = l.addr;
+		if (!l.text)
 			goto next;
-		if (addr)
+		if (l.addr)
 			st->nonzero = true;
-		ret = xpp_symtab_add(t, addr, 0,
-				     type == 'W' || type == 'w' ? XPP_SYM_WEAK :
-				     type == 'T' ? XPP_SYM_GLOBAL : XPP_SYM_LOCAL, name, nlen);
+		ret = xpp_symtab_add(t, l.addr, 0,
+				     l.type == 'W' || l.type == 'w' ? XPP_SYM_WEAK :
+				     l.type == 'T' ? XPP_SYM_GLOBAL : XPP_SYM_LOCAL, l.name,
+				     l.name_len);
 		if (ret < 0)
 			return ret;
 next:

@@ -21,7 +21,7 @@
  * Host byte order and layout: a cache never leaves the machine that wrote it, and one
  * written by another build (another magic or record size) is ignored as foreign.
  */
-#define CACHE_MAGIC "XPKSYMS2"
+#define CACHE_MAGIC "XPKSYMS3"
 #define CACHE_NAME "kallsyms"
 
 struct cache_header {
@@ -32,11 +32,15 @@ struct cache_header {
 	uint64_t checksum;      /* of the records and the names (checksum()) */
 	struct xpp_kallsyms_key key;
 	uint64_t image_end;     /* struct xpp_symtab's */
+	/* the head's anchor (struct xpp_kallsyms_head) where the addresses were read: another
+	   boot of the kernel moved every symbol by as much as it moved this one */
+	uint64_t anchor_addr;
+	char anchor[XPP_KALLSYMS_ANCHOR_MAX];   /* NUL-terminated */
 };
 
 /* no padding in what is compared; records start 8-aligned behind the header */
 _Static_assert(sizeof(struct xpp_kallsyms_key) == 72, "padded key");
-_Static_assert(sizeof(struct cache_header) == 112, "padded header");
+_Static_assert(sizeof(struct cache_header) == 120 + XPP_KALLSYMS_ANCHOR_MAX, "padded header");
 _Static_assert(sizeof(struct cache_header) % 8 == 0, "records misaligned");
 
 /*
@@ -67,16 +71,23 @@ int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
 	int id;
 
 	memset(k, 0, sizeof(*k));
-	n = xb_read_small("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id));
-	/* without a boot id nothing tells a reboot (a new KASLR offset) apart: no cache */
-	if (n < 0)
-		return (int)n;
-	if (n == 0 || (size_t)n > sizeof(k->boot_id))
-		return -ENOENT;
-	memcpy(k->boot_id, boot_id, (size_t)n);
+	/*
+	 * The build-id names the kernel's image, and with it every symbol and the distance
+	 * between any two: a boot of the same kernel moves them all by one offset (KASLR),
+	 * which the head tells (xpp_kallsyms_cache_read()). Without a build-id, the boot id
+	 * keys the cache: nothing else tells a reboot into another kernel apart.
+	 */
 	id = xelf_build_id_read_kernel(k->build_id, sizeof(k->build_id), NULL);
-	if (id > 0)
+	if (id > 0) {
 		k->build_id_size = (uint32_t)id;
+	} else {
+		n = xb_read_small("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id));
+		if (n < 0)
+			return (int)n;
+		if (n == 0 || (size_t)n > sizeof(k->boot_id))
+			return -ENOENT;
+		memcpy(k->boot_id, boot_id, (size_t)n);
+	}
 	k->parser = XPP_KALLSYMS_PARSER;
 	if (xb_read_small("/proc/sys/kernel/kptr_restrict", boot_id, sizeof(boot_id)) > 0)
 		k->kptr_restrict = (uint32_t)strtoul(boot_id, NULL, 10) + 1;
@@ -109,7 +120,8 @@ static int validate(const char *buf, size_t len, const struct xpp_kallsyms_key *
 
 	if (memcmp(h->magic, CACHE_MAGIC, sizeof(h->magic)) ||
 	    h->record_size != sizeof(struct xpp_sym) || memcmp(&h->key, key, sizeof(*key)) ||
-	    !h->nr || !h->names_len || h->names_len > UINT32_MAX)
+	    !h->nr || !h->names_len || h->names_len > UINT32_MAX ||
+	    !memchr(h->anchor, '\0', sizeof(h->anchor)))
 		return -EINVAL;
 	if (sizeof(*h) + (uint64_t)h->nr * sizeof(*syms) + h->names_len != len ||
 	    checksum(buf + sizeof(*h), len - sizeof(*h), h->nr) != h->checksum)
@@ -124,12 +136,45 @@ static int validate(const char *buf, size_t len, const struct xpp_kallsyms_key *
 	return 0;
 }
 
+/*
+ * Whether t holds the head's code symbols: each at its address (one symbol per address is
+ * kept), and there the one kallsyms lists last at it (the alias that wins). A head whose
+ * last line may have more aliases behind it does not say which wins: not checked.
+ */
+static bool head_matches(const struct xpp_symtab *t, const struct xpp_kallsyms_head *h)
+{
+	const char *p = h->buf, *end = h->buf + h->len;
+	struct xpp_kallsyms_line l, prev = { 0 };
+	int64_t at = -1;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+
+		if (!eol)
+			eol = end;
+		if (xpp_kallsyms_line(p, eol, &l) && l.text && !l.module && l.addr) {
+			if (at >= 0 && l.addr != prev.addr &&
+			    (strlen(xpp_symtab_name(t, (uint32_t)at)) != prev.name_len ||
+			     memcmp(xpp_symtab_name(t, (uint32_t)at), prev.name, prev.name_len)))
+				return false;
+			at = xpp_symtab_preceding(t, l.addr);
+			if (at < 0 || t->syms[at].start != l.addr)
+				return false;
+			prev = l;
+		}
+		p = eol + 1;
+	}
+	return true;
+}
+
 int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
-			    const struct xpp_kallsyms_key *key)
+			    const struct xpp_kallsyms_key *key, const struct xpp_kallsyms_head *head)
 {
 	/* O_NONBLOCK: a FIFO there must not hang us before map_owned() refuses it */
 	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	const struct cache_header *h;
+	struct xpp_sym *moved;
+	uint64_t delta;
 	size_t len = 0;
 	char *map;
 
@@ -139,11 +184,11 @@ int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
 	close(fd);
 	if (!map)
 		return -EINVAL;
-	if (validate(map, len, key)) {
+	h = (const void *)map;
+	if (validate(map, len, key) || strcmp(h->anchor, head->anchor)) {
 		munmap(map, len);
 		return -EINVAL;
 	}
-	h = (const void *)map;
 	memset(t, 0, sizeof(*t));
 	t->syms = (struct xpp_sym *)(void *)(map + sizeof(*h));
 	t->names = map + len - h->names_len;
@@ -154,12 +199,38 @@ int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
 	t->image_end = h->image_end;
 	t->map = map;
 	t->map_len = len;
-	return 0;
+	delta = head->anchor_addr - h->anchor_addr;
+	if (delta) {
+		/*
+		 * Another boot of this kernel: its symbols where this boot put them, in memory
+		 * of their own (the names stay in the mapping). Moved past the end of the
+		 * address space they would no longer be in order: not this kernel's.
+		 */
+		moved = malloc((size_t)t->nr * sizeof(*moved));
+		if (!moved || t->syms[0].start + delta > t->syms[t->nr - 1].end - 1 + delta) {
+			free(moved);
+			xpp_symtab_free(t);
+			return moved ? -EINVAL : -ENOMEM;
+		}
+		for (uint32_t i = 0; i < t->nr; i++) {
+			moved[i] = t->syms[i];
+			moved[i].start += delta;
+			moved[i].end += delta;
+		}
+		t->syms = moved;
+		if (t->image_end)
+			t->image_end += delta;
+	}
+	if (!head_matches(t, head)) {
+		xpp_symtab_free(t);
+		return -EINVAL;
+	}
+	return delta ? 1 : 0;
 }
 
 /* The file's bytes: the header, the records and the names of the kept symbols only. */
 static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key *key,
-		       size_t *len)
+		       const struct xpp_kallsyms_head *head, size_t *len)
 {
 	struct cache_header h;
 	size_t names_len = 0, at;
@@ -176,6 +247,8 @@ static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key
 	memcpy(&h.key, key, sizeof(h.key));
 	h.names_len = names_len;
 	h.image_end = t->image_end;
+	h.anchor_addr = head->anchor_addr;
+	memcpy(h.anchor, head->anchor, sizeof(h.anchor));
 	*len = sizeof(h) + (size_t)t->nr * sizeof(struct xpp_sym) + names_len;
 	buf = calloc(1, *len);
 	if (!buf)
@@ -293,15 +366,16 @@ static int write_named(char *tmp, const char *buf, size_t len)
 }
 
 int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
-			     const struct xpp_kallsyms_key *key)
+			     const struct xpp_kallsyms_key *key,
+			     const struct xpp_kallsyms_head *head)
 {
 	size_t len, n = strlen(file);
 	char *buf, *tmp;
 	int ret;
 
-	if (!t->finished || !t->nr)
+	if (!t->finished || !t->nr || !head->anchor[0])
 		return -EINVAL;
-	buf = serialize(t, key, &len);
+	buf = serialize(t, key, head, &len);
 	tmp = malloc(n + sizeof(".XXXXXX"));
 	if (!buf || !tmp) {
 		free(buf);
@@ -369,24 +443,57 @@ static int private_dir(const char *dir)
 }
 
 /*
- * Whether this process is shown the kernel's addresses in kallsyms at path: the kernel
- * decides at each open (kptr_restrict, perf_event_paranoid, CAP_SYSLOG), and a cache must
- * not hand out what the file would hide. Its first lines answer (one page for the kernel
- * to format, microseconds): any address but 0 (some kernels list per-cpu symbols first,
- * the first of them at 0).
+ * The head of the kallsyms at path (struct xpp_kallsyms_head): its first page, and more
+ * while no code symbol with an address has shown (some kernels list hundreds of per-cpu
+ * symbols first, all at small offsets from 0). 0, or a negative errno.
  */
-static bool addresses_shown(const char *path)
+int xpp_kallsyms_head_read(struct xpp_kallsyms_head *h, const char *path)
 {
-	char buf[4096];
-	ssize_t n = xb_read_small(path, buf, sizeof(buf));
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	size_t have = 0;
+	char *cut;
 
-	for (const char *line = buf; n > 0 && line && *line; line = strchr(line, '\n')) {
-		if (*line == '\n')
-			line++;
-		if (strtoull(line, NULL, 16))
-			return true;
+	memset(h, 0, offsetof(struct xpp_kallsyms_head, buf));
+	if (fd < 0)
+		return -errno;
+	while (have < sizeof(h->buf) - 1 && (have < 4096 || !h->anchor[0])) {
+		/* a page at a time, as /proc gives it: a regular file's head is as long */
+		size_t room = sizeof(h->buf) - 1 - have;
+		ssize_t r = read(fd, h->buf + have, room < 4096 ? room : 4096);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		have += (size_t)r;
+		h->buf[have] = '\0';
+		/* the complete lines only: a cut one would name another symbol */
+		cut = memrchr(h->buf, '\n', have);
+		h->len = cut ? (size_t)(cut + 1 - h->buf) : 0;
+		for (const char *p = h->buf, *eol; !h->anchor[0] && p < h->buf + h->len;
+		     p = eol + 1) {
+			struct xpp_kallsyms_line l;
+
+			eol = memchr(p, '\n', (size_t)(h->buf + h->len - p));
+			if (!xpp_kallsyms_line(p, eol, &l))
+				continue;
+			/*
+			 * Any address but 0 says this process is shown them: the kernel decides
+			 * at each open (kptr_restrict, perf_event_paranoid, CAP_SYSLOG), and a
+			 * cache must not hand out what the file would hide.
+			 */
+			if (l.addr && p < h->buf + 4096)
+				h->shown = true;
+			if (l.addr && l.text && !l.module && l.name_len < sizeof(h->anchor)) {
+				h->anchor_addr = l.addr;
+				memcpy(h->anchor, l.name, l.name_len);
+				h->anchor[l.name_len] = '\0';
+			}
+		}
 	}
-	return false;
+	close(fd);
+	h->buf[h->len] = '\0';
+	return 0;
 }
 
 int xpp_kallsyms_load_running(struct xpp_symtab *t, const char *path, const char *cache_dir,
@@ -396,12 +503,18 @@ int xpp_kallsyms_load_running(struct xpp_symtab *t, const char *path, const char
 	int ret;
 
 	store->wanted = false;
-	if (!cache_dir || !addresses_shown(path) || xpp_kallsyms_key_running(&store->key) ||
+	if (!cache_dir || xpp_kallsyms_head_read(&store->head, path) || !store->head.shown ||
+	    !store->head.anchor[0] || xpp_kallsyms_key_running(&store->key) ||
 	    (size_t)snprintf(store->dir, sizeof(store->dir), "%s", cache_dir) >= sizeof(store->dir))
 		return xpp_kallsyms_load(t, path, err);
 	snprintf(file, sizeof(file), "%s/%s", store->dir, CACHE_NAME);
-	if (!xpp_kallsyms_cache_read(t, file, &store->key))
+	ret = xpp_kallsyms_cache_read(t, file, &store->key, &store->head);
+	if (ret >= 0) {
+		/* moved from another boot: written again at this boot's addresses, so the
+		   next report uses it where it is mapped */
+		store->wanted = ret > 0;
 		return 0;
+	}
 	ret = xpp_kallsyms_load(t, path, err);
 	store->wanted = !ret;
 	return ret;
@@ -415,5 +528,5 @@ void xpp_kallsyms_store_write(const struct xpp_symtab *t, const struct xpp_kalls
 	if (!store->wanted || private_dir(store->dir))
 		return;
 	snprintf(file, sizeof(file), "%s/%s", store->dir, CACHE_NAME);
-	xpp_kallsyms_cache_write(t, file, &store->key);
+	xpp_kallsyms_cache_write(t, file, &store->key, &store->head);
 }

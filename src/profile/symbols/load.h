@@ -101,6 +101,22 @@ const void *xpp_vdso_image(size_t *size);
  */
 int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *err);
 
+/* One line of a kallsyms, "addr type name" or "addr type name\t[module]". */
+struct xpp_kallsyms_line {
+	uint64_t addr;
+	int type;
+	const char *name;   /* name_len bytes, up to the line's end (a module's "\t[mod]" too) */
+	size_t name_len;
+	bool module;        /* a module's symbol */
+	bool text;          /* code: types T, t, W, w */
+};
+
+/*
+ * Parse the line [p, eol) into *l: whether it is a kallsyms line. *eol must be '\n' or NUL
+ * (the address's digits stop there).
+ */
+bool xpp_kallsyms_line(const char *p, const char *eol, struct xpp_kallsyms_line *l);
+
 /*
  * What xpp_kallsyms_load() and xpp_symtab_finish() make of a kallsyms: raise it with any
  * change to which symbols they keep, which alias wins or where a symbol ends, so a cache
@@ -111,14 +127,17 @@ int xpp_kallsyms_load(struct xpp_symtab *t, const char *path, struct xb_error *e
 /*
  * The kallsyms cache: the running kernel's text symbols as xpp_kallsyms_load() leaves them,
  * in a binary file read without parsing (reading /proc/kallsyms costs the kernel tens of
- * milliseconds of formatting). It is valid for one key: the boot (the KASLR offset changes
- * with it), the kernel's build-id and the parser. Loaded modules are not part of it: their
- * symbols are not kept (xpp_kallsyms_load() skips them), and the kernel's own do not change
- * within a boot. A file that is not ours (another owner, group or world access), another
+ * milliseconds of formatting). It is valid for one key: the kernel's build-id (or, for a
+ * kernel without one, the boot) and the parser. Another boot of the same kernel moves every
+ * symbol by one offset (KASLR): the cache's are moved by as much as the head's anchor moved,
+ * and used only where they then hold every symbol of the head. Loaded modules are not part
+ * of it: their symbols are not kept (xpp_kallsyms_load() skips them), and the kernel's own
+ * do not change. A file that is not ours (another owner, group or world access), another
  * key, damaged or short is never used.
  */
 struct xpp_kallsyms_key {
-	char boot_id[40];          /* /proc/sys/kernel/random/boot_id, zero-padded */
+	char boot_id[40];          /* /proc/sys/kernel/random/boot_id, zero-padded; all zero
+				      where the kernel has a build-id */
 	uint8_t build_id[20];      /* /sys/kernel/notes; build_id_size 0: none */
 	uint32_t build_id_size;
 	/* /proc/sys/kernel/kptr_restrict + 1 (0: unknown): raised, it hides the addresses
@@ -127,28 +146,54 @@ struct xpp_kallsyms_key {
 	uint32_t parser;           /* XPP_KALLSYMS_PARSER of the xperf that wrote it */
 };
 
-/* The running kernel's key: 0, or a negative errno when it has no boot id (no cache then). */
+/* The running kernel's key: 0, or a negative errno when it has neither a build-id nor a
+   boot id (no cache then). */
 int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k);
 
-/* t (zeroed, finished) from the cache file when it holds key: 0, or a negative errno. */
-int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
-			    const struct xpp_kallsyms_key *key);
+/*
+ * The first lines of a kallsyms, read before a cache is trusted (a page for the kernel to
+ * format, microseconds): whether its addresses are shown to us, and its anchor, the first
+ * code symbol with an address, where this boot put it.
+ */
+#define XPP_KALLSYMS_ANCHOR_MAX 64
+struct xpp_kallsyms_head {
+	bool shown;                /* an address but 0 in the first page */
+	uint64_t anchor_addr;
+	char anchor[XPP_KALLSYMS_ANCHOR_MAX];   /* "": none (or a longer name) */
+	size_t len;                /* bytes of buf: whole lines */
+	char buf[64 << 10];
+};
 
-/* A finished t into the cache file for key, atomically (a private file renamed over it). */
+/* The head of the kallsyms at path: 0, or a negative errno. */
+int xpp_kallsyms_head_read(struct xpp_kallsyms_head *h, const char *path);
+
+/*
+ * t (zeroed, finished) from the cache file when it holds key, moved to where head's anchor
+ * is, and holds head's symbols: 0 (used where it is mapped), 1 (moved from another boot's
+ * addresses), or a negative errno.
+ */
+int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
+			    const struct xpp_kallsyms_key *key, const struct xpp_kallsyms_head *head);
+
+/* A finished t, read where head was, into the cache file for key, atomically (a private file
+   renamed over it). */
 int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
-			     const struct xpp_kallsyms_key *key);
+			     const struct xpp_kallsyms_key *key,
+			     const struct xpp_kallsyms_head *head);
 
 /* A cache file to write once the symbols are in use (xpp_kallsyms_load_running()). */
 struct xpp_kallsyms_store {
 	bool wanted;
 	struct xpp_kallsyms_key key;   /* taken before kallsyms was read */
 	char dir[4096];
+	struct xpp_kallsyms_head head; /* read before kallsyms was */
 };
 
 /*
  * The running kernel's symbols from `path` (its kallsyms, /proc/kallsyms) through the cache
- * in cache_dir (NULL: no cache): from the cache when it holds the running key, else from
- * path, and then store->wanted says the cache is to be written: xpp_kallsyms_store_write(),
+ * in cache_dir (NULL: no cache): from the cache when it holds the running key and the head
+ * of path, else from path; store->wanted then says the cache is to be written (also when it
+ * was moved from another boot's addresses): xpp_kallsyms_store_write(),
  * which may run later, on another thread (writing takes milliseconds nobody should wait
  * for). As xpp_kallsyms_load() otherwise.
  */

@@ -225,6 +225,10 @@ int64_t xpp_symtab_preceding(const struct xpp_symtab *t, uint64_t addr)
 void xpp_symtab_free(struct xpp_symtab *t)
 {
 	if (t->map) {
+		/* a kallsyms cache of another boot: its records moved, into memory of their own */
+		if ((char *)t->syms < (char *)t->map ||
+		    (char *)t->syms >= (char *)t->map + t->map_len)
+			free(t->syms);
 		munmap(t->map, t->map_len);
 	} else {
 		free(t->syms);

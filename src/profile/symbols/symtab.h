@@ -69,7 +69,8 @@ struct xpp_symtab {
 	 * (non-zero for a non-PIE program: cc1's text is at 0x400000 + its offset)
 	 */
 	uint64_t text_offset;
-	/* non-NULL: syms and names lie read-only in this mapping (the kallsyms cache) */
+	/* non-NULL: names lie read-only in this mapping (the kallsyms cache), and syms too
+	   unless they were moved out of it (a cache of another boot: malloc()ed) */
 	void *map;
 	size_t map_len;
 };
