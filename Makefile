@@ -358,6 +358,10 @@ $(BUILD)/tests/tui-live: $(BUILD)/obj/tests/tools/tui-live.o $(TUI_LIB) $(VIEW_L
 		$(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
+# a kallsyms cache of another boot (bench/bench_report_stdio.sh, report_kallsyms_cache.sh)
+$(BUILD)/tests/xpf-kcache: $(BUILD)/obj/tests/tools/xpf-kcache.o $(PROFILE_LIB) $(LIBS_ALL)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 $(BUILD)/tests/%: $(BUILD)/obj/tests/tools/%.o $(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(ELF_LIBS) -lm

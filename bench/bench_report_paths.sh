@@ -14,8 +14,8 @@
 # unresolved 100k children view <= 0.15x perf's time and <= 0.25x its peak RSS; 100k -> 1M,
 # every view of both shapes, time x11 at most. Also: graph lines per second (-g graph,0),
 # the flat view's peak RSS against the file's size (the reader gives back the pages it has
-# read), and the flat view on the 1M file without the kallsyms cache (a first report after
-# a boot) against perf's (target <= 0.15x).
+# read), and the flat view on the 1M file without the kallsyms cache (a first report on a
+# new kernel) against perf's (target <= 0.15x).
 set -u
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -102,7 +102,9 @@ echo "   100k paths, -g graph,0 (every branch): $lines lines in $t s, $(awk -v l
 f=${FILE[distinct,1000000]}
 echo "   plain $(($(stat -c %s "$f") >> 20)) MiB file, --no-children -g none: peak RSS $((XM[distinct,1000000,3] >> 10)) MiB," \
 	"$(ratio "$((XM[distinct,1000000,3] * 1024))" "$(stat -c %s "$f")")x the file (pages behind the reader given back)"
-# a first report after a boot: no kallsyms cache (XPERF_NO_KALLSYMS_CACHE=1)
+# a first report on a new kernel: no kallsyms cache (XPERF_NO_KALLSYMS_CACHE=1); this file
+# has no kernel samples, so /proc/kallsyms is not read at all (bench_report_stdio.sh times
+# a file that has them)
 read -r t _ c < <(measure 3 env XPERF_NO_KALLSYMS_CACHE=1 "$XR" --stdio --no-children -g none -i "$f")
 read -r tp _ cp < <(measure 3 perf report --stdio --no-children -g none -i "$f")
 echo "   1M paths, --no-children -g none without the kallsyms cache: xperf $t s (CPU $c s), perf $tp s (CPU $cp s), ratio $(ratio "$t" "$tp") (CPU $(ratio "$c" "$cp")) (target <= 0.15)"

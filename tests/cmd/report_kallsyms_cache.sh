@@ -106,6 +106,24 @@ test_case "a cache for another kernel is read anew and rewritten" '
 	rewritten cache/xperf/kallsyms good
 '
 
+test_case "the first report after a boot into the same kernel takes the cache of the boot before, moved" '
+	need_kernel
+	command -v strace >/dev/null || skip "strace is absent"
+	export XDG_CACHE_HOME=$PWD/cache
+	"$R" --stdio --sort sym -i "$K" >/dev/null 2>&1
+	cp cache/xperf/kallsyms good
+	# the cache the boot before would have left: every address 0x2600000 lower
+	"$XPERF_BUILD/tests/xpf-kcache" cache/xperf/kallsyms 2600000 || fail "xpf-kcache failed"
+	! cmp -s good cache/xperf/kallsyms || fail "the cache did not move"
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -y -e trace=openat,read -o trace "$R" --stdio --sort sym -i "$K" >out 2>/dev/null
+	cmp nocache.out out
+	reads=$(grep -cE "read\([0-9]+</proc/kallsyms>" trace)
+	[ "$reads" -le 4 ] || fail "/proc/kallsyms was read all the same ($reads reads)"
+	# written again at the addresses of this boot: as a first report of this boot writes it
+	rewritten cache/xperf/kallsyms good
+'
+
 test_case "a cache of another boot whose symbols are not where kallsyms says is read anew" '
 	need_kernel
 	export XDG_CACHE_HOME=$PWD/cache
