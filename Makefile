@@ -70,7 +70,9 @@ CURSES_LIBS  ?= -lncursesw -ltinfo
 CAPSTONE_LIBS ?= -lcapstone
 CAPSTONE_CFLAGS ?= -I/usr/include/capstone
 TRACEEVENT_LIBS ?= -ltraceevent
-DEBUGINFOD_LIBS ?= -ldebuginfod
+# libdebuginfod is opened with dlopen (fetch_debuginfod.c says why): -ldl for a C library
+# before glibc 2.34, where dlopen lived
+DEBUGINFOD_LIBS ?= -ldl
 ZSTD_CFLAGS  ?=
 ELF_CFLAGS   ?=
 DW_CFLAGS    ?=

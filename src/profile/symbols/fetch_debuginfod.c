@@ -1,4 +1,5 @@
 /* debuginfod through libdebuginfod: each build-id asked once, the first failure said once. */
+#include <dlfcn.h>
 #include <elfutils/debuginfod.h>
 #include <errno.h>
 #include <pthread.h>
@@ -17,14 +18,61 @@ struct asked {
 	char *path;       /* ret 0: the file in the cache */
 };
 
+/*
+ * libdebuginfod is opened with dlopen when a build-id is first asked for, not linked: it
+ * brings libcurl and its TLS, Kerberos, LDAP and SSH libraries, 30 of them, whose loading
+ * and relocation cost every xperf process about 4 ms at start (as much as a report's whole
+ * reading of the kallsyms cache, a twentieth of a report of a million samples), though a
+ * report asks a server only for a stripped file that no local debug file covers. The
+ * library is the one of the ABI compiled against (DEBUGINFOD_SONAME), kept open until the
+ * process ends.
+ */
+static struct {
+	__typeof__(debuginfod_begin) *begin;
+	__typeof__(debuginfod_end) *end;
+	__typeof__(debuginfod_find_debuginfo) *find_debuginfo;
+	bool tried;              /* set once the load was attempted */
+	bool ok;
+	char why[256];           /* the loader's reason when !ok */
+} lib;
+static pthread_mutex_t lib_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether libdebuginfod's functions are at hand (else lib.why says why not). */
+static bool lib_load(void)
+{
+	void *h;
+
+	pthread_mutex_lock(&lib_lock);
+	if (lib.tried)
+		goto out;
+	lib.tried = true;
+	h = dlopen(DEBUGINFOD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(lib.why, sizeof(lib.why), "%s", dlerror());
+		goto out;
+	}
+	*(void **)&lib.begin = dlsym(h, "debuginfod_begin");
+	*(void **)&lib.end = dlsym(h, "debuginfod_end");
+	*(void **)&lib.find_debuginfo = dlsym(h, "debuginfod_find_debuginfo");
+	if (!lib.begin || !lib.end || !lib.find_debuginfo)
+		snprintf(lib.why, sizeof(lib.why), "%s lacks a debuginfod_ function",
+			 DEBUGINFOD_SONAME);
+	else
+		lib.ok = true;
+out:
+	pthread_mutex_unlock(&lib_lock);
+	return lib.ok;
+}
+
 struct xpp_debuginfod {
-	debuginfod_client *c;
+	debuginfod_client *c;    /* made at the first question (NULL before) */
 	char *urls;
 	pthread_mutex_t lock;  /* the client and the list are one caller's at a time */
 	struct asked *asked;
 	size_t nr, cap;
 	int failed;            /* the first failure's errno (not -ENOENT): ask no more */
 	char failed_hex[2 * 20 + 1];
+	bool no_client;        /* libdebuginfod could not be loaded or started: failed */
 };
 
 int xpp_debuginfod_create(xpp_debuginfod **out, const char *urls, struct xb_error *err)
@@ -43,14 +91,7 @@ int xpp_debuginfod_create(xpp_debuginfod **out, const char *urls, struct xb_erro
 	    setenv(DEBUGINFOD_TIMEOUT_ENV_VAR, XPP_DEBUGINFOD_TIMEOUT, 0) ||
 	    setenv(DEBUGINFOD_RETRY_LIMIT_ENV_VAR, XPP_DEBUGINFOD_RETRIES, 0))
 		goto nomem;
-	d->c = debuginfod_begin();
-	if (!d->c) {
-		free(d->urls);
-		free(d);
-		return xb_error_set(err, -ENOMEM, "cannot start a debuginfod client");
-	}
 	if (pthread_mutex_init(&d->lock, NULL)) {
-		debuginfod_end(d->c);
 		free(d->urls);
 		free(d);
 		return xb_error_set(err, -ENOMEM, "cannot start a debuginfod client");
@@ -68,7 +109,8 @@ void xpp_debuginfod_free(xpp_debuginfod *d)
 {
 	if (!d)
 		return;
-	debuginfod_end(d->c);
+	if (d->c)
+		lib.end(d->c);
 	pthread_mutex_destroy(&d->lock);
 	for (size_t i = 0; i < d->nr; i++)
 		free(d->asked[i].path);
@@ -80,8 +122,16 @@ void xpp_debuginfod_free(xpp_debuginfod *d)
 /* The server's answer for hex, asked now (the lock held). */
 static int ask(xpp_debuginfod *d, const char *hex, char **path)
 {
+	int fd;
+
+	/* the client of the first question: the library loaded, its settings taken from the
+	   environment xpp_debuginfod_create() set */
+	if (!d->c && (!lib_load() || !(d->c = lib.begin()))) {
+		d->no_client = true;
+		return -ENOPKG;
+	}
 	/* build_id_len 0: the id is given as its hex string */
-	int fd = debuginfod_find_debuginfo(d->c, (const unsigned char *)hex, 0, path);
+	fd = lib.find_debuginfo(d->c, (const unsigned char *)hex, 0, path);
 
 	if (fd < 0)
 		return fd;
@@ -154,7 +204,12 @@ bool xpp_debuginfod_warning(xpp_debuginfod *d, char *buf, size_t size)
 		return false;
 	pthread_mutex_lock(&d->lock);
 	ret = d->failed != 0;
-	if (ret)
+	if (ret && d->no_client)
+		snprintf(buf, size, "debuginfod server%s '%s' cannot be asked: %s%s; stripped files "
+			 "show the symbols they have", strchr(d->urls, ' ') ? "s" : "", d->urls,
+			 lib.ok ? "cannot start a debuginfod client" : "cannot load libdebuginfod: ",
+			 lib.ok ? "" : lib.why);
+	else if (ret)
 		snprintf(buf, size, "debuginfod server%s '%s' failed for build-id %s: %s; no more "
 			 "debug files were asked for, stripped files show the symbols they have",
 			 strchr(d->urls, ' ') ? "s" : "", d->urls, d->failed_hex,
