@@ -21,7 +21,7 @@
  * Host byte order and layout: a cache never leaves the machine that wrote it, and one
  * written by another build (another magic or record size) is ignored as foreign.
  */
-#define CACHE_MAGIC "XPKSYMS3"
+#define CACHE_MAGIC "XPKSYMS4"
 #define CACHE_NAME "kallsyms"
 
 struct cache_header {
@@ -29,7 +29,7 @@ struct cache_header {
 	uint32_t record_size;   /* sizeof(struct xpp_sym) */
 	uint32_t nr;
 	uint64_t names_len;
-	uint64_t checksum;      /* of the records and the names (checksum()) */
+	uint64_t checksum;      /* of the records and the names (payload_checksum()) */
 	struct xpp_kallsyms_key key;
 	uint64_t image_end;     /* struct xpp_symtab's */
 	/* the head's anchor (struct xpp_kallsyms_head) where the addresses were read: another
@@ -62,6 +62,14 @@ static uint64_t checksum(const void *p, size_t len, uint64_t h)
 	for (; i < len; i++)
 		lane[0] = xb_hash_add(lane[0], b[i]);
 	return xb_hash_add(xb_hash_add(xb_hash_add(lane[0], lane[1]), lane[2]), lane[3]);
+}
+
+/* The records', then the names' (each a region of its own: a rewrite writes them from where
+   they lie) */
+static uint64_t payload_checksum(const void *recs, size_t recs_len, const void *names,
+				 size_t names_len, uint32_t nr)
+{
+	return checksum(names, names_len, checksum(recs, recs_len, nr));
 }
 
 int xpp_kallsyms_key_running(struct xpp_kallsyms_key *k)
@@ -124,7 +132,8 @@ static int validate(const char *buf, size_t len, const struct xpp_kallsyms_key *
 	    !memchr(h->anchor, '\0', sizeof(h->anchor)))
 		return -EINVAL;
 	if (sizeof(*h) + (uint64_t)h->nr * sizeof(*syms) + h->names_len != len ||
-	    checksum(buf + sizeof(*h), len - sizeof(*h), h->nr) != h->checksum)
+	    payload_checksum(buf + sizeof(*h), (size_t)h->nr * sizeof(*syms),
+			     buf + len - h->names_len, h->names_len, h->nr) != h->checksum)
 		return -EINVAL;
 	names = buf + len - h->names_len;
 	if (names[h->names_len - 1])
@@ -228,6 +237,22 @@ int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
 	return delta ? 1 : 0;
 }
 
+/* The header of t's file, but for its checksum. */
+static void header(struct cache_header *h, const struct xpp_symtab *t,
+		   const struct xpp_kallsyms_key *key, const struct xpp_kallsyms_head *head,
+		   size_t names_len)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, CACHE_MAGIC, sizeof(h->magic));
+	h->record_size = sizeof(struct xpp_sym);
+	h->nr = t->nr;
+	memcpy(&h->key, key, sizeof(h->key));
+	h->names_len = names_len;
+	h->image_end = t->image_end;
+	h->anchor_addr = head->anchor_addr;
+	memcpy(h->anchor, head->anchor, sizeof(h->anchor));
+}
+
 /* The file's bytes: the header, the records and the names of the kept symbols only. */
 static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key *key,
 		       const struct xpp_kallsyms_head *head, size_t *len)
@@ -240,15 +265,7 @@ static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key
 		names_len += strlen(xpp_symtab_name(t, i)) + 1;
 	if (names_len > UINT32_MAX)
 		return NULL;
-	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, CACHE_MAGIC, sizeof(h.magic));
-	h.record_size = sizeof(struct xpp_sym);
-	h.nr = t->nr;
-	memcpy(&h.key, key, sizeof(h.key));
-	h.names_len = names_len;
-	h.image_end = t->image_end;
-	h.anchor_addr = head->anchor_addr;
-	memcpy(h.anchor, head->anchor, sizeof(h.anchor));
+	header(&h, t, key, head, names_len);
 	*len = sizeof(h) + (size_t)t->nr * sizeof(struct xpp_sym) + names_len;
 	buf = calloc(1, *len);
 	if (!buf)
@@ -271,7 +288,8 @@ static char *serialize(const struct xpp_symtab *t, const struct xpp_kallsyms_key
 		memcpy(names + at, name, n);
 		at += n;
 	}
-	h.checksum = checksum(buf + sizeof(h), *len - sizeof(h), h.nr);
+	h.checksum = payload_checksum(buf + sizeof(h), (size_t)t->nr * sizeof(struct xpp_sym),
+				      names, names_len, h.nr);
 	memcpy(buf, &h, sizeof(h));
 	return buf;
 }
@@ -319,28 +337,35 @@ static int name_unnamed(int fd, char *tmp)
 	return -EEXIST;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	for (size_t at = 0; at < len;) {
-		ssize_t r = write(fd, buf + at, len - at);
+/* The file's bytes, in up to three parts written one after the other. */
+struct parts {
+	const char *p[3];
+	size_t len[3];
+};
 
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : -EIO;
-		at += (size_t)r;
-	}
+static int write_all(int fd, const struct parts *parts)
+{
+	for (int i = 0; i < 3; i++)
+		for (size_t at = 0; at < parts->len[i];) {
+			ssize_t r = write(fd, parts->p[i] + at, parts->len[i] - at);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return r < 0 ? -errno : -EIO;
+			at += (size_t)r;
+		}
 	return 0;
 }
 
-/* buf into an unnamed file, then named tmp; -errno (no O_TMPFILE, no /proc, a full disk) */
-static int write_unnamed(const char *file, char *tmp, const char *buf, size_t len)
+/* parts into an unnamed file, then named tmp; -errno (no O_TMPFILE, no /proc, a full disk) */
+static int write_unnamed(const char *file, char *tmp, const struct parts *parts)
 {
 	int fd = open_unnamed(file), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = write_all(fd, buf, len);
+	ret = write_all(fd, parts);
 	if (!ret)
 		ret = name_unnamed(fd, tmp);
 	if (close(fd) && !ret) {
@@ -350,14 +375,14 @@ static int write_unnamed(const char *file, char *tmp, const char *buf, size_t le
 	return ret;
 }
 
-/* buf into a named private temporary file, tmp (a mkstemp template) */
-static int write_named(char *tmp, const char *buf, size_t len)
+/* parts into a named private temporary file, tmp (a mkstemp template) */
+static int write_named(char *tmp, const struct parts *parts)
 {
 	int fd = mkostemp(tmp, O_CLOEXEC), ret;
 
 	if (fd < 0)
 		return -errno;
-	ret = write_all(fd, buf, len);
+	ret = write_all(fd, parts);
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (ret)
@@ -370,14 +395,31 @@ int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
 			     const struct xpp_kallsyms_head *head)
 {
 	size_t len, n = strlen(file);
-	char *buf, *tmp;
+	struct parts parts = { { NULL }, { 0 } };
+	struct cache_header h;
+	char *buf = NULL, *tmp;
 	int ret;
 
 	if (!t->finished || !t->nr || !head->anchor[0])
 		return -EINVAL;
-	buf = serialize(t, key, head, &len);
+	if (t->map) {
+		/*
+		 * A cache read (and moved from another boot): its records and names are the
+		 * file's already, the records where they lie (moved), the names where the old
+		 * file is mapped; no copy of 7 MB to make.
+		 */
+		header(&h, t, key, head, t->names_len);
+		h.checksum = payload_checksum(t->syms, (size_t)t->nr * sizeof(*t->syms),
+					      t->names, t->names_len, t->nr);
+		parts = (struct parts){ { (const char *)&h, (const char *)t->syms, t->names },
+					{ sizeof(h), (size_t)t->nr * sizeof(*t->syms),
+					  t->names_len } };
+	} else if ((buf = serialize(t, key, head, &len))) {
+		parts.p[0] = buf;
+		parts.len[0] = len;
+	}
 	tmp = malloc(n + sizeof(".XXXXXX"));
-	if (!buf || !tmp) {
+	if (!parts.len[0] || !tmp) {
 		free(buf);
 		free(tmp);
 		return -ENOMEM;
@@ -389,10 +431,10 @@ int xpp_kallsyms_cache_write(const struct xpp_symtab *t, const char *file,
 	 */
 	memcpy(tmp, file, n);
 	memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
-	ret = write_unnamed(file, tmp, buf, len);
+	ret = write_unnamed(file, tmp, &parts);
 	if (ret < 0) {
 		memcpy(tmp + n, ".XXXXXX", sizeof(".XXXXXX"));
-		ret = write_named(tmp, buf, len);
+		ret = write_named(tmp, &parts);
 	}
 	if (!ret && rename(tmp, file)) {
 		ret = -errno;
