@@ -309,6 +309,10 @@ static void test_kallsyms_cache(void)
 	CHECK_STR(through_cache(&t, m, cmd, moved), "from_a");
 	CHECK(t.map && (char *)t.syms > (char *)t.map);
 	CHECK_STR(through_cache(&t, b, cmd, 0), "from_a");
+	/* moved by less than a page: not a KASLR offset, the file is read whole */
+	write_ksyms(m, moved + 0x10, "from_m");
+	CHECK_STR(through_cache(&t, m, cmd, moved + 0x10), "from_m");
+	CHECK_STR(through_cache(&t, b, cmd, 0), "from_b");
 	/* a head the moved cache does not hold (a symbol of its own): not this kernel */
 	write_file(m, "ffffffff83600000 T _stext\nffffffff83600008 t not_cached\n"
 		      "ffffffff83600010 t filler_001\n");

@@ -209,6 +209,12 @@ int xpp_kallsyms_cache_read(struct xpp_symtab *t, const char *file,
 	t->map = map;
 	t->map_len = len;
 	delta = head->anchor_addr - h->anchor_addr;
+	/* KASLR moves the kernel by whole pages (2 MB on x86): the ends finish() rounded to
+	   a page stay where a read of this boot's file would put them */
+	if (delta & 4095) {
+		xpp_symtab_free(t);
+		return -EINVAL;
+	}
 	if (delta) {
 		/*
 		 * Another boot of this kernel: its symbols where this boot put them, in memory
