@@ -59,6 +59,14 @@ if [ -x "$KC" ] && "$KC" "$BENCH_TMP/moved" 2>/dev/null; then
 		if [ -z "$tx" ] || awk -v a="$w" -v b="$tx" 'BEGIN { exit !(a < b) }'; then tx=$w; fi
 		if [ -z "$cx" ] || awk -v a="$c" -v b="$cx" 'BEGIN { exit !(a < b) }'; then cx=$c; fi
 	done
+	# the wall time as best_time() takes the others' where hyperfine is there
+	if command -v hyperfine >/dev/null && command -v python3 >/dev/null &&
+		hyperfine -N -w 1 -r "$RUNS" --prepare "cp $BENCH_TMP/moved $BENCH_TMP/xdg/xperf/kallsyms" \
+			--export-json "$BENCH_TMP/h.json" "env XDG_CACHE_HOME=$BENCH_TMP/xdg $XR --stdio --no-children -g none -i $BIG" \
+			>/dev/null 2>&1; then
+		tx=$(python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["min"])' \
+			"$BENCH_TMP/h.json")
+	fi
 	echo "   report --stdio --no-children -g none, first after a boot (kallsyms cache moved) wall time: xperf ${tx}s, perf ${PT}s, ratio $(ratio "$tx" "$PT"); CPU time: xperf ${cx}s, perf ${PC}s, ratio $(ratio "$cx" "$PC") (target <= 0.15)"
 else
 	echo "   first report after a boot: no kallsyms cache to move here ($KC)"
