@@ -366,10 +366,13 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
 	n = xpp_unwind_user(p->unwinder, th, s, p->unwind_ips, max_stack);
 	if (n == -ENOMEM)
 		return n;
-	if (n <= 0) {
+	if (n <= 0)
 		p->unwind.failed++;
+	/* perf's chain of a stack it could not unwind is the registers' ip, kernel samples' too */
+	if (n == 0)
+		n = 1;
+	else if (n < 0)
 		return 0;
-	}
 	/* the unwinder gives callers at their call instruction already */
 	for (int i = 0; i < n; i++) {
 		int ret;

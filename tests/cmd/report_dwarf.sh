@@ -105,23 +105,80 @@ dwarf_case "samples that cannot be unwound keep their leaf, one summary warning"
 	[ ! -s err.q ] || fail "-q still warns: $(cat err.q)"
 '
 
-# A build without libdw: this one, or one made here (the report alone)
-dwarf_case "node (three executable segments, its builtins mapped twice): unwound as far as perf" '
+# chains FILE: each sample's frame addresses on one line, from `script -F ip` (samples apart
+# by blank lines)
+chains() { awk 'NF == 0 { if (l != "") print l; l = ""; next } { l = l " " $1 } END { if (l != "") print l }' "$1"; }
+# same_chains PERF-SCRIPT XPERF-SCRIPT MIN: at least MIN % of the samples (in file order) have
+# perf's chain, or one that goes on where perf's stops
+same_chains() {
+	chains "$1" >t
+	chains "$2" >m
+	[ "$(wc -l <t)" = "$(wc -l <m)" ] || fail "$(wc -l <t) samples by perf, $(wc -l <m) by xperf"
+	paste -d "|" t m | awk -F "|" -v min="$3" '
+	{ n++; p = $1; sub(/ ffffffffffffffff$/, "", p) }
+	$1 == $2 || index($2, p " ") == 1 { ok++; next }
+	{ if (++bad <= 3) print "perf:" $1 "\nxperf:" $2 >"/dev/stderr" }
+	END { printf "%d of %d chains as perf'"'"'s\n", ok, n; exit !(n && ok * 100 >= min * n) }' ||
+		fail "chains differ from perf's"
+}
+export -f chains same_chains
+
+# nocfi_rec WHO OUT.data: WHO (perf or xperf) records the nocfi workload; its map file goes
+nocfi_rec() {
+	if [ "$1" = perf ]; then
+		perf_run record -q -N --no-bpf-event --call-graph dwarf -o "$2" -- "$WL/nocfi" 1 \
+			>nocfi.out 2>rec.err || fail "perf record: $(cat rec.err)"
+	else
+		"$XPERF_BUILD/xperf-record" -q --call-graph dwarf -o "$2" -- "$WL/nocfi" 1 \
+			>nocfi.out 2>rec.err || fail "xperf record: $(cat rec.err)"
+	fi
+	pid=$(awk '/^nocfi: pid/ { print $3 }' nocfi.out)
+	[ -n "$pid" ] || fail "the nocfi workload printed no pid: $(cat nocfi.out rec.err)"
+	echo "/tmp/perf-$pid.map" >>maps
+}
+export -f nocfi_rec
+
+# Frames without CFI: perf 6.1 unwinds with libunwind, which walks rbp from code of a file
+# that has no CFI for it, and stops at JIT code (no file to read CFI from); xperf the same
+dwarf_case "frames without CFI (in the binary: rbp; JIT code: the end), as perf, both recorders" '
+	[ -x "$WL/nocfi" ] || skip "$WL/nocfi is not built"
+	"$WL/nocfi" 0 >/dev/null 2>&1 || skip "the nocfi workload does not run on this machine"
+	trap "xargs rm -f <maps" EXIT
+	: >maps
+	nocfi_rec perf p.data
+	have_xrec=0
+	if [ -x "$XPERF_BUILD/xperf-record" ]; then nocfi_rec xperf x.data; have_xrec=1; fi
+	for f in p.data $([ $have_xrec = 1 ] && echo x.data); do
+		perf_run script --no-inline -F ip,sym -i $f >$f.perf 2>/dev/null || fail "perf script $f"
+		"$XPERF_BUILD/xperf-script" --no-inline -F ip,sym -i $f >$f.xperf 2>$f.err ||
+			fail "xperf script $f: $(cat $f.err)"
+		same_chains $f.perf $f.xperf 100
+		# the four phases, as perf shows them (its chains are the reference above)
+		sym() { awk "BEGIN { RS = \"\" } { gsub(/\n[ \t]+[0-9a-f]+ /, \";\"); sub(/^[ \t]+[0-9a-f]+ /, \"\"); print }" "$1"; }
+		sym $f.xperf >$f.sym
+		grep -q "^c_leaf;nocfi_call;main;" $f.sym || fail "$f: no c_leaf <- nocfi_call <- main chain"
+		grep -q "^nocfi_spin;main;" $f.sym || fail "$f: no nocfi_spin <- main chain"
+		grep -qx "c_leaf;jit_call" $f.sym || fail "$f: no c_leaf <- jit_call chain ending there"
+		grep -qx "jit_spin" $f.sym || fail "$f: no jit_spin chain of its own"
+		! grep -q "could not be unwound" $f.err || fail "$f: $(cat $f.err)"
+	done
+'
+
+# node maps V8's builtins a second time, away from its text, and runs them without CFI
+dwarf_case "node (three executable segments, its builtins mapped twice, JIT code): chains as perf's" '
 	command -v node >/dev/null || skip "node is absent"
 	cat >b.js <<-EOF
 	function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
-	let s = 0; const t0 = Date.now();
-	while (Date.now() - t0 < 700) { s += fib(20); s += JSON.stringify({ a: s }).length; }
+	let s = 0; const t0 = Date.now(); const o = {};
+	while (Date.now() - t0 < 700) { s += fib(20); o["k" + (s % 1000)] = JSON.stringify({ a: s }); }
 	console.log(s);
 	EOF
 	prec --call-graph dwarf -o n.data -- node --perf-basic-prof b.js
-	# samples shown with more than their own frame, by each reader
-	many() { awk "BEGIN { RS = \"\" } { if (split(\$0, a, \"\\n\") > 1) n++ } END { print n + 0 }"; }
-	p=$(perf_run script -F ip -i n.data 2>/dev/null | many)
-	x=$("$XPERF_BUILD/xperf-script" -F ip -i n.data 2>/dev/null | many)
-	[ "$p" -gt 20 ] || skip "perf unwinds only $p samples here"
-	# the samples in the second mapping of node'"'"'s builtins stay one frame (perf unwinds them)
-	[ $((x * 10)) -ge $((p * 9)) ] || fail "xperf unwinds $x samples, perf $p"
+	pid=$(perf_run script -F pid -i n.data 2>/dev/null | awk "{ print \$1; exit }")
+	trap "rm -f /tmp/perf-$pid.map" EXIT
+	perf_run script --no-inline -F ip -i n.data >n.perf 2>/dev/null || fail "perf script"
+	"$XPERF_BUILD/xperf-script" --no-inline -F ip -i n.data >n.xperf 2>n.err || fail "$(cat n.err)"
+	same_chains n.perf n.xperf 99
 '
 
 dwarf_case "a stack copy too short for the chain: perf's last frame ffffffffffffffff, the same chains" '
@@ -139,6 +196,7 @@ dwarf_case "a stack copy too short for the chain: perf's last frame ffffffffffff
 	diff t m >d || fail "$(grep -c "^<" d) of $(wc -l <t) chains differ from perf'"'"'s: $(head -n 4 d | cut -c1-200)"
 '
 
+# A build without libdw: this one, or one made here (the report alone)
 perf_case "without libdw: DWARF files reported with their leaves, said once" '
 	r=$R
 	if have_libdw; then

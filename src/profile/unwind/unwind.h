@@ -51,7 +51,9 @@ void xpp_unwinder_free(xpp_unwinder *u);
  * own ip for a user-mode sample), each later entry a caller's return address minus 1 (the
  * call instruction, where perf looks its symbol up). At most max entries, innermost first,
  * and only frames inside a map of the process (perf drops the rest). Returns the number of
- * entries, 0 when not even the first frame's file could be read, or a negative errno:
+ * entries (1 for a sample in JIT code, which has no file: its own frame is perf's whole
+ * chain), 0 when not even the first frame's file could be read (ips[0] then holds the
+ * registers' ip, perf's whole chain for such a sample), or a negative errno:
  * -ENODATA when the sample has no usable registers or stack copy, -EOPNOTSUPP when the
  * registers are not x86_64's, -ENOMEM.
  */

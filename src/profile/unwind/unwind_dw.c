@@ -1,4 +1,10 @@
-/* DWARF unwinding with libdwfl: one Dwfl per process, the sample's registers and stack copy as its state. */
+/*
+ * DWARF unwinding with libdwfl: one Dwfl per process, the sample's registers and stack copy as
+ * its state. The walk is perf's: Debian's perf 6.1 unwinds with libunwind (not libdw), so
+ * where a file has no CFI for a pc it follows libunwind's x86_64 unw_step() (frame_chain()),
+ * and where the pc's memory has no ELF file (JIT code) it stops, as libunwind does on the
+ * -EINVAL of perf's find_proc_info().
+ */
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -49,16 +55,19 @@ struct uw_sample {
 /*
  * How to unwind from one pc: the CFI row of that pc, reduced to what x86_64 code needs
  * (CFA = register + offset; each register undefined, the same, CFA + n, or the word at
- * CFA + n). A row with anything else (expressions, register rules, signal frames) or none
- * at all (libdwfl then falls back on frame pointers) is FALLBACK: the sample is left to
- * libdwfl, which knows every case. Cached per (process, pc), as the CFI search and the
- * parsing of its row are most of libdwfl's time per frame.
+ * CFA + n): ROW. A row with anything else (expressions, register rules, signal frames) is
+ * COMPLEX: the sample is left to libdwfl, which knows every case. A file whose CFI has no
+ * row for pc (V8's builtins in node's text) is NOROW: libunwind's frame chain. No ELF file
+ * to read CFI from (JIT code, a deleted file, a file without CFI) is NOFILE: the walk ends
+ * at this frame. Cached per (process, pc), as the CFI search and the parsing of its row are
+ * most of the time per frame.
  */
 enum { R_UNDEF, R_SAME, R_VAL, R_DEREF };
+enum { RULE_ROW, RULE_COMPLEX, RULE_NOROW, RULE_NOFILE };
 struct rule {
 	uint64_t pc;
 	uint32_t proc, epoch;    /* key: the process, its Dwfl's epoch (0: free slot) */
-	bool fallback;
+	uint8_t state;           /* RULE_* */
 	uint8_t cfa_reg;
 	int64_t cfa_off;
 	uint8_t kind[XPP_UNWIND_NR_REGS];
@@ -290,11 +299,14 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 }
 
 /*
- * The module holding pc, reported from the process's map of pc if the Dwfl lacks it (as
- * perf's report_module does, at map start - pgoff). NULL when no map holds pc or its code
- * is not in an ELF file we can open (JIT code, a deleted file, a vdso of another kernel).
+ * The module holding pc, reported from the process's map of pc if the Dwfl lacks it, at map
+ * start - pgoff (where perf's find_proc_info() puts the file's .eh_frame_hdr too). NULL when
+ * no map holds pc or its code is not in an ELF file we can open (JIT code, a deleted file, a
+ * vdso of another kernel). *adj is what to add to pc for its address in the module: 0 but
+ * in a second mapping of a file reported at another base.
  */
-static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc, uint64_t pc)
+static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc, uint64_t pc,
+			      uint64_t *adj)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(pr->dwfl, pc);
 	const struct xpp_map *mp;
@@ -304,6 +316,7 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	size_t vdso_size = 0;
 	bool transient = false;
 
+	*adj = 0;
 	if (mod)
 		return mod;
 	mp = xpp_machine_proc_map(u->m, proc, pc);
@@ -324,13 +337,18 @@ static Dwfl_Module *module_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t proc
 	/*
 	 * A second mapping of a file this process has reported at another base (node maps
 	 * its builtins again, away from its text): libdwfl refuses the overlapping module,
-	 * and the failed report leaves its address lookup unusable for every module, so the
-	 * rest of the file's samples would not unwind either. That mapping's samples keep
-	 * their own frame.
+	 * and the failed report leaves its address lookup unusable for every module. Its
+	 * pcs are looked up in the module reported, at the same offset in the file, as
+	 * perf's find_proc_info() does (the table of the file mapped at map start - pgoff).
 	 */
-	for (uint32_t i = 0; i < pr->nr_mods; i++)
-		if (pr->mods[i].dso == mp->dso)
-			return NULL;
+	for (uint32_t i = 0; i < pr->nr_mods; i++) {
+		const struct reported *r = &pr->mods[i];
+
+		if (r->dso == mp->dso) {
+			*adj = (r->start - r->pgoff) - (mp->start - mp->pgoff);
+			return dwfl_addrmodule(pr->dwfl, pc + *adj);
+		}
+	}
 	if (pr->nr_mods == pr->cap_mods &&
 	    XB_ARRAY_RESERVE(pr->mods, pr->cap_mods, (size_t)pr->nr_mods + 1, 8))
 		return NULL;
@@ -394,7 +412,7 @@ static bool rule_from_cfi(Dwarf_CFI *cfi, Dwarf_Addr pc, struct rule *r)
 		for (int i = 0; i < XPP_UNWIND_NR_REGS && ok; i++)
 			ok = reg_rule(fr, i, &r->kind[i], &r->off[i]);
 	}
-	r->fallback = !ok;
+	r->state = ok ? RULE_ROW : RULE_COMPLEX;
 	free(fr);
 	return true;
 }
@@ -405,47 +423,114 @@ static const struct rule *rule_of(xpp_unwinder *u, struct uw_proc *pr, uint32_t 
 	struct rule *r = &u->rules[xb_hash_bits(h, RULE_CACHE_BITS)];
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
+	uint64_t adj;
 
 	if (r->pc == pc && r->proc == proc && r->epoch == pr->epoch)
 		return r;
 	r->pc = pc;
 	r->proc = proc;
 	r->epoch = pr->epoch;
-	r->fallback = true;
-	mod = module_of(u, pr, proc, pc);
+	r->state = RULE_NOFILE;
+	mod = module_of(u, pr, proc, pc, &adj);
 	if (mod) {
-		Dwarf_CFI *eh = dwfl_module_eh_cfi(mod, &bias);
+		Dwarf_CFI *eh = dwfl_module_eh_cfi(mod, &bias), *dw;
 
-		if (!rule_from_cfi(eh, pc - bias, r)) {
-			Dwarf_CFI *dw = dwfl_module_dwarf_cfi(mod, &bias);
-
-			rule_from_cfi(dw, pc - bias, r);
+		if (!rule_from_cfi(eh, pc + adj - bias, r)) {
+			dw = dwfl_module_dwarf_cfi(mod, &bias);
+			/* libunwind: no row is -UNW_ENOINFO, no CFI at all perf's -EINVAL */
+			if (!rule_from_cfi(dw, pc + adj - bias, r) && (eh || dw))
+				r->state = RULE_NOROW;
 		}
 	}
 	return r;
 }
 
-static bool read_word(xpp_unwinder *u, Dwfl *dwfl, uint64_t addr, uint64_t *v)
+/*
+ * A word as perf's access_mem() answers libunwind: 0 and the word; 1 and 0 for memory that
+ * is mapped but neither in the stack copy nor in a file (the rest of the stack, anonymous
+ * memory: access_dso_mem() fails, which libunwind's tests of "< 0" let pass); -1 where no
+ * map is, which ends the walk. Data maps are not kept here to ask (perf's one tree has
+ * them): the stack is taken to go on for STACK_REACH past sp (a copy shorter than asked
+ * does not tell where its mapping ends: the kernel stops at a page not yet present too).
+ */
+#define STACK_REACH (8u << 20)
+static int read_perf(xpp_unwinder *u, struct uw_proc *pr, uint64_t addr, uint64_t *v)
 {
-	Dwarf_Word w;
+	struct uw_sample *c = &u->cur;
 
-	if (!memory_read(dwfl, addr, &w, u))
+	*v = 0;
+	if (addr >= c->sp && addr + sizeof(*v) < c->sp + c->stack_size) {
+		memcpy(v, c->stack + (addr - c->sp), sizeof(*v));
+		return 0;
+	}
+	if (xpp_machine_proc_map(u->m, c->proc, addr)) {
+		uint64_t adj;
+		Dwarf_Word w;
+
+		if (module_of(u, pr, c->proc, addr, &adj) &&
+		    read_file_word(pr->dwfl, addr + adj, &w)) {
+			*v = w;
+			return 0;
+		}
+		return 1;
+	}
+	return addr >= c->sp && addr - c->sp < STACK_REACH ? 1 : -1;
+}
+/* libunwind's is_plt_entry(): jmp *x(%rip); push $n; jmp x, an old-style PLT slot */
+static bool is_plt_entry(xpp_unwinder *u, struct uw_proc *pr, uint64_t pc)
+{
+	uint64_t w0, w1;
+
+	if (read_perf(u, pr, pc, &w0) < 0 || read_perf(u, pr, pc + 8, &w1) < 0)
 		return false;
-	*v = w;
+	return (w0 & 0xffff) == 0x25ff && (w0 >> 48 & 0xff) == 0x68 && (w1 >> 24 & 0xff) == 0xe9;
+}
+
+/*
+ * libunwind's x86_64 unw_step() where dwarf_step() found no CFI row for pc (-UNW_ENOINFO),
+ * which perf's walk follows: a PLT slot returns through the word at sp. Otherwise rbp is
+ * taken for a frame pointer if it is not 0, lies at most 16 KiB above sp and the word there
+ * is mapped: the caller's rbp is that word, its pc the next one, its sp this sp + 16
+ * (libunwind's CFA, not rbp + 16) and every other register unknown. An unknown rbp ends
+ * the walk, as does a return address where no map is. Returns whether there is a caller
+ * (in regs and *known). libunwind's case of a signal trampoline without CFI is left out:
+ * the trampolines of the C libraries and the vdso have CFI.
+ */
+static bool frame_chain(xpp_unwinder *u, struct uw_proc *pr, uint64_t pc, uint64_t *regs,
+			uint32_t *known)
+{
+	uint64_t sp = regs[7], rbp = regs[6], caller_rbp, ra;
+
+	if (!(*known >> 6 & 1))
+		return false;
+	if (is_plt_entry(u, pr, pc)) {
+		if (read_perf(u, pr, sp, &ra) < 0)
+			return false;
+		regs[7] = sp + 8;
+		regs[16] = ra;
+		return true;
+	}
+	if (!rbp || read_perf(u, pr, rbp, &caller_rbp) < 0 || rbp < sp || rbp - sp > 0x4000 ||
+	    read_perf(u, pr, rbp + 8, &ra) < 0)
+		return false;
+	regs[6] = caller_rbp;
+	regs[7] = sp + 16;
+	regs[16] = ra;
+	*known = 1u << 6 | 1u << 7 | 1u << 16;
 	return true;
 }
 
 /*
- * Unwind the current sample from cached rules, as libdwfl would. Returns false when a frame
- * needs what only libdwfl does (then the caller starts over with it), true when done: the
- * frames are in cur, up to where libdwfl would have stopped too.
+ * Unwind the current sample from cached rules, as perf's libunwind would. Returns false
+ * when a frame needs what only libdwfl does (then the caller starts over with it), true
+ * when done: the frames are in cur, up to where perf would have stopped too.
  */
 static bool unwind_fast(xpp_unwinder *u, struct uw_proc *pr)
 {
 	struct uw_sample *c = &u->cur;
 	uint64_t regs[XPP_UNWIND_NR_REGS], next[XPP_UNWIND_NR_REGS];
 	uint32_t known = (1u << XPP_UNWIND_NR_REGS) - 1, nknown;
-	bool initial = true;
+	bool initial = true, chained = false;
 
 	memcpy(regs, c->regs, sizeof(regs));
 	for (;;) {
@@ -460,10 +545,20 @@ static bool unwind_fast(xpp_unwinder *u, struct uw_proc *pr)
 		}
 		/* a caller's pc is a return address: its CFI row is the call's, one byte back */
 		r = rule_of(u, pr, c->proc, initial ? pc : pc - 1);
-		if (r->fallback)
+		/* libdwfl cannot go on from a frame chain's state: the walk ends there */
+		if (r->state == RULE_COMPLEX && !chained)
 			return false;
 		c->ips[c->n++] = initial ? pc : pc - 1;
-		if (c->n >= c->max || !(known >> r->cfa_reg & 1))
+		if (c->n >= c->max || r->state == RULE_NOFILE || r->state == RULE_COMPLEX)
+			return true;
+		if (r->state == RULE_NOROW) {
+			if (!frame_chain(u, pr, pc, regs, &known))
+				return true;
+			initial = false;
+			chained = true;
+			continue;
+		}
+		if (!(known >> r->cfa_reg & 1))
 			return true;
 		cfa = regs[r->cfa_reg] + (uint64_t)r->cfa_off;
 		nknown = 0;
@@ -480,7 +575,9 @@ static bool unwind_fast(xpp_unwinder *u, struct uw_proc *pr)
 				nknown |= 1u << i;
 				break;
 			case R_DEREF:
-				if (read_word(u, pr->dwfl, a, &next[i]))
+				/* libunwind reads a saved register when it needs it:
+				   one where no map is stops the walk then */
+				if (read_perf(u, pr, a, &next[i]) >= 0)
 					nknown |= 1u << i;
 				break;
 			default:
@@ -501,6 +598,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	xpp_unwinder *u = arg;
 	struct uw_sample *c = &u->cur;
 	Dwarf_Addr pc;
+	uint64_t adj;
 	bool activation;
 
 	c->zeroed = false;
@@ -514,7 +612,7 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	}
 	/* the module must be there before libdwfl unwinds from this frame */
-	module_of(u, c->pr, c->proc, pc);
+	module_of(u, c->pr, c->proc, pc, &adj);
 	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	/* a return address: its call is the instruction before, which may end the function */
@@ -534,6 +632,7 @@ int xpp_unwind_user(xpp_unwinder *u, const struct xpp_thread *th, const struct x
 {
 	struct uw_sample *c = &u->cur;
 	struct uw_proc *pr;
+	uint64_t adj;
 	int32_t pid;
 
 	if (!(s->type & PERF_SAMPLE_REGS_USER) || !(s->type & PERF_SAMPLE_STACK_USER) ||
@@ -565,9 +664,18 @@ int xpp_unwind_user(xpp_unwinder *u, const struct xpp_thread *th, const struct x
 	c->proc = th->proc;
 	c->pr = pr;
 	c->zeroed = c->unmapped = false;
-	/* perf gives up on the whole user chain when the first frame's file is missing */
-	if (!module_of(u, pr, th->proc, c->regs[16]))
-		return 0;
+	/*
+	 * No file to read the first frame's CFI from (JIT code, a deleted file): perf's chain
+	 * is that frame alone (libunwind's first step fails)
+	 */
+	ips[0] = c->regs[16];
+	if (!module_of(u, pr, th->proc, c->regs[16], &adj)) {
+		const struct xpp_map *mp = xpp_machine_proc_map(u->m, th->proc, c->regs[16]);
+		const struct xpp_dso *d = mp ? xpp_dso_table_get(u->dsos, mp->dso) : NULL;
+
+		/* JIT code has no file by nature: its frame is the whole chain, not a failure */
+		return d && d->kind == XPP_DSO_ANON ? 1 : 0;
+	}
 	if (!pr->attached) {
 		/* the architecture comes from the module just reported */
 		pid = xpp_machine_proc_pid(u->m, th->proc);
