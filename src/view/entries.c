@@ -119,6 +119,8 @@ const uint32_t *rv_path_frames(const struct rv_entries *g, uint32_t p, uint32_t 
 	return buf + 1;
 }
 
+static bool wants(const struct rv_ctx *c, unsigned int col);
+
 /* Room for need elements in *a, doubling; the new ones zeroed when `zero`. */
 static int grow(void **a, size_t *cap, size_t need, size_t size, bool zero)
 {
@@ -280,13 +282,16 @@ static int64_t self_entry(struct rv_entries *g, const uint32_t *f, uint32_t n, u
 	return entry_of(g, comm, f[i]);
 }
 
-/* Path p's entries (frames f[0..n), then its own), each once, into g->fentry: how many. */
+/*
+ * Path p's entries (frames f[0..n), then its own), each once, into g->fentry: how many.
+ * Its own entry alone where the view shows self time only (g->self_only).
+ */
 static int path_entries(struct rv_entries *g, uint32_t p, const uint32_t *f, uint32_t n,
 			uint32_t comm, uint32_t tag)
 {
 	uint32_t m = 0;
 
-	for (uint32_t i = 0; i <= n; i++) {
+	for (uint32_t i = g->self_only ? n : 0; i <= n; i++) {
 		int64_t e = i < n ? entry_of(g, comm, f[i]) : g->paths[p].self_entry;
 
 		if (e < 0)
@@ -325,6 +330,16 @@ static int aggregate(struct rv_entries *g)
 
 	for (unsigned int i = 0; i < g->c->nr_cols; i++)
 		each |= rv_keys[g->c->cols[i]].children_each;
+	/*
+	 * Without children an entry is shown for its self time and its chains are those of
+	 * the paths it ends: only the paths' own entries are made (as perf makes entries of
+	 * the samples' own ips only), not one per frame (issue 20: 1.1M entries where 100k
+	 * are shown). A -F or -s of the children's column needs them all.
+	 */
+	g->self_only = !g->c->children && !wants(g->c, RV_OUT_CHILDREN);
+	for (unsigned int i = 0; g->self_only && i < g->c->nr_sort; i++)
+		g->self_only = g->c->sort[i] != RV_OUT_CHILDREN;
+	each &= !g->self_only;
 	g->h = xpp_hist_create();
 	g->pathbuf = malloc((g->maxdepth + 2) * sizeof(*g->pathbuf));
 	g->fentry = malloc((g->maxdepth + 2) * sizeof(*g->fentry));
@@ -340,8 +355,9 @@ static int aggregate(struct rv_entries *g)
 		int64_t se = 0, fe = 0;
 		int m;
 
-		for (uint32_t i = 0; i < n && fe >= 0 && se >= 0; i++) {
-			fe = entry_of(g, comm, f[i]);
+		for (uint32_t i = g->self_only ? si : 0; i < n && fe >= 0 && se >= 0; i++) {
+			if (!g->self_only)
+				fe = entry_of(g, comm, f[i]);
 			if (fe >= 0 && i == si)
 				se = self_entry(g, f, n, comm, self);
 		}

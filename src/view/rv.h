@@ -286,6 +286,8 @@ struct rv_entries {
 	/* with chains */
 	struct rv_path *paths;
 	uint32_t nr_paths, maxdepth; /* maxdepth: frames of the longest path */
+	bool self_only;              /* no children shown: the entries are the paths' own
+					entries only, each with the paths that end there */
 	size_t *pair_off;            /* per entry: the paths that meet it (each once) are */
 	uint32_t *order;             /* order[pair_off[e]..pair_off[e + 1]) */
 	struct rv_entry_map map;     /* the other commands' */

@@ -3,7 +3,8 @@
 # perf -g recording by tests/tools/xpf-paths): the same entries and stacks as perf, every
 # view within 300 bytes of peak RSS per distinct path (over the flat view's, which keeps
 # nothing per path), and a plain file's pages not kept once read (peak RSS of the flat view
-# well under the file's size). bench/bench_report_paths.sh times the big ones.
+# well under the file's size); with unresolved addresses, --no-children's rows and memory.
+# bench/bench_report_paths.sh times the big ones.
 . "$(dirname "$0")/lib.sh"
 
 R=$XPERF_BUILD/xperf-report
@@ -65,6 +66,26 @@ perf_case "100k distinct paths: every view within 300 bytes of peak RSS a path" 
 		echo "${v:-children + graph}: $kib KiB, flat view $base KiB: $per bytes/path"
 		[ "$per" -le 300 ] || fail "${v:-children + graph}: $per bytes per path (over 300)"
 	done
+'
+
+# Issue 20: frames at addresses of their own (xpf-paths -u), every frame an entry. perf's
+# --no-children makes entries of the samples' own ips only, the chains below them; xperf
+# made one per frame of every path too (2.2 KB a path), now only the paths' own (1.1 KB).
+perf_case "unresolved addresses: --no-children rows as perf, entries the paths' own only" '
+	real r.data
+	"$PATHS" -u -i r.data -o u.data -n 20000 >/dev/null || fail "xpf-paths -u failed"
+	perf_run report --stdio --no-children -i u.data >perf.out 2>/dev/null
+	"$R" --stdio --no-children -i u.data >xperf.out 2>err || fail "$(cat err)"
+	[ "$(grep -cE "^ +[0-9]" perf.out)" -ge 20000 ] || fail "perf shows under 20000 rows"
+	diff <(grep -E "^ +[0-9]" perf.out) <(grep -E "^ +[0-9]" xperf.out) >d ||
+		fail "rows differ: $(head -n 6 d)"
+	sized
+	"$PATHS" -u -i r.data -o u.data -n 50000 >/dev/null || fail "xpf-paths -u failed"
+	base=$(peak_kib --stdio --no-children -g none -i u.data)
+	kib=$(peak_kib --stdio --no-children -i u.data)
+	per=$(( (kib - base) * 1024 / 50000 ))
+	echo "--no-children: $kib KiB, flat view $base KiB: $per bytes/path"
+	[ "$per" -le 1500 ] || fail "--no-children: $per bytes per path (over 1500)"
 '
 
 perf_case "a plain file is not kept in memory once read (flat view under half its size)" '
