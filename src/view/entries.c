@@ -428,7 +428,18 @@ out:
 struct row_sort {
 	const struct rv_entries *g;
 	struct rv_cols v;
+	/* the keys compared last, loaded again in place (xpp_hist_key_load()): a sort of a
+	   million entries compares 20 million pairs */
+	struct xpp_hist_key ka, kb;
+	bool va, vb;
 };
+
+/* Rows a's and b's keys into rs->ka and rs->kb. */
+static void load_keys(struct row_sort *rs, const xpp_hist *h, uint32_t a, uint32_t b)
+{
+	rs->va = xpp_hist_key_load(h, a, &rs->ka, rs->va);
+	rs->vb = xpp_hist_key_load(h, b, &rs->kb, rs->vb);
+}
 
 /* the same values of the sample's context (values.h) that the view's keys hold */
 static bool same_context(const struct rv_entries *g, uint32_t a, uint32_t b)
@@ -456,12 +467,11 @@ int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b)
 
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
-	const struct row_sort *rs = arg;
+	struct row_sort *rs = arg;
 	const struct rv_entries *g = rs->g;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	size_t n;
 	const struct xpp_hist_rec *e = xpp_hist_recs(g->h, &n);
-	struct xpp_hist_key ka, kb;
 	uint64_t va = g->c->children ? e[a].period : g->self[a];
 	uint64_t vb = g->c->children ? e[b].period : g->self[b];
 
@@ -479,25 +489,22 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		return d;
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
-	ka = xpp_hist_key_at(g->h, a);
-	kb = xpp_hist_key_at(g->h, b);
-	return rv_cmp_keys(&ka, &kb, &rs->v);
+	load_keys(rs, g->h, a, b);
+	return rv_cmp_keys(&rs->ka, &rs->kb, &rs->v);
 }
 
 /* The flat view's order: overhead, then the columns' text. */
 static int cmp_flat(const void *pa, const void *pb, void *arg)
 {
-	const struct row_sort *rs = arg;
+	struct row_sort *rs = arg;
 	size_t n;
 	const struct xpp_hist_rec *e = xpp_hist_recs(rs->g->h, &n);
 	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
-	struct xpp_hist_key ka, kb;
 
 	if (e[ia].period != e[ib].period)
 		return e[ia].period > e[ib].period ? -1 : 1;
-	ka = xpp_hist_key_at(rs->g->h, ia);
-	kb = xpp_hist_key_at(rs->g->h, ib);
-	return rv_cmp_keys(&ka, &kb, &rs->v);
+	load_keys(rs, rs->g->h, ia, ib);
+	return rv_cmp_keys(&rs->ka, &rs->kb, &rs->v);
 }
 
 static int build_flat(struct rv_entries *g)

@@ -245,6 +245,24 @@ struct xpp_hist_key xpp_hist_key_at(const xpp_hist *h, size_t i)
 	return k;
 }
 
+bool xpp_hist_key_load(const xpp_hist *h, size_t i, struct xpp_hist_key *k, bool vals_set)
+{
+	const struct xpp_hist_rec *r = &h->e[i];
+
+	k->addr = r->addr;
+	k->comm = r->comm;
+	k->dso = r->dso;
+	k->sym = r->sym;
+	k->level = r->level;
+	k->inl = r->inl;
+	k->srcline = r->srcline;
+	if (r->vals)
+		memcpy(k->val, h->vals[r->vals - 1], sizeof(k->val));
+	else if (vals_set)
+		memset(k->val, 0, sizeof(k->val));
+	return r->vals != 0;
+}
+
 struct xpp_hist_entry xpp_hist_entry_at(const xpp_hist *h, size_t i)
 {
 	return (struct xpp_hist_entry){ xpp_hist_key_at(h, i), h->e[i].period,

@@ -2,6 +2,7 @@
 #ifndef XPERF_REPORT_HIST_H
 #define XPERF_REPORT_HIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -149,6 +150,14 @@ size_t xpp_hist_nr(const xpp_hist *h);
 
 /* Entry i's key (i < xpp_hist_nr()), whole. */
 struct xpp_hist_key xpp_hist_key_at(const xpp_hist *h, size_t i);
+
+/*
+ * Entry i's key into *k, as xpp_hist_key_at() gives it, for readers of many keys (a sort
+ * compares two for every pair): k's values are written only where entry i has any or
+ * `vals_set` says k's are not all 0 (a key is 216 bytes, of them 176 values). Returns
+ * whether k's values are set now: the next call's vals_set.
+ */
+bool xpp_hist_key_load(const xpp_hist *h, size_t i, struct xpp_hist_key *k, bool vals_set);
 
 /* Entry i's key with its counts. */
 struct xpp_hist_entry xpp_hist_entry_at(const xpp_hist *h, size_t i);
