@@ -8,6 +8,8 @@
 #include "base/hash.h"
 #include "profile/tree/hist.h"
 
+_Static_assert(sizeof(struct xpp_hist_rec) == 48, "a rec is 48 bytes (issue 20)");
+
 struct xpp_hist {
 	struct xpp_hist_rec *e;
 	size_t nr, cap;
@@ -180,7 +182,7 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 	if (h->nr == h->cap && XB_ARRAY_RESERVE(h->e, h->cap, h->nr + 1, 256))
 		return -ENOMEM;
 	if (l.vals) {
-		if (h->nr_vals >= UINT32_MAX - 1 ||
+		if (h->nr_vals >= XPP_HIST_VALS_MAX ||
 		    XB_ARRAY_RESERVE(h->vals, h->cap_vals, h->nr_vals + 1, 64))
 			return -ENOMEM;
 		memcpy(h->vals[h->nr_vals++], k->val, sizeof(k->val));
@@ -188,7 +190,7 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 	r = &h->e[h->nr];
 	*r = (struct xpp_hist_rec){ .addr = k->addr, .period = period, .nr_samples = nr,
 				    .comm = k->comm, .dso = k->dso, .sym = k->sym,
-				    .level = k->level, .inl = k->inl, .srcline = k->srcline,
+				    .level = (uint8_t)k->level, .inl = k->inl, .srcline = k->srcline,
 				    .vals = l.vals ? (uint32_t)h->nr_vals : 0 };
 	h->tags[slot - h->index.slot] = tag;
 	*slot = (uint32_t)++h->nr;

@@ -80,9 +80,10 @@ struct xpp_hist_entry {
 
 /*
  * An entry as the hist stores it: the key's fields but its values, which a row apart holds
- * when any is set (issue 20: a key is 120 bytes, most of them values no view asked for,
+ * when any is set (issue 20: a key is 216 bytes, most of them values no view asked for,
  * and a profile of unresolved addresses holds a million frames and as many entries; a rec
- * is 56). Read the fields here, the whole key with xpp_hist_key_at().
+ * is 48, its level a byte beside the row's number). Read the fields here, the whole key
+ * with xpp_hist_key_at().
  */
 struct xpp_hist_rec {
 	uint64_t addr;
@@ -91,11 +92,15 @@ struct xpp_hist_rec {
 	uint32_t comm;
 	uint32_t dso;
 	int32_t sym;
-	uint32_t level;
+	uint32_t level : 8; /* a char (struct xpp_hist_key's level) */
+	uint32_t vals : 24; /* 0: every value is 0, else 1 + the row of the hist's values
+			       (below XPP_HIST_VALS_MAX: a hist of more keys with values set
+			       is refused, -ENOMEM, past 2.9 GB of them) */
 	uint32_t inl;
 	uint32_t srcline;
-	uint32_t vals;    /* 0: every value is 0, else 1 + the row of the hist's values */
 };
+
+#define XPP_HIST_VALS_MAX ((1u << 24) - 1)
 
 static inline void xpp_hist_key_init(struct xpp_hist_key *k)
 {
