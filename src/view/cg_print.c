@@ -276,6 +276,13 @@ int rv_cg_print_entry(struct rv_cgview *g, uint32_t i, FILE *out)
 {
 	if (g->c->cg.mode == CG_NONE)
 		return 0;
+	/*
+	 * No branch of an entry holds more than the entry: below the threshold (an absolute
+	 * one, not fractal's share of a parent) none would be printed, so its chains are not
+	 * made (issue 20: a million entries of a sample each, none above 0.5%)
+	 */
+	if (g->c->cg.mode != CG_FRACTAL && rv_entry_period(&g->en, i) < g->en.min_hit)
+		return 0;
 	if (rv_entry_chains(&g->en, i, g->scratch, g->seq) < 0)
 		return -ENOMEM;
 	if (g->c->cg.mode == CG_FOLDED || g->c->cg.mode == CG_FLAT)
