@@ -13,10 +13,14 @@ static int cmp_u64(uint64_t a, uint64_t b)
 
 /* ---- comm, dso, sym, srcline: the frame's fields ---- */
 
+/*
+ * The names below are those of interned ids: keys of one id have one name, found equal
+ * without reading it (sorts compare a million entries of one command and file, issue 20).
+ */
 static int comm_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
 		    const struct xpp_hist_key *b)
 {
-	return strcmp(rv_comm_name(c, a), rv_comm_name(c, b));
+	return a->comm == b->comm ? 0 : strcmp(rv_comm_name(c, a), rv_comm_name(c, b));
 }
 
 static const char *comm_text(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
@@ -32,7 +36,7 @@ static int dso_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
 {
 	if ((a->dso == XPP_HIST_NO_DSO) != (b->dso == XPP_HIST_NO_DSO))
 		return a->dso == XPP_HIST_NO_DSO ? 1 : -1;
-	return strcmp(rv_dso_name(c, a), rv_dso_name(c, b));
+	return a->dso == b->dso ? 0 : strcmp(rv_dso_name(c, a), rv_dso_name(c, b));
 }
 
 static const char *dso_text(const struct rv_ctx *c, const struct xpp_hist_key *k, char *buf,
@@ -42,13 +46,20 @@ static const char *dso_text(const struct rv_ctx *c, const struct xpp_hist_key *k
 	return rv_dso_name(c, k);
 }
 
+/* Whether a's and b's symbol names are one: the same inlined name, or symbol of a file */
+static bool same_sym(const struct xpp_hist_key *a, const struct xpp_hist_key *b)
+{
+	return a->inl == b->inl && (a->inl || (a->dso == b->dso && a->sym == b->sym));
+}
+
 static int sym_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
 		   const struct xpp_hist_key *b)
 {
-	const char *na = rv_sym_name(c, a), *nb = rv_sym_name(c, b);
+	bool same = same_sym(a, b);
+	const char *na = rv_sym_name(c, a), *nb = same ? na : rv_sym_name(c, b);
 
 	if (na && nb)
-		return strcmp(na, nb);
+		return same ? 0 : strcmp(na, nb);
 	if (na || nb)
 		return na ? -1 : 1;
 	/* perf's _sort__addr_cmp is (int64_t)(right - left): addresses with the top bit set
@@ -62,9 +73,10 @@ static int sym_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
 static int sym_sort(const struct rv_ctx *c, const struct xpp_hist_key *a,
 		    const struct xpp_hist_key *b)
 {
-	const char *na = rv_sym_name(c, a), *nb = rv_sym_name(c, b);
+	bool same = same_sym(a, b);
+	const char *na = rv_sym_name(c, a), *nb = same ? na : rv_sym_name(c, b);
 
-	return na && nb ? strcmp(na, nb) : na ? -1 : nb ? 1 : 0;
+	return na && nb ? (same ? 0 : strcmp(na, nb)) : na ? -1 : nb ? 1 : 0;
 }
 
 /* the stdio and TUI views print the symbol themselves (level, -v prefix, inlined) */
