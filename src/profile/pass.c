@@ -12,7 +12,8 @@
 #include "format/xpf_sample.h"
 #include "profile/profile_int.h"
 
-static struct xpp_event *event_of(xpp_profile *p, const struct xpf_attr *a)
+/* The event a's samples count in, into p->last_idx: false when they count in none. */
+static bool event_idx(xpp_profile *p, const struct xpf_attr *a)
 {
 	uint32_t i, n;
 
@@ -21,7 +22,7 @@ static struct xpp_event *event_of(xpp_profile *p, const struct xpf_attr *a)
 		for (i = 0; i < n && xpf_reader_attr(p->r, i) != a; i++)
 			;
 		if (i == n)
-			return NULL;
+			return false;
 		p->last_attr = a;
 		p->last_idx = i;
 		p->last_skip = false;
@@ -32,7 +33,12 @@ static struct xpp_event *event_of(xpp_profile *p, const struct xpf_attr *a)
 			p->last_idx = p->last_skip ? i : (uint32_t)into;
 		}
 	}
-	if (p->last_skip)
+	return !p->last_skip;
+}
+
+static struct xpp_event *event_of(xpp_profile *p, const struct xpf_attr *a)
+{
+	if (!event_idx(p, a))
 		return NULL;
 	if (p->last_idx >= p->nr_ev) {
 		uint32_t nr = p->last_idx + 1;
@@ -793,6 +799,17 @@ static inline bool filter_keeps(xpp_profile *p, int f, bool pass)
 	return pass;
 }
 
+/* perf's --time string s into t, its percentages of the file's first to last sample. */
+static int parse_times(const xpp_profile *p, const char *s, struct xpp_time_ranges *t,
+		       struct xb_error *err)
+{
+	const struct xpf_features *f = xpf_reader_features(p->r);
+
+	return xpp_time_ranges_parse(t, s, f->sample_time_first, f->sample_time_last,
+				     xpf_features_has(f, XPF_FEAT_SAMPLE_TIME) &&
+				     (f->sample_time_first || f->sample_time_last), err);
+}
+
 /*
  * perf's "File does not contain CPU events": --cpu asks for a field the file's samples do
  * not have, which would drop every sample in silence.
@@ -813,17 +830,38 @@ static inline int log_sample(xpp_profile *p, uint32_t shape, const struct xpf_sa
 }
 
 /*
+ * opts.keep_samples: a sample of event p->last_idx and thread (pid, tid) that a filter
+ * dropped (why: enum xpp_log_drop), logged all the same (sample_log.h). Returns what
+ * add_sample() returns for a dropped sample: 0, or -ENOMEM.
+ */
+static int log_drop(xpp_profile *p, uint8_t why, const struct xpf_sample *s, int32_t pid,
+		    int32_t tid, uint64_t period)
+{
+	int64_t id;
+
+	if (!p->log)
+		return 0;
+	id = xpp_log_drop_shape(p->log, p->last_idx, why, pid, tid, s->type);
+	if (id == -E2BIG)
+		return 0;
+	if (id < 0)
+		return (int)id;
+	return log_sample(p, (uint32_t)id, s, period);
+}
+
+/*
  * opts.keep_samples: a sample resolved (k its own key, the chain's n frames in the scratch,
  * nview of them the chain proper): a new shape in the log, and the sample.
  */
 static int log_shape(xpp_profile *p, const struct xpp_hist_key *k, const struct xpp_thread *th,
-		     const struct xpf_sample *s, uint16_t cpumode, uint64_t addr, bool resolved,
-		     uint32_t n, uint32_t nview, uint64_t period, struct xpp_sample_answer *ans)
+		     const struct xpf_sample *s, uint16_t cpumode, uint64_t addr, bool mapped,
+		     bool resolved, uint32_t n, uint32_t nview, uint64_t period,
+		     struct xpp_sample_answer *ans)
 {
 	struct xpp_log_shape sh = {
 		.k = *k, .sample_type = s->type, .first_addr = addr, .event = p->last_idx,
 		.nview = nview, .pid = th->pid, .tid = th->tid, .cpumode = cpumode,
-		.cut = resolved && p->chain_cut,
+		.cut = resolved && p->chain_cut, .mapped = mapped,
 	};
 	int64_t id;
 
@@ -906,13 +944,24 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		s.callchain.nr = fixed.nr;
 		s.callchain.ips = fixed.ips;
 	}
+	/* the recording's bounds, as the timeline takes them from the log */
+	if (p->log && (s.type & PERF_SAMPLE_TIME)) {
+		struct xpp_sample_log *l = p->log;
+
+		if (!l->timed || s.time < l->first_time)
+			l->first_time = s.time;
+		if (!l->timed || s.time > l->max_time)
+			l->max_time = s.time;
+		l->timed = true;
+	}
 	/* perf drops these before it counts the sample */
 	if (p->cpu_filter.nr) {
 		if (!(s.type & PERF_SAMPLE_CPU))
 			return no_cpu_field(&p->err);
 		if (!filter_keeps(p, XPP_FILTER_CPU,
 				  xpp_int_list_has(&p->cpu_filter, (int32_t)s.cpu)))
-			return 0;
+			return p->log && event_idx(p, a) ?
+			       log_drop(p, XPP_DROP_CPU, &s, (int32_t)s.pid, (int32_t)s.tid, 0) : 0;
 	}
 	e = event_of(p, a);
 	if (!e)
@@ -976,14 +1025,16 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	xpp_hist_key_init(&k);
 	k.comm = th->comm;
 	k.level = xpp_level_of(cpumode);
-	if ((p->comm_filter.list.nr &&
-	     !filter_keeps(p, XPP_FILTER_COMMS, xpp_filter_pass(&p->comm_filter, k.comm,
-							xpp_intern_str(p->comms, k.comm)))) ||
-	    (p->pid_filter.nr &&
-	     !filter_keeps(p, XPP_FILTER_PID, xpp_int_list_has(&p->pid_filter, th->pid))) ||
-	    (p->tid_filter.nr &&
-	     !filter_keeps(p, XPP_FILTER_TID, xpp_int_list_has(&p->tid_filter, th->tid))))
-		return 0;
+	if (p->comm_filter.list.nr &&
+	    !filter_keeps(p, XPP_FILTER_COMMS, xpp_filter_pass(&p->comm_filter, k.comm,
+							xpp_intern_str(p->comms, k.comm))))
+		return log_drop(p, XPP_DROP_COMMS, &s, th->pid, th->tid, period);
+	if (p->pid_filter.nr &&
+	    !filter_keeps(p, XPP_FILTER_PID, xpp_int_list_has(&p->pid_filter, th->pid)))
+		return log_drop(p, XPP_DROP_PID, &s, th->pid, th->tid, period);
+	if (p->tid_filter.nr &&
+	    !filter_keeps(p, XPP_FILTER_TID, xpp_int_list_has(&p->tid_filter, th->tid)))
+		return log_drop(p, XPP_DROP_TID, &s, th->pid, th->tid, period);
 	if (p->ctx_keys) {
 		struct xpp_val_in in = { .p = p, .s = &s, .th = th, .cpumode = cpumode };
 
@@ -1016,21 +1067,21 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	if (p->dso_filter.list.nr &&
 	    !filter_keeps(p, XPP_FILTER_DSOS,
 			  xpp_filter_pass(&p->dso_filter, k.dso, xpp_profile_dso_name(p, &k))))
-		return 0;
+		return log_drop(p, XPP_DROP_DSOS, &s, th->pid, th->tid, period);
 	if (p->o.hide_unresolved && k.sym < 0 && !p->o.addrs_only) {
 		e->nr_samples--; /* out of the totals too, as perf */
 		e->total_period -= period;
-		return 0;
+		return log_drop(p, XPP_DROP_UNRESOLVED, &s, th->pid, th->tid, period);
 	}
 	if (p->sym_filter.list.nr &&
 	    !filter_keeps(p, XPP_FILTER_SYMBOLS, xpp_filter_pass(&p->sym_filter, UINT32_MAX,
 							     xpp_profile_sym_name(p, &k))))
-		return 0;
+		return log_drop(p, XPP_DROP_SYMBOLS, &s, th->pid, th->tid, period);
 	if (p->hide_filter.list.nr && k.sym >= 0 && cpumode != PERF_RECORD_MISC_USER &&
 	    xpp_filter_pass(&p->hide_filter, UINT32_MAX, xpp_profile_sym_name(p, &k))) {
 		e->nr_samples--; /* never counted, as perf top's idle samples */
 		e->total_period -= period;
-		return 0;
+		return log_drop(p, XPP_DROP_IDLE, &s, th->pid, th->tid, period);
 	}
 	if ((p->o.keys & (XPP_HIST_KEY_VAL(XPP_VAL_DADDR) | XPP_HIST_KEY_VAL(XPP_VAL_PHYS))) &&
 	    (ret = xpp_vals_note_first(p, &k)) < 0)
@@ -1060,13 +1111,13 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		if (id < 0)
 			return (int)id;
 		if (p->o.exclude_other && !id)
-			return 0;
+			return log_drop(p, XPP_DROP_NO_PARENT, &s, th->pid, th->tid, period);
 		if (p->o.keys & XPP_HIST_KEY_PARENT)
 			k.val[XPP_VAL_PARENT] = (uint64_t)id;
 	}
 	if (p->log) {
-		ret = log_shape(p, &k, th, &s, cpumode, mapped ? rel : s.ip, resolved, n, nview,
-				period, &ans);
+		ret = log_shape(p, &k, th, &s, cpumode, mapped ? rel : s.ip, mapped, resolved, n,
+				nview, period, &ans);
 		if (ret < 0)
 			return ret;
 	}
@@ -1446,7 +1497,6 @@ static int parse_filters(xpp_profile *p, struct xb_error *err)
 		{ p->o.cpus, "--cpu", &p->cpu_filter, true },
 	};
 	const char *re = p->o.parent ? p->o.parent : "^sys_|^do_page_fault";
-	const struct xpf_features *f;
 	int ret;
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
@@ -1460,11 +1510,7 @@ static int parse_filters(xpp_profile *p, struct xb_error *err)
 		if (ret < 0)
 			return ret;
 	}
-	f = xpf_reader_features(p->r);
-	ret = xpp_time_ranges_parse(&p->times, p->o.time, f->sample_time_first,
-				    f->sample_time_last,
-				    xpf_features_has(f, XPF_FEAT_SAMPLE_TIME) &&
-				    (f->sample_time_first || f->sample_time_last), err);
+	ret = parse_times(p, p->o.time, &p->times, err);
 	if (ret < 0)
 		return ret;
 	if (!(p->o.keys & XPP_HIST_KEY_PARENT) && !p->o.exclude_other)
@@ -1781,6 +1827,9 @@ static const char *const val_key[XPP_VAL_NR] = {
 static int regroup_check(const xpp_profile *p, const struct xpp_opts *o, bool srclines,
 			 bool tree, bool reorder, struct xb_error *err)
 {
+	const char *was = p->o.time && *p->o.time ? p->o.time : NULL;
+	const char *now = o->time && *o->time ? o->time : NULL;
+
 	const struct xpp_sample_log *l = p->log;
 	unsigned int vals = o->keys & (xpp_val_mask(true) | xpp_val_mask(false));
 	unsigned int missing = vals & ~(l ? l->keys : 0) & ~LOG_CTX;
@@ -1809,6 +1858,10 @@ static int regroup_check(const xpp_profile *p, const struct xpp_opts *o, bool sr
 	if (reorder && (l->cut || p->o.exclude_other))
 		return xb_error_set(err, -EOPNOTSUPP, "%s depend on the call-graph order",
 				    l->cut ? "chains cut at --max-stack" : "-x's parents");
+	/* the pass kept the samples of its own --time only */
+	if (p->times.nr && (!now || strcmp(was, now)))
+		return xb_error_set(err, -EOPNOTSUPP, "the pass kept only the samples of --time "
+				    "%s", was);
 	return 0;
 }
 
@@ -1901,6 +1954,9 @@ static int regroup_one(xpp_profile *p, const struct log_group *g, unsigned int v
 	} else {
 		id = xpp_hist_add_id(e->h, &k, g->period, g->count);
 	}
+	if (id >= 0 && p->o.keep_addrs && sh->mapped &&
+	    (id = add_addr(p, sh->event, sh->k.dso, sh->first_addr, g->period)) >= 0)
+		xpp_hist_recs(p->addrs[sh->event].h, &(size_t){ 0 })[id].nr_samples += g->count - 1;
 	return id < 0 ? (int)id : 0;
 }
 
@@ -1909,7 +1965,79 @@ static int regroup_one(xpp_profile *p, const struct log_group *g, unsigned int v
  * the keys read the cpu (cpu, socket) or the time, whose values then part them too. Into
  * *out (first-sample order), their number; -ENOMEM.
  */
-static int64_t log_groups(const xpp_profile *p, unsigned int vals, struct log_group **out)
+/* Logged sample i's time and period: the log's samples read in order (it keeps differences). */
+struct log_at {
+	size_t w;
+	uint64_t time, period;
+};
+
+static inline void log_next(const struct xpp_sample_log *l, size_t i, struct log_at *at)
+{
+	const struct xpp_log_sample *s = &l->s[i];
+
+	if (s->period == XPP_LOG_WIDE) {
+		at->time = l->wide[at->w].time;
+		at->period = l->wide[at->w++].period;
+	} else {
+		at->time += s->dtime;
+		at->period = s->period;
+	}
+}
+
+/* Whether a logged sample of shape sh at time ns falls out of the ranges tr (--time). */
+static inline bool log_skip(const struct xpp_log_shape *sh, uint64_t ns,
+			    const struct xpp_time_ranges *tr)
+{
+	return tr->nr && (sh->sample_type & PERF_SAMPLE_TIME) && xpp_time_ranges_skip(tr, ns);
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct log_group *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* Per shape, its logged samples in the time ranges and out of them (one read of the log). */
+struct shape_sum {
+	uint64_t count, period;  /* in the ranges */
+	uint64_t first;          /* the first of them: its index in the log */
+	uint64_t skipped;        /* out of the ranges */
+};
+
+static struct shape_sum *log_sums(const xpp_profile *p, const struct xpp_time_ranges *tr)
+{
+	const struct xpp_sample_log *l = p->log;
+	struct shape_sum *sums = calloc(l->nr_shapes + 1, sizeof(*sums));
+	struct log_at la = { 0 };
+
+	if (!sums)
+		return NULL;
+	for (size_t i = 0; i < l->nr; i++) {
+		uint32_t shape = l->s[i].shape;
+		struct shape_sum *u = &sums[shape];
+
+		log_next(l, i, &la);
+		if (tr->nr && log_skip(&l->shapes[shape], la.time, tr)) {
+			u->skipped++;
+			continue;
+		}
+		if (!u->count++)
+			u->first = i;
+		u->period += la.period;
+	}
+	return sums;
+}
+
+/*
+ * The samples the log holds that are charged (no filter dropped them) and in the ranges
+ * tr, in groups (struct log_group) for keys `vals`: by shape alone (from sums), unless the
+ * keys read the cpu (cpu, socket) or the time, whose values then part them too. Into *out
+ * (first-sample order), their number; -ENOMEM.
+ */
+static int64_t log_groups(const xpp_profile *p, unsigned int vals,
+			  const struct xpp_time_ranges *tr, const struct shape_sum *sums,
+			  struct log_group **out)
 {
 	const struct xpp_sample_log *l = p->log;
 	bool by_cpu = vals & (XPP_HIST_KEY_VAL(XPP_VAL_CPU) | XPP_HIST_KEY_VAL(XPP_VAL_SOCKET));
@@ -1918,38 +2046,36 @@ static int64_t log_groups(const xpp_profile *p, unsigned int vals, struct log_gr
 	struct log_group *g = NULL;
 	uint32_t *slot = NULL, bits = 0;
 	size_t nr = 0, cap = 0;
-	uint64_t time = 0;
+	struct log_at la = { 0 };
 
 	if (!by_cpu && !by_time) {
-		/* a shape's first sample is logged when the shape is: shape order is theirs */
+		/* in the order of each shape's first sample counted (`time` holds its index) */
 		if (!(g = calloc(l->nr_shapes + 1, sizeof(*g))))
 			return -ENOMEM;
-		for (size_t i = 0, w = 0; i < l->nr; i++) {
-			const struct xpp_log_sample *s = &l->s[i];
-
-			g[s->shape].period += s->period != XPP_LOG_WIDE ? s->period :
-					      l->wide[w++].period;
-			g[s->shape].count++;
-		}
 		for (size_t i = 0; i < l->nr_shapes; i++)
-			if (g[i].count)
-				g[nr++] = (struct log_group){ (uint32_t)i, 0, 0, g[i].period, g[i].count };
+			if (sums[i].count && !l->shapes[i].drop)
+				g[nr++] = (struct log_group){ (uint32_t)i, 0, sums[i].first,
+							      sums[i].period, sums[i].count };
+		/* without a range a shape's first sample is logged when the shape is */
+		if (tr->nr)
+			qsort(g, nr, sizeof(*g), cmp_first);
+		for (size_t i = 0; i < nr; i++)
+			g[i].time = 0;
 		*out = g;
 		return (int64_t)nr;
 	}
-	for (size_t i = 0, w = 0; i < l->nr; i++) {
+	for (size_t i = 0; i < l->nr; i++) {
 		const struct xpp_log_sample *s = &l->s[i];
+		const struct xpp_log_shape *sh = &l->shapes[s->shape];
 		uint32_t cpu = by_cpu ? s->cpu : 0;
-		uint64_t period, t, h;
+		uint64_t period, t, h, time;
 		uint32_t at;
 
-		if (s->period == XPP_LOG_WIDE) {
-			time = l->wide[w].time;
-			period = l->wide[w++].period;
-		} else {
-			time += s->dtime;
-			period = s->period;
-		}
+		log_next(l, i, &la);
+		time = la.time;
+		period = la.period;
+		if (sh->drop || log_skip(sh, time, tr))
+			continue;
 		t = by_time ? time / q * q : 0;
 
 		if (2 * (nr + 1) > (1ull << bits)) { /* the slots grow, then hold them again */
@@ -1993,8 +2119,69 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * The events' totals, the charged samples and (when the log has every sample the filters
+ * met: the pass had no --time) the filters' counts, as a pass with --time would count them
+ * (see add_sample()), from each shape's samples in and out of the ranges.
+ */
+static void log_totals(xpp_profile *p, const struct shape_sum *sums, bool ranges)
+{
+	/* the filter each reason is, in the order the pass applies them */
+	static const int8_t filter_of[] = {
+		[XPP_DROP_CPU] = XPP_FILTER_CPU, [XPP_DROP_COMMS] = XPP_FILTER_COMMS,
+		[XPP_DROP_PID] = XPP_FILTER_PID, [XPP_DROP_TID] = XPP_FILTER_TID,
+		[XPP_DROP_DSOS] = XPP_FILTER_DSOS, [XPP_DROP_UNRESOLVED] = -1,
+		[XPP_DROP_SYMBOLS] = XPP_FILTER_SYMBOLS, [XPP_DROP_IDLE] = -1,
+		[XPP_DROP_NO_PARENT] = -1,
+	};
+	const struct xpp_sample_log *l = p->log;
+	bool set[XPP_NR_FILTERS] = {
+		[XPP_FILTER_CPU] = p->cpu_filter.nr, [XPP_FILTER_COMMS] = p->comm_filter.list.nr,
+		[XPP_FILTER_PID] = p->pid_filter.nr, [XPP_FILTER_TID] = p->tid_filter.nr,
+		[XPP_FILTER_DSOS] = p->dso_filter.list.nr,
+		[XPP_FILTER_SYMBOLS] = p->sym_filter.list.nr,
+	};
+	bool filters = !p->times.nr;
+
+	for (uint32_t i = 0; i < p->nr_ev; i++)
+		p->ev[i].nr_samples = p->ev[i].total_period = 0;
+	p->charged = 0;
+	if (filters) {
+		memset(p->filter_met, 0, sizeof(p->filter_met));
+		memset(p->filter_dropped, 0, sizeof(p->filter_dropped));
+	}
+	for (size_t i = 0; i < l->nr_shapes; i++) {
+		const struct xpp_log_shape *sh = &l->shapes[i];
+		uint64_t n = sums[i].count;
+
+		if (filters && ranges && (sh->sample_type & PERF_SAMPLE_TIME)) {
+			p->filter_met[XPP_FILTER_TIME] += n + sums[i].skipped;
+			p->filter_dropped[XPP_FILTER_TIME] += sums[i].skipped;
+		}
+		if (!n)
+			continue;
+		for (int d = XPP_DROP_CPU; filters && d <= XPP_DROP_NO_PARENT; d++) {
+			int f = filter_of[d];
+
+			if (f >= 0 && set[f]) {
+				p->filter_met[f] += n;
+				p->filter_dropped[f] += d == sh->drop ? n : 0;
+			}
+			if (d == sh->drop)
+				break;
+		}
+		if (sh->drop == XPP_DROP_CPU || sh->drop == XPP_DROP_UNRESOLVED ||
+		    sh->drop == XPP_DROP_IDLE || sh->event >= p->nr_ev)
+			continue; /* out of the totals, as in the pass */
+		p->ev[sh->event].nr_samples += n;
+		p->ev[sh->event].total_period += sums[i].period;
+		p->charged += sh->drop ? 0 : n;
+	}
+}
+
 int xpp_profile_regroup(xpp_profile *p, const struct xpp_opts *o, struct xb_error *err)
 {
+	struct xpp_time_ranges tr = { 0 };
 	unsigned int vals = o->keys & (xpp_val_mask(true) | xpp_val_mask(false));
 	bool srclines = o->srclines, children = p->callchains && o->children != 0;
 	int order = o->order >= 0 || !p->callchains ? o->order : children;
@@ -2003,18 +2190,27 @@ int xpp_profile_regroup(xpp_profile *p, const struct xpp_opts *o, struct xb_erro
 	size_t nr_remap;
 	uint32_t *remap;
 	struct log_group *groups = NULL;
+	struct shape_sum *sums;
 	int64_t nr_groups;
 	int ret;
 
 	for (int i = 0; i < XPP_VAL_NR; i++)
 		srclines |= (o->keys & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].srclines;
-	if ((ret = regroup_check(p, o, srclines, tree, reorder, err)) < 0)
+	if ((ret = regroup_check(p, o, srclines, tree, reorder, err)) < 0 ||
+	    (ret = parse_times(p, o->time, &tr, err)) < 0)
 		return ret;
 	nr_remap = xpp_hist_nr(p->frames);
 	remap = calloc(nr_remap + 1, sizeof(*remap));
 	if (!remap)
 		goto nomem;
-	/* the trees and hists start over; totals and filters' counts do not depend on keys */
+	/* the trees, hists and address hits start over */
+	for (uint32_t i = 0; i < p->nr_addrs && p->o.keep_addrs; i++) {
+		xpp_hist_free(p->addrs[i].h);
+		free(p->addrs[i].sorted);
+		p->addrs[i].h = NULL;
+		p->addrs[i].sorted = NULL;
+		p->addrs[i].nr = 0;
+	}
 	for (uint32_t i = 0; i < p->nr_ev; i++) {
 		struct xpp_event *e = &p->ev[i];
 
@@ -2040,6 +2236,7 @@ int xpp_profile_regroup(xpp_profile *p, const struct xpp_opts *o, struct xb_erro
 	p->o.children = o->children;
 	p->o.no_chains = o->no_chains;
 	p->o.order = o->order;
+	p->o.time = o->time; /* the totals are the range's (the string is the caller's) */
 	p->srclines = srclines;
 	p->children = children;
 	p->order = order;
@@ -2051,16 +2248,58 @@ int xpp_profile_regroup(xpp_profile *p, const struct xpp_opts *o, struct xb_erro
 	/* samples pushed from now on are shaped with these keys: the log has their values */
 	p->log->keys &= vals;
 	p->log->srclines &= srclines;
-	nr_groups = log_groups(p, vals, &groups);
+	if (!(sums = log_sums(p, &tr)))
+		goto nomem;
+	log_totals(p, sums, tr.nr > 0);
+	nr_groups = log_groups(p, vals, &tr, sums, &groups);
+	free(sums);
 	ret = nr_groups < 0 ? (int)nr_groups : 0;
 	for (int64_t i = 0; i < nr_groups && ret == 0; i++)
 		ret = regroup_one(p, &groups[i], vals, srclines, tree, reorder, remap, nr_remap);
+	if (ret == 0 && p->o.keep_addrs)
+		ret = sort_addrs(p);
 	free(groups);
 	free(remap);
+	xpp_time_ranges_free(&tr);
 	if (ret == -ENOMEM)
 		goto nomem;
 	return ret < 0 ? xb_error_set(err, ret, "cannot regroup the samples: %s", strerror(-ret)) : 0;
 nomem:
 	free(remap);
+	xpp_time_ranges_free(&tr);
 	return xb_error_set(err, -ENOMEM, "cannot regroup the samples: %s", strerror(ENOMEM));
+}
+
+int xpp_profile_logged(const xpp_profile *p,
+		       void (*fn)(void *ctx, const struct xpp_logged_sample *s), void *ctx,
+		       uint64_t *first, uint64_t *last, struct xb_error *err)
+{
+	const struct xpp_sample_log *l = p->log;
+	struct log_at la = { 0 };
+
+	*first = *last = 0;
+	if (!l)
+		return xb_error_set(err, -EOPNOTSUPP, "the profile kept no log of its samples");
+	if (l->decayed)
+		return xb_error_set(err, -EOPNOTSUPP, "the counts have aged (a live profile)");
+	if (l->full)
+		return xb_error_set(err, -E2BIG, "too many samples to keep them (over %llu MiB)",
+				    XPP_SAMPLE_LOG_MAX >> 20);
+	if (p->times.nr)
+		return xb_error_set(err, -EOPNOTSUPP, "the pass kept only the samples of --time "
+				    "%s", p->o.time);
+	if (!l->timed)
+		return 0;
+	*first = l->first_time;
+	*last = l->max_time;
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct xpp_log_shape *sh = &l->shapes[l->s[i].shape];
+		struct xpp_logged_sample v;
+
+		log_next(l, i, &la);
+		v = (struct xpp_logged_sample){ l->s[i].shape, sh->event, sh->pid, sh->tid, la.time,
+						(sh->sample_type & PERF_SAMPLE_TIME) != 0 };
+		fn(ctx, &v);
+	}
+	return 1;
 }

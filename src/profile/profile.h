@@ -128,10 +128,12 @@ struct xpp_opts {
 	 * NULL: each event its own.
 	 */
 	int64_t (*event_into)(xpf_reader *r, uint32_t idx);
-	bool keep_samples;      /* keep a log of the resolved samples (about 24 bytes each, up
-				   to XPP_SAMPLE_LOG_MAX; sample_log.h), so that
+	bool keep_samples;      /* keep a log of the samples, charged or filtered (16 bytes
+				   each, and per distinct sample its shape; up to
+				   XPP_SAMPLE_LOG_MAX; sample_log.h), so that
 				   xpp_profile_regroup() can count them again under other
-				   sort keys or children without the reader (the TUI's s, o) */
+				   sort keys, children or --time without the reader (the TUI's
+				   s, o, timeline) */
 	bool addrs_only;        /* keep_addrs and nothing else: no symbols are looked up, no
 				   hist or tree is built (h stays empty), the kernel's symbols
 				   are not read ahead; a view resolves what it needs after */
@@ -188,17 +190,42 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 void xpp_profile_free(xpp_profile *p);
 
 /*
- * Count the samples again under o's sort keys (keys, srclines), children and order (the
- * other fields of o are ignored: lookups and filters stay the pass's), from the log that
- * opts.keep_samples kept, never the reader: every event's hist and trees are built anew,
- * as a pass with those options would build them; totals do not change. Views built on the
- * old results must be built again. -EOPNOTSUPP with err's message when the log cannot tell
- * (no log; a value the pass did not compute, such as source lines or a cgroup; call chains
- * it did not resolve; chains cut at --max-stack, or -x, with the other call-graph order;
- * counts aged by xpp_profile_decay()), -E2BIG when the log outgrew its bound: the results
- * are then untouched. Only -ENOMEM leaves them incomplete.
+ * Count the samples again under o's sort keys (keys, srclines), children, order and time
+ * ranges (--time, o->time: borrowed, kept as the profile's; the other fields of o are
+ * ignored: lookups and filters stay the pass's), from the log that opts.keep_samples kept,
+ * never the reader: every event's hist, trees, totals and address hits are built anew, as
+ * a pass with those options would build them (the filters' counts too, when the pass had
+ * no --time of its own). Views built on the old results must be built again. -EOPNOTSUPP
+ * with err's message when the log cannot tell (no log; a value the pass did not compute,
+ * such as source lines or a cgroup; call chains it did not resolve; chains cut at
+ * --max-stack, or -x, with the other call-graph order; counts aged by xpp_profile_decay();
+ * another --time than the pass's own, whose samples alone it logged), -EINVAL for a --time
+ * that does not parse, -E2BIG when the log outgrew its bound: the results are then
+ * untouched. Only -ENOMEM leaves them incomplete.
  */
 int xpp_profile_regroup(xpp_profile *p, const struct xpp_opts *o, struct xb_error *err);
+
+/*
+ * The samples opts.keep_samples logged, for a view that counts them by time (the TUI's
+ * timeline) without the reader: every sample the pass met with an event to count in,
+ * charged or dropped by a filter, in the order the pass met them, each given to fn with its
+ * event, thread, time, and shape (samples of one shape share their event and thread: a
+ * view can work out per shape what it needs). *first and *last are the first and last
+ * times of every sample decoded, of any event (perf's --time percentages take them so),
+ * set before fn is first called.
+ * 1, 0 when no sample had a time (fn is not called), or -EOPNOTSUPP / -E2BIG with err set
+ * when the log cannot tell (none kept, outgrown, aged; a pass that kept the samples of its
+ * own --time only).
+ */
+struct xpp_logged_sample {
+	uint32_t shape, event;
+	int32_t pid, tid;
+	uint64_t time;
+	bool timed;             /* the sample has a time */
+};
+int xpp_profile_logged(const xpp_profile *p,
+		       void (*fn)(void *ctx, const struct xpp_logged_sample *s), void *ctx,
+		       uint64_t *first, uint64_t *last, struct xb_error *err);
 
 /*
  * The one pass: read every record, order them per round, apply side-band records to the
@@ -347,7 +374,8 @@ struct xpp_addr_hits {
 /*
  * With opts.keep_addrs: the samples of event `event` whose own ip lies in [start, end) of
  * DSO `dso`, in address order (*nr of them; NULL and 0 when none, or without keep_addrs).
- * Samples outside any map are not kept. Valid until xpp_profile_free().
+ * Samples outside any map are not kept. Valid until xpp_profile_free() or
+ * xpp_profile_regroup().
  */
 const struct xpp_addr_hits *xpp_profile_addr_hits(const xpp_profile *p, uint32_t event,
 						  uint32_t dso, uint64_t start, uint64_t end,

@@ -15,7 +15,8 @@
  * as frame ids, in the pass's epoch), and per sample 16 bytes: its shape, cpu, time (from
  * the previous sample's) and period, the values that vary between samples of one shape (a
  * time going back or far ahead, or a period of 4G or more, is kept whole beside). A
- * profiled loop repeats few shapes, so the log costs about 16 bytes a sample; it stops at
+ * profiled loop repeats few shapes, so the log costs about 16 bytes a sample, a sample a
+ * filter dropped as one it kept (see enum xpp_log_drop); it stops at
  * XPP_SAMPLE_LOG_MAX bytes (and is dropped: xpp_profile_regroup() then says the profile is
  * too big to regroup).
  */
@@ -33,6 +34,27 @@ struct xpp_log_shape {
 	int32_t pid, tid;       /* its thread */
 	uint16_t cpumode;
 	bool cut;               /* its chain was cut at --max-stack (from the order's end) */
+	bool mapped;            /* its ip is in a map: first_addr is the address in k.dso */
+	uint8_t drop;           /* enum xpp_log_drop: why its samples were not charged */
+};
+
+/*
+ * Samples a filter dropped are logged too (a shape per event, reason and thread, no key):
+ * a time range applied from the log must leave the totals and the filters' counts as a pass
+ * with that --time would, and the timeline counts every sample of an event. In the pass's
+ * order; CPU, UNRESOLVED and IDLE take the sample out of the event's totals too.
+ */
+enum xpp_log_drop {
+	XPP_DROP_NONE,          /* charged */
+	XPP_DROP_CPU,           /* --cpu */
+	XPP_DROP_COMMS,         /* --comms */
+	XPP_DROP_PID,           /* --pid */
+	XPP_DROP_TID,           /* --tid */
+	XPP_DROP_DSOS,          /* --dsos */
+	XPP_DROP_UNRESOLVED,    /* --hide-unresolved */
+	XPP_DROP_SYMBOLS,       /* --symbols */
+	XPP_DROP_IDLE,          /* opts.hide_symbols */
+	XPP_DROP_NO_PARENT,     /* -x */
 };
 
 struct xpp_log_sample {
@@ -64,11 +86,22 @@ struct xpp_sample_log {
 	bool decayed;           /* xpp_profile_decay() aged the counts the log cannot age */
 	unsigned int keys;      /* the values every shape has (XPP_HIST_KEY_VAL bits) */
 	bool srclines;          /* every shape's frames have source lines */
+	bool timed;             /* a sample with a time was decoded: first_time, max_time hold */
+	uint64_t first_time, max_time; /* of every decoded sample (every event's, logged or not) */
+	uint32_t *drops;        /* the dropped samples' shapes, hashed: index + 1, 0 free */
+	uint32_t drop_bits;     /* 1 << drop_bits slots; 0: none yet */
+	size_t nr_drops;
 };
 
 /* A new shape (its chain: n frame ids), its index; -ENOMEM, or -E2BIG when full. */
 int64_t xpp_log_shape(struct xpp_sample_log *l, const struct xpp_log_shape *sh,
 		      const uint32_t *frames, uint32_t n);
+/*
+ * The shape of samples of event `event` and thread (pid, tid) that a filter dropped (why:
+ * enum xpp_log_drop), made when first asked: its index, -ENOMEM, or -E2BIG when full.
+ */
+int64_t xpp_log_drop_shape(struct xpp_sample_log *l, uint32_t event, uint8_t why, int32_t pid,
+			   int32_t tid, uint64_t sample_type);
 /* xpp_log_sample()'s way when the array is full or the values do not fit its fields. */
 int xpp_log_sample_slow(struct xpp_sample_log *l, uint32_t shape, uint32_t cpu, uint64_t time,
 			uint64_t period);
