@@ -152,6 +152,8 @@ script=(
 	Down Down c Down Enter Escape Escape
 	Home Down Down a Tab Tab BTab Escape
 	i NPage q h q P
+	T Home Right Right Right Right Right Right Right Right Right Right Space
+	NPage NPage NPage Enter T r
 )
 for k in "${script[@]}"; do
 	tm send-keys -t b "$k"
@@ -163,11 +165,18 @@ for ((i = 0; i < 500; i++)); do
 	sleep 0.01
 done
 rm -f xperf.hist.[0-9]* 2>/dev/null
-awk '/tui: key / { ms = $(NF - 1); k = $(NF - 2); n[k]++; s[k] += ms; if (ms > m[k]) m[k] = ms
+# the timeline's keys are named apart: Enter after Space applies the range, r after T all
+awk '/tui: key / { ms = $(NF - 1); k = $(NF - 2)
+		   if (k == "Space") marked = 1
+		   else if (k == "Enter" && marked) { k = "T-range-Enter"; marked = 0; tl = 1 }
+		   else if (k == "r" && tl) k = "T-all-r"
+		   n[k]++; s[k] += ms; if (ms > m[k]) m[k] = ms
 		   if (ms > max) { max = ms; mk = k } all++ }
      END {
 	printf "   keys (ms from arrival to the answered screen, %d keys):", all
 	c = 0
 	for (k in n) { printf "%s %s max %.2f", (c++ % 4 ? "," : "\n     "), k, m[k] }
 	printf "\n   slowest key: %s %.2f ms (target < 50 ms)\n", mk, max
+	printf "   timeline: T %.2f ms, range Enter %.2f ms, r %.2f ms\n", m["T"],
+		m["T-range-Enter"], m["T-all-r"]
      }' "$BENCH_TMP/keys.err"

@@ -1,9 +1,10 @@
-/* When an event's samples fall: a file's samples counted per stretch of time, in all and per thread. */
+/* When an event's samples fall: the samples counted per stretch of time, in all and per thread. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/array.h"
+#include "base/hash.h"
 #include "format/xpf_reader.h"
 #include "format/xpf_sample.h"
 #include "view/rv.h"
@@ -135,6 +136,110 @@ int view_timeline_read(struct view_timeline *tl, const char *path, uint32_t idx,
 	if (ret)
 		view_timeline_free(tl);
 	return ret;
+}
+
+/*
+ * The profile's log counted (view_timeline_from_profile()): each shape's thread row worked
+ * out once (rows[shape]: the row + 1; 0 not yet), rows found by (pid, tid) in a hash.
+ */
+struct from_log {
+	struct view_timeline *tl;
+	uint32_t idx;
+	uint32_t *rows;
+	size_t cap_rows, cap_th;
+	uint32_t *slots, bits;  /* the threads' rows + 1 by (pid, tid); 0 free */
+	int ret;
+};
+
+static uint32_t thread_slot(const struct from_log *f, int32_t pid, int32_t tid)
+{
+	uint32_t mask = (1u << f->bits) - 1;
+	uint32_t at = xb_hash_bits(xb_hash_add(xb_hash_add(0, (uint32_t)pid), (uint32_t)tid),
+				   f->bits);
+
+	for (; f->slots[at]; at = (at + 1) & mask) {
+		const struct view_timeline_thread *t = &f->tl->th[f->slots[at] - 1];
+
+		if (t->pid == pid && t->tid == tid)
+			break;
+	}
+	return at;
+}
+
+/* The row of thread (pid, tid), made when new: its index + 1, 0 without memory. */
+static uint32_t thread_row(struct from_log *f, int32_t pid, int32_t tid)
+{
+	struct view_timeline *tl = f->tl;
+	struct view_timeline_thread *t;
+	uint32_t at;
+
+	if (f->bits && f->slots[at = thread_slot(f, pid, tid)])
+		return f->slots[at];
+	if (2 * (tl->nr_th + 1) > (f->bits ? 1u << f->bits : 0)) { /* grow, hold them again */
+		uint32_t bits = f->bits ? f->bits + 1 : 8, *ns = calloc(1u << bits, sizeof(*ns));
+
+		if (!ns)
+			return 0;
+		free(f->slots);
+		f->slots = ns;
+		f->bits = bits;
+		for (uint32_t i = 0; i < tl->nr_th; i++)
+			f->slots[thread_slot(f, tl->th[i].pid, tl->th[i].tid)] = i + 1;
+	}
+	if (XB_ARRAY_RESERVE(tl->th, f->cap_th, tl->nr_th + 1, 16))
+		return 0;
+	t = &tl->th[tl->nr_th];
+	*t = (struct view_timeline_thread){ .pid = pid, .tid = tid };
+	if (!(t->bucket = calloc(VIEW_TIMELINE_BUCKETS, sizeof(*t->bucket))))
+		return 0;
+	f->slots[thread_slot(f, pid, tid)] = ++tl->nr_th;
+	return tl->nr_th;
+}
+
+static void count_logged(void *ctx, const struct xpp_logged_sample *s)
+{
+	struct from_log *f = ctx;
+	uint32_t b, row;
+
+	if (f->ret || !s->timed || s->event != f->idx)
+		return;
+	if (s->shape >= f->cap_rows &&
+	    XB_ARRAY_RESERVE0(f->rows, f->cap_rows, (size_t)s->shape + 1, 1024)) {
+		f->ret = -ENOMEM;
+		return;
+	}
+	if (!(row = f->rows[s->shape]) &&
+	    !(row = f->rows[s->shape] = thread_row(f, s->pid, s->tid))) {
+		f->ret = -ENOMEM;
+		return;
+	}
+	b = view_timeline_bucket(f->tl, s->time);
+	f->tl->all[b]++;
+	f->tl->th[row - 1].bucket[b]++;
+	f->tl->th[row - 1].samples++;
+	f->tl->samples++;
+}
+
+int view_timeline_from_profile(struct view_timeline *tl, const xpp_profile *p, uint32_t idx,
+			       struct xb_error *err)
+{
+	struct from_log f = { .tl = tl, .idx = idx };
+	int ret;
+
+	memset(tl, 0, sizeof(*tl));
+	/* the bounds are set before the first sample comes, as the buckets need them */
+	ret = xpp_profile_logged(p, count_logged, &f, &tl->first, &tl->last, err);
+	free(f.rows);
+	free(f.slots);
+	if (ret >= 0 && f.ret < 0)
+		ret = xb_error_set(err, f.ret, "%s", strerror(-f.ret));
+	if (ret < 0) {
+		view_timeline_free(tl);
+		return ret;
+	}
+	tl->no_time = ret == 0;
+	qsort(tl->th, tl->nr_th, sizeof(*tl->th), cmp_thread);
+	return 0;
 }
 
 void view_timeline_free(struct view_timeline *tl)

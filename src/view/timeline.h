@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "base/error.h"
+#include "profile/profile.h"
 
 #define VIEW_TIMELINE_BUCKETS 4096 /* equal stretches from the first sample to the last */
 
@@ -37,6 +38,14 @@ struct view_timeline {
  */
 int view_timeline_read(struct view_timeline *tl, const char *path, uint32_t idx, bool wall,
 		       struct xb_error *err);
+/*
+ * The same from the samples profile p logged (opts.keep_samples: xpp_profile_logged()),
+ * with no second read of its input: event idx as the profile counts it (--wall's merged
+ * clock with it). 0, or a negative errno with err set when the log cannot tell (then read
+ * the file).
+ */
+int view_timeline_from_profile(struct view_timeline *tl, const xpp_profile *p, uint32_t idx,
+			       struct xb_error *err);
 void view_timeline_free(struct view_timeline *tl);
 
 /* The bucket of time ns (clamped to the recording). */

@@ -68,15 +68,107 @@ tui_case "a range marked with Space and Enter: every view keeps its samples, as 
 	ended t 0
 '
 
-tui_case "a pipe has no timeline: the message says to give --time" '
+# same_screen A B WHAT: the two panes show the same screen (a range applied in one, --time
+# given to the other), once both have drawn it (a loaded machine draws late). Entries of
+# equal shares may come in either order from one run to the next (the view's order of
+# ties follows the order the pass met them in, which the kernel's symbols being read on a
+# thread varies): then the same lines, and the same shares line by line, will do.
+shares() { sed -E 's/^([-+ ] +[0-9.]+%( +[0-9.]+%)?).*/\1/' "$1"; }
+same_screen() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		screen "$1" >"$1.screen"
+		screen "$2" >"$2.screen"
+		diff "$1.screen" "$2.screen" >/dev/null && return 0
+		diff <(sort "$1.screen") <(sort "$2.screen") >/dev/null &&
+			diff <(shares "$1.screen") <(shares "$2.screen") >/dev/null && return 0
+		sleep 0.1
+	done
+	fail "$3: the screens differ: $(diff "$1.screen" "$2.screen")"
+}
+
+# pick_range SESSION: in the timeline, a range from a tenth of the width to four tenths
+# (PgDn moves a tenth); echoes its --time
+pick_range() {
+	keys "$1" T
+	wait_screen "$1" "^Timeline: "
+	keys "$1" Home NPage Space NPage NPage NPage
+	wait_screen "$1" "^Range: +[0-9.]+ s to [0-9.]+ s: [0-9]+ samples"
+	keys "$1" Enter
+	wait_screen "$1" "^Samples: .*, Time: [0-9]+\\.[0-9]{9},[0-9]+\\.[0-9]{9}"
+	screen "$1" | sed -n "1s/.*, Time: \\([0-9.]*,[0-9.]*\\).*/\\1/p"
+}
+
+tui_case "Enter shows what --time shows: the same screen, filters and totals too" '
+	need "$THREADS"
+	# without children the first entry has self samples, which annotate shows
+	for filt in "" "--no-children --comms xp-thread-a" \
+		"--no-children --hide-unresolved --sort dso,sym"; do
+		pane t 120 30
+		tui t xperf report $filt -i "$THREADS"
+		time=$(pick_range t)
+		[ -n "$time" ] || fail "no range applied"
+		pane u 120 30
+		tui u xperf report $filt --time "$time" -i "$THREADS"
+		same_screen t u "filters \"$filt\", --time $time"
+		# annotate the first entry: the same hits
+		keys t Home a
+		keys u Home a
+		wait_screen t "^Annotate "
+		wait_screen u "^Annotate "
+		case $filt in
+		--no-children*) screen t | grep -qE "^Annotate .*: [1-9][0-9]* samples" ||
+			fail "no samples annotated: $(screen t | head -n 3)" ;;
+		esac
+		same_screen t u "annotate, filters \"$filt\""
+		keys t q q
+		keys u q q
+		ended t 0
+		ended u 0
+	done
+'
+
+tui_case "a pipe has a timeline too: its range shows what --time shows" '
 	need "$THREADS"
 	pane t 120 30
 	tm send-keys -t t "LANG=C.UTF-8 xperf report -i - <$THREADS; echo EXIT=\$?" Enter
 	wait_screen t "^Press"
 	keys t T
-	wait_screen t "T: a pipe cannot be read again for the timeline: give --time"
+	wait_screen t "^Timeline: [0-9]+ samples of event"
+	total=$(screen t | sed -n "1s/^Timeline: \\([0-9]*\\) samples.*/\\1/p")
+	want=$(xperf script -F tid -i "$THREADS" 2>/dev/null | wc -l)
+	[ "$total" = "$want" ] || fail "the timeline has $total samples, script $want"
+	keys t Escape
+	wait_screen t "^Press"
+	time=$(pick_range t)
+	pane u 120 30
+	tui u xperf report --time "$time" -i "$THREADS"
+	same_screen t u "a pipe, --time $time"
 	keys t q
+	keys u q
 	ended t 0
+	ended u 0
+'
+
+tui_case "opened with --time, the timeline still shows every sample; r takes them all" '
+	need "$THREADS"
+	pane t 120 30
+	tui t xperf report --time 10%-50% -i "$THREADS"
+	wait_screen t "^Samples: .*, Time: 10%-50%"
+	keys t T
+	wait_screen t "^Timeline: [0-9]+ samples of event .*, now --time 10%-50%"
+	total=$(screen t | sed -n "1s/^Timeline: \\([0-9]*\\) samples.*/\\1/p")
+	want=$(xperf script -F tid -i "$THREADS" 2>/dev/null | wc -l)
+	[ "$total" = "$want" ] || fail "the timeline has $total samples, script $want"
+	keys t r
+	wait_screen t "^Samples: [0-9.]+K? +of event .cpu-clock., Event count \\(approx\\.\\): [0-9]+$"
+	pane u 120 30
+	tui u xperf report -i "$THREADS"
+	same_screen t u "every sample again"
+	keys t q
+	keys u q
+	ended t 0
+	ended u 0
 '
 
 test_done

@@ -563,7 +563,7 @@ static int key(struct hists *h, int ch, bool has_list)
 		if (show_header(h) == TUI_QUIT)
 			return TUI_QUIT;
 		break;
-	case 'T': { /* the timeline: a range chosen there reads the file again */
+	case 'T': { /* the timeline: a range chosen there counts the logged samples again */
 		enum tui_exit ex = tui_timeline_run(h->t, h->idx, h->msg, sizeof(h->msg));
 
 		if (ex == TUI_QUIT || ex == TUI_RESORT)
@@ -618,8 +618,6 @@ enum tui_exit tui_hists_run(struct tui *t, uint32_t idx)
 		int ch;
 
 		draw(&h);
-		/* once the screen is up: T's counts, read ahead (a file's, once per event) */
-		tui_timeline_prefetch(t, idx);
 		ch = tui_getkey_live(t);
 		if (ch == TUI_KEY_REDRAW) /* the status line: the message stays until a key */
 			continue;

@@ -62,7 +62,7 @@ static const struct key_help keys[] = {
 	{ "PgUp, PgDn", "move the cursor a tenth of the width" },
 	{ "Home, End", "go to the first or the last column" },
 	{ "Space", "mark where the range starts (again: no mark)" },
-	{ "Enter", "keep the samples of the range in every view (the file is read again)" },
+	{ "Enter", "keep the samples of the range in every view (counted again, the file not read)" },
 	{ "r", "every sample again (no --time)" },
 	{ "Up, Down", "scroll the threads" },
 	{ "Esc, q, T", "back to the main view" },

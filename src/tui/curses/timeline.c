@@ -1,10 +1,10 @@
 /*
  * The timeline (T in the main view): when the event's samples fall, in all and per thread,
  * a column per stretch of the recording (hotspot's timeline, in a terminal). A range marked
- * with Space and the cursor, then Enter, becomes the --time filter of every view.
+ * with Space and the cursor, then Enter, becomes the --time filter of every view, applied to
+ * the samples the profile logged (xpp_profile_regroup()), as the counts are.
  */
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,100 +153,57 @@ static void show_filter(struct timeline *v)
 }
 
 /*
- * The timeline of one event, read on a thread of its own as soon as the main view shows
- * the event (reading a million samples takes a few tenths of a second: T then finds them
- * read), and kept: the file does not change, whatever the filters.
+ * The timeline of one event, counted from the samples the profile logged (no second read
+ * of the file, DESIGN 1.3: a few milliseconds for a million samples), and kept while the
+ * profile and event are the same. Where the log cannot tell (none kept, or outgrown), a
+ * file is read again, and the timeline says so.
  */
 struct tui_timeline_cache {
 	uint32_t idx;
-	bool wall;
-	pthread_t thread;
-	bool joined;
-	_Atomic bool done;      /* the thread has ended: joining it does not wait */
-	const char *path;
+	const xpp_profile *p;
+	bool read;              /* from the file, not the log */
 	struct view_timeline tl;
-	struct xb_error err;
-	int ret;
 };
-
-static void *read_thread(void *arg)
-{
-	struct tui_timeline_cache *c = arg;
-
-	c->ret = view_timeline_read(&c->tl, c->path, c->idx, c->wall, &c->err);
-	c->done = true;
-	return NULL;
-}
 
 void tui_timeline_drop(struct tui *t)
 {
-	struct tui_timeline_cache *c = t->tlc;
-
-	if (!c)
+	if (!t->tlc)
 		return;
-	if (!c->joined)
-		pthread_join(c->thread, NULL);
-	view_timeline_free(&c->tl);
-	free(c);
+	view_timeline_free(&t->tlc->tl);
+	free(t->tlc);
 	t->tlc = NULL;
 }
 
-void tui_timeline_prefetch(struct tui *t, uint32_t idx)
+/* The counts of event idx. NULL with msg set when there are none. */
+static const struct view_timeline *counts(struct tui *t, uint32_t idx, bool *read, char *msg,
+					  size_t size)
 {
 	const char *input = t->o->input;
-	struct tui_timeline_cache *c;
+	struct tui_timeline_cache *c = t->tlc;
+	struct xb_error err = { 0 }, rerr = { 0 };
 
-	if (!input || !strcmp(input, "-") || (t->tlc && t->tlc->idx == idx &&
-					      t->tlc->wall == t->c.o->wall))
-		return;
-	/* another event's still being read: not waited for here (Tab must not) */
-	if (t->tlc && !t->tlc->joined && !t->tlc->done)
-		return;
-	tui_timeline_drop(t);
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return; /* T reads it then */
-	*c = (struct tui_timeline_cache){ .idx = idx, .wall = t->c.o->wall, .path = input };
-	if (pthread_create(&c->thread, NULL, read_thread, c)) {
-		free(c);
-		return;
-	}
-	t->tlc = c;
-}
-
-/* The counts of event idx: read ahead, or read now. NULL with msg set when there are none. */
-static const struct view_timeline *counts(struct tui *t, uint32_t idx, char *msg, size_t size)
-{
-	const char *input = t->o->input;
-	struct tui_timeline_cache *c;
-
-	if (!input || !strcmp(input, "-")) {
-		snprintf(msg, size, "T: a pipe cannot be read again for the timeline: give --time");
-		return NULL;
-	}
-	if (t->tlc && (t->tlc->idx != idx || t->tlc->wall != t->c.o->wall))
-		tui_timeline_drop(t); /* another event's: T waits for it */
-	tui_timeline_prefetch(t, idx);
-	c = t->tlc;
-	if (!c) { /* no thread to be had: read here */
-		c = calloc(1, sizeof(*c));
-		if (!c) {
+	if (c && (c->idx != idx || c->p != t->p))
+		tui_timeline_drop(t);
+	if (!t->tlc) {
+		if (!(c = calloc(1, sizeof(*c)))) {
 			snprintf(msg, size, "T: out of memory");
 			return NULL;
 		}
-		*c = (struct tui_timeline_cache){ .idx = idx, .wall = t->c.o->wall, .path = input,
-						  .joined = true };
-		read_thread(c);
+		*c = (struct tui_timeline_cache){ .idx = idx, .p = t->p };
+		if (view_timeline_from_profile(&c->tl, t->p, idx, &err) < 0) {
+			bool file = input && strcmp(input, "-") && !(t->src && t->src->update);
+
+			if (!file || view_timeline_read(&c->tl, input, idx, t->c.o->wall,
+							&rerr) < 0) {
+				snprintf(msg, size, "T: %.200s", file ? rerr.msg : err.msg);
+				free(c);
+				return NULL;
+			}
+			c->read = true;
+		}
 		t->tlc = c;
 	}
-	if (!c->joined) {
-		pthread_join(c->thread, NULL);
-		c->joined = true;
-	}
-	if (c->ret < 0) {
-		snprintf(msg, size, "T: %.200s", c->err.msg);
-		return NULL;
-	}
+	*read = c->read;
 	if (c->tl.no_time || !c->tl.samples) {
 		snprintf(msg, size, "T: %s", c->tl.no_time ? "the samples have no time (record -T)" :
 			 "the event has no samples with a time");
@@ -258,13 +215,17 @@ static const struct view_timeline *counts(struct tui *t, uint32_t idx, char *msg
 enum tui_exit tui_timeline_run(struct tui *t, uint32_t idx, char *msg, size_t size)
 {
 	struct timeline v = { .t = t, .idx = idx, .mark = -1 };
-	const struct view_timeline *tl = counts(t, idx, msg, size);
+	bool read = false;
+	const struct view_timeline *tl = counts(t, idx, &read, msg, size);
 	enum tui_exit ex = TUI_BACK;
 
 	if (!tl)
 		return TUI_BACK;
 	v.tl = tl;
 	show_filter(&v);
+	if (read) /* DESIGN 1.3: the second read is said */
+		snprintf(v.msg, sizeof(v.msg), "the profile kept no log of its samples: the "
+			 "timeline was read from the file again");
 	for (;;) {
 		int ch, page = v.cols / 10 > 1 ? v.cols / 10 : 1;
 

@@ -97,9 +97,9 @@ struct tui {
 	xpf_reader *r;
 	bool diff_shown;                /* diff --tui: its flame graph was opened first */
 	char time[96];                  /* the --time range the timeline chose ("" all) */
-	struct tui_timeline_cache *tlc; /* the timeline's counts, read ahead (timeline.c) */
-	bool retime;                    /* with TUI_RESORT: read again with time */
-	bool own_reader;                /* r was opened again (the timeline): closed here */
+	struct tui_timeline_cache *tlc; /* the timeline's counts, kept (timeline.c) */
+	bool retime;                    /* with TUI_RESORT: count again with t->time */
+	bool own_reader;                /* r was opened again (no log of samples): closed here */
 	bool own_profile;               /* p is freed here (a file's), not the source's */
 	/* a live source (tui_browse() with a refresh callback) */
 	const struct tui_source *src;
@@ -214,13 +214,12 @@ enum tui_style tui_flame_diff_style(const struct tui_flame_diff *d, uint32_t nod
 
 /*
  * The timeline of event idx (timeline.c): its samples over time, in all and per thread,
- * read from the file again. TUI_RESORT when a range was chosen (t->time, t->retime); when
- * it cannot be shown, the reason goes to msg and the view returns at once.
+ * counted from the profile's log of samples (a file is read again only where there is
+ * none). TUI_RESORT when a range was chosen (t->time, t->retime); when it cannot be shown,
+ * the reason goes to msg and the view returns at once.
  */
 enum tui_exit tui_timeline_run(struct tui *t, uint32_t idx, char *msg, size_t size);
-/* Start reading event idx's timeline on a thread, for T (a file only; once per event). */
-void tui_timeline_prefetch(struct tui *t, uint32_t idx);
-/* Wait for that thread and free what it read (the session's end). */
+/* Free the counts kept for T (the session's end). */
 void tui_timeline_drop(struct tui *t);
 
 /* A scrolling page of text lines (pager.c): the header, the key list. */

@@ -441,8 +441,9 @@ static int start_splash(void *ctx, xpp_profile *p)
 }
 
 /*
- * The timeline's range (T): the file read again with --time, as the timeline has it (the
- * log of samples cannot filter times yet). 0, or -1 with err set and the old profile kept.
+ * The timeline's range (T) where the profile's log of samples cannot give it (none kept,
+ * or outgrown): the file read again with --time. 0, or -1 with err set and the old profile
+ * kept.
  */
 static int reread(struct tui *t, struct xpp_opts *po, struct xb_error *err)
 {
@@ -464,6 +465,7 @@ static int reread(struct tui *t, struct xpp_opts *po, struct xb_error *err)
 			xpf_reader_close(r);
 		return -1;
 	}
+	tui_timeline_drop(t); /* its counts came from the old profile's log */
 	if (t->own_profile) /* a source's profile stays the source's */
 		xpp_profile_free(t->p);
 	if (t->own_reader)
@@ -497,19 +499,27 @@ static int resort(struct tui *t, struct view_opts *vo, char *msg, size_t size)
 	t->flip_children = false;
 	if (t->retime) /* the timeline's range, or every sample again */
 		nvo.time = t->time[0] ? t->time : NULL;
+	if (!(t->src && t->src->update))
+		t->status[0] = 0; /* a file's: what the last count said */
 	t->retime = false;
 	if (rv_ctx_parse(&c, &nvo, &po) < 0) /* checked by the view: not expected */
 		return snprintf(msg, size, "s: cannot sort by '%s'", t->resort), -1;
-	if (retime) {
+	ret = xpp_profile_regroup(t->p, &po, &err);
+	/* a file whose samples the log cannot give is read again: DESIGN 1.3's exception, said */
+	if (retime && ret < 0 && ret != -ENOMEM && ret != -EINVAL && t->o->input &&
+	    strcmp(t->o->input, "-") && !(t->src && t->src->update)) {
+		char why[sizeof(err.msg)];
+
+		snprintf(why, sizeof(why), "%s", err.msg);
 		if (reread(t, &po, &err) < 0)
 			return snprintf(msg, size, "T: %.200s", err.msg), -1;
+		snprintf(t->status, sizeof(t->status), "T: %.120s: the file was read again", why);
 		ret = 0;
-	} else {
-		ret = xpp_profile_regroup(t->p, &po, &err);
 	}
 	if (ret < 0 && ret != -ENOMEM) {
 		snprintf(msg, size, "%c: %.200s%s", key, err.msg,
-			 key == 's' ? ": give --sort" : ": give --children or --no-children");
+			 key == 's' ? ": give --sort" : key == 'T' ? ": give --time" :
+			 ": give --children or --no-children");
 		return -1;
 	}
 	/* out of memory midway: the results are the new keys', incomplete, and said so */
@@ -538,16 +548,19 @@ int tui_browse_file(xpf_reader *r, const struct tui_opts *o)
 	struct xb_error err = { 0 };
 	struct xpp_opts po = { 0 };
 	struct tui t = { .o = o, .r = r, .key_pending = -1, .own_profile = true };
+	const char *time;
 	struct splash_wait sw = { .lock = PTHREAD_MUTEX_INITIALIZER,
 				  .cond = PTHREAD_COND_INITIALIZER, .input = o->input };
 	int ret, status;
 
 	if (rv_ctx_parse(&t.c, &vo, &po) < 0)
 		return CLI_EXIT_USAGE;
-	/* the a key annotates from the samples' own addresses, kept in the one pass; s and o
-	   count its samples again */
+	/* the a key annotates from the samples' own addresses, kept in the one pass; s, o and
+	   the timeline count its samples again, every one: --time is applied after the pass */
 	po.keep_addrs = xpp_annotate_supported();
 	po.keep_samples = true;
+	time = po.time;
+	po.time = NULL;
 	ret = tui_term_open();
 	if (ret < 0)
 		return ret;
@@ -567,13 +580,30 @@ int tui_browse_file(xpf_reader *r, const struct tui_opts *o)
 	}
 	if (!sw.shown)
 		tui_term_modes();
+	po.time = time;
+	if (ret == 0 && time && (ret = xpp_profile_regroup(t.p, &po, &err)) < 0 &&
+	    ret != -EINVAL && ret != -ENOMEM && o->input && strcmp(o->input, "-")) {
+		/* the log outgrew its bound: the file is read again, with --time (said) */
+		snprintf(t.status, sizeof(t.status), "%.120s: the file was read again with --time",
+			 err.msg);
+		xpp_profile_free(t.p);
+		t.p = NULL;
+		memset(&err, 0, sizeof(err));
+		splash("Reading %s again ...", o->input);
+		ret = xpf_reader_open(&t.r, o->input, &err);
+		t.own_reader = ret == 0;
+		if (ret == 0)
+			ret = view_profile_run(&t.p, t.r, &po, NULL, NULL, &err);
+	}
 	if (ret < 0) {
 		tui_term_close();
 		cli_error("%s", err.msg);
 		xpp_profile_free(t.p);
+		if (t.own_reader)
+			xpf_reader_close(t.r);
 		return CLI_EXIT_RUNTIME;
 	}
-	rv_ctx_take(&t.c, t.p, r);
+	rv_ctx_take(&t.c, t.p, t.r);
 	if (has_samples(&t.c)) {
 		browse(&t, &vo);
 	} else {
