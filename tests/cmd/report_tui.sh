@@ -802,4 +802,23 @@ tui_case "the TUI says what the stdio report says of lost and skipped records, o
 	diff want err
 '
 
+tui_case "--mem-mode: the title and column titles as perf's TUI shows them" '
+	command -v perf >/dev/null || skip "perf is not installed"
+	perf record -q -d -e page-faults -N -o mem.data -- "$WL/threads" 0.2 >/dev/null 2>&1 ||
+		skip "perf record -d -e page-faults failed here"
+	pane p 140 20
+	tm send-keys -t p "LANG=C.UTF-8 perf report --mem-mode -i mem.data; echo EXIT=\$?" Enter
+	wait_screen p "^Samples: " 30
+	pane t 140 20
+	tui t xperf report --mem-mode -i mem.data
+	# perf cuts the last column at the edge where xperf ends it with an ellipsis
+	screen p | sed -n "1,2p" | cut -c1-138 >perf.head
+	screen t | sed -n "1,2p" | cut -c1-138 >xperf.head
+	grep -q "Event count (approx\\.)" perf.head || fail "perf: $(cat perf.head)"
+	diff perf.head xperf.head || fail "the head of the screen differs from perf'"'"'s"
+	keys p q
+	keys t q
+	ended t 0
+'
+
 test_done
