@@ -553,6 +553,7 @@ static bool is_self(const xpp_profile *p, uint32_t f, const struct xpp_hist_key 
  */
 static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uint32_t n,
 			 uint64_t period, uint64_t count, const struct xpp_hist_key *self,
+			 uint32_t tid,
 			 struct xpp_sample_answer *ans)
 {
 	uint32_t *f;
@@ -572,6 +573,9 @@ static int add_callchain(xpp_profile *p, struct xpp_event *e, uint32_t root, uin
 		f[n - 1 - i] = t;
 	}
 	f[-1] = root;
+	/* a new path keeps its first sample's thread: perf's entries compare theirs
+	   (hist_entry->thread) before their depths (view/entries.c) */
+	xpp_cg_set_tag(e->cg, tid + 1, p->cur_seq);
 	leaf = xpp_cg_add_path(e->cg, f - 1, n + 1, period, count);
 	ans->leaf = leaf;
 	if (leaf < 0 || !own)
@@ -1138,7 +1142,7 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 
 		if (root < 0)
 			return (int)root;
-		ret = add_callchain(p, e, (uint32_t)root, n, period, 1, &k, &ans);
+		ret = add_callchain(p, e, (uint32_t)root, n, period, 1, &k, (uint32_t)s.tid, &ans);
 		if (ret < 0)
 			return ret;
 	}
@@ -1154,9 +1158,23 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 	return 0;
 }
 
+/* A sample put aside, charged now: its place among the samples is the one it came at. */
 static int add_sample_cb(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 {
-	return add_sample(ctx, hdr, pos);
+	xpp_profile *p = ctx;
+
+	if (p->aside_next < p->aside_nr)
+		p->cur_seq = p->aside_seq[p->aside_next++];
+	return add_sample(p, hdr, pos);
+}
+
+/* The samples put aside, charged in the order they came. */
+static int drain_aside(xpp_profile *p)
+{
+	int ret = xpp_stash_drain(&p->kaside, add_sample_cb, p);
+
+	p->aside_nr = p->aside_next = 0;
+	return ret;
 }
 
 /*
@@ -1171,12 +1189,19 @@ static int sample_or_aside(xpp_profile *p, const struct perf_event_header *hdr, 
 {
 	int ret;
 
+	uint64_t seq = p->sample_seq++;
+
 	if (p->kaside.len && !xpp_dso_table_kernel_pending(p->dsos) &&
-	    (ret = xpp_stash_drain(&p->kaside, add_sample_cb, p)) < 0)
+	    (ret = drain_aside(p)) < 0)
 		return ret;
 	if ((hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER &&
-	    !p->o.on_sample && !p->o.on_side_band && xpp_dso_table_kernel_pending(p->dsos))
+	    !p->o.on_sample && !p->o.on_side_band && xpp_dso_table_kernel_pending(p->dsos)) {
+		if (XB_ARRAY_RESERVE(p->aside_seq, p->aside_cap, p->aside_nr + 1, 256))
+			return -ENOMEM;
+		p->aside_seq[p->aside_nr++] = seq;
 		return xpp_stash_put(&p->kaside, hdr, pos);
+	}
+	p->cur_seq = seq;
 	return add_sample(p, hdr, pos);
 }
 
@@ -1193,7 +1218,7 @@ static int deliver(void *ctx, const struct perf_event_header *hdr, uint64_t pos)
 	    hdr->type == PERF_RECORD_SWITCH || hdr->type == PERF_RECORD_SWITCH_CPU_WIDE)
 		return p->o.on_side_band ? p->o.on_side_band(p->o.hook_ctx, hdr) : 0;
 	/* the samples put aside belong before the change */
-	if (p->kaside.len && (ret = xpp_stash_drain(&p->kaside, add_sample_cb, p)) < 0)
+	if (p->kaside.len && (ret = drain_aside(p)) < 0)
 		return ret;
 	p->epoch++; /* maps may change: the frame cache starts over */
 	if (p->o.keys && (ret = xpp_vals_side_band(p, hdr)) < 0)
@@ -1362,7 +1387,7 @@ static int run_records(xpp_profile *p, struct xb_error *err)
 		return ret;
 	ret = xpp_ordered_flush_all(p->q);
 	if (ret == 0)
-		ret = xpp_stash_drain(&p->kaside, add_sample_cb, p);
+		ret = drain_aside(p);
 	xpp_stash_free(&p->kaside);
 	if (ret == 0)
 		ret = sort_addrs(p);
@@ -1416,7 +1441,7 @@ int xpp_profile_settle(xpp_profile *p, struct xb_error *err)
 	/* kernel samples put aside are charged now (waiting for the kernel's symbols if they
 	   are still loading, tens of ms once) */
 	if (ret == 0 && p->kaside.len)
-		ret = xpp_stash_drain(&p->kaside, add_sample_cb, p);
+		ret = drain_aside(p);
 	if (ret == 0)
 		ret = sort_addrs(p);
 	return ret < 0 ? record_failed(p, ret, err) : 0;
@@ -1725,6 +1750,7 @@ void xpp_profile_free(xpp_profile *p)
 	xpp_ordered_free(p->q);
 	xpp_sample_cache_free(p->scache);
 	xpp_stash_free(&p->kaside);
+	free(p->aside_seq);
 	xpp_machine_free(p->m);
 	xpp_dso_table_free(p->dsos);
 	xpp_debuginfod_free(p->debuginfod);
@@ -1942,7 +1968,8 @@ static int regroup_one(xpp_profile *p, const struct log_group *g, unsigned int v
 
 		if (root < 0)
 			return (int)root;
-		ret = add_callchain(p, e, (uint32_t)root, n, g->period, g->count, &k, &ans);
+		ret = add_callchain(p, e, (uint32_t)root, n, g->period, g->count, &k,
+				    (uint32_t)sh->tid, &ans);
 		if (ret < 0)
 			return ret;
 	}
@@ -2254,8 +2281,10 @@ int xpp_profile_regroup(xpp_profile *p, const struct xpp_opts *o, struct xb_erro
 	nr_groups = log_groups(p, vals, &tr, sums, &groups);
 	free(sums);
 	ret = nr_groups < 0 ? (int)nr_groups : 0;
-	for (int64_t i = 0; i < nr_groups && ret == 0; i++)
+	for (int64_t i = 0; i < nr_groups && ret == 0; i++) {
+		p->cur_seq = (uint64_t)i; /* groups come in the order of their first samples */
 		ret = regroup_one(p, &groups[i], vals, srclines, tree, reorder, remap, nr_remap);
+	}
 	if (ret == 0 && p->o.keep_addrs)
 		ret = sort_addrs(p);
 	free(groups);

@@ -62,6 +62,11 @@ struct xpp_profile {
 	xpp_ordered *q;
 	xpp_sample_cache *scache; /* repeated samples charged without resolving them again */
 	struct xpp_stash kaside;  /* kernel samples waiting for the kernel's symbols (pass.c) */
+	/* samples in the order they come (perf's), the one charged now, and those of the
+	   samples put aside, in the stash's order from aside_next on (pass.c) */
+	uint64_t sample_seq, cur_seq;
+	uint64_t *aside_seq;
+	size_t aside_nr, aside_cap, aside_next;
 	bool kernel_due;          /* the kernel's symbols to be read at the first sample that
 				     may need them (pass.c) */
 	struct xpp_event *ev;

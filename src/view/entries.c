@@ -153,7 +153,7 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 	if (nr > g->cap_entries) {
 		size_t c1 = g->cap_entries, c2 = c1, c3 = c1, c4 = c1;
 
-		size_t c5 = c1;
+		size_t c5 = c1, c7 = c1, c8 = c1;
 
 		/* not zeroed ahead: a page of them is resident once an entry is there */
 		if (grow((void **)&g->self, &c1, nr, sizeof(*g->self), false) ||
@@ -161,7 +161,9 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 		    grow((void **)&g->level, &c3, nr, sizeof(*g->level), false) ||
 		    grow((void **)&g->stamp, &c4, nr, sizeof(*g->stamp), false) ||
 		    (g->c->children && g->c->cg.mode != CG_NONE &&
-		     grow((void **)&g->depth, &c5, nr, sizeof(*g->depth), false)))
+		     (grow((void **)&g->depth, &c5, nr, sizeof(*g->depth), false) ||
+		      grow((void **)&g->first_path, &c7, nr, sizeof(*g->first_path), false) ||
+		      grow((void **)&g->first_pos, &c8, nr, sizeof(*g->first_pos), false))))
 			return -ENOMEM;
 		g->cap_entries = c1;
 	}
@@ -172,7 +174,7 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 		g->level[i] = 0;
 		g->stamp[i] = 0;
 		if (g->depth)
-			g->depth[i] = 0;
+			g->depth[i] = g->first_path[i] = g->first_pos[i] = 0;
 	}
 	/*
 	 * perf's entry keeps the level of the sample that made it (an unmapped address met
@@ -282,6 +284,47 @@ static int64_t self_entry(struct rv_entries *g, const uint32_t *f, uint32_t n, u
 	return entry_of(g, comm, f[i]);
 }
 
+/* Whether path a's first sample came before path b's (in perf's order of samples). */
+static bool first_before(const struct rv_entries *g, uint32_t a, uint32_t b)
+{
+	uint64_t oa, ob;
+
+	xpp_cg_self_tag(g->ev->cg, g->paths[a].node, &oa);
+	xpp_cg_self_tag(g->ev->cg, g->paths[b].node, &ob);
+	return oa < ob;
+}
+
+/* The thread of entry e's first sample (0 unknown). */
+static uint32_t entry_thread(const struct rv_entries *g, uint32_t e)
+{
+	return g->first_path[e] ? xpp_cg_self_tag(g->ev->cg, g->paths[g->first_path[e] - 1].node,
+						  NULL) : 0;
+}
+
+/*
+ * The level perf gives each entry path p makes, in g->pathlev[0..n] (its own last): its
+ * sample's level for its own, then each frame's as perf's cursor meets them (outermost
+ * first in caller order): a mapped frame's from its map, an unmapped one the level before
+ * it (perf's fill_callchain_info() leaves it as it was), the sample's for the first.
+ */
+static void cursor_levels(struct rv_entries *g, uint32_t p, const uint32_t *f, uint32_t n)
+{
+	uint32_t own = g->paths[p].own != UINT32_MAX ? g->paths[p].own :
+		       n ? f[self_index(g, f, n)] : UINT32_MAX;
+	uint8_t cur = own != UINT32_MAX ? (uint8_t)rv_frame_key(g->c, 0, own).level : '.';
+	bool caller = g->c->cg.order != 0;
+
+	g->pathlev[n] = cur;
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t i = caller ? j : n - 1 - j;
+		struct xpp_hist_key k = rv_frame_key(g->c, 0, f[i]);
+
+		if (k.dso != XPP_HIST_NO_DSO)
+			cur = (uint8_t)k.level;
+		g->pathlev[i] = cur;
+	}
+}
+
 /*
  * Path p's entries (frames f[0..n), then its own), each once, into g->fentry: how many.
  * Its own entry alone where the view shows self time only (g->self_only).
@@ -291,6 +334,8 @@ static int path_entries(struct rv_entries *g, uint32_t p, const uint32_t *f, uin
 {
 	uint32_t m = 0;
 
+	if (g->depth && tag == p + 1)
+		cursor_levels(g, p, f, n);
 	for (uint32_t i = g->self_only ? n : 0; i <= n; i++) {
 		int64_t e = i < n ? entry_of(g, comm, f[i]) : g->paths[p].self_entry;
 
@@ -304,8 +349,19 @@ static int path_entries(struct rv_entries *g, uint32_t p, const uint32_t *f, uin
 			uint32_t d = i == n || e == g->paths[p].self_entry ? n :
 				     g->c->cg.order != 0 ? n - i : i + 1;
 
+			bool first = !g->first_path[e] || first_before(g, p, g->first_path[e] - 1);
+
 			if (d > g->depth[e])
 				g->depth[e] = d;
+			/* where perf's cursor meets the frame: after the sample's own entry */
+			uint32_t pos = i == n ? 0 : g->c->cg.order != 0 ? i + 1 : n - i;
+
+			if (first)
+				g->first_path[e] = p + 1;
+			if (g->first_path[e] == p + 1 && (first || pos < g->first_pos[e])) {
+				g->first_pos[e] = pos;
+				g->level[e] = g->pathlev[i];
+			}
 		}
 		if (g->stamp[e] == tag)
 			continue;
@@ -343,7 +399,8 @@ static int aggregate(struct rv_entries *g)
 	g->h = xpp_hist_create();
 	g->pathbuf = malloc((g->maxdepth + 2) * sizeof(*g->pathbuf));
 	g->fentry = malloc((g->maxdepth + 2) * sizeof(*g->fentry));
-	if (!g->h || !g->pathbuf || !g->fentry)
+	g->pathlev = malloc(g->maxdepth + 2);
+	if (!g->h || !g->pathbuf || !g->fentry || !g->pathlev)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < g->nr_paths; p++) {
 		struct rv_path *pa = &g->paths[p];
@@ -432,6 +489,9 @@ struct row_sort {
 	   million entries compares 20 million pairs */
 	struct xpp_hist_key ka, kb;
 	bool va, vb;
+	bool tree; /* entries equal by perf's sort are equal (rb_order() places them) */
+	const uint32_t *pos; /* with tree, per entry: its place in the collapsed order, which
+				orders them instead (NULL: equal) */
 };
 
 /* Rows a's and b's keys into rs->ka and rs->kb. */
@@ -453,14 +513,11 @@ static bool same_context(const struct rv_entries *g, uint32_t a, uint32_t b)
 
 int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b)
 {
-	size_t n;
-	const struct xpp_hist_rec *e;
-
 	/* the cheap test first: sorts call this for every tie */
 	if (!g->depth || g->depth[a] == g->depth[b] || !(key_mask(g->c) & XPP_HIST_KEY_SYM))
 		return 0;
-	e = xpp_hist_recs(g->h, &n);
-	if (e[a].comm == e[b].comm && same_context(g, a, b))
+	/* perf compares the depths of entries whose first samples came from one thread */
+	if (entry_thread(g, a) == entry_thread(g, b) && same_context(g, a, b))
 		return (g->depth[a] > g->depth[b]) == (g->c->cg.order != 0) ? -1 : 1;
 	return 0;
 }
@@ -479,8 +536,8 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 		return va > vb ? -1 : 1;
 	/*
 	 * perf's __hpp__sort_acc: of equal children, a caller above its callee: by the depth
-	 * of their chains, deeper first in caller order (perf asks this of entries of one
-	 * thread, here of one command, and only when it sorts by symbol; with -g none its
+	 * of their chains, deeper first in caller order (perf asks this of entries whose first
+	 * samples came from one thread, and only when it sorts by symbol; with -g none its
 	 * entries keep no chains, so no depth)
 	 */
 	int d = rv_entry_cmp_depth(g, a, b);
@@ -490,7 +547,251 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	if (g->self[a] != g->self[b])
 		return g->self[a] > g->self[b] ? -1 : 1;
 	load_keys(rs, g->h, a, b);
-	return rv_cmp_keys(&rs->ka, &rs->kb, &rs->v);
+	if (!rs->tree)
+		return rv_cmp_keys(&rs->ka, &rs->kb, &rs->v);
+	/* perf's tree keeps entries equal by its sort in the order they came (collapsed) */
+	int r = rv_sort_keys(&rs->ka, &rs->kb, &rs->v);
+
+	return r || !rs->pos ? r : rs->pos[a] < rs->pos[b] ? -1 : rs->pos[a] > rs->pos[b];
+}
+
+/* The order perf collapsed its entries in (each key's se_cmp). */
+static int cmp_collapsed(const void *pa, const void *pb, void *arg)
+{
+	const struct row_sort *rs = arg;
+	struct xpp_hist_key a = xpp_hist_key_at(rs->g->h, *(const uint32_t *)pa);
+	struct xpp_hist_key b = xpp_hist_key_at(rs->g->h, *(const uint32_t *)pb);
+
+	for (unsigned int i = 0; i < rs->v.nr_cols; i++) {
+		int r = rv_collapse_col(rs->v.c, &a, &b, rs->v.cols[i]);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* A red-black tree of rows, as the kernel's rbtree (lib/rbtree.c) shapes one. */
+struct rb {
+	uint32_t *l, *r, *up;
+	uint8_t *red;
+	uint32_t root;
+};
+#define RB_NIL UINT32_MAX
+
+static void rb_rotate(struct rb *t, uint32_t x, bool left)
+{
+	uint32_t *a = left ? t->l : t->r, *b = left ? t->r : t->l;
+	uint32_t y = b[x], p = t->up[x];
+
+	b[x] = a[y];
+	if (a[y] != RB_NIL)
+		t->up[a[y]] = x;
+	t->up[y] = p;
+	if (p == RB_NIL)
+		t->root = y;
+	else if (t->l[p] == x)
+		t->l[p] = y;
+	else
+		t->r[p] = y;
+	a[y] = x;
+	t->up[x] = y;
+}
+
+static void rb_fix(struct rb *t, uint32_t z)
+{
+	while (t->up[z] != RB_NIL && t->red[t->up[z]]) {
+		uint32_t p = t->up[z], gp = t->up[p];
+		bool pl = t->l[gp] == p;
+		uint32_t u = pl ? t->r[gp] : t->l[gp];
+
+		if (u != RB_NIL && t->red[u]) {
+			t->red[p] = t->red[u] = 0;
+			t->red[gp] = 1;
+			z = gp;
+			continue;
+		}
+		if (z == (pl ? t->r[p] : t->l[p])) {
+			z = p;
+			rb_rotate(t, z, pl);
+			p = t->up[z];
+		}
+		t->red[p] = 0;
+		t->red[gp] = 1;
+		rb_rotate(t, gp, !pl);
+	}
+	t->red[t->root] = 0;
+}
+
+/*
+ * Insert seq[0..n) in turn into a red-black tree shaped as the kernel's (lib/rbtree.c), a
+ * node going left of another when cmp(node, other) < 0, else right; then seq in the
+ * tree's order. perf's trees of entries are such: their comparisons are no total order
+ * (see rb_order()), so the shape decides between some entries, and a sort would not.
+ */
+static void rb_pass(struct rb *t, uint32_t *seq, uint32_t *tmp, size_t n,
+		    int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	size_t k = 0;
+	uint32_t x;
+
+	t->root = RB_NIL;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t p = RB_NIL, c = t->root;
+		bool left = false;
+
+		while (c != RB_NIL) {
+			p = c;
+			left = cmp(&seq[i], &seq[c], arg) < 0;
+			c = left ? t->l[c] : t->r[c];
+		}
+		t->l[i] = t->r[i] = RB_NIL;
+		t->up[i] = p;
+		t->red[i] = 1;
+		if (p == RB_NIL)
+			t->root = (uint32_t)i;
+		else if (left)
+			t->l[p] = (uint32_t)i;
+		else
+			t->r[p] = (uint32_t)i;
+		rb_fix(t, (uint32_t)i);
+	}
+	/* in order: leftmost first */
+	for (x = t->root; x != RB_NIL && t->l[x] != RB_NIL; x = t->l[x])
+		;
+	while (x != RB_NIL) {
+		tmp[k++] = seq[x];
+		if (t->r[x] != RB_NIL) {
+			for (x = t->r[x]; t->l[x] != RB_NIL; x = t->l[x])
+				;
+		} else {
+			uint32_t c = x;
+
+			for (x = t->up[x]; x != RB_NIL && t->r[x] == c; c = x, x = t->up[x])
+				;
+		}
+	}
+	memcpy(seq, tmp, n * sizeof(*seq));
+}
+
+/* The order perf made its entries in: by their first samples, then where in them. */
+static int cmp_made(const void *pa, const void *pb, void *arg)
+{
+	const struct rv_entries *g = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	uint64_t sa = UINT64_MAX, sb = UINT64_MAX;
+
+	if (g->first_path[a])
+		xpp_cg_self_tag(g->ev->cg, g->paths[g->first_path[a] - 1].node, &sa);
+	if (g->first_path[b])
+		xpp_cg_self_tag(g->ev->cg, g->paths[g->first_path[b] - 1].node, &sb);
+	if (sa != sb)
+		return sa < sb ? -1 : 1;
+	if (g->first_pos[a] != g->first_pos[b])
+		return g->first_pos[a] < g->first_pos[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Whether perf's se_cmp of the view's keys is an order of its entries: unresolved
+ * addresses (by signed difference) all within 2^63 of each other, an entry without a
+ * symbol compared to one with by DSO (the DSO key before the symbol's), no inlined
+ * function (compared by name, the others by address).
+ */
+static bool collapse_is_order(const struct rv_entries *g, const struct rv_cols *v)
+{
+	bool dso = false, sym = false;
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (unsigned int i = 0; i < v->nr_cols && !sym; i++) {
+		dso |= v->cols[i] == RV_KEY_DSO;
+		sym = v->cols[i] == RV_KEY_SYM;
+	}
+	if (!sym || !dso)
+		return !sym;
+	for (size_t i = 0; i < g->nr_rows; i++) {
+		struct xpp_hist_key k = xpp_hist_key_at(g->h, g->rows[i]);
+
+		if (k.inl)
+			return false;
+		if (rv_sym_name(g->c, &k))
+			continue;
+		lo = k.addr < lo ? k.addr : lo;
+		hi = k.addr > hi ? k.addr : hi;
+	}
+	return lo > hi || hi - lo < (1ULL << 63);
+}
+
+/* Whether the entries came from one thread (and share their context values): then their
+ * depths compare, an order. */
+static bool one_thread(const struct rv_entries *g)
+{
+	if (g->ctx_vals)
+		return false;
+	for (size_t i = 1; i < g->nr_rows; i++)
+		if (entry_thread(g, g->rows[i]) != entry_thread(g, g->rows[0]))
+			return false;
+	return true;
+}
+
+/*
+ * perf's order of a view with chains, made as perf makes it: its entries go into a tree
+ * (hists->entries_in) in the order its samples made them, by their keys (se_cmp); in that
+ * tree's order into another by their collapsed keys when a key collapses (comm); in that
+ * one's order into the output tree (hist_entry__sort()). Either comparison may be no
+ * order: unresolved addresses compare by their signed difference (_sort__addr_cmp), and
+ * chains' depths only between entries of one thread (__hpp__sort_acc). Where it is one, a
+ * sort gives the tree's order (its ties kept in the order they came), at a sort's cost.
+ */
+static int rb_order(struct rv_entries *g, struct row_sort *rs)
+{
+	size_t n = g->nr_rows, nr = xpp_hist_nr(g->h);
+	bool order = collapse_is_order(g, &rs->v), one = one_thread(g), collapse = false;
+	struct rb t = { NULL, NULL, NULL, NULL, RB_NIL };
+	uint32_t *tmp = NULL, *pos = NULL;
+	int ret = -ENOMEM;
+
+	/* both orders: one sort, its ties in the collapsed order (rv_cmp_keys()) */
+	if (order && one) {
+		qsort_r(g->rows, n, sizeof(*g->rows), cmp_rows, rs);
+		return 0;
+	}
+	t = (struct rb){ malloc(n * 4 + 4), malloc(n * 4 + 4), malloc(n * 4 + 4), malloc(n + 1),
+			 RB_NIL };
+	tmp = malloc(n * 4 + 4);
+	pos = calloc(nr + 1, sizeof(*pos));
+	if (!t.l || !t.r || !t.up || !t.red || !tmp || !pos)
+		goto out;
+	for (unsigned int i = 0; i < rs->v.nr_cols; i++)
+		collapse |= rs->v.cols[i] == RV_KEY_COMM;
+	if (order) {
+		qsort_r(g->rows, n, sizeof(*g->rows), cmp_collapsed, rs);
+	} else {
+		qsort_r(g->rows, n, sizeof(*g->rows), cmp_made, g);
+		rb_pass(&t, g->rows, tmp, n, cmp_collapsed, rs);
+		if (collapse)
+			rb_pass(&t, g->rows, tmp, n, cmp_collapsed, rs);
+	}
+	rs->tree = true;
+	if (one) {
+		for (size_t i = 0; i < n; i++)
+			pos[g->rows[i]] = (uint32_t)i;
+		rs->pos = pos;
+		qsort_r(g->rows, n, sizeof(*g->rows), cmp_rows, rs);
+		rs->pos = NULL;
+	} else {
+		rb_pass(&t, g->rows, tmp, n, cmp_rows, rs);
+	}
+	rs->tree = false;
+	ret = 0;
+out:
+	free(t.l);
+	free(t.r);
+	free(t.up);
+	free(t.red);
+	free(tmp);
+	free(pos);
+	return ret;
 }
 
 /* The flat view's order: overhead, then the columns' text. */
@@ -796,8 +1097,15 @@ int rv_entries_build_top(struct rv_entries *g, const struct rv_ctx *c, uint32_t 
 		return ret;
 	}
 	rv_cols_init(&rs.v, c);
-	qsort_r(g->rows, g->nr_rows, sizeof(*g->rows),
-		c->nr_sort ? cmp_fields : g->chains ? cmp_rows : cmp_flat, &rs);
+	if (!c->nr_sort && g->chains && g->depth)
+		ret = rb_order(g, &rs);
+	else
+		qsort_r(g->rows, g->nr_rows, sizeof(*g->rows),
+			c->nr_sort ? cmp_fields : g->chains ? cmp_rows : cmp_flat, &rs);
+	if (ret < 0) {
+		rv_entries_free(g);
+		return ret;
+	}
 	if (limit && g->nr_rows > limit)
 		g->nr_rows = limit;
 	/* the entries are made: what finds them by frame is the entry map (entry_of()) */
@@ -822,9 +1130,12 @@ void rv_entries_free(struct rv_entries *g)
 	free(g->dense);
 	free(g->stamp);
 	free(g->depth);
+	free(g->first_path);
+	free(g->first_pos);
 	free(g->addr);
 	free(g->pathbuf);
 	free(g->fentry);
+	free(g->pathlev);
 	xpp_hist_free(g->chain_keys);
 	free(g->chain_rep);
 	free(g->frame_rep);

@@ -150,11 +150,17 @@ int rv_cmp_col(const struct rv_ctx *c, const struct xpp_hist_key *ka,
 	return col < RV_KEY_NR ? rv_keys[col].cmp(c, ka, kb) : 0;
 }
 
-int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
-		const struct rv_cols *v)
+int rv_collapse_col(const struct rv_ctx *c, const struct xpp_hist_key *ka,
+		    const struct xpp_hist_key *kb, unsigned int col)
 {
-	/* perf's hist_entry__sort() by each key's se_sort, then the order entries were
-	 * collapsed in (by se_cmp) */
+	if (col >= RV_KEY_NR)
+		return 0;
+	return rv_keys[col].collapse ? rv_keys[col].collapse(c, ka, kb) : rv_keys[col].cmp(c, ka, kb);
+}
+
+int rv_sort_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
+		 const struct rv_cols *v)
+{
 	for (unsigned int i = 0; i < v->nr_cols; i++) {
 		const struct rv_key *k = v->cols[i] < RV_KEY_NR ? &rv_keys[v->cols[i]] : NULL;
 		int r = k && k->sort ? k->sort(v->c, ka, kb) : rv_cmp_col(v->c, ka, kb, v->cols[i]);
@@ -162,13 +168,19 @@ int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
 		if (r)
 			return r;
 	}
-	for (unsigned int i = 0; i < v->nr_cols; i++) {
-		int r = rv_cmp_col(v->c, ka, kb, v->cols[i]);
-
-		if (r)
-			return r;
-	}
 	return 0;
+}
+
+int rv_cmp_keys(const struct xpp_hist_key *ka, const struct xpp_hist_key *kb,
+		const struct rv_cols *v)
+{
+	/* perf's hist_entry__sort() by each key's se_sort, then the order entries were
+	 * collapsed in (by se_cmp) */
+	int r = rv_sort_keys(ka, kb, v);
+
+	for (unsigned int i = 0; !r && i < v->nr_cols; i++)
+		r = rv_collapse_col(v->c, ka, kb, v->cols[i]);
+	return r;
 }
 
 /*

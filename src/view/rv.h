@@ -73,6 +73,10 @@ struct rv_key {
 		    const struct xpp_hist_key *b);
 	int (*cmp)(const struct rv_ctx *c, const struct xpp_hist_key *a,
 		   const struct xpp_hist_key *b);
+	/* perf's se_cmp where it differs from cmp: the order perf collapses its entries in,
+	   which its output keeps for entries its sort finds equal (NULL: cmp's) */
+	int (*collapse)(const struct rv_ctx *c, const struct xpp_hist_key *a,
+			const struct xpp_hist_key *b);
 	/* the width a value asks of the column where it differs from its text's (perf's
 	   hists__calc_col_len()); RV_WIDTH_UNRESOLVED: perf's unresolved DSO (22 columns
 	   unless a wider value came); NULL: the text's */
@@ -213,6 +217,12 @@ int rv_out_width(const struct rv_cols *v, unsigned int col);
 int rv_cmp_col(const struct rv_ctx *c, const struct xpp_hist_key *a,
 	       const struct xpp_hist_key *b, unsigned int col);
 /* The tie-break between entries of equal overhead: by each column's text, as perf sorts. */
+/* Key col's order as perf collapses entries (rv_key.collapse, else cmp). */
+int rv_collapse_col(const struct rv_ctx *c, const struct xpp_hist_key *a,
+		    const struct xpp_hist_key *b, unsigned int col);
+/* perf's hist_entry__sort() over the keys alone (each key's sort, else cmp): 0 on a tie. */
+int rv_sort_keys(const struct xpp_hist_key *a, const struct xpp_hist_key *b,
+		 const struct rv_cols *v);
 int rv_cmp_keys(const struct xpp_hist_key *a, const struct xpp_hist_key *b,
 		const struct rv_cols *v);
 
@@ -296,8 +306,13 @@ struct rv_entries {
 	size_t dense_cap;
 	uint32_t *stamp;             /* per entry: the last path that met it, + 1 */
 	uint32_t *depth;             /* per entry, with children: perf's callchain max_depth */
+	uint32_t *first_path;        /* per entry, with depth: the path of its first sample, + 1
+					(its thread is the entry's, perf's hist_entry->thread) */
+	uint32_t *first_pos;         /* per entry, with depth: where that sample made it (0 its
+					own entry, then 1 + the frame's place in perf's cursor) */
 	size_t cap_entries, nr_zeroed; /* of the per-entry arrays: room, entries set to 0 */
 	uint32_t *pathbuf, *fentry;  /* scratch: one path's keys, its entries */
+	uint8_t *pathlev;            /* scratch: the levels of a path's entries (cursor_levels()) */
 	/* frames as chains tell them apart (rv_entry_chains()), filled as chains are built */
 	xpp_hist *chain_keys;
 	uint32_t *chain_rep;         /* per chain key: the first frame id with it, + 1 */

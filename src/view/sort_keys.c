@@ -69,6 +69,47 @@ static int sym_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
 	return 0;
 }
 
+/* a symbol's extent in its DSO's table */
+static const struct xpp_sym *sym_of(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	const struct xpp_dso *d;
+
+	if (k->inl || k->sym < 0 || k->dso == XPP_HIST_NO_DSO ||
+	    !(d = xpp_dso_table_get(c->dsos, k->dso)) || (uint32_t)k->sym >= d->syms.nr)
+		return NULL;
+	return &d->syms.syms[k->sym];
+}
+
+/*
+ * perf's sort__sym_cmp, the order its entries are collapsed in (and so the output's among
+ * entries its sort finds equal): entries without a symbol by address; else by DSO (perf
+ * compares them whatever the sort keys), then by the symbol's start and end, an inlined
+ * function by its name first
+ */
+static int sym_collapse(const struct rv_ctx *c, const struct xpp_hist_key *a,
+			const struct xpp_hist_key *b)
+{
+	const char *na = rv_sym_name(c, a), *nb = rv_sym_name(c, b);
+	const struct xpp_sym *sa, *sb;
+	int r;
+
+	if (!na && !nb)
+		return sym_cmp(c, a, b);
+	if ((r = dso_cmp(c, a, b)) || !na || !nb)
+		return r ? r : na ? -1 : 1;
+	if ((a->inl || b->inl) && (r = strcmp(na, nb)))
+		return r;
+	sa = sym_of(c, a);
+	sb = sym_of(c, b);
+	if (!sa || !sb)
+		return strcmp(na, nb);
+	if (sa->start != sb->start)
+		return (int64_t)(sb->start - sa->start) > 0 ? -1 : 1;
+	if (sa->end != sb->end)
+		return (int64_t)(sb->end - sa->end) > 0 ? -1 : 1;
+	return 0;
+}
+
 /* perf's sort__sym_sort: by name, entries without a symbol after, equal among themselves */
 static int sym_sort(const struct rv_ctx *c, const struct xpp_hist_key *a,
 		    const struct xpp_hist_key *b)
@@ -667,7 +708,8 @@ const struct rv_key rv_keys[RV_KEY_NR] = {
 	[RV_KEY_DSO] = { .name = "dso", .title = "Shared Object", .fields = XPP_HIST_KEY_DSO,
 			 .cmp = dso_cmp, .text = dso_text },
 	[RV_KEY_SYM] = { .name = "symbol", .title = "Symbol", .fields = XPP_HIST_KEY_SYM,
-			 .cmp = sym_cmp, .sort = sym_sort, .text = sym_text },
+			 .cmp = sym_cmp, .sort = sym_sort, .collapse = sym_collapse,
+			 .text = sym_text },
 	[RV_KEY_SRCLINE] = { .name = "srcline", .help = "the source file:line of the sample, from DWARF",
 			.title = "Source:Line",
 			     .fields = XPP_HIST_KEY_SRCLINE, .cmp = srcline_cmp,

@@ -14,7 +14,11 @@ struct xpp_callgraph {
 	uint32_t *self_ix;         /* per node: its index in selfs + 1, 0 none */
 	uint32_t nr, cap;
 	struct self_rec *selfs;
+	uint32_t *self_tags;       /* per self: xpp_cg_set_tag()'s tag when it was made */
+	uint64_t *self_seqs;       /* per self: and its sequence number */
 	uint32_t nr_selfs, cap_selfs;
+	uint32_t tag;
+	uint64_t seq;
 	uint32_t *slots;           /* node id per slot, 0 empty (the root is never looked up) */
 	uint8_t *tags;             /* per slot: 8 more bits of its node's hash, so that a probe
 				      reads a node only when they match (a miss costs two cache
@@ -68,6 +72,8 @@ void xpp_cg_free(xpp_callgraph *g)
 	free(g->pk);
 	free(g->self_ix);
 	free(g->selfs);
+	free(g->self_tags);
+	free(g->self_seqs);
 	free(g->slots);
 	free(g->tags);
 	free(g->full);
@@ -215,13 +221,26 @@ int64_t xpp_cg_add_self(xpp_callgraph *g, uint32_t cur, uint64_t period, uint64_
 		if (g->nr_selfs == g->cap_selfs) {
 			uint32_t cap = g->cap_selfs ? g->cap_selfs * 2 : 256;
 
+			uint32_t *t;
+			uint64_t *q;
+
 			r = cap > g->cap_selfs ? realloc(g->selfs, (size_t)cap * sizeof(*r)) : NULL;
 			if (!r)
 				return -ENOMEM;
 			g->selfs = r;
+			t = realloc(g->self_tags, (size_t)cap * sizeof(*t));
+			if (!t)
+				return -ENOMEM;
+			g->self_tags = t;
+			q = realloc(g->self_seqs, (size_t)cap * sizeof(*q));
+			if (!q)
+				return -ENOMEM;
+			g->self_seqs = q;
 			g->cap_selfs = cap;
 		}
 		g->selfs[g->nr_selfs] = (struct self_rec){ 0, 0 };
+		g->self_tags[g->nr_selfs] = g->tag;
+		g->self_seqs[g->nr_selfs] = g->seq;
 		g->self_ix[cur] = ++g->nr_selfs;
 	}
 	r = &g->selfs[g->self_ix[cur] - 1];
@@ -263,6 +282,21 @@ void xpp_cg_prefetch(const xpp_callgraph *g, uint32_t id)
 {
 	if (id < g->nr)
 		__builtin_prefetch(&g->pk[id]);
+}
+
+void xpp_cg_set_tag(xpp_callgraph *g, uint32_t tag, uint64_t seq)
+{
+	g->tag = tag;
+	g->seq = seq;
+}
+
+uint32_t xpp_cg_self_tag(const xpp_callgraph *g, uint32_t id, uint64_t *seq)
+{
+	uint32_t ix = g->self_ix[id];
+
+	if (seq)
+		*seq = ix ? g->self_seqs[ix - 1] : UINT64_MAX;
+	return ix ? g->self_tags[ix - 1] : 0;
 }
 
 bool xpp_cg_self(const xpp_callgraph *g, uint32_t id, uint64_t *period, uint64_t *count)

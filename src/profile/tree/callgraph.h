@@ -68,6 +68,17 @@ uint32_t xpp_cg_key(const xpp_callgraph *g, uint32_t id);
 uint32_t xpp_cg_path(const xpp_callgraph *g, uint32_t id, uint32_t *keys, uint32_t cap);
 /* A hint: xpp_cg_path(g, id) comes soon (readers of many scattered paths hide the misses). */
 void xpp_cg_prefetch(const xpp_callgraph *g, uint32_t id);
+/*
+ * The tag and sequence number kept with a node's own samples when their first one is
+ * charged (0 and UINT64_MAX until then): the thread of the sample that made the path,
+ * which perf's entries keep (hist_entry->thread) and compare to break ties, and its rank
+ * among the samples in perf's order (its first sample's, whatever order they are charged
+ * in). 12 bytes a path with samples.
+ */
+void xpp_cg_set_tag(xpp_callgraph *g, uint32_t tag, uint64_t seq);
+/* Node id's tag (0 without own samples), and in *seq (may be NULL) its sequence number. */
+uint32_t xpp_cg_self_tag(const xpp_callgraph *g, uint32_t id, uint64_t *seq);
+
 /* Whether node id has samples of its own, and how many (either pointer may be NULL). */
 bool xpp_cg_self(const xpp_callgraph *g, uint32_t id, uint64_t *period, uint64_t *count);
 
