@@ -1288,8 +1288,9 @@ struct kid_sort {
 	const xpp_callgraph *t;
 };
 
-/* perf's match_chain order of a node's children: DSO, then symbol start (an address
- * without one), highest first (its rb_root_in, read from the first) */
+/* perf's match_chain order of a node's children: DSO (by the order perf made them, see
+ * struct xpp_dso's made), then symbol start (an address without one), highest first (its
+ * rb_root_in, read from the first) */
 static int cmp_kids_perf(const void *pa, const void *pb, void *arg)
 {
 	const struct kid_sort *ks = arg;
@@ -1300,7 +1301,8 @@ static int cmp_kids_perf(const void *pa, const void *pb, void *arg)
 
 	if (a.dso != b.dso) /* without a map (NULL to perf) lowest */
 		return a.dso == XPP_HIST_NO_DSO ? 1 : b.dso == XPP_HIST_NO_DSO ? -1 :
-		       a.dso > b.dso ? -1 : 1;
+		       xpp_dso_table_get(ks->g->c->dsos, a.dso)->made >
+		       xpp_dso_table_get(ks->g->c->dsos, b.dso)->made ? -1 : 1;
 	if (a.inl || b.inl) {
 		char ba[64], bb[64];
 		const char *na = rv_sym_or_addr(ks->g->c, &a, ba, sizeof(ba));

@@ -115,6 +115,7 @@ static void take_recorded(xpp_dso_table *t, struct xpp_dso *d, const char *filen
 {
 	if (d->kind == XPP_DSO_KERNEL)
 		filename = "[kernel.kallsyms]";
+	d->made = t->nr_recorded + t->nr;
 	for (uint32_t i = 0; i < t->nr_recorded; i++) {
 		const struct xpf_build_id_entry *e = &t->recorded[i];
 
@@ -122,6 +123,7 @@ static void take_recorded(xpp_dso_table *t, struct xpp_dso *d, const char *filen
 		    !strcmp(e->filename, filename)) {
 			memcpy(d->build_id, e->build_id, e->size);
 			d->build_id_size = e->size;
+			d->made = i;
 			return;
 		}
 	}

@@ -29,6 +29,10 @@ struct xpp_dso {
 	/* the build-id recorded for it (BUILD_ID feature, MMAP2 records), 0 bytes: none */
 	uint8_t build_id[20];
 	uint8_t build_id_size;
+	/* perf's order of making its DSOs (which it compares by address, so the order they
+	 * were allocated in): those the BUILD_ID feature lists, in its order (perf makes them
+	 * as it reads the header), then the others as the records meet them */
+	uint32_t made;
 	/* its file (or kernel) has another build-id and the recorded one was found nowhere:
 	 * no symbols were read (set by the load) */
 	bool build_id_mismatch;
