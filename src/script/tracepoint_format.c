@@ -315,7 +315,100 @@ static bool has_length_arg(const char *w, size_t n)
 	       (n == 13 && !memcmp(w, "__print_array", 13));
 }
 
-char *tp_format_bound_lengths(const char *text, size_t size, size_t *out_size)
+/*
+ * Which arguments of the print fmt a '*' width or precision takes, as a bit per argument
+ * (the first 64): printf pads to whatever the sample's data says there, and a width of 2^31
+ * is gigabytes of blanks for one line. fmt..fmt_end is the format string without quotes.
+ */
+static uint64_t star_args(const char *fmt, const char *fmt_end)
+{
+	uint64_t stars = 0;
+	unsigned int arg = 0;
+
+	for (const char *p = fmt; p < fmt_end; p++) {
+		if (*p == '\\') {
+			p++;
+			continue;
+		}
+		if (*p != '%')
+			continue;
+		if (++p < fmt_end && *p == '%')
+			continue;
+		while (p < fmt_end && strchr("-+ #0", *p))
+			p++;
+		for (int part = 0; part < 2; part++) { /* the width, then '.' and the precision */
+			if (part == 1 && (p == fmt_end || *p != '.'))
+				break;
+			p += part;
+			if (p < fmt_end && *p == '*') {
+				if (arg < 64)
+					stars |= 1ull << arg;
+				arg++;
+				p++;
+			}
+			while (p < fmt_end && isdigit((unsigned char)*p))
+				p++;
+		}
+		while (p < fmt_end && strchr("hlLqjzt", *p))
+			p++;
+		if (p < fmt_end && *p == 'p') /* %pS, %pU, %pbl...: one argument as well */
+			while (p + 1 < fmt_end && isalnum((unsigned char)p[1]))
+				p++;
+		arg++;
+	}
+	return stars;
+}
+
+/*
+ * A copy of text whose print fmt arguments taken by '*' are ((ARG) & 0xffff): a record
+ * holds less than 64 KB, so no real string is cut by its precision, and no width pads
+ * further. NULL when there is no memory; the text as it is (copied) when it has no stars.
+ */
+static char *bound_star_args(const char *text, size_t size, struct buf *b)
+{
+	static const char open_[] = "((", close_[] = ") & 0xffff)";
+	const char *end = text + size, *fmt = strstr(text, "\nprint fmt:"), *q, *fmt_end, *lim;
+	uint64_t stars;
+
+	q = fmt ? skip_space(fmt + 11, end) : end;
+	if (q == end || *q != '"') {
+		put(b, text, size);
+		return b->p;
+	}
+	for (fmt_end = q + 1; fmt_end < end && *fmt_end != '"'; fmt_end++)
+		if (*fmt_end == '\\' && fmt_end + 1 < end)
+			fmt_end++;
+	stars = fmt_end < end ? star_args(q + 1, fmt_end) : 0;
+	if (!stars) {
+		put(b, text, size);
+		return b->p;
+	}
+	lim = memchr(fmt_end, '\n', (size_t)(end - fmt_end));
+	lim = lim ? lim : end;
+	put(b, text, (size_t)(fmt_end + 1 - text));
+	q = fmt_end + 1;
+	for (unsigned int arg = 0; arg < 64 && q < lim; arg++) {
+		const char *a = skip_space(q, lim), *a_end;
+
+		if (a == lim || *a != ',')
+			break;
+		a_end = arg_end(a + 1, lim);
+		a_end = a_end ? a_end : lim;
+		put(b, q, (size_t)(a + 1 - q));
+		if (stars & (1ull << arg)) {
+			put(b, open_, sizeof(open_) - 1);
+			put(b, a + 1, (size_t)(a_end - (a + 1)));
+			put(b, close_, sizeof(close_) - 1);
+		} else {
+			put(b, a + 1, (size_t)(a_end - (a + 1)));
+		}
+		q = a_end;
+	}
+	put(b, q, (size_t)(end - q));
+	return b->p;
+}
+
+static char *bound_call_lengths(const char *text, size_t size, size_t *out_size)
 {
 	static const char open_[] = "((", close_[] = ") & 0xffff)";
 	const char *end = text + size, *fmt = strstr(text, "\nprint fmt:"), *from = text, *q;
@@ -358,4 +451,18 @@ char *tp_format_bound_lengths(const char *text, size_t size, size_t *out_size)
 	}
 	*out_size = b.n;
 	return b.p;
+}
+
+char *tp_format_bound_lengths(const char *in, size_t in_size, size_t *out_size)
+{
+	struct buf starred = { 0 };
+	char *ret;
+
+	if (!bound_star_args(in, in_size, &starred) || starred.failed) {
+		free(starred.p);
+		return NULL;
+	}
+	ret = bound_call_lengths(starred.p, starred.n, out_size);
+	free(starred.p);
+	return ret;
 }

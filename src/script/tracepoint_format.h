@@ -27,7 +27,9 @@ bool tp_format_ok(const char *text, size_t size, char *name, size_t name_size,
  * whose print fmt bounds the lengths libtraceevent reads from a sample's data: the length
  * of __print_hex(), __print_hex_str() and the count of __print_array() become
  * ((LEN) & 0xffff). It reads that many bytes (elements) from the record, whatever they say:
- * a record holds less than 64 KB, so a real length is never cut.
+ * a record holds less than 64 KB, so a real length is never cut. An argument that a '*'
+ * width or precision takes ("%*lu", "%.*s", "%*pbl") is bounded the same way: a width of
+ * 2^31 from a damaged sample would be gigabytes of padding for one line.
  */
 char *tp_format_bound_lengths(const char *text, size_t size, size_t *out_size);
 

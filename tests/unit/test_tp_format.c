@@ -132,6 +132,39 @@ static void deep_nesting_refused(void)
 	CHECK_STR(why, "its print fmt nests too deep");
 }
 
+/* The print fmt line of the bounded copy of a format with the print fmt given. */
+static void bounded_print_fmt(const char *print_fmt, char *out, size_t len)
+{
+	char text[4096];
+	char *b, *line;
+	size_t n;
+
+	snprintf(text, sizeof(text), "name: ev\nID: 42\nformat:\n\nprint fmt: %s\n", print_fmt);
+	b = tp_format_bound_lengths(text, strlen(text), &n);
+	line = b ? strstr(b, "print fmt: ") : NULL;
+	snprintf(out, len, "%.*s", line ? (int)strcspn(line + 11, "\n") : 0, line ? line + 11 : "");
+	free(b);
+}
+
+/* Lengths and '*' widths or precisions come from the sample: each is bounded to 16 bits. */
+static void lengths_and_star_args_bounded(void)
+{
+	char out[512];
+
+	bounded_print_fmt("\"%s\", __print_hex(REC->a, REC->n)", out, sizeof(out));
+	CHECK_STR(out, "\"%s\", __print_hex(REC->a,(( REC->n) & 0xffff))");
+	/* a width, a precision, both, a %p extension and %% between: the right arguments */
+	bounded_print_fmt("\"%pU %*lu %% %.*s %-*.*d %*pbl\", REC->u, REC->w, REC->x, REC->p, "
+			  "__get_str(s), f(REC->a, 1), REC->b, REC->c, REC->n, __get_bitmask(m)",
+			  out, sizeof(out));
+	CHECK_STR(out, "\"%pU %*lu %% %.*s %-*.*d %*pbl\", REC->u,(( REC->w) & 0xffff), REC->x,"
+		  "(( REC->p) & 0xffff), __get_str(s),(( f(REC->a, 1)) & 0xffff),"
+		  "(( REC->b) & 0xffff), REC->c,(( REC->n) & 0xffff), __get_bitmask(m)");
+	/* no star: the text as it was */
+	bounded_print_fmt("\"%d, %s\", REC->a, \"*\"", out, sizeof(out));
+	CHECK_STR(out, "\"%d, %s\", REC->a, \"*\"");
+}
+
 /* Every format of this kernel: tracefs is the one writer real files copy. */
 static void every_kernel_format_passes(void)
 {
@@ -171,6 +204,7 @@ int main(void)
 	RUN(damaged_print_fmts);
 	RUN(data_loc_of_another_size_refused);
 	RUN(deep_nesting_refused);
+	RUN(lengths_and_star_args_bounded);
 	RUN(every_kernel_format_passes);
 	UNIT_MAIN_END();
 }
