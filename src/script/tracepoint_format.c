@@ -126,6 +126,11 @@ static bool field_line(const char *p, const char *end, struct fields *f)
 		name--;
 	if (name == name_end || isdigit((unsigned char)*name))
 		return false;
+	/* brackets in the type only as "[]": libtraceevent's parser reads through NULL on
+	 * "void[ *" */
+	for (const char *q = decl; q < name; q++)
+		if ((*q == '[' && q[1] != ']') || (*q == ']' && (q == decl || q[-1] != '[')))
+			return false;
 	p = semi + 1;
 	if (!attr(&p, end, "offset", MAX_EXTENT, &off) || !attr(&p, end, "size", MAX_EXTENT, &size) ||
 	    off + size > MAX_EXTENT)

@@ -108,6 +108,32 @@ static void data_loc_of_another_size_refused(void)
 	CHECK_STR(name, "ev");
 }
 
+/* A type with a stray bracket ("void[ *"): libtraceevent's parser reads through NULL. */
+static void bracket_in_type_refused(void)
+{
+	static const char *const types[] = { "const voi[ *", "char ]x", "u8 [4]", "char[] ]" };
+	char text[512], name[64];
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "name: ev\nID: 42\nformat:\n"
+			 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			 "\tfield:%s a;\toffset:8;\tsize:8;\tsigned:0;\n"
+			 "\nprint fmt: \"%%d\", 1\n", types[i]);
+		if (tp_format_ok(text, strlen(text), name, sizeof(name), &why))
+			UNIT_FAIL("passed: %s", types[i]);
+	}
+	/* "[]" of a __data_loc's type and a NAME[N] stay fine */
+	snprintf(text, sizeof(text),
+		 "name: ev\nID: 42\nformat:\n"
+		 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		 "\tfield:__data_loc char[] s;\toffset:8;\tsize:4;\tsigned:0;\n"
+		 "\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n"
+		 "\nprint fmt: \"%%s\", REC->comm\n");
+	CHECK(tp_format_ok(text, strlen(text), name, sizeof(name), &why));
+}
+
 static void deep_nesting_refused(void)
 {
 	char fmt[1024];
@@ -203,6 +229,7 @@ int main(void)
 	RUN(good_print_fmts);
 	RUN(damaged_print_fmts);
 	RUN(data_loc_of_another_size_refused);
+	RUN(bracket_in_type_refused);
 	RUN(deep_nesting_refused);
 	RUN(lengths_and_star_args_bounded);
 	RUN(every_kernel_format_passes);
