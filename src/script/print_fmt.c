@@ -311,7 +311,7 @@ static bool table(struct parser *ps)
 static bool postfix(struct parser *ps, bool tables)
 {
 	struct tok first = ps->t;
-	bool rec = false, name = false;
+	bool rec = false, name = false, indexed = false;
 
 	switch (ps->t.kind) {
 	case T_NUMBER:
@@ -365,6 +365,11 @@ static bool postfix(struct parser *ps, bool tables)
 	}
 	for (;;) {
 		if (is(ps, "[")) {
+			/* one index, as in REC->args[1] or __get_str(s)[0]: libtraceevent's
+			 * parser reads through NULL on a second (REC->args[1][3]) */
+			if (indexed)
+				return fail(ps, "its print fmt indexes an element twice");
+			indexed = true;
 			next(ps);
 			if (!cond(ps, false) || !expect(ps, "]"))
 				return false;

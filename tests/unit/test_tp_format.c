@@ -48,6 +48,7 @@ static void good_print_fmts(void)
 		"\"%d\", jiffies_to_msecs(REC->a)",
 		"\"%d\", sizeof(REC->a)",
 		"\"%c\", 'x'",
+		"\"%c %lu\", __get_str(s)[0], REC->a[1]",
 	};
 	const char *why;
 
@@ -81,6 +82,7 @@ static void damaged_print_fmts(void)
 		{ "\"%s\", __print_hex(1, 4)", "its print fmt prints a buffer that is not a field" },
 		{ "\"%s\", __print_array(x, 4, 8)", "its print fmt prints a buffer that is not a field" },
 		{ "\"%d\", (REC->a", "its print fmt is not a C expression" },
+		{ "\"%d\", REC->a[1][3]", "its print fmt indexes an element twice" },
 	};
 	const char *why;
 
