@@ -6,7 +6,8 @@
  *
  *   fmt     := STRING+ { ',' cond } END
  *   cond    := binary [ '?' cond ':' cond ]
- *   binary  := unary { BINOP unary }        a '/' or '%' by a constant > 0 or sizeof(T)
+ *   binary  := unary { BINOP unary }        a '/' or '%' by a constant > 0 or sizeof(T),
+ *                                           not followed by '*', '/' or '%'
  *   unary   := ( '-' | '+' | '!' | '~' | '*' | '&' ) unary | '(' TYPE ')' unary | postfix
  *   postfix := primary { '[' cond ']' | '->' FIELD (on REC only) | '(' args ')' (on a name) }
  *   primary := NUMBER | STRING+ | CHAR | NAME | REC | '(' cond ')' | sizeof '(' TYPE ')'
@@ -434,6 +435,11 @@ static bool binary(struct parser *ps, bool tables)
 		next(ps);
 		if (divides ? !divisor(ps) : !unary(ps, false))
 			return false;
+		/* libtraceevent folds constants right to left: in "5 / 2 / 3" it divides 5
+		 * by 2 / 3, that is by 0 (SIGFPE). No real format divides and then
+		 * multiplies or divides again. */
+		if (divides && (is(ps, "/") || is(ps, "%") || is(ps, "*")))
+			return fail(ps, "its print fmt divides by what may be 0");
 	}
 	return true;
 }
