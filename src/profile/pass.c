@@ -405,23 +405,28 @@ static int unwind_frames(xpp_profile *p, const struct xpp_thread *th, const stru
 static int chain_levels(xpp_profile *p, uint32_t *f, uint32_t n, uint16_t sample_mode)
 {
 	uint32_t prev = xpp_level_of(sample_mode);
+	size_t nr;
+	const struct xpp_hist_rec *r = xpp_hist_recs(p->frames, &nr);
 
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t i = p->order == 1 ? n - 1 - j : j;
-		struct xpp_hist_key k = xpp_hist_key_at(p->frames, f[i]);
+		struct xpp_hist_key k;
 		int64_t id;
 
-		if (k.dso != XPP_HIST_NO_DSO) {
-			prev = k.level;
+		/* the frame's fields in place: its whole key (216 bytes) only to re-key it */
+		if (r[f[i]].dso != XPP_HIST_NO_DSO) {
+			prev = r[f[i]].level;
 			continue;
 		}
-		if (k.level == prev)
+		if (r[f[i]].level == prev)
 			continue;
+		k = xpp_hist_key_at(p->frames, f[i]);
 		k.level = prev;
 		id = xpp_hist_add_id(p->frames, &k, 0, 0);
 		if (id < 0)
 			return (int)id;
 		f[i] = (uint32_t)id;
+		r = xpp_hist_recs(p->frames, &nr); /* (an add may move them) */
 	}
 	return 0;
 }
