@@ -138,6 +138,9 @@ int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uin
  * between indexes), or -ENOMEM. Interns keys: xpp_hist_add_id(h, k, 0, 0) is a lookup-or-add. */
 int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr);
 
+/* A hint: key k is looked up or added soon (readers of many new keys overlap the misses). */
+void xpp_hist_prefetch(const xpp_hist *h, const struct xpp_hist_key *k);
+
 /* The index of key k's entry, or -1 when it has none. */
 int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k);
 
