@@ -283,7 +283,9 @@ int rv_cg_print_entry(struct rv_cgview *g, uint32_t i, FILE *out)
 	 */
 	if (g->c->cg.mode != CG_FRACTAL && rv_entry_period(&g->en, i) < g->en.min_hit)
 		return 0;
-	if (rv_entry_chains(&g->en, i, g->scratch, g->seq) < 0)
+	/* fractal's thresholds are shares of each parent's: its graph is made whole */
+	if (rv_entry_chains_above(&g->en, i, g->scratch, g->seq,
+				  g->c->cg.mode == CG_FRACTAL ? 0 : g->en.min_hit) < 0)
 		return -ENOMEM;
 	if (g->c->cg.mode == CG_FOLDED || g->c->cg.mode == CG_FLAT)
 		print_chains(g, out);

@@ -1220,57 +1220,70 @@ static int64_t chain_frame(struct rv_entries *g, uint32_t f)
 
 #define CHAINS_FREEZE_NODES (1u << 16)
 
-int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq)
+/*
+ * The chain the j-th path of entry e (order[j]) gives its graph, into seq: its length, -1
+ * when the path gives none (without children, a path that does not end in e), or -ENOMEM.
+ */
+static int64_t entry_chain(struct rv_entries *g, uint32_t e, size_t j, uint32_t *seq)
 {
 	bool caller = g->c->cg.order != 0;
+	uint32_t p = g->order[j], comm, len, n = 0, first = UINT32_MAX, last = 0, from;
+	const struct rv_path *pa = &g->paths[p];
+	const uint32_t *f;
+	bool leaf = pa->self_entry == e;
 
+	/* the paths of an entry are scattered over the paths and the tree: ask early for a
+	 * later one's (two steps: its path, then its nodes) */
+	if (j + 32 < g->pair_off[e + 1])
+		__builtin_prefetch(&g->paths[g->order[j + 32]]);
+	if (j + 16 < g->pair_off[e + 1])
+		xpp_cg_prefetch(g->ev->cg, g->paths[g->order[j + 16]].node);
+	if (!g->c->children && !leaf)
+		return -1;
+	f = rv_path_frames(g, p, g->pathbuf, &len, &comm);
+	for (uint32_t i = 0; !leaf && i < len; i++) {
+		int64_t fe = entry_of(g, comm, f[i]);
+
+		if (fe < 0)
+			return fe;
+		if (fe != e)
+			continue;
+		if (first == UINT32_MAX)
+			first = i;
+		last = i;
+	}
+	/* a leaf keeps its whole chain: perf's self entry holds the full callchain */
+	if (caller) {
+		from = leaf ? 0 : first;
+		for (uint32_t i = from; i < len; i++)
+			seq[n++] = f[i];
+	} else {
+		from = leaf ? len - 1 : last;
+		for (uint32_t i = from + 1; i-- > 0;)
+			seq[n++] = f[i];
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t r = chain_frame(g, seq[i]);
+
+		if (r < 0)
+			return r;
+		seq[i] = (uint32_t)r;
+	}
+	return n;
+}
+
+int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq)
+{
 	xpp_cg_reset(t);
 	if (!g->chains)
 		return 0;
 	for (size_t j = g->pair_off[e]; j < g->pair_off[e + 1]; j++) {
-		uint32_t p = g->order[j], comm, len, n = 0, first = UINT32_MAX, last = 0, from;
-		const struct rv_path *pa = &g->paths[p];
-		const uint32_t *f;
-		bool leaf = pa->self_entry == e;
+		const struct rv_path *pa = &g->paths[g->order[j]];
+		int64_t n = entry_chain(g, e, j, seq);
 
-		/* the paths of an entry are scattered over the paths and the tree: ask early for
-		 * a later one's (two steps: its path, then its nodes) */
-		if (j + 32 < g->pair_off[e + 1])
-			__builtin_prefetch(&g->paths[g->order[j + 32]]);
-		if (j + 16 < g->pair_off[e + 1])
-			xpp_cg_prefetch(g->ev->cg, g->paths[g->order[j + 16]].node);
-		if (!g->c->children && !leaf)
-			continue;
-		f = rv_path_frames(g, p, g->pathbuf, &len, &comm);
-		for (uint32_t i = 0; !leaf && i < len; i++) {
-			int64_t fe = entry_of(g, comm, f[i]);
-
-			if (fe < 0)
-				return (int)fe;
-			if (fe != e)
-				continue;
-			if (first == UINT32_MAX)
-				first = i;
-			last = i;
-		}
-		/* a leaf keeps its whole chain: perf's self entry holds the full callchain */
-		if (caller) {
-			from = leaf ? 0 : first;
-			for (uint32_t i = from; i < len; i++)
-				seq[n++] = f[i];
-		} else {
-			from = leaf ? len - 1 : last;
-			for (uint32_t i = from + 1; i-- > 0;)
-				seq[n++] = f[i];
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			int64_t r = chain_frame(g, seq[i]);
-
-			if (r < 0)
-				return (int)r;
-			seq[i] = (uint32_t)r;
-		}
-		if (xpp_cg_add_path(t, seq, n, pa->period, pa->count) < 0)
+		if (n < -1)
+			return (int)n;
+		if (n >= 0 && xpp_cg_add_path(t, seq, (size_t)n, pa->period, pa->count) < 0)
 			return -ENOMEM;
 	}
 	/*
@@ -1281,6 +1294,142 @@ int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t
 	if (xpp_cg_nr_nodes(t) > CHAINS_FREEZE_NODES)
 		xpp_cg_freeze(t);
 	return 0;
+}
+
+/* The scratch of rv_entry_chains_above(): the chains, the paths alive, a level's nodes. */
+struct above {
+	uint32_t *chain;         /* per path giving a chain: its path, length, frames */
+	size_t nr_chain, cap_chain;
+	uint32_t *at, *cur, *cand; /* per path alive: its chain, its node, its level's node */
+	size_t cap_alive;
+	xpp_callgraph *level;    /* the level's nodes: (node, frame) of the paths alive */
+	struct above_node {
+		uint64_t period, count;
+		uint32_t node;   /* its node in the graph, 0 left out */
+	} *ln;                   /* per level node */
+	size_t cap_level;
+};
+
+static void above_free(struct above *a)
+{
+	free(a->chain);
+	free(a->at);
+	free(a->cur);
+	free(a->cand);
+	xpp_cg_free(a->level);
+	free(a->ln);
+}
+
+/* Entry e's chains into a->chain, a->at the paths giving one: how many, or -ENOMEM. */
+static int64_t above_chains(struct rv_entries *g, uint32_t e, struct above *a, uint32_t *seq)
+{
+	size_t nr = 0;
+
+	for (size_t j = g->pair_off[e]; j < g->pair_off[e + 1]; j++) {
+		int64_t n = entry_chain(g, e, j, seq);
+
+		if (n < -1)
+			return n;
+		if (n < 0)
+			continue;
+		if (XB_ARRAY_RESERVE(a->chain, a->cap_chain, a->nr_chain + 2 + (size_t)n, 1024) ||
+		    XB_ARRAY_RESERVE(a->at, a->cap_alive, nr + 1, 256))
+			return -ENOMEM;
+		a->at[nr++] = (uint32_t)a->nr_chain;
+		a->chain[a->nr_chain++] = g->order[j];
+		a->chain[a->nr_chain++] = (uint32_t)n;
+		memcpy(&a->chain[a->nr_chain], seq, (size_t)n * sizeof(*seq));
+		a->nr_chain += (size_t)n;
+	}
+	return (int64_t)nr;
+}
+
+/*
+ * One level of the graph: each path alive (nr) goes to its next frame's node below its
+ * node, made in t when that node holds min_hit at least, else charged to its parent as
+ * hidden and the path dropped; a path that ends charges its node's self. The paths alive
+ * after it: how many, or -ENOMEM.
+ */
+static int64_t above_level(struct rv_entries *g, xpp_callgraph *t, struct above *a, size_t nr,
+			   uint32_t depth, uint64_t min_hit)
+{
+	size_t m = 0, k = 0;
+	uint32_t nl;
+
+	xpp_cg_reset(a->level);
+	for (size_t i = 0; i < nr; i++) {
+		const uint32_t *c = &a->chain[a->at[i]];
+		const struct rv_path *pa = &g->paths[c[0]];
+		int64_t id;
+
+		if (c[1] == depth) {
+			if (xpp_cg_add_self(t, a->cur[i], pa->period, pa->count) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		id = xpp_cg_child(a->level, a->cur[i], c[2 + depth]);
+		if (id < 0 || XB_ARRAY_RESERVE(a->ln, a->cap_level, (size_t)id + 1, 256))
+			return -ENOMEM;
+		if ((size_t)id > k) { /* a new node: ids come in order */
+			a->ln[id].period = a->ln[id].count = 0;
+			k = (size_t)id;
+		}
+		a->ln[id].period += pa->period;
+		a->ln[id].count += pa->count;
+		a->at[m] = a->at[i];
+		a->cur[m] = a->cur[i];
+		a->cand[m++] = (uint32_t)id;
+	}
+	/* the level's nodes in the order the paths met them, as a whole graph makes them */
+	nl = xpp_cg_nr_nodes(a->level);
+	for (uint32_t id = 1; id < nl; id++) {
+		struct above_node *x = &a->ln[id];
+		uint32_t parent = xpp_cg_parent(a->level, id);
+		int64_t n = 0;
+
+		if (x->period >= min_hit)
+			n = xpp_cg_child(t, parent, xpp_cg_key(a->level, id));
+		else if (xpp_cg_add_hidden(t, parent, x->period, x->count) < 0)
+			n = -ENOMEM;
+		if (n < 0)
+			return -ENOMEM;
+		x->node = (uint32_t)n;
+	}
+	nr = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (!a->ln[a->cand[i]].node)
+			continue;
+		a->at[nr] = a->at[i];
+		a->cur[nr++] = a->ln[a->cand[i]].node;
+	}
+	return (int64_t)nr;
+}
+
+int rv_entry_chains_above(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq,
+			  uint64_t min_hit)
+{
+	struct above a = { 0 };
+	int64_t nr;
+	int ret = -ENOMEM;
+
+	if (!min_hit || !g->chains)
+		return rv_entry_chains(g, e, t, seq);
+	xpp_cg_reset(t);
+	nr = above_chains(g, e, &a, seq);
+	if (nr < 0)
+		goto out;
+	a.level = xpp_cg_create();
+	a.cur = calloc((size_t)nr + 1, sizeof(*a.cur));
+	a.cand = malloc(((size_t)nr + 1) * sizeof(*a.cand));
+	if (!a.level || !a.cur || !a.cand)
+		goto out;
+	for (uint32_t depth = 0; nr > 0; depth++)
+		if ((nr = above_level(g, t, &a, (size_t)nr, depth, min_hit)) < 0)
+			goto out;
+	ret = 0;
+out:
+	above_free(&a);
+	return ret;
 }
 
 struct kid_sort {
@@ -1375,7 +1524,8 @@ uint32_t rv_chain_run_end(const xpp_callgraph *t, uint32_t id)
 {
 	const struct xpp_cg_node *n = xpp_cg_node(t, id);
 
-	while (!n->self_count && n->first_child && !xpp_cg_node(t, n->first_child)->next_sibling) {
+	while (!n->self_count && !n->hidden && n->first_child &&
+	       !xpp_cg_node(t, n->first_child)->next_sibling) {
 		id = n->first_child;
 		n = xpp_cg_node(t, id);
 	}

@@ -370,6 +370,16 @@ uint64_t rv_entry_metric(const struct rv_entries *g, uint32_t e, unsigned int co
  * one. seq is scratch of g->maxdepth + 1 ids. 0 or -ENOMEM.
  */
 int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq);
+/*
+ * The same, but of the nodes that hold min_hit at least (rv_chain_kids()' threshold, which
+ * graph, flat and folded print above) only: a node's children below it are left out and
+ * their sum charged to it as hidden (xpp_cg_add_hidden()), so that its totals and runs
+ * (rv_chain_run_end()) are the whole graph's. Made a level at a time from the entry's
+ * chains, so that an outermost caller's graph of a million paths, of which a few lines are
+ * printed, costs its chains, not a million nodes (issue 20). 0 or -ENOMEM.
+ */
+int rv_entry_chains_above(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq,
+			  uint64_t min_hit);
 
 /*
  * The children of node id of a chain tree with at least g->min_hit (fractal: the threshold

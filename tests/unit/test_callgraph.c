@@ -104,6 +104,34 @@ static void test_empty_path(void)
 }
 
 /*
+ * Descendants left out (a graph printed above a threshold): their sums count in the totals
+ * of the node they hang from and of its callers, not in its self, and it says it has them,
+ * until a reset.
+ */
+static void test_hidden(void)
+{
+	xpp_callgraph *g = xpp_cg_create();
+	const uint32_t a[] = { 1, 2 };
+
+	REQUIRE(g);
+	CHECK_EQ_U64(xpp_cg_add_path(g, a, 2, 10, 2), 2);
+	CHECK_EQ_U64(xpp_cg_add_hidden(g, 1, 5, 1), 0);
+	CHECK_EQ_U64(xpp_cg_add_hidden(g, 1, 3, 1), 0);
+	CHECK_EQ_U64(xpp_cg_node(g, 1)->period, 18);
+	CHECK_EQ_U64(xpp_cg_node(g, 1)->count, 4);
+	CHECK_EQ_U64(xpp_cg_node(g, 1)->self_period, 0);
+	CHECK(xpp_cg_node(g, 1)->hidden);
+	CHECK(!xpp_cg_node(g, 2)->hidden);
+	CHECK(!xpp_cg_node(g, 0)->hidden);
+	CHECK_EQ_U64(xpp_cg_node(g, 0)->period, 18);
+	xpp_cg_reset(g);
+	CHECK_EQ_U64(xpp_cg_add_path(g, a, 2, 10, 2), 2);
+	CHECK(!xpp_cg_node(g, 1)->hidden);
+	CHECK_EQ_U64(xpp_cg_node(g, 1)->period, 10);
+	xpp_cg_free(g);
+}
+
+/*
  * The lean reads of a big tree agree with the full nodes; freezing drops the lookup table,
  * and adding after it finds the nodes there are.
  */
@@ -180,6 +208,7 @@ int main(void)
 	RUN(test_paths_merge);
 	RUN(test_many_nodes_and_reset);
 	RUN(test_empty_path);
+	RUN(test_hidden);
 	RUN(test_lean_reads_and_freeze);
 	RUN(test_intern_ids);
 	UNIT_MAIN_END();

@@ -9,6 +9,11 @@ struct self_rec {
 	uint64_t period, count;
 };
 
+struct hidden_rec {
+	uint32_t node;
+	uint64_t period, count;
+};
+
 struct xpp_callgraph {
 	uint64_t *pk;              /* per node: parent << 32 | key */
 	uint32_t *self_ix;         /* per node: its index in selfs + 1, 0 none */
@@ -19,6 +24,8 @@ struct xpp_callgraph {
 	uint32_t nr_selfs, cap_selfs;
 	uint32_t tag;
 	uint64_t seq;
+	struct hidden_rec *hidden; /* xpp_cg_add_hidden()'s, in the order they came */
+	uint32_t nr_hidden, cap_hidden;
 	uint32_t *slots;           /* node id per slot, 0 empty (the root is never looked up) */
 	uint8_t *tags;             /* per slot: 8 more bits of its node's hash, so that a probe
 				      reads a node only when they match (a miss costs two cache
@@ -74,6 +81,7 @@ void xpp_cg_free(xpp_callgraph *g)
 	free(g->selfs);
 	free(g->self_tags);
 	free(g->self_seqs);
+	free(g->hidden);
 	free(g->slots);
 	free(g->tags);
 	free(g->full);
@@ -103,6 +111,7 @@ void xpp_cg_reset(xpp_callgraph *g)
 	g->self_ix[0] = 0;
 	g->nr = 1;
 	g->nr_selfs = 0;
+	g->nr_hidden = 0;
 	g->full_valid = false;
 }
 
@@ -320,6 +329,23 @@ int64_t xpp_cg_add_self(xpp_callgraph *g, uint32_t cur, uint64_t period, uint64_
 	return cur;
 }
 
+int xpp_cg_add_hidden(xpp_callgraph *g, uint32_t id, uint64_t period, uint64_t count)
+{
+	if (g->nr_hidden == g->cap_hidden) {
+		uint32_t cap = g->cap_hidden ? g->cap_hidden * 2 : 64;
+		struct hidden_rec *h = cap > g->cap_hidden ?
+				       realloc(g->hidden, (size_t)cap * sizeof(*h)) : NULL;
+
+		if (!h)
+			return -ENOMEM;
+		g->hidden = h;
+		g->cap_hidden = cap;
+	}
+	g->hidden[g->nr_hidden++] = (struct hidden_rec){ id, period, count };
+	g->full_valid = false;
+	return 0;
+}
+
 uint32_t xpp_cg_nr_nodes(const xpp_callgraph *g)
 {
 	return g->nr;
@@ -407,6 +433,7 @@ static int build_full(xpp_callgraph *g)
 		x->period = x->self_period;
 		x->count = x->self_count;
 		x->depth = 0;
+		x->hidden = false;
 		if (i) {
 			struct xpp_cg_node *p = &f[x->parent];
 
@@ -414,6 +441,13 @@ static int build_full(xpp_callgraph *g)
 			x->next_sibling = p->first_child;
 			p->first_child = i;
 		}
+	}
+	for (uint32_t i = 0; i < g->nr_hidden; i++) {
+		struct xpp_cg_node *x = &f[g->hidden[i].node];
+
+		x->period += g->hidden[i].period;
+		x->count += g->hidden[i].count;
+		x->hidden = true;
 	}
 	for (uint32_t i = g->nr; i-- > 1;) {
 		f[f[i].parent].period += f[i].period;

@@ -26,6 +26,7 @@ struct xpp_cg_node {
 	uint32_t first_child, next_sibling; /* 0: none (the root is nobody's child); the
 					       children in reverse order of creation */
 	uint32_t depth;                     /* the root is 0 */
+	bool hidden;                        /* children left out (xpp_cg_add_hidden()) */
 	uint64_t self_period, self_count;
 	uint64_t period, count;             /* self plus every descendant's */
 };
@@ -49,6 +50,13 @@ int64_t xpp_cg_add_path(xpp_callgraph *g, const uint32_t *keys, size_t n, uint64
 /* Charge period and count samples to node id's self, as xpp_cg_add_path() to its last node
  * (a path found again). Returns id or -ENOMEM. */
 int64_t xpp_cg_add_self(xpp_callgraph *g, uint32_t id, uint64_t period, uint64_t count);
+
+/*
+ * Charge period and count samples to node id's totals, not its self: descendants a reader
+ * does not want (a graph printed above a threshold) left out, their sum kept, and the
+ * node's full form says that it has children not shown (`hidden`). 0 or -ENOMEM.
+ */
+int xpp_cg_add_hidden(xpp_callgraph *g, uint32_t id, uint64_t period, uint64_t count);
 
 uint32_t xpp_cg_nr_nodes(const xpp_callgraph *g);
 
