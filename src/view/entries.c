@@ -383,6 +383,8 @@ static int aggregate(struct rv_entries *g)
 	uint32_t *npaths = NULL;
 	int ret = -ENOMEM;
 	bool each = false;
+	/* the paths of each entry make its graph: with -g none there is none to make */
+	bool pairs = g->c->cg.mode != CG_NONE;
 
 	for (unsigned int i = 0; i < g->c->nr_cols; i++)
 		each |= rv_keys[g->c->cols[i]].children_each;
@@ -427,14 +429,15 @@ static int aggregate(struct rv_entries *g)
 		if (m < 0)
 			goto out;
 		nr = xpp_hist_nr(g->h);
-		if (grow((void **)&npaths, &cap, nr, sizeof(*npaths), true))
+		if (pairs && grow((void **)&npaths, &cap, nr, sizeof(*npaths), true))
 			goto out;
 		for (int i = 0; i < m; i++) {
 			struct xpp_hist_rec *he = &xpp_hist_recs(g->h, &nr)[g->fentry[i]];
 
 			he->period += pa->period;
 			he->nr_samples += pa->count;
-			npaths[g->fentry[i]]++;
+			if (pairs)
+				npaths[g->fentry[i]]++;
 		}
 		/* a key perf's children count once per frame: the frames' repeats too */
 		for (uint32_t i = 0; each && i <= n; i++) {
@@ -452,6 +455,10 @@ static int aggregate(struct rv_entries *g)
 		}
 		g->self[se] += pa->period;
 		g->self_count[se] += pa->count;
+	}
+	if (!pairs) {
+		ret = 0;
+		goto out;
 	}
 	/* the paths grouped by entry (a counting sort) */
 	nr = xpp_hist_nr(g->h);
@@ -1275,7 +1282,7 @@ static int64_t entry_chain(struct rv_entries *g, uint32_t e, size_t j, uint32_t 
 int rv_entry_chains(struct rv_entries *g, uint32_t e, xpp_callgraph *t, uint32_t *seq)
 {
 	xpp_cg_reset(t);
-	if (!g->chains)
+	if (!g->chains || !g->pair_off) /* -g none: no graphs */
 		return 0;
 	for (size_t j = g->pair_off[e]; j < g->pair_off[e + 1]; j++) {
 		const struct rv_path *pa = &g->paths[g->order[j]];
@@ -1412,7 +1419,7 @@ int rv_entry_chains_above(struct rv_entries *g, uint32_t e, xpp_callgraph *t, ui
 	int64_t nr;
 	int ret = -ENOMEM;
 
-	if (!min_hit || !g->chains)
+	if (!min_hit || !g->chains || !g->pair_off)
 		return rv_entry_chains(g, e, t, seq);
 	xpp_cg_reset(t);
 	nr = above_chains(g, e, &a, seq);

@@ -299,7 +299,8 @@ struct rv_entries {
 	bool self_only;              /* no children shown: the entries are the paths' own
 					entries only, each with the paths that end there */
 	size_t *pair_off;            /* per entry: the paths that meet it (each once) are */
-	uint32_t *order;             /* order[pair_off[e]..pair_off[e + 1]) */
+	uint32_t *order;             /* order[pair_off[e]..pair_off[e + 1]); both NULL with
+					-g none (no graph to make of them) */
 	struct rv_entry_map map;     /* the other commands' */
 	uint32_t *dense, dense_comm; /* per frame id: its entry + 1 (0 unknown) in the paths
 					of command dense_comm (the first met) */
