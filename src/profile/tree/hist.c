@@ -51,9 +51,11 @@ static uint64_t hash_fields(uint64_t addr, uint32_t comm, uint32_t dso, int32_t 
 	return h;
 }
 
-static uint64_t key_hash(const struct xpp_hist_key *k)
+/* `vals`: whether any of k's values is set (any_val()); without, they cost no test each */
+static uint64_t key_hash(const struct xpp_hist_key *k, bool vals)
 {
-	return hash_fields(k->addr, k->comm, k->dso, k->sym, k->level, k->inl, k->srcline, k->val);
+	return hash_fields(k->addr, k->comm, k->dso, k->sym, k->level, k->inl, k->srcline,
+			   vals ? k->val : NULL);
 }
 
 static const uint64_t *rec_vals(const xpp_hist *h, const struct xpp_hist_rec *r)
@@ -180,7 +182,7 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 
 	if (reserve(h))
 		return -ENOMEM;
-	slot = probe(h, key_hash(k), &l, &tag);
+	slot = probe(h, key_hash(k, l.vals), &l, &tag);
 	if (*slot) {
 		r = &h->e[*slot - 1];
 		r->period += period;
@@ -211,7 +213,7 @@ void xpp_hist_prefetch(const xpp_hist *h, const struct xpp_hist_key *k)
 
 	if (!h->index.nslots)
 		return;
-	i = xb_hash_bits(key_hash(k), h->index.bits);
+	i = xb_hash_bits(key_hash(k, any_val(k)), h->index.bits);
 	__builtin_prefetch(&h->index.slot[i]);
 	__builtin_prefetch(&h->tags[i]);
 }
@@ -231,7 +233,7 @@ int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k)
 				return (int64_t)i;
 		return -1;
 	}
-	slot = probe(h, key_hash(k), &l, &(uint8_t){ 0 });
+	slot = probe(h, key_hash(k, l.vals), &l, &(uint8_t){ 0 });
 	return *slot ? (int64_t)*slot - 1 : -1;
 }
 
