@@ -5,14 +5,33 @@
 #include "base/hash.h"
 #include "profile/sample_cache.h"
 
-#define BITS 12
+/*
+ * Keys of the sample's fixed fields alone (the flat views': no chain, no values) index
+ * 1 << BITS slots of 80 bytes; keys with a chain or values the first 1 << AUX_BITS of
+ * them, each with room for those apart (688 bytes more). A flat view of a program of a few
+ * thousand functions then finds them all: at 4096 slots two in five collided, evicted
+ * each other, and were resolved again (issue 20: 27% of the flat view of 1M samples).
+ */
+#define BITS 14
+#define AUX_BITS 12
 
+/*
+ * A slot holds what a lookup reads, 80 bytes: the key's fixed part and the answer; the
+ * values and the chain of its key are apart, read only where the key has them (a slot
+ * with the key's 22 values inline was 288 bytes, three or four cache lines a lookup).
+ */
 struct slot {
 	uint64_t hash;
 	uint32_t epoch;         /* the pass's epoch when written (a slot is filled: used[]) */
-	struct xpp_sample_key k; /* k.ips points into the cache's ips[] */
+	uint16_t cpumode;
+	uint8_t nr_vals, nr;    /* (at most XPP_VAL_NR and XPP_SAMPLE_CACHE_MAX_IPS) */
+	const void *attr;
+	uint32_t pid, tid;
+	uint64_t ip;
 	struct xpp_sample_answer a;
 };
+
+_Static_assert(XPP_VAL_NR <= 255 && XPP_SAMPLE_CACHE_MAX_IPS <= 255, "counts fit a byte");
 
 struct xpp_sample_cache {
 	uint64_t used[(1u << BITS) / 64]; /* the slots ever written */
@@ -23,6 +42,7 @@ struct xpp_sample_cache {
 	 * runs on: an IPI each time while the reader's decompression thread is alive.
 	 */
 	struct slot *slots;
+	uint64_t (*vals)[XPP_VAL_NR];
 	uint64_t (*ips)[XPP_SAMPLE_CACHE_MAX_IPS];
 };
 
@@ -31,7 +51,8 @@ xpp_sample_cache *xpp_sample_cache_create(void)
 	xpp_sample_cache *c = calloc(1, sizeof(*c));
 
 	if (c && (!(c->slots = malloc((1u << BITS) * sizeof(*c->slots))) ||
-		  !(c->ips = malloc((1u << BITS) * sizeof(*c->ips))))) {
+		  !(c->vals = malloc((1u << AUX_BITS) * sizeof(*c->vals))) ||
+		  !(c->ips = malloc((1u << AUX_BITS) * sizeof(*c->ips))))) {
 		xpp_sample_cache_free(c);
 		c = NULL;
 	}
@@ -43,6 +64,7 @@ void xpp_sample_cache_free(xpp_sample_cache *c)
 	if (!c)
 		return;
 	free(c->slots);
+	free(c->vals);
 	free(c->ips);
 	free(c);
 }
@@ -68,17 +90,26 @@ static uint64_t hash_of(const struct xpp_sample_key *k)
 	return xb_hash_add(h, h2);
 }
 
-static bool same(const struct xpp_sample_key *a, const struct xpp_sample_key *b)
+/* The slot of key k, of hash h. */
+static uint32_t slot_of(const struct xpp_sample_key *k, uint64_t h)
 {
-	if (a->attr != b->attr || a->pid != b->pid || a->tid != b->tid || a->ip != b->ip ||
-	    a->cpumode != b->cpumode || a->nr_vals != b->nr_vals || a->nr != b->nr)
+	return xb_hash_bits(h, k->nr || k->nr_vals ? AUX_BITS : BITS);
+}
+
+/* Whether slot i holds key k. */
+static bool same(const xpp_sample_cache *c, uint32_t i, const struct xpp_sample_key *k)
+{
+	const struct slot *s = &c->slots[i];
+
+	if (s->attr != k->attr || s->pid != k->pid || s->tid != k->tid || s->ip != k->ip ||
+	    s->cpumode != k->cpumode || s->nr_vals != k->nr_vals || s->nr != k->nr)
 		return false;
-	for (uint32_t i = 0; i < a->nr_vals; i++)
-		if (a->vals[i] != b->vals[i])
+	for (uint32_t j = 0; j < k->nr_vals; j++)
+		if (c->vals[i][j] != k->vals[j])
 			return false;
 	/* a plain loop: chains are short, and a call to memcmp cost more than the compare */
-	for (uint32_t i = 0; i < a->nr; i++)
-		if (a->ips[i] != b->ips[i])
+	for (uint32_t j = 0; j < k->nr; j++)
+		if (c->ips[i][j] != k->ips[j])
 			return false;
 	return true;
 }
@@ -93,11 +124,11 @@ const struct xpp_sample_answer *xpp_sample_cache_find(xpp_sample_cache *c, uint3
 	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS || k->nr_vals > XPP_VAL_NR)
 		return NULL;
 	h = hash_of(k);
-	i = xb_hash_bits(h, BITS);
+	i = slot_of(k, h);
 	if (!(c->used[i / 64] >> (i % 64) & 1))
 		return NULL;
 	s = &c->slots[i];
-	return s->epoch == epoch && s->hash == h && same(&s->k, k) ? &s->a : NULL;
+	return s->epoch == epoch && s->hash == h && same(c, i, k) ? &s->a : NULL;
 }
 
 void xpp_sample_cache_put(xpp_sample_cache *c, uint32_t epoch, const struct xpp_sample_key *k,
@@ -110,13 +141,20 @@ void xpp_sample_cache_put(xpp_sample_cache *c, uint32_t epoch, const struct xpp_
 	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS || k->nr_vals > XPP_VAL_NR)
 		return;
 	h = hash_of(k);
-	i = xb_hash_bits(h, BITS);
+	i = slot_of(k, h);
 	c->used[i / 64] |= 1ull << (i % 64);
 	s = &c->slots[i];
 	s->hash = h;
 	s->epoch = epoch;
-	s->k = *k;
-	s->k.ips = c->ips[i];
+	s->cpumode = k->cpumode;
+	s->nr_vals = (uint8_t)k->nr_vals;
+	s->nr = (uint8_t)k->nr;
+	s->attr = k->attr;
+	s->pid = k->pid;
+	s->tid = k->tid;
+	s->ip = k->ip;
+	if (k->nr_vals)
+		memcpy(c->vals[i], k->vals, k->nr_vals * sizeof(*k->vals));
 	if (k->nr) /* ips may be NULL then */
 		memcpy(c->ips[i], k->ips, k->nr * sizeof(*k->ips));
 	s->a = *a;
