@@ -318,10 +318,61 @@ void xpp_hist_key_mask(struct xpp_hist_key *k, unsigned int keys)
 			k->val[i] = 0;
 }
 
-xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)
+/* Whether masking every key of h with `keys` leaves it as it is (xpp_hist_key_mask()). */
+static bool mask_keeps(const xpp_hist *h, unsigned int keys)
+{
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct xpp_hist_rec *r = &h->e[i];
+
+		if ((!(keys & XPP_HIST_KEY_COMM) && r->comm) ||
+		    (!(keys & (XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM)) && r->dso != XPP_HIST_NO_DSO) ||
+		    (!(keys & XPP_HIST_KEY_SYM) &&
+		     (r->sym != -1 || r->addr || r->level != '.' || r->inl)) ||
+		    (!(keys & XPP_HIST_KEY_SRCLINE) && r->srcline))
+			return false;
+		for (int v = 0; r->vals && v < XPP_VAL_NR; v++)
+			if (!(keys & XPP_HIST_KEY_VAL(v)) && h->vals[r->vals - 1][v])
+				return false;
+	}
+	return true;
+}
+
+/* A copy of h's entries (and values), without the index: the next add or find builds it. */
+static xpp_hist *copy_entries(const xpp_hist *h)
 {
 	xpp_hist *out = xpp_hist_create();
 
+	if (!out)
+		return NULL;
+	out->e = malloc((h->nr + 1) * sizeof(*out->e));
+	out->vals = malloc((h->nr_vals + 1) * sizeof(*out->vals));
+	if (!out->e || !out->vals) {
+		xpp_hist_free(out);
+		return NULL;
+	}
+	if (h->nr) /* (NULL before the first entry) */
+		memcpy(out->e, h->e, h->nr * sizeof(*out->e));
+	if (h->nr_vals)
+		memcpy(out->vals, h->vals, h->nr_vals * sizeof(*out->vals));
+	out->nr = h->nr;
+	out->cap = h->nr + 1;
+	out->nr_vals = h->nr_vals;
+	out->cap_vals = h->nr_vals + 1;
+	return out;
+}
+
+xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)
+{
+	xpp_hist *out;
+
+	/*
+	 * Keys the mask leaves as they are stay apart, in their order: the entries as they
+	 * are, copied in one go (issue 20: adding a million unresolved addresses again, a
+	 * cache miss each, was 15% of their flat view).
+	 */
+	if (mask_keeps(h, keys))
+		return copy_entries(h);
+	out = xpp_hist_create();
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < h->nr; i++) {
