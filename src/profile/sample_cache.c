@@ -44,7 +44,17 @@ struct xpp_sample_cache {
 	struct slot *slots;
 	uint64_t (*vals)[XPP_VAL_NR];
 	uint64_t (*ips)[XPP_SAMPLE_CACHE_MAX_IPS];
+	/*
+	 * Where samples do not repeat (every one its own call path: issue 20's profiles),
+	 * a lookup and a put are all cost. A window of lookups that finds next to nothing
+	 * (below 1 in 64) turns the cache off for SKIP lookups, then another window tells.
+	 */
+	uint32_t looked, found, skip;
+	bool off;               /* the last lookup was skipped: so is its put */
 };
+
+#define WINDOW (1u << 16)
+#define SKIP (1u << 18)
 
 xpp_sample_cache *xpp_sample_cache_create(void)
 {
@@ -121,6 +131,16 @@ const struct xpp_sample_answer *xpp_sample_cache_find(xpp_sample_cache *c, uint3
 	uint32_t i;
 	struct slot *s;
 
+	c->off = c->skip > 0;
+	if (c->off) {
+		c->skip--;
+		return NULL;
+	}
+	if (++c->looked == WINDOW) {
+		if (c->found < WINDOW / 64)
+			c->skip = SKIP;
+		c->looked = c->found = 0;
+	}
 	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS || k->nr_vals > XPP_VAL_NR)
 		return NULL;
 	h = hash_of(k);
@@ -128,7 +148,10 @@ const struct xpp_sample_answer *xpp_sample_cache_find(xpp_sample_cache *c, uint3
 	if (!(c->used[i / 64] >> (i % 64) & 1))
 		return NULL;
 	s = &c->slots[i];
-	return s->epoch == epoch && s->hash == h && same(c, i, k) ? &s->a : NULL;
+	if (s->epoch != epoch || s->hash != h || !same(c, i, k))
+		return NULL;
+	c->found++;
+	return &s->a;
 }
 
 void xpp_sample_cache_put(xpp_sample_cache *c, uint32_t epoch, const struct xpp_sample_key *k,
@@ -138,7 +161,7 @@ void xpp_sample_cache_put(xpp_sample_cache *c, uint32_t epoch, const struct xpp_
 	uint32_t i;
 	struct slot *s;
 
-	if (k->nr > XPP_SAMPLE_CACHE_MAX_IPS || k->nr_vals > XPP_VAL_NR)
+	if (c->off || k->nr > XPP_SAMPLE_CACHE_MAX_IPS || k->nr_vals > XPP_VAL_NR)
 		return;
 	h = hash_of(k);
 	i = slot_of(k, h);
