@@ -318,7 +318,8 @@ struct rv_entries {
 	xpp_hist *chain_keys;
 	uint32_t *chain_rep;         /* per chain key: the first frame id with it, + 1 */
 	uint32_t *frame_rep;         /* per frame id: its chain key's frame + 1, 0 unknown */
-	size_t rep_cap, frame_cap;
+	uint64_t *frame_self;        /* per frame id, a bit: the frame stands for itself */
+	size_t rep_cap, frame_cap, self_cap;
 };
 
 /*
