@@ -320,16 +320,38 @@ static bool has_length_arg(const char *w, size_t n)
 	       (n == 13 && !memcmp(w, "__print_array", 13));
 }
 
-/*
- * Which arguments of the print fmt a '*' width or precision takes, as a bit per argument
- * (the first 64): printf pads to whatever the sample's data says there, and a width of 2^31
- * is gigabytes of blanks for one line. fmt..fmt_end is the format string without quotes.
- */
-static uint64_t star_args(const char *fmt, const char *fmt_end)
-{
-	uint64_t stars = 0;
-	unsigned int arg = 0;
+#define MAX_ARGS 256 /* real print fmts have 20 arguments at most */
 
+/* The arguments of a print fmt that a '*' takes, a bit each. */
+struct star_set {
+	uint64_t bit[MAX_ARGS / 64];
+	bool any;
+};
+
+static void star_set_add(struct star_set *s, unsigned int arg)
+{
+	s->bit[arg / 64] |= 1ull << (arg % 64);
+	s->any = true;
+}
+
+static bool star_set_has(const struct star_set *s, unsigned int arg)
+{
+	return s->bit[arg / 64] >> (arg % 64) & 1;
+}
+
+/*
+ * Which arguments of the print fmt a '*' width or precision takes: printf pads to whatever
+ * the sample's data says there, and a width of 2^31 is gigabytes of blanks for one line.
+ * fmt..fmt_end is the format string without quotes. A conversion printf does not know
+ * ("%/s") may take another number of arguments in libtraceevent than here, so from the
+ * first such one on, every argument counts as taken by a '*' when the format has one; as
+ * does every argument past MAX_ARGS - 1 (the last bit stands for them all).
+ */
+static void star_args(const char *fmt, const char *fmt_end, struct star_set *s)
+{
+	unsigned int arg = 0, odd_from = MAX_ARGS;
+
+	memset(s, 0, sizeof(*s));
 	for (const char *p = fmt; p < fmt_end; p++) {
 		if (*p == '\\') {
 			p++;
@@ -346,22 +368,24 @@ static uint64_t star_args(const char *fmt, const char *fmt_end)
 				break;
 			p += part;
 			if (p < fmt_end && *p == '*') {
-				if (arg < 64)
-					stars |= 1ull << arg;
+				star_set_add(s, arg < MAX_ARGS ? arg : MAX_ARGS - 1);
 				arg++;
 				p++;
 			}
 			while (p < fmt_end && isdigit((unsigned char)*p))
 				p++;
 		}
-		while (p < fmt_end && strchr("hlLqjzt", *p))
+		while (p < fmt_end && strchr("hlLqjzZt", *p))
 			p++;
-		if (p < fmt_end && *p == 'p') /* %pS, %pU, %pbl...: one argument as well */
+		if (p == fmt_end || !*p || !strchr("diouxXcspeEfFgGaA", *p))
+			odd_from = arg < odd_from ? arg : odd_from;
+		else if (*p == 'p') /* %pS, %pU, %pbl...: one argument as well */
 			while (p + 1 < fmt_end && isalnum((unsigned char)p[1]))
 				p++;
 		arg++;
 	}
-	return stars;
+	for (unsigned int i = odd_from; s->any && i < MAX_ARGS; i++)
+		star_set_add(s, i);
 }
 
 /*
@@ -373,7 +397,7 @@ static char *bound_star_args(const char *text, size_t size, struct buf *b)
 {
 	static const char open_[] = "((", close_[] = ") & 0xffff)";
 	const char *end = text + size, *fmt = strstr(text, "\nprint fmt:"), *q, *fmt_end, *lim;
-	uint64_t stars;
+	struct star_set stars;
 
 	q = fmt ? skip_space(fmt + 11, end) : end;
 	if (q == end || *q != '"') {
@@ -383,8 +407,9 @@ static char *bound_star_args(const char *text, size_t size, struct buf *b)
 	for (fmt_end = q + 1; fmt_end < end && *fmt_end != '"'; fmt_end++)
 		if (*fmt_end == '\\' && fmt_end + 1 < end)
 			fmt_end++;
-	stars = fmt_end < end ? star_args(q + 1, fmt_end) : 0;
-	if (!stars) {
+	if (fmt_end < end)
+		star_args(q + 1, fmt_end, &stars);
+	if (fmt_end == end || !stars.any) {
 		put(b, text, size);
 		return b->p;
 	}
@@ -392,7 +417,7 @@ static char *bound_star_args(const char *text, size_t size, struct buf *b)
 	lim = lim ? lim : end;
 	put(b, text, (size_t)(fmt_end + 1 - text));
 	q = fmt_end + 1;
-	for (unsigned int arg = 0; arg < 64 && q < lim; arg++) {
+	for (unsigned int arg = 0; q < lim; arg++) {
 		const char *a = skip_space(q, lim), *a_end;
 
 		if (a == lim || *a != ',')
@@ -400,7 +425,7 @@ static char *bound_star_args(const char *text, size_t size, struct buf *b)
 		a_end = arg_end(a + 1, lim);
 		a_end = a_end ? a_end : lim;
 		put(b, q, (size_t)(a + 1 - q));
-		if (stars & (1ull << arg)) {
+		if (star_set_has(&stars, arg < MAX_ARGS ? arg : MAX_ARGS - 1)) {
 			put(b, open_, sizeof(open_) - 1);
 			put(b, a + 1, (size_t)(a_end - (a + 1)));
 			put(b, close_, sizeof(close_) - 1);

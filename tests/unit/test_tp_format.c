@@ -190,6 +190,10 @@ static void lengths_and_star_args_bounded(void)
 	CHECK_STR(out, "\"%pU %*lu %% %.*s %-*.*d %*pbl\", REC->u,(( REC->w) & 0xffff), REC->x,"
 		  "(( REC->p) & 0xffff), __get_str(s),(( f(REC->a, 1)) & 0xffff),"
 		  "(( REC->b) & 0xffff), REC->c,(( REC->n) & 0xffff), __get_bitmask(m)");
+	/* a conversion printf does not know ("%/s"): every argument from it on is bounded */
+	bounded_print_fmt("\"%d %/s %*lu\", REC->a, REC->b, REC->c, REC->d", out, sizeof(out));
+	CHECK_STR(out, "\"%d %/s %*lu\", REC->a,(( REC->b) & 0xffff),(( REC->c) & 0xffff),"
+		  "(( REC->d) & 0xffff)");
 	/* no star: the text as it was */
 	bounded_print_fmt("\"%d, %s\", REC->a, \"*\"", out, sizeof(out));
 	CHECK_STR(out, "\"%d, %s\", REC->a, \"*\"");
