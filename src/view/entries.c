@@ -103,6 +103,7 @@ static int collect_paths(struct rv_entries *g)
 			else
 				continue;
 			g->nr_paths++;
+			g->nr_keys += depth + 1; /* the comm's too */
 		}
 	}
 	free(own);
@@ -112,9 +113,15 @@ static int collect_paths(struct rv_entries *g)
 const uint32_t *rv_path_frames(const struct rv_entries *g, uint32_t p, uint32_t *buf,
 			       uint32_t *n, uint32_t *comm)
 {
-	uint32_t d = xpp_cg_path(g->ev->cg, g->paths[p].node, buf, g->maxdepth + 1);
+	uint32_t d;
 
-	*comm = buf[0];
+	if (p < g->nr_pkeys) {
+		buf = g->pkeys + g->pkey_off[p];
+		d = g->pkey_off[p + 1] - g->pkey_off[p];
+	} else {
+		d = xpp_cg_path(g->ev->cg, g->paths[p].node, buf, g->maxdepth + 1);
+	}
+	*comm = d ? buf[0] : 0;
 	*n = d ? d - 1 : 0;
 	return buf + 1;
 }
@@ -404,10 +411,32 @@ static int aggregate(struct rv_entries *g)
 	g->pathlev = malloc(g->maxdepth + 2);
 	if (!g->h || !g->pathbuf || !g->fentry || !g->pathlev)
 		return -ENOMEM;
+	/*
+	 * With graphs, each path is read again by every entry it meets (the children view's
+	 * graphs) and once more below: its keys are kept as read now, 4 bytes a key, rather
+	 * than walked up the tree each time (unless their offsets would not fit 32 bits)
+	 */
+	if (pairs && g->nr_keys + g->maxdepth + 1 <= UINT32_MAX) {
+		g->pkeys = malloc((g->nr_keys + g->maxdepth + 1) * sizeof(*g->pkeys));
+		g->pkey_off = malloc(((size_t)g->nr_paths + 1) * sizeof(*g->pkey_off));
+		if (!g->pkeys || !g->pkey_off)
+			return -ENOMEM;
+		g->pkey_off[0] = 0;
+	}
 	for (uint32_t p = 0; p < g->nr_paths; p++) {
 		struct rv_path *pa = &g->paths[p];
 		uint32_t comm, n, self = pa->own;
-		const uint32_t *f = rv_path_frames(g, p, g->pathbuf, &n, &comm);
+		const uint32_t *f;
+
+		/* read into pkeys, where the next reads find it (room for the longest left) */
+		if (g->pkeys && g->nr_pkeys == p && g->pkey_off[p] <= g->nr_keys) {
+			uint32_t d = xpp_cg_path(g->ev->cg, pa->node, g->pkeys + g->pkey_off[p],
+						 g->maxdepth + 1);
+
+			g->pkey_off[p + 1] = g->pkey_off[p] + d;
+			g->nr_pkeys = p + 1;
+		}
+		f = rv_path_frames(g, p, g->pathbuf, &n, &comm);
 		/* entries are made in the order the path meets them (the view's ties keep it):
 		 * its own entry after its host frame's, or after all frames when apart */
 		uint32_t si = self == UINT32_MAX && n ? self_index(g, f, n) : n;
@@ -1149,6 +1178,8 @@ void rv_entries_free(struct rv_entries *g)
 	free(g->first_pos);
 	free(g->addr);
 	free(g->pathbuf);
+	free(g->pkeys);
+	free(g->pkey_off);
 	free(g->fentry);
 	free(g->pathlev);
 	xpp_hist_free(g->chain_keys);
@@ -1252,11 +1283,23 @@ static int64_t entry_chain(struct rv_entries *g, uint32_t e, size_t j, uint32_t 
 	bool leaf = pa->self_entry == e;
 
 	/* the paths of an entry are scattered over the paths and the tree: ask early for a
-	 * later one's (two steps: its path, then its nodes) */
-	if (j + 32 < g->pair_off[e + 1])
-		__builtin_prefetch(&g->paths[g->order[j + 32]]);
-	if (j + 16 < g->pair_off[e + 1])
-		xpp_cg_prefetch(g->ev->cg, g->paths[g->order[j + 16]].node);
+	 * later one's (two steps: its path and where its keys are, then its keys, or its
+	 * nodes when the keys are not kept) */
+	if (j + 32 < g->pair_off[e + 1]) {
+		uint32_t q = g->order[j + 32];
+
+		__builtin_prefetch(&g->paths[q]);
+		if (q < g->nr_pkeys)
+			__builtin_prefetch(&g->pkey_off[q]);
+	}
+	if (j + 16 < g->pair_off[e + 1]) {
+		uint32_t q = g->order[j + 16];
+
+		if (q < g->nr_pkeys)
+			__builtin_prefetch(&g->pkeys[g->pkey_off[q]]);
+		else
+			xpp_cg_prefetch(g->ev->cg, g->paths[q].node);
+	}
 	if (!g->c->children && !leaf)
 		return -1;
 	f = rv_path_frames(g, p, g->pathbuf, &len, &comm);

@@ -313,6 +313,13 @@ struct rv_entries {
 					own entry, then 1 + the frame's place in perf's cursor) */
 	size_t cap_entries, nr_zeroed; /* of the per-entry arrays: room, entries set to 0 */
 	uint32_t *pathbuf, *fentry;  /* scratch: one path's keys, its entries */
+	/* with graphs: every path's keys (comm, then frames) read once from the tree, as
+	   each printed entry reads its paths again (issue 20: a path met by 10 entries was
+	   read 10 times, its nodes scattered over the tree) */
+	uint32_t *pkeys;             /* path p's are pkeys[pkey_off[p]..pkey_off[p + 1]) */
+	uint32_t *pkey_off;          /* per path + 1, NULL without the keys kept */
+	uint32_t nr_pkeys;           /* paths read into pkeys so far */
+	uint64_t nr_keys;            /* the keys of every path (collect_paths()) */
 	uint8_t *pathlev;            /* scratch: the levels of a path's entries (cursor_levels()) */
 	/* frames as chains tell them apart (rv_entry_chains()), filled as chains are built */
 	xpp_hist *chain_keys;
@@ -324,7 +331,7 @@ struct rv_entries {
 
 /*
  * Path p's frames, outermost first, from the event tree: into buf (room for g->maxdepth + 1
- * ids), returned (past the comm, which goes to *comm), *n of them.
+ * ids) or from g->pkeys when kept, returned (past the comm, which goes to *comm), *n of them.
  */
 const uint32_t *rv_path_frames(const struct rv_entries *g, uint32_t p, uint32_t *buf,
 			       uint32_t *n, uint32_t *comm);
