@@ -318,6 +318,21 @@ static int frames_of(xpp_profile *p, const struct xpp_thread *th, uint16_t cpumo
 	return n;
 }
 
+/* The mode a chain's context marker (ip >= PERF_CONTEXT_MAX) sets; false: one we do not
+ * know, which ends the chain. */
+static bool context_mode(uint64_t ip, uint16_t *mode)
+{
+	if (ip == PERF_CONTEXT_HV)
+		*mode = PERF_RECORD_MISC_HYPERVISOR;
+	else if (ip == PERF_CONTEXT_KERNEL)
+		*mode = PERF_RECORD_MISC_KERNEL;
+	else if (ip == PERF_CONTEXT_USER)
+		*mode = PERF_RECORD_MISC_USER;
+	else
+		return false;
+	return true;
+}
+
 /*
  * A hint before a chain's frames are interned (frames_of()): the keys of its ips that the
  * frame cache does not know, made as frames_of() makes them where nothing but the function
@@ -342,16 +357,11 @@ static void frames_prefetch(xpp_profile *p, const struct xpp_thread *th, const u
 
 		/* the ips frames_of() resolves next, no others, in its order (DSOs load
 		   their symbols at their first one) */
-		if (ip == PERF_CONTEXT_HV)
-			mode = PERF_RECORD_MISC_HYPERVISOR;
-		else if (ip == PERF_CONTEXT_KERNEL)
-			mode = PERF_RECORD_MISC_KERNEL;
-		else if (ip == PERF_CONTEXT_USER)
-			mode = PERF_RECORD_MISC_USER;
-		else if (ip >= PERF_CONTEXT_MAX)
-			return;
-		if (ip >= PERF_CONTEXT_MAX)
+		if (ip >= PERF_CONTEXT_MAX) {
+			if (!context_mode(ip, &mode))
+				return;
 			continue;
+		}
 		tag = (uint64_t)th->proc << 17 | (uint64_t)sample_mode << 8 | mode;
 		h = xb_hash_add(xb_hash_add(0, tag), ip);
 		slot = &p->fcache[xb_hash_bits(h, FRAME_CACHE_BITS)];
@@ -518,13 +528,7 @@ static int resolve_chain(xpp_profile *p, const struct xpp_thread *th, const stru
 		uint64_t ip = s->callchain.ips[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			if (ip == PERF_CONTEXT_HV)
-				mode = PERF_RECORD_MISC_HYPERVISOR;
-			else if (ip == PERF_CONTEXT_KERNEL)
-				mode = PERF_RECORD_MISC_KERNEL;
-			else if (ip == PERF_CONTEXT_USER)
-				mode = PERF_RECORD_MISC_USER;
-			else {
+			if (!context_mode(ip, &mode)) {
 				n = nips = 0;
 				break;
 			}
