@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt_num.h"
 #include "view/cg_print.h"
 
 /* A frame as chains show it: the name, with -g srcline its line, and perf's " (inlined)". */
@@ -23,12 +24,18 @@ static void print_frame(const struct rv_cgview *g, uint32_t f, FILE *out)
 static void print_value(const struct rv_cgview *g, uint64_t period, uint64_t count,
 			uint64_t total, FILE *out)
 {
-	if (g->c->cg.value == CG_COUNT)
-		fprintf(out, "%" PRIu64, count);
-	else if (g->c->cg.value == CG_PERIOD)
-		fprintf(out, "%" PRIu64, period);
-	else
-		fprintf(out, "%.2f%%", total ? period * 100.0 / (double)total : 0.0);
+	char buf[XB_FMT_NUM_MAX + 1];
+	size_t n;
+
+	if (g->c->cg.value == CG_COUNT) {
+		n = xb_fmt_u64(buf, count);
+	} else if (g->c->cg.value == CG_PERIOD) {
+		n = xb_fmt_u64(buf, period);
+	} else {
+		n = xb_fmt_fixed2(buf, total ? period * 100.0 / (double)total : 0.0);
+		buf[n++] = '%';
+	}
+	fwrite_unlocked(buf, 1, n, out);
 }
 
 /* a chain of flat and folded mode: its node, own period, and where perf inserted it */

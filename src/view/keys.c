@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt_num.h"
 #include "view/rv.h"
 
 const char *rv_comm_name(const struct rv_ctx *c, const struct xpp_hist_key *k)
@@ -44,7 +45,14 @@ const char *rv_sym_or_addr(const struct rv_ctx *c, const struct xpp_hist_key *k,
 
 	if (s)
 		return s;
-	/* perf's "%#.*llx": no 0x for zero */
+	/* perf's "%#.*llx": no 0x for zero (a report of unresolved addresses prints a million) */
+	if (size >= XB_FMT_HEX_MAX + 2) {
+		size_t n = k->addr ? 2 : 0;
+
+		memcpy(buf, "0x", n);
+		xb_fmt_hex(buf + n, k->addr, RV_UNRESOLVED_WIDTH);
+		return buf;
+	}
 	snprintf(buf, size, "%s%0*" PRIx64, k->addr ? "0x" : "", RV_UNRESOLVED_WIDTH, k->addr);
 	return buf;
 }

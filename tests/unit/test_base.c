@@ -1,6 +1,8 @@
-/* Unit tests of libxperf-base: the error type, edit distance, hashing, the slot table, arrays, JSON strings. */
+/* Unit tests of libxperf-base: the error type, edit distance, hashing, the slot table, arrays, JSON
+   strings, numbers as printf writes them. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 #include "base/array.h"
 #include "base/edit_distance.h"
 #include "base/error.h"
+#include "base/fmt_num.h"
 #include "base/hash.h"
 #include "base/input_file.h"
 #include "base/json.h"
@@ -321,6 +324,59 @@ static void json_strings(void)
 	CHECK_STR(json_of("a\0b", 3), "\"a\\u0000b\"");
 }
 
+/* xb_fmt_fixed2(v) must be "%.2f" of v, byte for byte, wherever v is near a tie */
+static void check_fixed2(double v)
+{
+	char got[XB_FMT_NUM_MAX], want[XB_FMT_NUM_MAX];
+	size_t n = xb_fmt_fixed2(got, v);
+
+	snprintf(want, sizeof(want), "%.2f", v);
+	if (strcmp(got, want) || n != strlen(want))
+		UNIT_FAIL("%.17g: \"%s\" (%zu) where printf writes \"%s\"", v, got, n, want);
+}
+
+static void fmt_numbers(void)
+{
+	char buf[XB_FMT_NUM_MAX];
+	uint64_t x = 88172645463325252ULL;
+
+	/* what reports print: a count of a total, as a percentage */
+	for (uint64_t total = 1; total < 2000; total += 7)
+		for (uint64_t n = 0; n <= total; n++)
+			check_fixed2(100.0 * (double)n / (double)total);
+	/* exact ties (half-even on the binary value) and values a hair either side */
+	for (int i = 0; i < 100000; i++) {
+		double t = (i + 0.5) / 100.0;
+
+		check_fixed2(t);
+		check_fixed2(nextafter(t, 0));
+		check_fixed2(nextafter(t, 1e9));
+	}
+	for (int i = 0; i < 200000; i++) { /* random values over the fast path and past it */
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		check_fixed2((double)(x >> 11) / (double)(1ULL << 53) * (i % 2 ? 100.0 : 2e4));
+	}
+	check_fixed2(0.0);
+	check_fixed2(-0.0);
+	check_fixed2(-1.005);
+	check_fixed2(1e4);
+	check_fixed2(9999.995);
+	check_fixed2(1e300);
+	check_fixed2(NAN);
+	check_fixed2(INFINITY);
+
+	CHECK_EQ_U64(xb_fmt_u64(buf, 0), 1);
+	CHECK_STR(buf, "0");
+	CHECK_EQ_U64(xb_fmt_u64(buf, UINT64_MAX), 20);
+	CHECK_STR(buf, "18446744073709551615");
+	CHECK_EQ_U64(xb_fmt_hex(buf, 0, 0), 1);
+	CHECK_STR(buf, "0");
+	CHECK_EQ_U64(xb_fmt_hex(buf, 0xa0, 16), 16);
+	CHECK_STR(buf, "00000000000000a0");
+	CHECK_EQ_U64(xb_fmt_hex(buf, UINT64_MAX, 4), 16);
+	CHECK_STR(buf, "ffffffffffffffff");
+}
+
 int main(void)
 {
 	RUN(error_set_and_clear);
@@ -331,5 +387,6 @@ int main(void)
 	RUN(small_file);
 	RUN(input_file);
 	RUN(json_strings);
+	RUN(fmt_numbers);
 	UNIT_MAIN_END();
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmt_num.h"
 #include "report/stdio/stdio_int.h"
 #include "view/group.h"
 
@@ -28,6 +29,33 @@ void stdio_print_titles(const struct rv_cols *v, FILE *out)
 }
 
 /*
+ * s (len bytes) padded with blanks to width, on the left unless `left`: printf's "%-*s"
+ * and "%*s". An entry line has five such fields and a report a million lines; the callers
+ * hold out's lock (unlocked writes).
+ */
+static void put_padded(const char *s, size_t len, int width, bool left, FILE *out)
+{
+	static const char blanks[] = "                                                                ";
+	size_t pad = width > 0 && (size_t)width > len ? (size_t)width - len : 0;
+
+	if (left)
+		fwrite_unlocked(s, 1, len, out);
+	for (; pad > sizeof(blanks) - 1; pad -= sizeof(blanks) - 1)
+		fwrite_unlocked(blanks, 1, sizeof(blanks) - 1, out);
+	fwrite_unlocked(blanks, 1, pad, out);
+	if (!left)
+		fwrite_unlocked(s, 1, len, out);
+}
+
+/* s cut to width bytes, padded to it unless `last`: perf's "%-*.*s" */
+static void put_cut(const char *s, int width, bool last, FILE *out)
+{
+	size_t len = strnlen(s, width > 0 ? (size_t)width : 0);
+
+	put_padded(s, len, last ? 0 : width, true, out);
+}
+
+/*
  * One key column of an entry line; `last`: nothing follows it on the line; `prefix`: -v's
  * address before the symbol, or NULL.
  */
@@ -37,35 +65,36 @@ static void print_key(const struct rv_cols *v, unsigned int col, const struct xp
 	int width = rv_out_width(v, col);
 
 	if (col == RV_KEY_SRCLINE) {
-		/* cut to the column, as perf's "%-.*s" does */
-		fprintf(out, "%-*.*s", last ? 0 : width, width, rv_srcline_name(v->c, k));
+		put_cut(rv_srcline_name(v->c, k), width, last, out);
 	} else if (col == RV_KEY_SYM) {
 		char buf[64];
 		const char *s = rv_sym_or_addr(v->c, k, buf, sizeof(buf));
 		int w = last ? 0 : width - 4;
+		size_t len = strlen(s);
 
 		if (prefix) {
-			fputs(prefix, out);
+			fputs_unlocked(prefix, out);
 			w -= RV_VERBOSE_SYM_WIDTH;
 		}
+		fputc_unlocked('[', out);
+		fputc_unlocked((char)k->level, out);
+		fputs_unlocked("] ", out);
 		if (k->inl) {
 			/* perf appends " (inlined)" past the name, uncounted in the width */
-			int len = (int)strlen(s) + 10;
-
-			fprintf(out, "[%c] %s (inlined)%*s", (char)k->level, s, w > len ? w - len : 0,
-				"");
+			fwrite_unlocked(s, 1, len, out);
+			put_padded(" (inlined)", 10, w > (int)len ? w - (int)len : 0, true, out);
 			return;
 		}
-		fprintf(out, "[%c] %-*s", (char)k->level, w > 0 ? w : 0, s);
+		put_padded(s, len, w, true, out);
 	} else {
 		char buf[512];
 
 		const char *s = rv_col_text(v->c, k, col, buf, sizeof(buf));
 
 		if (rv_keys[col].align == RV_CUT) /* cut to the width, padded unless last */
-			fprintf(out, "%-*.*s", last ? 0 : width, width, s);
+			put_cut(s, width, last, out);
 		else
-			fprintf(out, rv_keys[col].align == RV_RIGHT ? "%*s" : "%-*s", width, s);
+			put_padded(s, strlen(s), width, rv_keys[col].align != RV_RIGHT, out);
 	}
 }
 
@@ -86,9 +115,11 @@ void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32
 	for (unsigned int i = 0; i < v->nr_out; i++) {
 		unsigned int col = v->out[i];
 		int w = rv_out_width(v, col);
+		char num[XB_FMT_NUM_MAX + 1];
 		uint64_t val;
+		size_t n;
 
-		fputs("  ", out);
+		fputs_unlocked("  ", out);
 		if (col < RV_OUT_OVERHEAD) {
 			char buf[64];
 			/* perf's -v prints the address and origin of unresolved entries too */
@@ -99,12 +130,15 @@ void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32
 			continue;
 		}
 		val = rv_entry_metric(g, e, col);
-		if (col == RV_OUT_SAMPLE || col == RV_OUT_PERIOD)
-			fprintf(out, "%*" PRIu64, w, val);
-		else
-			fprintf(out, "%*.2f%%", w - 1, total ? 100.0 * (double)val / total : 0.0);
+		if (col == RV_OUT_SAMPLE || col == RV_OUT_PERIOD) {
+			n = xb_fmt_u64(num, val);
+		} else { /* "%*.2f%%" of w - 1 */
+			n = xb_fmt_fixed2(num, total ? 100.0 * (double)val / total : 0.0);
+			num[n++] = '%';
+		}
+		put_padded(num, n, w, false, out);
 	}
-	fputc('\n', out);
+	fputc_unlocked('\n', out);
 }
 
 /* "# Samples: ..." and the event count lines of one event (not with -q). */
