@@ -351,6 +351,14 @@ int xpp_profile_order(const xpp_profile *p);
  * thread, cpu and parent the key gets.
  */
 struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, uint32_t f);
+/* Frame id f's key as the profile holds it, without a context (no comm, no values). */
+const struct xpp_hist_rec *xpp_profile_frame_rec(const xpp_profile *p, uint32_t f);
+/*
+ * Whether distinct frames have distinct keys of one root (xpp_profile_frame_key()) once
+ * masked with `keys` (XPP_HIST_KEY_*) and, without a map, their level dropped (0): each
+ * frame of one root is then its own entry of a view by those keys.
+ */
+bool xpp_profile_frames_apart(const xpp_profile *p, unsigned int keys);
 /* A key of the trees' first level as a hist key: its context only, no DSO nor symbol. */
 struct xpp_hist_key xpp_profile_root_key(const xpp_profile *p, uint32_t root);
 /* The comm id of a key of the trees' first level. */

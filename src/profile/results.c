@@ -109,6 +109,35 @@ struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, u
 	return k;
 }
 
+const struct xpp_hist_rec *xpp_profile_frame_rec(const xpp_profile *p, uint32_t f)
+{
+	return &xpp_hist_recs(p->frames, &(size_t){ 0 })[f];
+}
+
+bool xpp_profile_frames_apart(const xpp_profile *p, unsigned int keys)
+{
+	size_t n;
+	const struct xpp_hist_rec *r = xpp_hist_recs(p->frames, &n);
+	int level = -1;
+
+	/*
+	 * Frames are apart as keys: a context sets the same comm and values in each where
+	 * theirs are 0, and keys that leave each as it is keep them apart, but for the level
+	 * that goes from a frame without a map (which one level among them all keeps)
+	 */
+	if (!xpp_hist_mask_keeps(p->frames, keys & ~(XPP_HIST_KEY_COMM | xpp_val_mask(true))))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].dso != XPP_HIST_NO_DSO)
+			continue;
+		if (level < 0)
+			level = r[i].level;
+		else if (level != (int)r[i].level)
+			return false;
+	}
+	return true;
+}
+
 struct xpp_hist_key xpp_profile_root_key(const xpp_profile *p, uint32_t root)
 {
 	struct xpp_hist_key k;

@@ -148,11 +148,15 @@ static int grow(void **a, size_t *cap, size_t need, size_t size, bool zero)
 	return 0;
 }
 
-/* The entry of key k (first met at frame f), made if new with its per-entry counters. */
-static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, uint32_t f)
+/*
+ * The entry of key k (first met at frame f), made if new with its per-entry counters: a
+ * new one without a lookup where k is known to be new (`fresh`, see g->fresh).
+ */
+static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, uint32_t f,
+			    bool fresh)
 {
 	size_t nr;
-	int64_t id = xpp_hist_add_id(g->h, k, 0, 0);
+	int64_t id = fresh ? xpp_hist_append(g->h, k) : xpp_hist_add_id(g->h, k, 0, 0);
 
 	if (id < 0)
 		return id;
@@ -191,7 +195,7 @@ static int64_t entry_of_key(struct rv_entries *g, const struct xpp_hist_key *k, 
 	 * (Frame ids will not do: they count first meetings in any command.)
 	 */
 	if (!g->level[id])
-		g->level[id] = (uint8_t)rv_frame_key(g->c, 0, f).level;
+		g->level[id] = (uint8_t)xpp_profile_frame_rec(g->c->p, f)->level;
 	return id;
 }
 
@@ -211,7 +215,7 @@ static int64_t entry_of(struct rv_entries *g, uint32_t comm, uint32_t f)
 		if (XB_ARRAY_RESERVE0(g->dense, g->dense_cap, (size_t)f + 1, 1024))
 			return -ENOMEM;
 		struct xpp_hist_key k = collapse(g->c, comm, f, key_mask(g->c));
-		int64_t id = entry_of_key(g, &k, f);
+		int64_t id = entry_of_key(g, &k, f, g->fresh);
 
 		if (id >= 0)
 			g->dense[f] = (uint32_t)id + 1;
@@ -244,8 +248,10 @@ static int64_t entry_of(struct rv_entries *g, uint32_t comm, uint32_t f)
 		if (m->key[s] == key)
 			return m->entry[s];
 	struct xpp_hist_key k = collapse(g->c, comm, f, key_mask(g->c));
-	int64_t id = entry_of_key(g, &k, f);
+	int64_t id;
 
+	g->fresh = false; /* another command's key may be one of dense_comm's */
+	id = entry_of_key(g, &k, f, false);
 	if (id < 0)
 		return id;
 	m->key[s] = key;
@@ -262,7 +268,7 @@ static uint32_t self_index(const struct rv_entries *g, const uint32_t *f, uint32
 {
 	uint32_t i = n - 1;
 
-	while (xpp_profile_inlines(g->c->p) && i > 0 && rv_frame_key(g->c, 0, f[i]).inl)
+	while (xpp_profile_inlines(g->c->p) && i > 0 && xpp_profile_frame_rec(g->c->p, f[i])->inl)
 		i--;
 	return i;
 }
@@ -285,8 +291,10 @@ static int64_t self_entry(struct rv_entries *g, const uint32_t *f, uint32_t n, u
 		struct xpp_hist_key k = collapse(g->c, comm, f[i], mask), sk = k;
 
 		sk.srcline = collapse(g->c, comm, f[n - 1], mask).srcline;
-		if (sk.srcline != k.srcline)
-			return entry_of_key(g, &sk, f[i]);
+		if (sk.srcline != k.srcline) {
+			g->fresh = false; /* not a frame's key: it may be one */
+			return entry_of_key(g, &sk, f[i], false);
+		}
 	}
 	return entry_of(g, comm, f[i]);
 }
@@ -318,16 +326,18 @@ static void cursor_levels(struct rv_entries *g, uint32_t p, const uint32_t *f, u
 {
 	uint32_t own = g->paths[p].own != UINT32_MAX ? g->paths[p].own :
 		       n ? f[self_index(g, f, n)] : UINT32_MAX;
-	uint8_t cur = own != UINT32_MAX ? (uint8_t)rv_frame_key(g->c, 0, own).level : '.';
+	uint8_t cur = own == UINT32_MAX ? '.' :
+		      (uint8_t)xpp_profile_frame_rec(g->c->p, own)->level;
 	bool caller = g->c->cg.order != 0;
 
+	/* (a frame's dso and level as the profile holds them: no key made for two fields) */
 	g->pathlev[n] = cur;
 	for (uint32_t j = 0; j < n; j++) {
 		uint32_t i = caller ? j : n - 1 - j;
-		struct xpp_hist_key k = rv_frame_key(g->c, 0, f[i]);
+		const struct xpp_hist_rec *r = xpp_profile_frame_rec(g->c->p, f[i]);
 
-		if (k.dso != XPP_HIST_NO_DSO)
-			cur = (uint8_t)k.level;
+		if (r->dso != XPP_HIST_NO_DSO)
+			cur = (uint8_t)r->level;
 		g->pathlev[i] = cur;
 	}
 }
@@ -405,6 +415,12 @@ static int aggregate(struct rv_entries *g)
 	for (unsigned int i = 0; g->self_only && i < g->c->nr_sort; i++)
 		g->self_only = g->c->sort[i] != RV_OUT_CHILDREN;
 	each &= !g->self_only;
+	/*
+	 * Where distinct frames are distinct entries, the first command's frames make new
+	 * entries without a lookup until another kind of key comes (entry_of()): a profile
+	 * of unresolved addresses has a million, each a cache miss in a growing table
+	 */
+	g->fresh = xpp_profile_frames_apart(g->c->p, key_mask(g->c));
 	g->h = xpp_hist_create();
 	g->pathbuf = malloc((g->maxdepth + 2) * sizeof(*g->pathbuf));
 	g->fentry = malloc((g->maxdepth + 2) * sizeof(*g->fentry));
@@ -491,6 +507,7 @@ static int aggregate(struct rv_entries *g)
 	 * entry's bytes, 168 MB for 11M entries), unless -F's or -v's columns look entries
 	 * up by key (mode_periods(), entry_addrs())
 	 */
+	g->fresh = false; /* (any entry made later is looked up) */
 	if (!g->c->nr_fields && !g->c->o->verbose)
 		xpp_hist_freeze(g->h);
 	if (!pairs) {

@@ -304,6 +304,9 @@ struct rv_entries {
 	struct rv_entry_map map;     /* the other commands' */
 	uint32_t *dense, dense_comm; /* per frame id: its entry + 1 (0 unknown) in the paths
 					of command dense_comm (the first met) */
+	bool fresh;                  /* every entry so far is a frame's of dense_comm, and
+					distinct frames make distinct entries: a frame dense
+					does not know makes a new one, not looked up */
 	size_t dense_cap;
 	uint32_t *stamp;             /* per entry: the last path that met it, + 1 */
 	uint32_t *depth;             /* per entry, with children: perf's callchain max_depth */

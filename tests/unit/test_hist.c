@@ -198,6 +198,57 @@ static void test_compact_keys(void)
 	xpp_hist_free(h);
 }
 
+/*
+ * Keys known new are appended without a lookup while the hist has no index; the first add
+ * or find after builds it from every entry, values and all, and finds each appended key.
+ */
+static void test_append(void)
+{
+	xpp_hist *h = xpp_hist_create();
+	struct xpp_hist_key k[3] = { key(1, 2, 3, 0), key(1, 2, -1, 0x1234), key(1, 2, 3, 0) };
+	struct xpp_hist_key more = key(4, 5, 6, 0);
+
+	REQUIRE(h);
+	k[2].val[XPP_VAL_IP] = 0x400000;
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ_U64(xpp_hist_append(h, &k[i]), i);
+	for (int i = 0; i < 3; i++) {
+		struct xpp_hist_key ki = xpp_hist_key_at(h, i);
+
+		CHECK(!memcmp(&ki, &k[i], sizeof(ki)));
+		CHECK_EQ_U64(xpp_hist_recs(h, &(size_t){ 0 })[i].period, 0);
+	}
+	CHECK_EQ_U64(xpp_hist_add_id(h, &k[2], 5, 1), 2); /* the index comes: found */
+	CHECK_EQ_U64(xpp_hist_recs(h, &(size_t){ 0 })[2].period, 5);
+	CHECK_EQ_U64(xpp_hist_find(h, &k[1]), 1);
+	/* with an index an append is an add: the new key is found after */
+	CHECK_EQ_U64(xpp_hist_append(h, &more), 3);
+	CHECK_EQ_U64(xpp_hist_find(h, &more), 3);
+	CHECK_EQ_U64(xpp_hist_nr(h), 4);
+	xpp_hist_freeze(h);
+	CHECK_EQ_U64(xpp_hist_find(h, &k[0]), 0);
+	xpp_hist_free(h);
+}
+
+/* Whether a mask leaves every key as it is: what it drops must be unset in each. */
+static void test_mask_keeps(void)
+{
+	xpp_hist *h = xpp_hist_create();
+	struct xpp_hist_key a = key(0, 2, 3, 0), b = key(0, XPP_HIST_NO_DSO, -1, 0x10);
+	unsigned int sym = XPP_HIST_KEY_DSO | XPP_HIST_KEY_SYM;
+
+	REQUIRE(h);
+	CHECK(xpp_hist_add(h, &a, 1, 1) == 0);
+	CHECK(xpp_hist_add(h, &b, 1, 1) == 0);
+	CHECK(xpp_hist_mask_keeps(h, sym));
+	CHECK(!xpp_hist_mask_keeps(h, XPP_HIST_KEY_DSO)); /* drops the symbol */
+	b.val[XPP_VAL_IP] = 0x10;
+	CHECK(xpp_hist_add(h, &b, 1, 1) == 0);
+	CHECK(!xpp_hist_mask_keeps(h, sym));
+	CHECK(xpp_hist_mask_keeps(h, sym | XPP_HIST_KEY_VAL(XPP_VAL_IP)));
+	xpp_hist_free(h);
+}
+
 /* --pid/--tid lists and perf's cpu lists ("0-2,4"). */
 static void test_int_lists(void)
 {
@@ -511,6 +562,8 @@ int main(void)
 	RUN(test_collapse);
 	RUN(test_context_keys);
 	RUN(test_compact_keys);
+	RUN(test_append);
+	RUN(test_mask_keeps);
 	RUN(test_int_lists);
 	RUN(test_intern);
 	RUN(test_ordered_rounds);

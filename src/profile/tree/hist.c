@@ -173,6 +173,25 @@ static int reserve(xpp_hist *h)
 	return 0;
 }
 
+/* Key k as entry nr (h->nr one more), with values when `vals`; not in the index. */
+static int new_rec(xpp_hist *h, const struct xpp_hist_key *k, bool vals, uint64_t period,
+		   uint64_t nr)
+{
+	if (h->nr == h->cap && XB_ARRAY_RESERVE(h->e, h->cap, h->nr + 1, 256))
+		return -ENOMEM;
+	if (vals) {
+		if (h->nr_vals >= XPP_HIST_VALS_MAX ||
+		    XB_ARRAY_RESERVE(h->vals, h->cap_vals, h->nr_vals + 1, 64))
+			return -ENOMEM;
+		memcpy(h->vals[h->nr_vals++], k->val, sizeof(k->val));
+	}
+	h->e[h->nr++] = (struct xpp_hist_rec){
+		.addr = k->addr, .period = period, .nr_samples = nr, .comm = k->comm,
+		.dso = k->dso, .sym = k->sym, .level = (uint8_t)k->level, .inl = k->inl,
+		.srcline = k->srcline, .vals = vals ? (uint32_t)h->nr_vals : 0 };
+	return 0;
+}
+
 int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr)
 {
 	struct lookup l = { k, any_val(k) };
@@ -189,21 +208,20 @@ int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t peri
 		r->nr_samples += nr;
 		return *slot - 1;
 	}
-	if (h->nr == h->cap && XB_ARRAY_RESERVE(h->e, h->cap, h->nr + 1, 256))
+	if (new_rec(h, k, l.vals, period, nr))
 		return -ENOMEM;
-	if (l.vals) {
-		if (h->nr_vals >= XPP_HIST_VALS_MAX ||
-		    XB_ARRAY_RESERVE(h->vals, h->cap_vals, h->nr_vals + 1, 64))
-			return -ENOMEM;
-		memcpy(h->vals[h->nr_vals++], k->val, sizeof(k->val));
-	}
-	r = &h->e[h->nr];
-	*r = (struct xpp_hist_rec){ .addr = k->addr, .period = period, .nr_samples = nr,
-				    .comm = k->comm, .dso = k->dso, .sym = k->sym,
-				    .level = (uint8_t)k->level, .inl = k->inl, .srcline = k->srcline,
-				    .vals = l.vals ? (uint32_t)h->nr_vals : 0 };
 	h->tags[slot - h->index.slot] = tag;
-	*slot = (uint32_t)++h->nr;
+	*slot = (uint32_t)h->nr;
+	return (int64_t)h->nr - 1;
+}
+
+int64_t xpp_hist_append(xpp_hist *h, const struct xpp_hist_key *k)
+{
+	/* with an index, the entry goes there too: an add (k is new all the same) */
+	if (h->index.nslots)
+		return xpp_hist_add_id(h, k, 0, 0);
+	if (h->nr >= UINT32_MAX - 1 || new_rec(h, k, any_val(k), 0, 0))
+		return -ENOMEM;
 	return (int64_t)h->nr - 1;
 }
 
@@ -318,8 +336,7 @@ void xpp_hist_key_mask(struct xpp_hist_key *k, unsigned int keys)
 			k->val[i] = 0;
 }
 
-/* Whether masking every key of h with `keys` leaves it as it is (xpp_hist_key_mask()). */
-static bool mask_keeps(const xpp_hist *h, unsigned int keys)
+bool xpp_hist_mask_keeps(const xpp_hist *h, unsigned int keys)
 {
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct xpp_hist_rec *r = &h->e[i];
@@ -370,7 +387,7 @@ xpp_hist *xpp_hist_collapse(const xpp_hist *h, unsigned int keys)
 	 * are, copied in one go (issue 20: adding a million unresolved addresses again, a
 	 * cache miss each, was 15% of their flat view).
 	 */
-	if (mask_keeps(h, keys))
+	if (xpp_hist_mask_keeps(h, keys))
 		return copy_entries(h);
 	out = xpp_hist_create();
 	if (!out)

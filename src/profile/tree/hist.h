@@ -138,6 +138,14 @@ int xpp_hist_add(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uin
  * between indexes), or -ENOMEM. Interns keys: xpp_hist_add_id(h, k, 0, 0) is a lookup-or-add. */
 int64_t xpp_hist_add_id(xpp_hist *h, const struct xpp_hist_key *k, uint64_t period, uint64_t nr);
 
+/*
+ * Key k as a new entry, not looked up: the caller knows no entry has it (its index, or
+ * -ENOMEM). Without an index (a new or frozen hist) it goes in none: the next add or find
+ * builds it from the entries (issue 20: a view of a million unresolved frames knows each
+ * is a new entry, and its lookup was a cache miss in a table that kept growing).
+ */
+int64_t xpp_hist_append(xpp_hist *h, const struct xpp_hist_key *k);
+
 /* A hint: key k is looked up or added soon (readers of many new keys overlap the misses). */
 void xpp_hist_prefetch(const xpp_hist *h, const struct xpp_hist_key *k);
 
@@ -179,6 +187,9 @@ void xpp_hist_scale(xpp_hist *h, uint32_t num, uint32_t den);
 
 /* Keep only the fields of k in `keys` (XPP_HIST_KEY_*), as xpp_hist_collapse() does. */
 void xpp_hist_key_mask(struct xpp_hist_key *k, unsigned int keys);
+
+/* Whether masking every key of h with `keys` leaves it as it is (xpp_hist_key_mask()). */
+bool xpp_hist_mask_keeps(const xpp_hist *h, unsigned int keys);
 
 /*
  * A new hist whose keys keep only the fields in `keys` (HIST_KEY_*): entries that then
