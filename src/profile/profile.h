@@ -351,6 +351,13 @@ int xpp_profile_order(const xpp_profile *p);
  * thread, cpu and parent the key gets.
  */
 struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, uint32_t f);
+/*
+ * The same into *k, for readers of many frames (a key is 216 bytes, most of them values):
+ * k's values are written only where f's or the root's are set, or `vals_set` says k's
+ * are not all 0. Returns whether k's values may be set now: the next call's vals_set.
+ */
+bool xpp_profile_frame_key_load(const xpp_profile *p, uint32_t root, uint32_t f,
+				struct xpp_hist_key *k, bool vals_set);
 /* Frame id f's key as the profile holds it, without a context (no comm, no values). */
 const struct xpp_hist_rec *xpp_profile_frame_rec(const xpp_profile *p, uint32_t f);
 /*

@@ -109,6 +109,15 @@ struct xpp_hist_key xpp_profile_frame_key(const xpp_profile *p, uint32_t root, u
 	return k;
 }
 
+bool xpp_profile_frame_key_load(const xpp_profile *p, uint32_t root, uint32_t f,
+				struct xpp_hist_key *k, bool vals_set)
+{
+	bool vals = xpp_hist_key_load(p->frames, f, k, vals_set);
+
+	set_context(p, root, k);
+	return vals || (p->ctxs && p->ctx_keys);
+}
+
 const struct xpp_hist_rec *xpp_profile_frame_rec(const xpp_profile *p, uint32_t f)
 {
 	return &xpp_hist_recs(p->frames, &(size_t){ 0 })[f];

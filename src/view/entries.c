@@ -28,6 +28,23 @@ static struct xpp_hist_key collapse(const struct rv_ctx *c, uint32_t comm, uint3
 	return k;
 }
 
+/*
+ * collapse()'s key of frame f of a path of comm, in g->fkey: loaded in place, its values
+ * written only where some are set (a view of unresolved addresses makes a million keys, a
+ * seventh of making its entries was writing their 176 bytes of zero values).
+ */
+static const struct xpp_hist_key *frame_key(struct rv_entries *g, uint32_t comm, uint32_t f)
+{
+	struct xpp_hist_key *k = &g->fkey;
+
+	g->fkey_vals = xpp_profile_frame_key_load(g->c->p, comm, f, k, g->fkey_vals);
+	/* (values not set need no masking: their bits kept, the mask leaves them be) */
+	xpp_hist_key_mask(k, key_mask(g->c) | (g->fkey_vals ? 0 : ~0xffu));
+	if (k->dso == XPP_HIST_NO_DSO)
+		k->level = 0; /* as collapse() */
+	return k;
+}
+
 /* The event's samples whose own entry is apart from their path (struct xpp_event's own). */
 struct own {
 	uint32_t node, frame;
@@ -214,8 +231,7 @@ static int64_t entry_of(struct rv_entries *g, uint32_t comm, uint32_t f)
 			return g->dense[f] - 1;
 		if (XB_ARRAY_RESERVE0(g->dense, g->dense_cap, (size_t)f + 1, 1024))
 			return -ENOMEM;
-		struct xpp_hist_key k = collapse(g->c, comm, f, key_mask(g->c));
-		int64_t id = entry_of_key(g, &k, f, g->fresh);
+		int64_t id = entry_of_key(g, frame_key(g, comm, f), f, g->fresh);
 
 		if (id >= 0)
 			g->dense[f] = (uint32_t)id + 1;
@@ -247,11 +263,10 @@ static int64_t entry_of(struct rv_entries *g, uint32_t comm, uint32_t f)
 	     s = (s + 1) & (m->nslots - 1))
 		if (m->key[s] == key)
 			return m->entry[s];
-	struct xpp_hist_key k = collapse(g->c, comm, f, key_mask(g->c));
 	int64_t id;
 
 	g->fresh = false; /* another command's key may be one of dense_comm's */
-	id = entry_of_key(g, &k, f, false);
+	id = entry_of_key(g, frame_key(g, comm, f), f, false);
 	if (id < 0)
 		return id;
 	m->key[s] = key;

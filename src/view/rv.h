@@ -304,6 +304,8 @@ struct rv_entries {
 	struct rv_entry_map map;     /* the other commands' */
 	uint32_t *dense, dense_comm; /* per frame id: its entry + 1 (0 unknown) in the paths
 					of command dense_comm (the first met) */
+	struct xpp_hist_key fkey;    /* scratch: a frame's key (frame_key()) */
+	bool fkey_vals;              /* whether its values may be set */
 	bool fresh;                  /* every entry so far is a frame's of dense_comm, and
 					distinct frames make distinct entries: a frame dense
 					does not know makes a new one, not looked up */
