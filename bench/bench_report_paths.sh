@@ -3,9 +3,10 @@
 # whatever the profile looks like. From a real perf -g recording, tests/tools/xpf-paths makes
 # files of 100k and 1M samples in two shapes, each sample a 10-frame path of its own (plain
 # records): "distinct", frames that resolve to the functions of the recorded files (few
-# entries, many paths; the same shape at either size, 46 of them above the graphs' threshold), and "unresolved" (xpf-paths -u), frames at addresses of their own in
-# a binary that is not on disk (a stripped or deleted binary, a JIT without a map) below two
-# shared outer functions, so every frame is an entry (about 1.1M entries per 100k samples).
+# entries, many paths; one shape at either size, 46 entries above the graphs' threshold),
+# and "unresolved" (xpf-paths -u), frames at addresses of their own in a binary that is not
+# on disk (a stripped or deleted binary, a JIT without a map) below two shared outer
+# functions, so every frame is an entry (about 1.1M entries per 100k samples).
 # Every view is timed with its peak RSS: children + graph (the default), -g none,
 # --no-children, --no-children -g none; perf's on the 100k files beside xperf's (perf needs
 # minutes on the 1M files: not timed there). Bytes per path: the peak RSS of a view over that
