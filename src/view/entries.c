@@ -581,6 +581,22 @@ struct row_sort {
 	bool tree; /* entries equal by perf's sort are equal (rb_order() places them) */
 	const uint32_t *pos; /* with tree, per entry: its place in the collapsed order, which
 				orders them instead (NULL: equal) */
+	const struct srec *er; /* per entry, its values as compared (NULL: read them) */
+	const uint32_t *thread; /* with er, per entry: its thread (entry_thread()) */
+};
+
+/*
+ * An entry as cmp_rows() and cmp_flat() compare it, its values side by side and its keys
+ * as one number (rv_key_ranks()): a sort of them moves records and reads nothing else
+ * (issue 20: 20 million comparisons of a million entries, each reading two entries'
+ * values from five arrays and their keys from the hist, column by column).
+ */
+struct srec {
+	uint64_t v;    /* the value sorted by: most first */
+	uint64_t self; /* after the depth, its self: most first */
+	uint64_t key;  /* then its keys' rank, least first (in a tree, with its pos below) */
+	uint32_t aux;  /* its depth as compared, least first (0 where depths do not count) */
+	uint32_t row;  /* the entry */
 };
 
 /* Rows a's and b's keys into rs->ka and rs->kb. */
@@ -611,6 +627,20 @@ int rv_entry_cmp_depth(const struct rv_entries *g, uint32_t a, uint32_t b)
 	return 0;
 }
 
+/* cmp_rows() of records: perf's depths compare between entries of one thread */
+static int cmp_recs(const struct row_sort *rs, uint32_t a, uint32_t b)
+{
+	const struct srec *x = &rs->er[a], *y = &rs->er[b];
+
+	if (x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	if (x->aux != y->aux && rs->thread[a] == rs->thread[b] && same_context(rs->g, a, b))
+		return x->aux < y->aux ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
 static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	struct row_sort *rs = arg;
@@ -618,8 +648,12 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	size_t n;
 	const struct xpp_hist_rec *e = xpp_hist_recs(g->h, &n);
-	uint64_t va = g->c->children ? e[a].period : g->self[a];
-	uint64_t vb = g->c->children ? e[b].period : g->self[b];
+	uint64_t va, vb;
+
+	if (rs->er)
+		return cmp_recs(rs, a, b);
+	va = g->c->children ? e[a].period : g->self[a];
+	vb = g->c->children ? e[b].period : g->self[b];
 
 	if (va != vb)
 		return va > vb ? -1 : 1;
@@ -798,15 +832,23 @@ static bool collapse_is_order(const struct rv_entries *g, const struct rv_cols *
 	}
 	if (!sym || !dso)
 		return !sym;
-	for (size_t i = 0; i < g->nr_rows; i++) {
-		struct xpp_hist_key k = xpp_hist_key_at(g->h, g->rows[i]);
+	/* the fields a symbol's name is read from, not the whole key (a million entries) */
+	struct xpp_hist_key k;
+	size_t nr;
+	const struct xpp_hist_rec *e = xpp_hist_recs(g->h, &nr);
 
-		if (k.inl)
+	xpp_hist_key_init(&k);
+	for (size_t i = 0; i < g->nr_rows; i++) {
+		const struct xpp_hist_rec *r = &e[g->rows[i]];
+
+		if (r->inl)
 			return false;
+		k.dso = r->dso;
+		k.sym = r->sym;
 		if (rv_sym_name(g->c, &k))
 			continue;
-		lo = k.addr < lo ? k.addr : lo;
-		hi = k.addr > hi ? k.addr : hi;
+		lo = r->addr < lo ? r->addr : lo;
+		hi = r->addr > hi ? r->addr : hi;
 	}
 	return lo > hi || hi - lo < (1ULL << 63);
 }
@@ -824,6 +866,156 @@ static bool one_thread(const struct rv_entries *g)
 }
 
 /*
+ * Entry e's record (key its keys' rank): its values as cmp_rows() or cmp_flat() reads
+ * them, h the hist's entries, depths whether depths compare (rv_entry_cmp_depth()).
+ */
+static struct srec rec_of(const struct rv_entries *g, const struct xpp_hist_rec *h, bool depths,
+			  uint32_t e, uint64_t key)
+{
+	uint32_t aux = 0;
+
+	if (!g->chains) /* cmp_flat(): the period, then the keys */
+		return (struct srec){ h[e].period, 0, key, 0, e };
+	/* deeper first in caller order, else shallower */
+	if (depths)
+		aux = g->c->cg.order != 0 ? UINT32_MAX - g->depth[e] : g->depth[e];
+	return (struct srec){ g->c->children ? h[e].period : g->self[e], g->self[e], key, aux, e };
+}
+
+static bool depths_compare(const struct rv_entries *g)
+{
+	return g->depth && (key_mask(g->c) & XPP_HIST_KEY_SYM);
+}
+
+/* Whether record a comes before b (all of one thread, or no depths). */
+static inline bool rec_before(const struct srec *a, const struct srec *b)
+{
+	if (a->v != b->v)
+		return a->v > b->v;
+	if (a->aux != b->aux)
+		return a->aux < b->aux;
+	if (a->self != b->self)
+		return a->self > b->self;
+	return a->key < b->key;
+}
+
+/* A stable merge sort of r[0..n) (tmp: room for n / 2 + 1): qsort_r()'s order of the rows. */
+static void sort_recs(struct srec *r, struct srec *tmp, size_t n)
+{
+	size_t h = n / 2, i = 0, j = h, k = 0;
+
+	if (n <= 16) {
+		for (size_t x = 1; x < n; x++) {
+			struct srec t = r[x];
+			size_t y = x;
+
+			for (; y > 0 && rec_before(&t, &r[y - 1]); y--)
+				r[y] = r[y - 1];
+			r[y] = t;
+		}
+		return;
+	}
+	sort_recs(r, tmp, h);
+	sort_recs(r + h, tmp, n - h);
+	if (!rec_before(&r[h], &r[h - 1]))
+		return;
+	memcpy(tmp, r, h * sizeof(*r));
+	while (i < h && j < n)
+		r[k++] = rec_before(&r[j], &tmp[i]) ? r[j++] : tmp[i++];
+	memcpy(&r[k], &tmp[i], (h - i) * sizeof(*r));
+}
+
+/* The ranks of the keys of g's rows as rs compares them (pos after); 0, 1 none, -ENOMEM. */
+static int row_ranks(const struct rv_entries *g, const struct row_sort *rs, uint64_t **rank)
+{
+	size_t n = g->nr_rows;
+	int ret;
+
+	*rank = malloc((n + 1) * sizeof(**rank));
+	if (!*rank)
+		return -ENOMEM;
+	ret = rv_key_ranks(&rs->v, g->h, g->rows, n, !rs->tree, *rank);
+	/* a tree's ranks (of rv_sort_keys()) are below 2^32: its place goes below them */
+	for (size_t i = 0; !ret && rs->pos && i < n; i++)
+		(*rank)[i] = (*rank)[i] << 32 | rs->pos[g->rows[i]];
+	if (ret) {
+		free(*rank);
+		*rank = NULL;
+	}
+	return ret;
+}
+
+/*
+ * g's rows sorted by cmp (cmp_rows() of entries of one thread, or cmp_flat()), as records
+ * where the keys have ranks. 0 or -ENOMEM.
+ */
+static int sort_rows(struct rv_entries *g, struct row_sort *rs,
+		     int (*cmp)(const void *, const void *, void *))
+{
+	size_t n = g->nr_rows, nr;
+	const struct xpp_hist_rec *h = xpp_hist_recs(g->h, &nr);
+	bool depths = depths_compare(g);
+	struct srec *r, *tmp;
+	uint64_t *rank;
+	int ret = row_ranks(g, rs, &rank);
+
+	if (ret == 1) {
+		qsort_r(g->rows, n, sizeof(*g->rows), cmp, rs);
+		return 0;
+	}
+	if (ret < 0)
+		return ret;
+	r = malloc((n + 1) * sizeof(*r));
+	for (size_t i = 0; r && i < n; i++)
+		r[i] = rec_of(g, h, depths, g->rows[i], rank[i]);
+	free(rank);
+	tmp = malloc((n / 2 + 1) * sizeof(*tmp));
+	if (!r || !tmp)
+		return free(r), free(tmp), -ENOMEM;
+	sort_recs(r, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		g->rows[i] = r[i].row;
+	free(r);
+	free(tmp);
+	return 0;
+}
+
+/*
+ * rs->er and rs->thread: each row's record and thread, for cmp_rows() in a tree's pass.
+ * 0, 1 where the keys have no ranks, -ENOMEM.
+ */
+static int entry_recs(struct rv_entries *g, struct row_sort *rs, struct srec **er,
+		      uint32_t **thread)
+{
+	size_t nr;
+	const struct xpp_hist_rec *h = xpp_hist_recs(g->h, &nr);
+	bool depths = depths_compare(g);
+	uint64_t *rank;
+	int ret = row_ranks(g, rs, &rank);
+
+	*er = NULL;
+	*thread = NULL;
+	if (ret)
+		return ret;
+	*er = malloc((nr + 1) * sizeof(**er));
+	*thread = malloc((nr + 1) * sizeof(**thread));
+	if (!*er || !*thread) {
+		free(rank);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < g->nr_rows; i++) {
+		uint32_t e = g->rows[i];
+
+		(*er)[e] = rec_of(g, h, depths, e, rank[i]);
+		(*thread)[e] = g->depth ? entry_thread(g, e) : 0;
+	}
+	free(rank);
+	rs->er = *er;
+	rs->thread = *thread;
+	return 0;
+}
+
+/*
  * perf's order of a view with chains, made as perf makes it: its entries go into a tree
  * (hists->entries_in) in the order its samples made them, by their keys (se_cmp); in that
  * tree's order into another by their collapsed keys when a key collapses (comm); in that
@@ -837,14 +1029,13 @@ static int rb_order(struct rv_entries *g, struct row_sort *rs)
 	size_t n = g->nr_rows, nr = xpp_hist_nr(g->h);
 	bool order = collapse_is_order(g, &rs->v), one = one_thread(g), collapse = false;
 	struct rb t = { NULL, NULL, NULL, NULL, RB_NIL };
-	uint32_t *tmp = NULL, *pos = NULL;
+	uint32_t *tmp = NULL, *pos = NULL, *thread = NULL;
+	struct srec *er = NULL;
 	int ret = -ENOMEM;
 
 	/* both orders: one sort, its ties in the collapsed order (rv_cmp_keys()) */
-	if (order && one) {
-		qsort_r(g->rows, n, sizeof(*g->rows), cmp_rows, rs);
-		return 0;
-	}
+	if (order && one)
+		return sort_rows(g, rs, cmp_rows);
 	t = (struct rb){ malloc(n * 4 + 4), malloc(n * 4 + 4), malloc(n * 4 + 4), malloc(n + 1),
 			 RB_NIL };
 	tmp = malloc(n * 4 + 4);
@@ -866,14 +1057,21 @@ static int rb_order(struct rv_entries *g, struct row_sort *rs)
 		for (size_t i = 0; i < n; i++)
 			pos[g->rows[i]] = (uint32_t)i;
 		rs->pos = pos;
-		qsort_r(g->rows, n, sizeof(*g->rows), cmp_rows, rs);
+		ret = sort_rows(g, rs, cmp_rows);
 		rs->pos = NULL;
 	} else {
-		rb_pass(&t, g->rows, tmp, n, cmp_rows, rs);
+		ret = entry_recs(g, rs, &er, &thread);
+		if (ret >= 0)
+			rb_pass(&t, g->rows, tmp, n, cmp_rows, rs);
+		rs->er = NULL;
+		rs->thread = NULL;
 	}
 	rs->tree = false;
-	ret = 0;
+	if (ret > 0)
+		ret = 0;
 out:
+	free(er);
+	free(thread);
 	free(t.l);
 	free(t.r);
 	free(t.up);
@@ -1188,9 +1386,10 @@ int rv_entries_build_top(struct rv_entries *g, const struct rv_ctx *c, uint32_t 
 	rv_cols_init(&rs.v, c);
 	if (!c->nr_sort && g->chains && g->depth)
 		ret = rb_order(g, &rs);
+	else if (c->nr_sort)
+		qsort_r(g->rows, g->nr_rows, sizeof(*g->rows), cmp_fields, &rs);
 	else
-		qsort_r(g->rows, g->nr_rows, sizeof(*g->rows),
-			c->nr_sort ? cmp_fields : g->chains ? cmp_rows : cmp_flat, &rs);
+		ret = sort_rows(g, &rs, g->chains ? cmp_rows : cmp_flat);
 	if (ret < 0) {
 		rv_entries_free(g);
 		return ret;

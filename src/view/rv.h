@@ -225,6 +225,15 @@ int rv_sort_keys(const struct xpp_hist_key *a, const struct xpp_hist_key *b,
 		 const struct rv_cols *v);
 int rv_cmp_keys(const struct xpp_hist_key *a, const struct xpp_hist_key *b,
 		const struct rv_cols *v);
+/*
+ * Per row i of rows[0..n) of h, in rank[i], a number whose order is that of the view's keys
+ * (v->cols): rv_sort_keys()'s (numbers below 2^32), or with `collapse` rv_cmp_keys()'s;
+ * rows they find equal have one number (key_rank.c). 0; 1 where the keys have no such
+ * numbers (a key it does not know, or comparisons that are no order over these rows: sort
+ * by the keys then); -ENOMEM.
+ */
+int rv_key_ranks(const struct rv_cols *v, const xpp_hist *h, const uint32_t *rows, size_t n,
+		 bool collapse, uint64_t *rank);
 
 const char *rv_comm_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
 const char *rv_dso_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
