@@ -899,30 +899,104 @@ static inline bool rec_before(const struct srec *a, const struct srec *b)
 	return a->key < b->key;
 }
 
-/* A stable merge sort of r[0..n) (tmp: room for n / 2 + 1): qsort_r()'s order of the rows. */
-static void sort_recs(struct srec *r, struct srec *tmp, size_t n)
+/* A row whose whole order is one number (pack_order()). */
+struct prec {
+	uint64_t k;
+	uint32_t row;
+};
+
+static inline bool prec_before(const struct prec *a, const struct prec *b)
 {
-	size_t h = n / 2, i = 0, j = h, k = 0;
+	return a->k < b->k;
+}
 
-	if (n <= 16) {
-		for (size_t x = 1; x < n; x++) {
-			struct srec t = r[x];
-			size_t y = x;
-
-			for (; y > 0 && rec_before(&t, &r[y - 1]); y--)
-				r[y] = r[y - 1];
-			r[y] = t;
-		}
-		return;
+/*
+ * A stable merge sort of r[0..n) by before() (tmp: room for n / 2 + 1): qsort_r()'s order
+ * of the rows, the sort being stable where its comparison is an order.
+ */
+#define MERGE_SORT(name, type, before)                                                      \
+	static void name(type *r, type *tmp, size_t n)                                      \
+	{                                                                                   \
+		size_t h = n / 2, i = 0, j = h, k = 0;                                      \
+                                                                                            \
+		if (n <= 16) {                                                              \
+			for (size_t x = 1; x < n; x++) {                                    \
+				type t = r[x];                                              \
+				size_t y = x;                                               \
+                                                                                            \
+				for (; y > 0 && before(&t, &r[y - 1]); y--)                 \
+					r[y] = r[y - 1];                                    \
+				r[y] = t;                                                   \
+			}                                                                   \
+			return;                                                             \
+		}                                                                           \
+		name(r, tmp, h);                                                            \
+		name(r + h, tmp, n - h);                                                    \
+		if (!before(&r[h], &r[h - 1]))                                              \
+			return;                                                             \
+		memcpy(tmp, r, h * sizeof(*r));                                             \
+		while (i < h && j < n)                                                      \
+			r[k++] = before(&r[j], &tmp[i]) ? r[j++] : tmp[i++];                \
+		memcpy(&r[k], &tmp[i], (h - i) * sizeof(*r));                               \
 	}
-	sort_recs(r, tmp, h);
-	sort_recs(r + h, tmp, n - h);
-	if (!rec_before(&r[h], &r[h - 1]))
-		return;
-	memcpy(tmp, r, h * sizeof(*r));
-	while (i < h && j < n)
-		r[k++] = rec_before(&r[j], &tmp[i]) ? r[j++] : tmp[i++];
-	memcpy(&r[k], &tmp[i], (h - i) * sizeof(*r));
+
+MERGE_SORT(sort_recs, struct srec, rec_before)
+MERGE_SORT(sort_precs, struct prec, prec_before)
+
+/*
+ * In rank (the keys' ranks of g's rows), each row's whole order as one number where it
+ * fits 64 bits: its value and self ranked among their few values (most first), its depth,
+ * its keys' rank, side by side. The sort then moves 16 bytes a row, not 32 (a million
+ * entries of unresolved addresses hold a few values, ten depths and addresses of 48
+ * bits). 0, 1 where it does not fit (rank as it was), -ENOMEM.
+ */
+static int pack_order(const struct rv_entries *g, const struct xpp_hist_rec *h, bool depths,
+		      uint64_t *rank)
+{
+	size_t n = g->nr_rows;
+	uint64_t *cur = malloc((n + 1) * sizeof(*cur)), *nxt = malloc((n + 1) * sizeof(*nxt));
+	int ret = -ENOMEM;
+
+	if (!cur || !nxt)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		cur[i] = UINT64_MAX - rec_of(g, h, depths, g->rows[i], 0).v;
+	if ((ret = rv_rank_few(cur, n)))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		nxt[i] = rec_of(g, h, depths, g->rows[i], 0).aux;
+	if ((ret = rv_rank_pack(cur, nxt, n)))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		nxt[i] = UINT64_MAX - rec_of(g, h, depths, g->rows[i], 0).self;
+	if ((ret = rv_rank_few(nxt, n)) || (ret = rv_rank_pack(cur, nxt, n)) ||
+	    (ret = rv_rank_pack(cur, rank, n)))
+		goto out;
+	memcpy(rank, cur, n * sizeof(*rank));
+out:
+	free(cur);
+	free(nxt);
+	return ret;
+}
+
+/* g's rows sorted by their packed order (pack_order(), freed here): 0 or -ENOMEM */
+static int sort_packed(struct rv_entries *g, uint64_t *order)
+{
+	size_t n = g->nr_rows;
+	struct prec *r = malloc((n + 1) * sizeof(*r)), *tmp;
+
+	for (size_t i = 0; r && i < n; i++)
+		r[i] = (struct prec){ order[i], g->rows[i] };
+	free(order);
+	tmp = malloc((n / 2 + 1) * sizeof(*tmp));
+	if (!r || !tmp)
+		return free(r), free(tmp), -ENOMEM;
+	sort_precs(r, tmp, n);
+	for (size_t i = 0; i < n; i++)
+		g->rows[i] = r[i].row;
+	free(r);
+	free(tmp);
+	return 0;
 }
 
 /* The ranks of the keys of g's rows as rs compares them (pos after); 0, 1 none, -ENOMEM. */
@@ -965,6 +1039,11 @@ static int sort_rows(struct rv_entries *g, struct row_sort *rs,
 	}
 	if (ret < 0)
 		return ret;
+	ret = pack_order(g, h, depths, rank);
+	if (!ret)
+		return sort_packed(g, rank);
+	if (ret < 0)
+		return free(rank), ret;
 	r = malloc((n + 1) * sizeof(*r));
 	for (size_t i = 0; r && i < n; i++)
 		r[i] = rec_of(g, h, depths, g->rows[i], rank[i]);

@@ -73,15 +73,10 @@ static int offsets(uint64_t *cur, const uint64_t *nxt, size_t n, uint64_t mc, in
 	return fit;
 }
 
-/*
- * In cur[0..n), a number a pair (cur[i], nxt[i]) orders by: both side by side where they
- * fit `width` bits (a few DSOs, then addresses), else its rank (equal pairs one rank, 0
- * first, below n).
- */
-static int combine(uint64_t *cur, const uint64_t *nxt, size_t n, int width)
+/* cur and nxt side by side in cur where they fit `width` bits: 0, 1 where not, -ENOMEM. */
+static int pack(uint64_t *cur, const uint64_t *nxt, size_t n, int width)
 {
-	uint64_t k = 0, mc = 0, lo = UINT64_MAX, hi = 0;
-	struct vrow *r;
+	uint64_t mc = 0, lo = UINT64_MAX, hi = 0;
 	int bits, nbits, ret;
 
 	for (size_t i = 0; i < n; i++) {
@@ -98,6 +93,27 @@ static int combine(uint64_t *cur, const uint64_t *nxt, size_t n, int width)
 	}
 	if (mc < FEW_GROUPS && (ret = offsets(cur, nxt, n, mc, width)) != 0)
 		return ret < 0 ? ret : 0;
+	return 1;
+}
+
+int rv_rank_pack(uint64_t *cur, const uint64_t *nxt, size_t n)
+{
+	return pack(cur, nxt, n, 64);
+}
+
+/*
+ * In cur[0..n), a number a pair (cur[i], nxt[i]) orders by: both side by side where they
+ * fit `width` bits (a few DSOs, then addresses), else its rank (equal pairs one rank, 0
+ * first, below n).
+ */
+static int combine(uint64_t *cur, const uint64_t *nxt, size_t n, int width)
+{
+	uint64_t k = 0;
+	struct vrow *r;
+	int ret = pack(cur, nxt, n, width);
+
+	if (ret <= 0)
+		return ret;
 	r = malloc((n + 1) * sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -111,6 +127,64 @@ static int combine(uint64_t *cur, const uint64_t *nxt, size_t n, int width)
 	}
 	free(r);
 	return 0;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+static size_t slot_of(const uint64_t *key, const uint8_t *used, size_t mask, uint64_t v)
+{
+	size_t s = (size_t)((v * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+
+	while (used[s] && key[s] != v)
+		s = (s + 1) & mask;
+	return s;
+}
+
+int rv_rank_few(uint64_t *v, size_t n)
+{
+	size_t cap = 16, nd = 0;
+	uint64_t *key, *d;
+	uint32_t *rk;
+	uint8_t *used;
+	int ret = -ENOMEM;
+
+	while (cap < 2 * n && cap < 2 * FEW_GROUPS)
+		cap *= 2;
+	key = malloc(cap * sizeof(*key));
+	rk = malloc(cap * sizeof(*rk));
+	used = calloc(cap, 1);
+	d = malloc((FEW_GROUPS + 1) * sizeof(*d));
+	if (!key || !rk || !used || !d)
+		goto out;
+	ret = 1;
+	for (size_t i = 0; i < n; i++) {
+		size_t s = slot_of(key, used, cap - 1, v[i]);
+
+		if (used[s])
+			continue;
+		if (nd == FEW_GROUPS)
+			goto out;
+		used[s] = 1;
+		key[s] = v[i];
+		d[nd++] = v[i];
+	}
+	qsort(d, nd, sizeof(*d), cmp_u64);
+	for (size_t j = 0; j < nd; j++)
+		rk[slot_of(key, used, cap - 1, d[j])] = (uint32_t)j;
+	for (size_t i = 0; i < n; i++)
+		v[i] = rk[slot_of(key, used, cap - 1, v[i])];
+	ret = 0;
+out:
+	free(key);
+	free(rk);
+	free(used);
+	free(d);
+	return ret;
 }
 
 /* a name, and the rows [from, to) of a vrow array that have it */

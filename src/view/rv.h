@@ -234,6 +234,12 @@ int rv_cmp_keys(const struct xpp_hist_key *a, const struct xpp_hist_key *b,
  */
 int rv_key_ranks(const struct rv_cols *v, const xpp_hist *h, const uint32_t *rows, size_t n,
 		 bool collapse, uint64_t *rank);
+/* v[0..n) as their ranks (0 the least) where they are few (65536 values at most): 0, 1
+ * where they are more, -ENOMEM. */
+int rv_rank_few(uint64_t *v, size_t n);
+/* In cur[0..n), a number ordering as the pairs (cur[i], nxt[i]), both side by side where
+ * they fit 64 bits: 0, 1 where they do not (cur as it was), -ENOMEM. */
+int rv_rank_pack(uint64_t *cur, const uint64_t *nxt, size_t n);
 
 const char *rv_comm_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
 const char *rv_dso_name(const struct rv_ctx *c, const struct xpp_hist_key *k);
