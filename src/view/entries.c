@@ -979,18 +979,25 @@ out:
 	return ret;
 }
 
-/* g's rows sorted by their packed order (pack_order(), freed here): 0 or -ENOMEM */
+/*
+ * g's rows sorted by their packed order (pack_order(), in row_ranks()'s array, which has
+ * room for the records: they are made in place, last first, and it is freed here). 0 or
+ * -ENOMEM.
+ */
 static int sort_packed(struct rv_entries *g, uint64_t *order)
 {
 	size_t n = g->nr_rows;
-	struct prec *r = malloc((n + 1) * sizeof(*r)), *tmp;
+	struct prec *r = (struct prec *)order, *tmp;
 
-	for (size_t i = 0; r && i < n; i++)
-		r[i] = (struct prec){ order[i], g->rows[i] };
-	free(order);
+	/* record i takes the numbers 2i and 2i + 1: those of rows i and after are read */
+	for (size_t i = n; i-- > 0;) {
+		uint64_t k = order[i];
+
+		r[i] = (struct prec){ k, g->rows[i] };
+	}
 	tmp = malloc((n / 2 + 1) * sizeof(*tmp));
-	if (!r || !tmp)
-		return free(r), free(tmp), -ENOMEM;
+	if (!tmp)
+		return free(r), -ENOMEM;
 	sort_precs(r, tmp, n);
 	for (size_t i = 0; i < n; i++)
 		g->rows[i] = r[i].row;
@@ -999,13 +1006,17 @@ static int sort_packed(struct rv_entries *g, uint64_t *order)
 	return 0;
 }
 
-/* The ranks of the keys of g's rows as rs compares them (pos after); 0, 1 none, -ENOMEM. */
+/*
+ * The ranks of the keys of g's rows as rs compares them (pos after); 0, 1 none, -ENOMEM.
+ * The array has room for as many records of 16 bytes (sort_packed()).
+ */
 static int row_ranks(const struct rv_entries *g, const struct row_sort *rs, uint64_t **rank)
 {
 	size_t n = g->nr_rows;
 	int ret;
 
-	*rank = malloc((n + 1) * sizeof(**rank));
+	_Static_assert(sizeof(struct prec) == 2 * sizeof(uint64_t), "a record is two numbers");
+	*rank = malloc((n + 1) * sizeof(struct prec));
 	if (!*rank)
 		return -ENOMEM;
 	ret = rv_key_ranks(&rs->v, g->h, g->rows, n, !rs->tree, *rank);

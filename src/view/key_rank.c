@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "view/rv.h"
 
 #define HALF (1ULL << 63)
@@ -261,52 +262,41 @@ static const struct xpp_hist_key *key_of(struct src *s, size_t i)
  */
 static int id_ranks(struct src *s, bool dso, uint64_t *out)
 {
-	uint32_t max = 0;
-	uint8_t *seen;
-	uint64_t *rank;
-	struct vrow *r;
-	size_t m = 0;
-	int64_t nr;
-	int ret = -ENOMEM;
+	uint8_t *seen = NULL;
+	uint64_t *rank = NULL;
+	struct vrow *r = NULL;
+	size_t m = 0, cap = 0, rcap = 0;
+	int64_t nr = -ENOMEM;
 
-	for (size_t i = 0; i < s->n; i++) {
-		const struct xpp_hist_rec *e = &s->e[s->rows[i]];
-		uint32_t id = dso ? e->dso : e->comm;
-
-		if (id != XPP_HIST_NO_DSO && id > max)
-			max = id;
-	}
-	seen = calloc((size_t)max + 1, 1);
-	rank = malloc(((size_t)max + 1) * sizeof(*rank));
-	r = malloc(((size_t)max + 1) * sizeof(*r));
-	if (!seen || !rank || !r)
-		goto out;
+	/* one read of the rows: each row's id in out, each id's name at its first row */
 	for (size_t i = 0; i < s->n; i++) {
 		const struct xpp_hist_rec *e = &s->e[s->rows[i]];
 		uint32_t id = dso ? e->dso : e->comm;
 		const struct xpp_hist_key *k;
 
-		if (id == XPP_HIST_NO_DSO || seen[id])
+		out[i] = id;
+		if (id == XPP_HIST_NO_DSO || (id < cap && seen[id]))
 			continue;
+		if (XB_ARRAY_RESERVE0(seen, cap, (size_t)id + 1, 64) ||
+		    XB_ARRAY_RESERVE(r, rcap, m + 1, 16))
+			goto out;
 		seen[id] = 1;
 		k = key_of(s, i);
 		r[m++] = (struct vrow){ (uintptr_t)(dso ? rv_dso_name(s->c, k) : rv_comm_name(s->c, k)),
 					0, id };
 	}
 	/* each id's rank in rank[id], then each row's (no DSO after the last) */
+	rank = malloc((cap + 1) * sizeof(*rank));
+	if (!rank)
+		goto out;
 	nr = rank_names(r, m, rank);
-	for (size_t i = 0; nr >= 0 && i < s->n; i++) {
-		const struct xpp_hist_rec *e = &s->e[s->rows[i]];
-		uint32_t id = dso ? e->dso : e->comm;
-
-		out[i] = id == XPP_HIST_NO_DSO ? (uint64_t)nr : rank[id];
-	}
-	ret = nr < 0 ? (int)nr : 0;
+	for (size_t i = 0; nr >= 0 && i < s->n; i++)
+		out[i] = out[i] == XPP_HIST_NO_DSO ? (uint64_t)nr : rank[out[i]];
 out:
 	free(seen);
 	free(rank);
 	free(r);
-	return ret;
+	return nr < 0 ? (int)nr : 0;
 }
 
 /* sym_sort: by name, the rows without one last */
