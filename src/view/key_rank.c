@@ -210,7 +210,10 @@ static int64_t rank_names(struct vrow *r, size_t n, uint64_t *out)
 	size_t nu = 0;
 	uint64_t k = 0;
 
-	qsort(r, n, sizeof(*r), cmp_vrow);
+	/* r is NULL where no row had a name (a view filtered to nothing, a DSO column of
+	   unmapped frames only): qsort's array must not be */
+	if (n > 1)
+		qsort(r, n, sizeof(*r), cmp_vrow);
 	u = malloc((n + 1) * sizeof(*u));
 	if (!u)
 		return -ENOMEM;
