@@ -61,10 +61,13 @@ static const char script[] =
 	"\tif (n < 3) return \"\";\n"
 	"\treturn name.length <= n ? name : name.substring(0, n - 2) + \"..\";\n"
 	"}\n"
+	/* both edges rounded to 0.1 px, the width their difference: a rounded width put a
+	   callee's right edge up to 0.2 px past its caller's, one whose edge is its caller's */
 	"function place(g, x, w) {\n"
 	"\tvar r = g.getElementsByTagName(\"rect\")[0], t = g.getElementsByTagName(\"text\")[0];\n"
-	"\tr.setAttribute(\"x\", (PAD + x * FW).toFixed(1));\n"
-	"\tr.setAttribute(\"width\", (w * FW).toFixed(1));\n"
+	"\tvar x0 = Math.round((PAD + x * FW) * 10), x1 = Math.round((PAD + (x + w) * FW) * 10);\n"
+	"\tr.setAttribute(\"x\", (x0 / 10).toFixed(1));\n"
+	"\tr.setAttribute(\"width\", ((x1 - x0) / 10).toFixed(1));\n"
 	"\tt.setAttribute(\"x\", (PAD + x * FW + 3).toFixed(1));\n"
 	"\tt.textContent = fit(g.getAttribute(\"data-n\"), w * FW);\n"
 	"}\n"
