@@ -183,9 +183,14 @@ test_case "the same call graph as the unstripped binary's (cxx_inline, --inline)
 	DEBUGINFOD_URLS=$URL $R --stdio --no-children -g folded,0,callee --inline --dsos cxx \
 		-i $F/cxx.data >fetched
 	grep -q "inline_host" full || fail "no inline_host from the unstripped binary"
-	# --symfs hides libc from the first (it is not under symfs): the frames below main go
-	sed -i "s/;main;.*/;main/" full fetched
-	diff full fetched || fail "the fetched debug file gives another report"
+	# --symfs hides libc from the first (it is not under symfs): the frames below main go,
+	# and so do the stacks that never reach main (a sample in a PLT stub, whose caller the
+	# frame pointers skip, goes on in libc), which the two name differently
+	for f in full fetched; do
+		awk "!/;/ || /[; ]main(;|\$)/" $f | sed -E "s/([; ])main;.*/\1main/" >$f.cut
+	done
+	grep -q "inline_host" full.cut || fail "no inline_host left to compare"
+	diff full.cut fetched.cut || fail "the fetched debug file gives another report"
 '
 
 test_case "script names the functions from the server's file" '
