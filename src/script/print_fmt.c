@@ -325,12 +325,15 @@ static bool postfix(struct parser *ps, bool tables)
 		return true;
 	case T_NAME:
 		if (is_name(ps, "sizeof")) {
+			/* of a type only, as every real format has it (sizeof(u64)):
+			 * libtraceevent frees a token it reads again after sizeof(REC->X)
+			 * inside an expression (a use after free the fuzzer found) */
 			next(ps);
 			if (!expect(ps, "("))
 				return false;
 			if (type_paren(ps))
 				return true;
-			return cond(ps, false) && expect(ps, ")");
+			return fail(ps, "its print fmt takes sizeof of an expression");
 		}
 		rec = is_name(ps, "REC");
 		name = !rec;

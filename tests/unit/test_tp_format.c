@@ -46,7 +46,7 @@ static void good_print_fmts(void)
 		"\"%s\", __print_array(__get_dynamic_array(s), __get_dynamic_array_len(s) / sizeof(u64), sizeof(u64))",
 		"\"%d\", !REC->a && ~REC->a || -REC->a",
 		"\"%d\", jiffies_to_msecs(REC->a)",
-		"\"%d\", sizeof(REC->a)",
+		"\"%d\", sizeof(u64) * 2",
 		"\"%c\", 'x'",
 		"\"%c %lu\", __get_str(s)[0], REC->a[1]",
 	};
@@ -85,6 +85,9 @@ static void damaged_print_fmts(void)
 		{ "\"%s\", __print_array(x, 4, 8)", "its print fmt prints a buffer that is not a field" },
 		{ "\"%d\", (REC->a", "its print fmt is not a C expression" },
 		{ "\"%d\", REC->a[1][3]", "its print fmt indexes an element twice" },
+		{ "\"%p\", ((char *)REC->a) + sizeof(REC->a)",
+		  "its print fmt takes sizeof of an expression" },
+		{ "\"%d\", sizeof(REC->a)", "its print fmt takes sizeof of an expression" },
 	};
 	const char *why;
 
