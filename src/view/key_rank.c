@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/hash.h"
 #include "view/rv.h"
 
 #define HALF (1ULL << 63)
@@ -137,54 +138,64 @@ static int cmp_u64(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-static size_t slot_of(const uint64_t *key, const uint8_t *used, size_t mask, uint64_t v)
-{
-	size_t s = (size_t)((v * 0x9e3779b97f4a7c15ULL) >> 32) & mask;
+/* The distinct values rv_rank_few() met, in the project's slot table: a value's slot is
+ * its place in d + 1, then (d sorted) its rank + 1. */
+struct few {
+	uint64_t *d;
+	size_t cap;
+	struct xb_slots index;
+};
 
-	while (used[s] && key[s] != v)
-		s = (s + 1) & mask;
-	return s;
+static uint64_t few_hash_of(const void *ctx, uint32_t v)
+{
+	return xb_hash_u64(((const struct few *)ctx)->d[v - 1]);
+}
+
+static bool few_eq(const void *ctx, uint32_t v, const void *key)
+{
+	return ((const struct few *)ctx)->d[v - 1] == *(const uint64_t *)key;
+}
+
+static uint32_t *few_slot(const struct few *f, uint64_t x)
+{
+	return xb_slots_find(&f->index, xb_hash_u64(x), few_eq, f, &x);
 }
 
 int rv_rank_few(uint64_t *v, size_t n)
 {
-	size_t cap = 16, nd = 0;
-	uint64_t *key, *d;
-	uint32_t *rk;
-	uint8_t *used;
+	struct few f = { NULL, 0, { 0 } };
+	uint32_t nd = 0;
 	int ret = -ENOMEM;
 
-	while (cap < 2 * n && cap < 2 * FEW_GROUPS)
-		cap *= 2;
-	key = malloc(cap * sizeof(*key));
-	rk = malloc(cap * sizeof(*rk));
-	used = calloc(cap, 1);
-	d = malloc((FEW_GROUPS + 1) * sizeof(*d));
-	if (!key || !rk || !used || !d)
-		goto out;
-	ret = 1;
 	for (size_t i = 0; i < n; i++) {
-		size_t s = slot_of(key, used, cap - 1, v[i]);
+		uint32_t *s;
 
-		if (used[s])
-			continue;
-		if (nd == FEW_GROUPS)
+		if (xb_slots_reserve(&f.index, nd + 1, few_hash_of, &f))
 			goto out;
-		used[s] = 1;
-		key[s] = v[i];
-		d[nd++] = v[i];
+		s = few_slot(&f, v[i]);
+		if (*s)
+			continue;
+		if (nd == FEW_GROUPS) {
+			ret = 1;
+			goto out;
+		}
+		if (XB_ARRAY_RESERVE(f.d, f.cap, (size_t)nd + 1, 64))
+			goto out;
+		f.d[nd] = v[i];
+		*s = ++nd;
 	}
-	qsort(d, nd, sizeof(*d), cmp_u64);
-	for (size_t j = 0; j < nd; j++)
-		rk[slot_of(key, used, cap - 1, d[j])] = (uint32_t)j;
+	/* d sorted, its values put back in order: each one's slot its rank + 1 */
+	if (nd > 1)
+		qsort(f.d, nd, sizeof(*f.d), cmp_u64);
+	xb_slots_clear(&f.index);
+	for (uint32_t j = 0; j < nd; j++)
+		*few_slot(&f, f.d[j]) = j + 1;
 	for (size_t i = 0; i < n; i++)
-		v[i] = rk[slot_of(key, used, cap - 1, v[i])];
+		v[i] = *few_slot(&f, v[i]) - 1;
 	ret = 0;
 out:
-	free(key);
-	free(rk);
-	free(used);
-	free(d);
+	free(f.d);
+	xb_slots_free(&f.index);
 	return ret;
 }
 
