@@ -29,6 +29,20 @@ static int cmp_vrow(const void *pa, const void *pb)
 	return x->b < y->b ? -1 : x->b > y->b;
 }
 
+/* r[0..n) sorted, and each row's pair (a, b) ranked: equal pairs one rank, 0 first, in
+ * out[r[j].i]. */
+static void rank_pairs(struct vrow *r, size_t n, uint64_t *out)
+{
+	uint64_t k = 0;
+
+	qsort(r, n, sizeof(*r), cmp_vrow);
+	for (size_t j = 0; j < n; j++) {
+		if (j && (r[j].a != r[j - 1].a || r[j].b != r[j - 1].b))
+			k++;
+		out[r[j].i] = k;
+	}
+}
+
 static int bits_of(uint64_t v)
 {
 	return v ? 64 - __builtin_clzll(v) : 0;
@@ -110,7 +124,6 @@ int rv_rank_pack(uint64_t *cur, const uint64_t *nxt, size_t n)
  */
 static int combine(uint64_t *cur, const uint64_t *nxt, size_t n, int width)
 {
-	uint64_t k = 0;
 	struct vrow *r;
 	int ret = pack(cur, nxt, n, width);
 
@@ -121,12 +134,7 @@ static int combine(uint64_t *cur, const uint64_t *nxt, size_t n, int width)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		r[i] = (struct vrow){ cur[i], nxt[i], (uint32_t)i };
-	qsort(r, n, sizeof(*r), cmp_vrow);
-	for (size_t i = 0; i < n; i++) {
-		if (i && (r[i].a != r[i - 1].a || r[i].b != r[i - 1].b))
-			k++;
-		cur[r[i].i] = k;
-	}
+	rank_pairs(r, n, cur);
 	free(r);
 	return 0;
 }
@@ -442,7 +450,6 @@ static int sym_collapse_part(struct src *s, uint64_t *out)
 {
 	struct vrow *r = malloc((s->n + 1) * sizeof(*r));
 	size_t m = 0;
-	uint64_t rk = 0;
 
 	if (!r)
 		return -ENOMEM;
@@ -455,12 +462,7 @@ static int sym_collapse_part(struct src *s, uint64_t *out)
 		else if ((sy = sym_of(s, k)))
 			r[m++] = (struct vrow){ sy->start, sy->end, (uint32_t)i };
 	}
-	qsort(r, m, sizeof(*r), cmp_vrow);
-	for (size_t j = 0; j < m; j++) {
-		if (j && (r[j].a != r[j - 1].a || r[j].b != r[j - 1].b))
-			rk++;
-		out[r[j].i] = rk;
-	}
+	rank_pairs(r, m, out);
 	free(r);
 	return 0;
 }
