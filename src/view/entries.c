@@ -912,7 +912,9 @@ static inline bool prec_before(const struct prec *a, const struct prec *b)
 
 /*
  * A stable merge sort of r[0..n) by before() (tmp: room for n / 2 + 1): qsort_r()'s order
- * of the rows, the sort being stable where its comparison is an order.
+ * of the rows, the sort being stable where its comparison is an order. And name##_rows():
+ * g's rows put in the order of their records r[0..g->nr_rows) once sorted (r, NULL where
+ * its allocation failed, is freed here), 0 or -ENOMEM: both kinds of record end alike.
  */
 #define MERGE_SORT(name, type, before)                                                      \
 	static void name(type *r, type *tmp, size_t n)                                      \
@@ -938,6 +940,21 @@ static inline bool prec_before(const struct prec *a, const struct prec *b)
 		while (i < h && j < n)                                                      \
 			r[k++] = before(&r[j], &tmp[i]) ? r[j++] : tmp[i++];                \
 		memcpy(&r[k], &tmp[i], (h - i) * sizeof(*r));                               \
+	}                                                                                   \
+                                                                                            \
+	static int name##_rows(struct rv_entries *g, type *r)                               \
+	{                                                                                   \
+		size_t n = g->nr_rows;                                                      \
+		type *tmp = r ? malloc((n / 2 + 1) * sizeof(*tmp)) : NULL;                  \
+                                                                                            \
+		if (!tmp)                                                                   \
+			return free(r), -ENOMEM;                                            \
+		name(r, tmp, n);                                                            \
+		for (size_t i = 0; i < n; i++)                                              \
+			g->rows[i] = r[i].row;                                              \
+		free(r);                                                                    \
+		free(tmp);                                                                  \
+		return 0;                                                                   \
 	}
 
 MERGE_SORT(sort_recs, struct srec, rec_before)
@@ -987,7 +1004,7 @@ out:
 static int sort_packed(struct rv_entries *g, uint64_t *order)
 {
 	size_t n = g->nr_rows;
-	struct prec *r = (struct prec *)order, *tmp;
+	struct prec *r = (struct prec *)order;
 
 	/* record i takes the numbers 2i and 2i + 1: those of rows i and after are read */
 	for (size_t i = n; i-- > 0;) {
@@ -995,15 +1012,7 @@ static int sort_packed(struct rv_entries *g, uint64_t *order)
 
 		r[i] = (struct prec){ k, g->rows[i] };
 	}
-	tmp = malloc((n / 2 + 1) * sizeof(*tmp));
-	if (!tmp)
-		return free(r), -ENOMEM;
-	sort_precs(r, tmp, n);
-	for (size_t i = 0; i < n; i++)
-		g->rows[i] = r[i].row;
-	free(r);
-	free(tmp);
-	return 0;
+	return sort_precs_rows(g, r);
 }
 
 /*
@@ -1040,7 +1049,7 @@ static int sort_rows(struct rv_entries *g, struct row_sort *rs,
 	size_t n = g->nr_rows, nr;
 	const struct xpp_hist_rec *h = xpp_hist_recs(g->h, &nr);
 	bool depths = depths_compare(g);
-	struct srec *r, *tmp;
+	struct srec *r;
 	uint64_t *rank;
 	int ret = row_ranks(g, rs, &rank);
 
@@ -1059,15 +1068,7 @@ static int sort_rows(struct rv_entries *g, struct row_sort *rs,
 	for (size_t i = 0; r && i < n; i++)
 		r[i] = rec_of(g, h, depths, g->rows[i], rank[i]);
 	free(rank);
-	tmp = malloc((n / 2 + 1) * sizeof(*tmp));
-	if (!r || !tmp)
-		return free(r), free(tmp), -ENOMEM;
-	sort_recs(r, tmp, n);
-	for (size_t i = 0; i < n; i++)
-		g->rows[i] = r[i].row;
-	free(r);
-	free(tmp);
-	return 0;
+	return sort_recs_rows(g, r);
 }
 
 /*
