@@ -352,7 +352,7 @@ $(BUILD)/xperf-top: $(call obj,$(TOP_SRC)) $(TUI_LIB) $(VIEW_LIB) $(PROFILE_LIB)
 
 # Unit tests link the libraries and the commands' archives, never their .c files.
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(call obj,$(UNIT_LIB_SRC)) $(RECORD_OBJS) $(STAT_OBJS) $(SCRIPT_OBJS) \
-		  $(PROFILE_LIB) $(LIBS_ALL)
+		  $(VIEW_LIB) $(PROFILE_LIB) $(LIBS_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ZSTD_LIBS) $(REPORT_LIBS) -lm
 # the TUI library's live entry point, as top calls it (tests/cmd/tui_live.sh)
