@@ -183,6 +183,42 @@ static void test_lean_reads_and_freeze(void)
 	xpp_cg_free(g);
 }
 
+/*
+ * Keys under nodes of another tree (a graph built level by level keeps its level's
+ * (node there, frame) pairs so): parents past this tree's last node. After a big tree
+ * made the lookup table large, a reset clears only the slots of the nodes there are,
+ * each found again: every pair must be in the table then, and found again after it.
+ */
+static void test_foreign_parents_and_reset(void)
+{
+	xpp_callgraph *g = xpp_cg_create();
+	int64_t id[64];
+
+	REQUIRE(g);
+	for (uint32_t i = 0; i < 100000; i++)
+		CHECK(xpp_cg_child(g, i % 1000, i) > 0);
+	for (int round = 0; round < 3; round++) {
+		xpp_cg_reset(g);
+		for (uint32_t i = 0; i < 64; i++) {
+			/* parents 5000 and up: no node of g; 0..3 and 20..27: nodes of g, or to be
+			   (a pair of parent 20 comes before g has a node 20, and after) */
+			uint32_t parent = i % 2 ? 5000 + i / 4 : i % 8 / 2 + (i >= 16 ? 20 : 0);
+
+			id[i] = xpp_cg_child(g, parent, i % 4 + (uint32_t)round);
+			REQUIRE(id[i] > 0);
+		}
+		/* 32 pairs of odd i, 4 + 4 of even i (each twice or more): no pair twice */
+		CHECK_EQ_U64(xpp_cg_nr_nodes(g), 1 + 32 + 4 + 4);
+		for (uint32_t i = 0; i < 64; i++) {
+			uint32_t parent = i % 2 ? 5000 + i / 4 : i % 8 / 2 + (i >= 16 ? 20 : 0);
+
+			CHECK_EQ_U64(xpp_cg_child(g, parent, i % 4 + (uint32_t)round), id[i]);
+			CHECK_EQ_U64(xpp_cg_parent(g, (uint32_t)id[i]), parent);
+		}
+	}
+	xpp_cg_free(g);
+}
+
 /* frames are interned through hist_add_id: same key, same id, ids dense and stable */
 static void test_intern_ids(void)
 {
@@ -210,6 +246,7 @@ int main(void)
 	RUN(test_empty_path);
 	RUN(test_hidden);
 	RUN(test_lean_reads_and_freeze);
+	RUN(test_foreign_parents_and_reset);
 	RUN(test_intern_ids);
 	UNIT_MAIN_END();
 }

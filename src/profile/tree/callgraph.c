@@ -1,4 +1,7 @@
-/* The call tree: lean nodes in arrays, found by (parent, key) through open addressing. */
+/*
+ * The call tree: lean nodes in arrays. A node's first child is found through its parent
+ * (`first`); its other children by (parent, key) through open addressing.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +20,17 @@ struct hidden_rec {
 struct xpp_callgraph {
 	uint64_t *pk;              /* per node: parent << 32 | key */
 	uint32_t *self_ix;         /* per node: its index in selfs + 1, 0 none */
+	/*
+	 * per node: its first child, 0 none. Only the later children go in the lookup
+	 * table: a path of new frames is a chain of only children, found and added with no
+	 * lookup, where each added a slot at a random place (issue 20: 10 million nodes at
+	 * 1M distinct paths, two cache misses each once the table outgrew the cache).
+	 */
+	uint32_t *first;
 	uint32_t nr, cap;
+	uint32_t nr_table;         /* nodes in the lookup table: those not a first child */
+	bool pairs;                /* a parent was no node here (xpp_cg_child()): since then,
+				      and until a reset, every new node goes in the table */
 	struct self_rec *selfs;
 	uint32_t *self_tags;       /* per self: xpp_cg_set_tag()'s tag when it was made */
 	uint64_t *self_seqs;       /* per self: and its sequence number */
@@ -68,12 +81,14 @@ xpp_callgraph *xpp_cg_create(void)
 	g->cap = 256;
 	g->pk = malloc(g->cap * sizeof(*g->pk));
 	g->self_ix = malloc(g->cap * sizeof(*g->self_ix));
-	if (!g->pk || !g->self_ix) {
+	g->first = malloc(g->cap * sizeof(*g->first));
+	if (!g->pk || !g->self_ix || !g->first) {
 		xpp_cg_free(g);
 		return NULL;
 	}
 	g->pk[0] = 0;
 	g->self_ix[0] = 0;
+	g->first[0] = 0;
 	g->nr = 1;
 	return g;
 }
@@ -84,6 +99,7 @@ void xpp_cg_free(xpp_callgraph *g)
 		return;
 	free(g->pk);
 	free(g->self_ix);
+	free(g->first);
 	free(g->selfs);
 	free(g->self_tags);
 	free(g->self_seqs);
@@ -100,14 +116,30 @@ void xpp_cg_free(xpp_callgraph *g)
  * clearing it whole costs no more. Either way the cost is the tree's, not the largest's
  * (issue 20: a scratch tree reset per entry made a profile of a million entries quadratic).
  */
+/*
+ * Whether node i (> 0) is in the lookup table: it is not its parent's first child, or its
+ * "parent" was no node of this tree when it was added (xpp_cg_child() allows that; a real
+ * parent's id is lower than its child's).
+ */
+static bool in_table(const xpp_callgraph *g, uint32_t i)
+{
+	uint32_t parent = (uint32_t)(g->pk[i] >> 32);
+
+	return parent >= i || g->first[parent] != i;
+}
+
 void xpp_cg_reset(xpp_callgraph *g)
 {
-	if (g->nslots && (uint64_t)g->nr * 8 >= g->nslots) {
+	if (g->nslots && (uint64_t)g->nr_table * 8 >= g->nslots) {
 		memset(g->slots, 0, g->nslots * sizeof(*g->slots));
 	} else if (g->nslots) {
 		/* a probe passes over the slots cleared already: it stops at its node only */
 		for (uint32_t i = 1; i < g->nr; i++) {
-			uint32_t s = slot_of(g, hash_pk(g->pk[i]));
+			uint32_t s;
+
+			if (!in_table(g, i))
+				continue;
+			s = slot_of(g, hash_pk(g->pk[i]));
 
 			while (g->slots[s] != i)
 				s = (s + 1) & (g->nslots - 1);
@@ -115,7 +147,10 @@ void xpp_cg_reset(xpp_callgraph *g)
 		}
 	}
 	g->self_ix[0] = 0;
+	g->first[0] = 0;
 	g->nr = 1;
+	g->nr_table = 0;
+	g->pairs = false;
 	g->nr_selfs = 0;
 	g->nr_hidden = 0;
 	g->full_valid = false;
@@ -131,17 +166,17 @@ void xpp_cg_freeze(xpp_callgraph *g)
 }
 
 /*
- * The lookup table for the nodes there are and the next one, at most 3/4 full: at that
- * load a miss probes a few slots, and a slot costs 4 bytes for 1.3 to 2.7 per node.
+ * The lookup table for the nodes in it and one more, at most 3/4 full: at that load a
+ * miss probes a few slots, and a slot costs 4 bytes for 1.3 to 2.7 per node in it.
  */
-static int grow_slots(xpp_callgraph *g, uint32_t more)
+static int grow_slots(xpp_callgraph *g)
 {
 	uint32_t n = g->nslots ? g->nslots : 1024;
 	unsigned int bits = 0;
 	uint32_t *s;
 	uint8_t *t;
 
-	while ((uint64_t)(g->nr + more) * 4 > (uint64_t)n * 3)
+	while ((uint64_t)(g->nr_table + 1) * 4 > (uint64_t)n * 3)
 		n *= 2;
 	if (n == g->nslots)
 		n *= 2;
@@ -165,6 +200,8 @@ static int grow_slots(xpp_callgraph *g, uint32_t more)
 		uint64_t h = hash_pk(g->pk[i]);
 		uint32_t k = slot_of(g, h);
 
+		if (!in_table(g, i))
+			continue;
 		if (i + 16 < g->nr) {
 			uint32_t a = slot_of(g, hash_pk(g->pk[i + 16]));
 
@@ -183,7 +220,7 @@ static int grow_nodes(xpp_callgraph *g)
 {
 	uint32_t cap = g->cap * 2;
 	uint64_t *pk;
-	uint32_t *si;
+	uint32_t *si, *fc;
 
 	if (cap <= g->cap || cap > (1u << 31))
 		return -ENOMEM;
@@ -195,19 +232,26 @@ static int grow_nodes(xpp_callgraph *g)
 	if (!si)
 		return -ENOMEM;
 	g->self_ix = si;
+	fc = realloc(g->first, (size_t)cap * sizeof(*fc));
+	if (!fc)
+		return -ENOMEM;
+	g->first = fc;
 	g->cap = cap;
 	return 0;
 }
 
-/* Room for `more` new nodes: in the lookup table (at most 3/4 full) and the node arrays. */
-static int room(xpp_callgraph *g, uint32_t more)
+/* Room for one new node in the node arrays. */
+static int room_node(xpp_callgraph *g)
 {
-	if ((!g->nslots || (uint64_t)(g->nr + more) * 4 > (uint64_t)g->nslots * 3) &&
-	    grow_slots(g, more))
+	return g->nr < g->cap || !grow_nodes(g) ? 0 : -ENOMEM;
+}
+
+/* Room for one more node in the lookup table (at most 3/4 full). */
+static int room_table(xpp_callgraph *g)
+{
+	if ((!g->nslots || (uint64_t)(g->nr_table + 1) * 4 > (uint64_t)g->nslots * 3) &&
+	    grow_slots(g))
 		return -ENOMEM;
-	while (g->nr + (uint64_t)more > g->cap)
-		if (grow_nodes(g))
-			return -ENOMEM;
 	return 0;
 }
 
@@ -223,79 +267,58 @@ static uint32_t *find_slot(const xpp_callgraph *g, uint64_t pk, uint64_t h)
 	return &g->slots[s];
 }
 
-/* A new node (parent, key) at the empty slot *slot (room() made room for it). */
-static uint32_t add_node(xpp_callgraph *g, uint64_t pk, uint64_t h, uint32_t *slot)
+/* A new node (parent, key), without a place in the lookup table (room_node() made room). */
+static uint32_t new_node(xpp_callgraph *g, uint64_t pk)
 {
 	uint32_t id = g->nr++;
 
 	g->pk[id] = pk;
 	g->self_ix[id] = 0;
-	*slot = id;
-	g->tags[slot - g->slots] = tag_of(h);
+	g->first[id] = 0;
 	g->full_valid = false;
 	return id;
 }
 
 int64_t xpp_cg_child(xpp_callgraph *g, uint32_t parent, uint32_t key)
 {
-	uint64_t pk = (uint64_t)parent << 32 | key, h = hash_pk(pk);
-	uint32_t *slot;
+	uint64_t pk = (uint64_t)parent << 32 | key, h;
+	uint32_t c = parent < g->nr ? g->first[parent] : 0, *slot, id;
 
-	if (room(g, 1))
+	if (c && (uint32_t)g->pk[c] == key)
+		return c;
+	if (room_node(g))
+		return -ENOMEM;
+	/*
+	 * A parent past the last node is a pair of another tree's ids, and that id may become
+	 * a node here later: once the table holds such a pair, a parent without a first child
+	 * may still have a child in it, so no node is a first child until the next reset.
+	 */
+	if (parent >= g->nr)
+		g->pairs = true;
+	if (!c && !g->pairs)
+		return g->first[parent] = new_node(g, pk);
+	h = hash_pk(pk);
+	if (room_table(g))
 		return -ENOMEM;
 	slot = find_slot(g, pk, h);
-	return *slot ? *slot : add_node(g, pk, h, slot);
+	if (*slot)
+		return *slot;
+	id = new_node(g, pk);
+	*slot = id;
+	g->tags[slot - g->slots] = tag_of(h);
+	g->nr_table++;
+	return id;
 }
-
-/* Paths past the first this long are added in batches of new nodes at most this long. */
-#define BATCH 64
 
 int64_t xpp_cg_add_path(xpp_callgraph *g, const uint32_t *keys, size_t n, uint64_t period,
 			uint64_t count)
 {
-	uint32_t cur = 0, *slot = NULL;
-	uint64_t pk, h;
-	size_t i;
+	int64_t cur = 0;
 
-	/* the nodes there are: each lookup needs the one before */
-	for (i = 0; i < n; i++) {
-		pk = (uint64_t)cur << 32 | keys[i];
-		h = hash_pk(pk);
-		if (room(g, 1))
-			return -ENOMEM;
-		slot = find_slot(g, pk, h);
-		if (!*slot)
-			break;
-		cur = *slot;
-	}
-	/*
-	 * The rest are new, and so are their children: their ids are the next ones, known
-	 * now, and so are their slots' places. Asked for all at once, their cache misses
-	 * overlap, where one lookup after the other waited for each (issue 20: a profile
-	 * of distinct paths adds most of its nodes so, 10 million at 1M samples).
-	 */
-	while (i < n) {
-		uint32_t m = n - i < BATCH ? (uint32_t)(n - i) : BATCH, next;
-
-		if (room(g, m))
-			return -ENOMEM;
-		next = g->nr;
-		for (uint32_t j = 0; j < m; j++) {
-			uint32_t s = slot_of(g, hash_pk((uint64_t)(j ? next + j - 1 : cur) << 32 |
-							keys[i + j]));
-
-			__builtin_prefetch(&g->slots[s], 1);
-			__builtin_prefetch(&g->tags[s], 1);
-		}
-		for (uint32_t j = 0; j < m; j++, i++) {
-			pk = (uint64_t)cur << 32 | keys[i];
-			h = hash_pk(pk);
-			/* (the table may have grown since the first lookup) */
-			slot = find_slot(g, pk, h);
-			cur = *slot ? *slot : add_node(g, pk, h, slot);
-		}
-	}
-	return xpp_cg_add_self(g, cur, period, count);
+	for (size_t i = 0; i < n; i++)
+		if ((cur = xpp_cg_child(g, (uint32_t)cur, keys[i])) < 0)
+			return cur;
+	return xpp_cg_add_self(g, (uint32_t)cur, period, count);
 }
 
 int64_t xpp_cg_add_self(xpp_callgraph *g, uint32_t cur, uint64_t period, uint64_t count)

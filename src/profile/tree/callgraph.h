@@ -36,7 +36,11 @@ typedef struct xpp_callgraph xpp_callgraph;
 xpp_callgraph *xpp_cg_create(void);
 void xpp_cg_free(xpp_callgraph *g);
 
-/* The child of parent with this key, added if new: its id, or -ENOMEM. */
+/*
+ * The child of parent with this key, added if new: its id, or -ENOMEM. parent may also be
+ * no node of g (a caller keeping pairs of another tree's node and a key): such a node is
+ * only found again, it is no tree's child.
+ */
 int64_t xpp_cg_child(xpp_callgraph *g, uint32_t parent, uint32_t key);
 
 /*
