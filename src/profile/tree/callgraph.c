@@ -25,6 +25,7 @@ struct xpp_callgraph {
 	 * table: a path of new frames is a chain of only children, found and added with no
 	 * lookup, where each added a slot at a random place (issue 20: 10 million nodes at
 	 * 1M distinct paths, two cache misses each once the table outgrew the cache).
+	 * NULL while frozen, like the table.
 	 */
 	uint32_t *first;
 	uint32_t nr, cap;
@@ -147,7 +148,8 @@ void xpp_cg_reset(xpp_callgraph *g)
 		}
 	}
 	g->self_ix[0] = 0;
-	g->first[0] = 0;
+	if (g->first)
+		g->first[0] = 0;
 	g->nr = 1;
 	g->nr_table = 0;
 	g->pairs = false;
@@ -160,9 +162,36 @@ void xpp_cg_freeze(xpp_callgraph *g)
 {
 	free(g->slots);
 	free(g->tags);
+	free(g->first);
 	g->slots = NULL;
 	g->tags = NULL;
+	g->first = NULL;
 	g->nslots = 0;
+	g->nr_table = 0;
+}
+
+/*
+ * The first children again after a freeze: a parent's lowest child id, as adding made
+ * them, and the others to go in the table. A pair of another tree's ids (its "parent" no
+ * lower than itself) makes it a table of pairs again, as when it was added.
+ */
+static int thaw(xpp_callgraph *g)
+{
+	g->first = calloc(g->cap, sizeof(*g->first));
+	if (!g->first)
+		return -ENOMEM;
+	g->pairs = false;
+	for (uint32_t i = 1; i < g->nr; i++) {
+		uint32_t parent = (uint32_t)(g->pk[i] >> 32);
+
+		if (parent >= i)
+			g->pairs = true;
+		else if (!g->first[parent])
+			g->first[parent] = i;
+	}
+	for (uint32_t i = 1; i < g->nr; i++)
+		g->nr_table += in_table(g, i);
+	return 0;
 }
 
 /*
@@ -232,10 +261,12 @@ static int grow_nodes(xpp_callgraph *g)
 	if (!si)
 		return -ENOMEM;
 	g->self_ix = si;
-	fc = realloc(g->first, (size_t)cap * sizeof(*fc));
-	if (!fc)
-		return -ENOMEM;
-	g->first = fc;
+	if (g->first) {
+		fc = realloc(g->first, (size_t)cap * sizeof(*fc));
+		if (!fc)
+			return -ENOMEM;
+		g->first = fc;
+	}
 	g->cap = cap;
 	return 0;
 }
@@ -282,8 +313,11 @@ static uint32_t new_node(xpp_callgraph *g, uint64_t pk)
 int64_t xpp_cg_child(xpp_callgraph *g, uint32_t parent, uint32_t key)
 {
 	uint64_t pk = (uint64_t)parent << 32 | key, h;
-	uint32_t c = parent < g->nr ? g->first[parent] : 0, *slot, id;
+	uint32_t c, *slot, id;
 
+	if (!g->first && thaw(g))
+		return -ENOMEM;
+	c = parent < g->nr ? g->first[parent] : 0;
 	if (c && (uint32_t)g->pk[c] == key)
 		return c;
 	if (room_node(g))

@@ -95,8 +95,8 @@ uint32_t xpp_cg_self_tag(const xpp_callgraph *g, uint32_t id, uint64_t *seq);
 bool xpp_cg_self(const xpp_callgraph *g, uint32_t id, uint64_t *period, uint64_t *count);
 
 /*
- * No more paths for now: drop the lookup table (a quarter to a half of the tree's memory).
- * Adding again rebuilds it.
+ * No more paths for now: drop what finds a node (its first child per node, the table of the
+ * others: a quarter of the tree's memory). Adding again rebuilds it.
  */
 void xpp_cg_freeze(xpp_callgraph *g);
 
