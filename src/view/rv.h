@@ -216,7 +216,6 @@ int rv_out_width(const struct rv_cols *v, unsigned int col);
 /* How entries of one key column compare, as perf sorts them (< 0: a first). */
 int rv_cmp_col(const struct rv_ctx *c, const struct xpp_hist_key *a,
 	       const struct xpp_hist_key *b, unsigned int col);
-/* The tie-break between entries of equal overhead: by each column's text, as perf sorts. */
 /* Key col's order as perf collapses entries (rv_key.collapse, else cmp). */
 int rv_collapse_col(const struct rv_ctx *c, const struct xpp_hist_key *a,
 		    const struct xpp_hist_key *b, unsigned int col);
