@@ -134,7 +134,6 @@ nocfi_rec() {
 	fi
 	pid=$(awk '/^nocfi: pid/ { print $3 }' nocfi.out)
 	[ -n "$pid" ] || fail "the nocfi workload printed no pid: $(cat nocfi.out rec.err)"
-	echo "/tmp/perf-$pid.map" >>maps
 }
 export -f nocfi_rec
 
@@ -142,9 +141,10 @@ export -f nocfi_rec
 # that has no CFI for it, and stops at JIT code (no file to read CFI from); xperf the same
 dwarf_case "frames without CFI (in the binary: rbp; JIT code: the end), as perf, both recorders" '
 	[ -x "$WL/nocfi" ] || skip "$WL/nocfi is not built"
+	# every nocfi process (the probe, each perf record run) lists its map file there
+	export WL_MAP_LIST=$PWD/maps
+	trap "[ ! -f \"\$WL_MAP_LIST\" ] || xargs rm -f <\"\$WL_MAP_LIST\"" EXIT
 	"$WL/nocfi" 0 >/dev/null 2>&1 || skip "the nocfi workload does not run on this machine"
-	trap "xargs rm -f <maps" EXIT
-	: >maps
 	nocfi_rec perf p.data
 	have_xrec=0
 	if [ -x "$XPERF_BUILD/xperf-record" ]; then nocfi_rec xperf x.data; have_xrec=1; fi
@@ -173,9 +173,16 @@ dwarf_case "node (three executable segments, its builtins mapped twice, JIT code
 	while (Date.now() - t0 < 700) { s += fib(20); o["k" + (s % 1000)] = JSON.stringify({ a: s }); }
 	console.log(s);
 	EOF
+	# node writes /tmp/perf-PID.map: removed when the case ends, whatever happens, for
+	# each process of the file (the node it ran)
+	node_maps() {
+		[ -f n.data ] || return 0
+		perf script -F pid -i n.data 2>/dev/null | sort -u | while read -r p; do
+			case $p in *[!0-9]* | "") ;; *) rm -f "/tmp/perf-$p.map" ;; esac
+		done
+	}
+	trap node_maps EXIT
 	prec --call-graph dwarf -o n.data -- node --perf-basic-prof b.js
-	pid=$(perf_run script -F pid -i n.data 2>/dev/null | awk "{ print \$1; exit }")
-	trap "rm -f /tmp/perf-$pid.map" EXIT
 	perf_run script --no-inline -F ip -i n.data >n.perf 2>/dev/null || fail "perf script"
 	"$XPERF_BUILD/xperf-script" --no-inline -F ip -i n.data >n.xperf 2>n.err || fail "$(cat n.err)"
 	same_chains n.perf n.xperf 99

@@ -64,8 +64,6 @@ jit_rec() {
 	pid=$(awk '/^jit: pid/ { print $3 }' jit.out)
 	[ -n "$pid" ] || fail "the jit workload printed no pid: $(cat jit.out prec.err)"
 	map=/tmp/perf-$pid.map
-	# the map file is the workload's, removed when the case ends whatever happens
-	trap 'rm -f "$map"' EXIT
 	[ -s "$map" ] || fail "the jit workload wrote no $map"
 }
 
@@ -74,6 +72,10 @@ jit_rec() {
 jit_case() {
 	local name=$1 ropts=$2 opts=$3 only=${4:-}
 	ONLY=$only perf_case "$name: jit_a/jit_b from /tmp/perf-PID.map, then raw addresses without it" '
+		# every jit process (each perf record run) lists its map file there, removed when
+		# the case ends whatever happens
+		export WL_MAP_LIST=$PWD/maps
+		trap "[ ! -f \"\$WL_MAP_LIST\" ] || xargs rm -f <\"\$WL_MAP_LIST\"" EXIT
 		jit_rec j.data '"$ropts"'
 		compare j.data '"$opts"'
 		grep -qE "\[JIT\] tid $pid +\[\.\] jit_a$" xperf.out || fail "no jit_a row of [JIT] tid $pid"

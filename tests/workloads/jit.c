@@ -35,7 +35,7 @@ static void write_map(unsigned char *code)
 	char path[64];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	wl_map_path(path, sizeof(path));
 	f = fopen(path, "w");
 	if (!f) {
 		perror(path);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /*
  * BURN is a macro, not a function, so every work function carries its own copy of the
@@ -77,6 +78,24 @@ static inline double wl_arg_double(int argc, char **argv, int i, double def)
 		exit(2);
 	}
 	return v;
+}
+
+/*
+ * The path of this process's perf map file (/tmp/perf-PID.map, as JITs write it) in buf.
+ * Where WL_MAP_LIST names a file (the tests), the path is first appended to it: a test
+ * removes the map files of every process it ran, also of runs whose output it never saw
+ * (a probe run, a perf record that perf_run ran again).
+ */
+static inline void wl_map_path(char *buf, size_t size)
+{
+	const char *list = getenv("WL_MAP_LIST");
+	FILE *f;
+
+	snprintf(buf, size, "/tmp/perf-%d.map", (int)getpid());
+	if (list && *list && (f = fopen(list, "a"))) {
+		fprintf(f, "%s\n", buf);
+		fclose(f);
+	}
 }
 
 #endif
