@@ -14,11 +14,12 @@
  * caller first).
  *
  * Stored lean (issue 11: a profile where every sample has its own path must stay near 200
- * bytes a path): per node its (parent, key) and where its own samples are, plus a lookup
- * table while paths are added. The full nodes below (children lists, depth, totals) are
- * built on first use by xpp_cg_node(), at about 56 bytes a node: fine for the small trees
- * of a view, costly for a profile's event trees with millions of distinct paths, which
- * the lean accessors (xpp_cg_parent(), xpp_cg_key(), xpp_cg_self()) read as they are.
+ * bytes a path): per node its (parent, key) and where its own samples are, plus, while
+ * paths are added, its first child and a lookup table of the other children. The full
+ * nodes below (children lists, depth, totals) are built on first use by xpp_cg_node(),
+ * at about 56 bytes a node: fine for the small trees of a view, costly for a profile's
+ * event trees with millions of distinct paths, which the lean accessors (xpp_cg_parent(),
+ * xpp_cg_key(), xpp_cg_self()) read as they are.
  * A parent's id is always lower than its children's.
  */
 struct xpp_cg_node {
