@@ -1150,7 +1150,8 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		e->total_period -= period;
 		return log_drop(p, XPP_DROP_IDLE, &s, th->pid, th->tid, period);
 	}
-	if ((p->o.keys & (XPP_HIST_KEY_VAL(XPP_VAL_DADDR) | XPP_HIST_KEY_VAL(XPP_VAL_PHYS))) &&
+	if ((p->o.keys & (XPP_HIST_KEY_VAL(XPP_VAL_DADDR) | XPP_HIST_KEY_VAL(XPP_VAL_PHYS) |
+			  XPP_HIST_KEY_VAL(XPP_VAL_DCACHELINE))) &&
 	    (ret = xpp_vals_note_first(p, &k)) < 0)
 		return ret;
 	if (p->o.keep_addrs && mapped) {
@@ -1910,6 +1911,7 @@ static const char *const val_key[XPP_VAL_NR] = {
 	[XPP_VAL_MEM_LOCK] = "locked", [XPP_VAL_MEM_BLK] = "blocked",
 	[XPP_VAL_PHYS] = "phys_daddr", [XPP_VAL_DADDR] = "symbol_daddr",
 	[XPP_VAL_DADDR_DSO] = "dso_daddr", [XPP_VAL_DATA_PAGE_SIZE] = "data_page_size",
+	[XPP_VAL_DCACHELINE] = "dcacheline",
 };
 
 /* What regroup cannot do with this log for o: 0, or -EOPNOTSUPP/-E2BIG with err set. */
@@ -1934,7 +1936,8 @@ static int regroup_check(const xpp_profile *p, const struct xpp_opts *o, bool sr
 	if (p->parent_re_set && p->callchains && !l->unresolved)
 		missing &= ~XPP_HIST_KEY_PARENT; /* matched again on the chains */
 	/* the data addresses keep each entry's first sample (values.c), which the log has not */
-	missing |= vals & (XPP_HIST_KEY_VAL(XPP_VAL_DADDR) | XPP_HIST_KEY_VAL(XPP_VAL_PHYS));
+	missing |= vals & (XPP_HIST_KEY_VAL(XPP_VAL_DADDR) | XPP_HIST_KEY_VAL(XPP_VAL_PHYS) |
+			   XPP_HIST_KEY_VAL(XPP_VAL_DCACHELINE));
 	for (int i = 0; i < XPP_VAL_NR; i++)
 		if (missing & XPP_HIST_KEY_VAL(i))
 			return xb_error_set(err, -EOPNOTSUPP, "the pass did not compute what the "

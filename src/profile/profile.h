@@ -416,18 +416,23 @@ const char *xpp_profile_val_name(const xpp_profile *p, unsigned int v, uint64_t 
 
 /*
  * The first sample of entry k (a key as the view's entries have it) for its value of
- * XPP_VAL_DADDR or XPP_VAL_PHYS (v): its level ('.', 'k'...), and for XPP_VAL_DADDR the
- * data address in the map holding it (perf's al_addr: `addr`), that map's dso
- * (XPP_HIST_NO_DSO none) and the symbol there (-1 none). NULL when no sample had it.
+ * XPP_VAL_DADDR, XPP_VAL_PHYS or XPP_VAL_DCACHELINE (v): its level ('.', 'k'...), and for
+ * XPP_VAL_DADDR the data address in the map holding it (perf's al_addr: `addr`), that map's
+ * dso (XPP_HIST_NO_DSO none) and the symbol there (-1 none). XPP_VAL_DCACHELINE: the same
+ * dso and symbol, `addr` the cacheline of al_addr (perf's cl_address()), `unmap` what
+ * turns an address of the map into a virtual one (perf's unmap_ip(): + unmap), and the
+ * level as perf's dcacheline key shows it ('s' shared data, 'X' no map). NULL when no
+ * sample had it.
  */
 struct xpp_val_first {
-	uint64_t value, addr;
+	uint64_t value, addr, unmap;
 	uint32_t v, dso, level;
 	int32_t sym;
-	/* the entry's code frame (dso, sym, level, addr of struct xpp_hist_key) */
+	/* the entry's code frame (dso, sym, level, addr of struct xpp_hist_key), and a hash
+	   of the rest of its key (its comm and context values) */
 	uint32_t k_dso, k_level;
 	int32_t k_sym;
-	uint64_t k_addr;
+	uint64_t k_addr, k_ctx;
 };
 const struct xpp_val_first *xpp_profile_val_first(const xpp_profile *p, unsigned int v,
 						  const struct xpp_hist_key *k);

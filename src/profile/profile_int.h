@@ -90,10 +90,10 @@ struct xpp_profile {
 	uint32_t nr_cgroups, cgroups_cap;                          /* (values.c) */
 	struct xpp_thread_ns { int32_t tid; uint64_t v; } *thread_ns; /* NAMESPACES' cgroup */
 	uint32_t nr_thread_ns, thread_ns_cap;                       /* ones (values.c) */
-	/* the first sample of each value of XPP_VAL_DADDR and XPP_VAL_PHYS: what their keys
-	   show, as perf's entry keeps its first sample's mem_info (values.c) */
+	/* the first sample of each value of XPP_VAL_DADDR, XPP_VAL_PHYS and XPP_VAL_DCACHELINE:
+	   what their keys show, as perf's entry keeps its first sample's mem_info (values.c) */
 	struct xpp_val_first *firsts;
-	struct xpp_val_first first_now[2]; /* the sample's, before its frame is known */
+	struct xpp_val_first first_now[3]; /* the sample's, before its frame is known */
 	uint32_t nr_firsts, firsts_cap;
 	struct xb_slots first_index;
 	uint32_t *sockets;        /* per cpu: its socket (CPU_TOPOLOGY), for XPP_VAL_SOCKET */

@@ -1,6 +1,9 @@
 /* The values the profile computes for sort keys (values.h): a row per value, read by the pass. */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/array.h"
 #include "base/hash.h"
@@ -257,8 +260,25 @@ uint32_t xpp_level_of(uint16_t cpumode)
  */
 static uint64_t first_hash(const struct xpp_val_first *f)
 {
-	return xb_hash_u64(((f->value * 31 + f->v) * 31 + f->k_dso) * 31 +
-			   (uint64_t)(uint32_t)f->k_sym * 7 + f->k_level * 3 + f->k_addr);
+	return xb_hash_add(xb_hash_u64(((f->value * 31 + f->v) * 31 + f->k_dso) * 31 +
+				       (uint64_t)(uint32_t)f->k_sym * 7 + f->k_level * 3 +
+				       f->k_addr), f->k_ctx);
+}
+
+/*
+ * The rest of the entry a sample lands in, as a hash: its comm where that is a key, its
+ * context values (the parent's is not known yet when the first is kept, and no key asks
+ * for it with a data address): the first is the entry's own, as perf's, also where the
+ * data address's value alone does not tell the entries apart (dcacheline, --sort pid)
+ */
+static uint64_t first_ctx(const xpp_profile *p, const struct xpp_hist_key *k)
+{
+	uint64_t h = xb_hash_add(0, (p->o.keys & XPP_HIST_KEY_COMM) ? k->comm : 0);
+
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		if ((p->ctx_keys & XPP_HIST_KEY_VAL(i)) && i != XPP_VAL_PARENT)
+			h = xb_hash_add(h, k->val[i]);
+	return h;
 }
 
 static uint64_t first_hash_of(const void *ctx, uint32_t i)
@@ -271,7 +291,8 @@ static bool first_eq(const void *ctx, uint32_t i, const void *key)
 	const struct xpp_val_first *a = &((const xpp_profile *)ctx)->firsts[i - 1], *b = key;
 
 	return a->v == b->v && a->value == b->value && a->k_dso == b->k_dso &&
-	       a->k_sym == b->k_sym && a->k_level == b->k_level && a->k_addr == b->k_addr;
+	       a->k_sym == b->k_sym && a->k_level == b->k_level && a->k_addr == b->k_addr &&
+	       a->k_ctx == b->k_ctx;
 }
 
 /* Keep f unless one with its keys came before. 0 or -ENOMEM. */
@@ -293,7 +314,7 @@ static int first_keep(xpp_profile *p, const struct xpp_val_first *f)
 
 int xpp_vals_note_first(xpp_profile *p, const struct xpp_hist_key *k)
 {
-	for (int i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof(p->first_now) / sizeof(p->first_now[0]); i++) {
 		struct xpp_val_first f = p->first_now[i];
 		int ret;
 
@@ -301,6 +322,7 @@ int xpp_vals_note_first(xpp_profile *p, const struct xpp_hist_key *k)
 			continue;
 		/* the frame as the entry's key may keep it: whole, its DSO alone, nothing */
 		f.k_dso = k->dso, f.k_sym = k->sym, f.k_level = k->level, f.k_addr = k->addr;
+		f.k_ctx = first_ctx(p, k);
 		if ((ret = first_keep(p, &f)) < 0)
 			return ret;
 		f.k_sym = -1, f.k_level = '.', f.k_addr = 0;
@@ -317,7 +339,8 @@ const struct xpp_val_first *xpp_profile_val_first(const xpp_profile *p, unsigned
 						  const struct xpp_hist_key *k)
 {
 	struct xpp_val_first key = { .value = k->val[v], .v = v, .k_dso = k->dso,
-				     .k_sym = k->sym, .k_level = k->level, .k_addr = k->addr };
+				     .k_sym = k->sym, .k_level = k->level, .k_addr = k->addr,
+				     .k_ctx = first_ctx(p, k) };
 	const uint32_t *slot;
 
 	if (!p->first_index.nslots)
@@ -327,13 +350,15 @@ const struct xpp_val_first *xpp_profile_val_first(const xpp_profile *p, unsigned
 }
 
 /* perf's ip__resolve_data(): the sample's data address in the maps of its cpumode */
-static bool daddr_resolve(const struct xpp_val_in *in, uint32_t *dso, uint64_t *al_addr)
+static bool daddr_resolve(const struct xpp_val_in *in, uint32_t *dso, uint64_t *al_addr,
+			  const struct xpp_map **map)
 {
 	uint64_t addr = (in->s->type & PERF_SAMPLE_ADDR) ? in->s->addr : 0;
 
 	*dso = XPP_HIST_NO_DSO;
 	*al_addr = addr;
-	return in->th && xpp_machine_resolve_data(in->p->m, in->th, in->cpumode, addr, dso, al_addr);
+	return in->th && xpp_machine_resolve_data(in->p->m, in->th, in->cpumode, addr, dso, al_addr,
+						  map);
 }
 
 /* the value is the address, as perf's sort__daddr_cmp() compares; where it was found is
@@ -345,7 +370,7 @@ static int daddr_of(const struct xpp_val_in *in, uint64_t *v)
 	*f = (struct xpp_val_first){ .v = XPP_VAL_DADDR, .level = xpp_level_of(in->cpumode),
 				     .sym = -1 };
 	f->value = (in->s->type & PERF_SAMPLE_ADDR) ? in->s->addr : 0;
-	if (daddr_resolve(in, &f->dso, &f->addr))
+	if (daddr_resolve(in, &f->dso, &f->addr, NULL))
 		f->sym = (int32_t)xpp_dso_table_resolve(in->p->dsos, f->dso, f->addr);
 	*v = f->value;
 	return 0;
@@ -356,7 +381,62 @@ static int daddr_dso_of(const struct xpp_val_in *in, uint64_t *v)
 	uint32_t dso;
 	uint64_t al_addr;
 
-	*v = daddr_resolve(in, &dso, &al_addr) ? (uint64_t)dso + 1 : 0;
+	*v = daddr_resolve(in, &dso, &al_addr, NULL) ? (uint64_t)dso + 1 : 0;
+	return 0;
+}
+
+/*
+ * perf's cl_address(): the address with the low bits of this machine's L1 data cache line
+ * size cleared, as perf computes it (cacheline_size() is sysconf's int, 0 or -1 where
+ * unknown, and perf masks with it all the same)
+ */
+static uint64_t cl_address(uint64_t addr)
+{
+	static int size;
+
+	if (!size)
+		size = (int)sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	return addr & (uint64_t)(int64_t)~(size - 1);
+}
+
+/*
+ * perf's sort__dcacheline_cmp() as a string whose strcmp() order is its order: the
+ * cpumode (falling), no map before a map, the map's file id (maj, min, ino, generation,
+ * falling), the pid (falling) for private memory without a file id outside the kernel,
+ * the cacheline of the address in the map (falling). Each as hex digits of the value
+ * subtracted from its largest, so that larger sorts first.
+ */
+static int dcacheline_of(const struct xpp_val_in *in, uint64_t *v)
+{
+	struct xpp_val_first *f = &in->p->first_now[2];
+	const struct xpp_map *mp = NULL;
+	uint64_t addr = (in->s->type & PERF_SAMPLE_ADDR) ? in->s->addr : 0, al_addr;
+	bool kernel = in->cpumode == PERF_RECORD_MISC_KERNEL, map, id, anon;
+	char key[96];
+	int64_t sid;
+
+	*f = (struct xpp_val_first){ .v = XPP_VAL_DCACHELINE, .level = xpp_level_of(in->cpumode),
+				     .sym = -1 };
+	map = daddr_resolve(in, &f->dso, &al_addr, &mp) && mp;
+	if (map)
+		f->sym = (int32_t)xpp_dso_table_resolve(in->p->dsos, f->dso, al_addr);
+	f->addr = cl_address(al_addr);
+	f->unmap = addr - al_addr;
+	id = map && (mp->maj || mp->min || mp->ino || mp->ino_gen);
+	anon = map && !kernel && !mp->shared && !id;
+	/* perf's hist_entry__dcacheline_snprintf(): [s] for shared data maps of a file */
+	if (!map)
+		f->level = 'X';
+	else if (!kernel && mp->data && mp->shared && id)
+		f->level = 's';
+	snprintf(key, sizeof(key), "%02x%d%08x%08x%016" PRIx64 "%016" PRIx64 "%08x%016" PRIx64,
+		 0xffu - (in->cpumode & 0xff), map, map ? ~mp->maj : 0u, map ? ~mp->min : 0u,
+		 map ? ~mp->ino : 0, map ? ~mp->ino_gen : 0,
+		 anon ? (uint32_t)INT32_MAX - (uint32_t)in->th->pid : 0u, ~f->addr);
+	sid = xpp_intern_id(in->p->strs, key, strlen(key));
+	if (sid < 0)
+		return (int)sid;
+	f->value = *v = (uint64_t)sid + 1;
 	return 0;
 }
 
@@ -404,6 +484,7 @@ const struct xpp_val_row xpp_val_rows[XPP_VAL_NR] = {
 	[XPP_VAL_DADDR_DSO] = { .context = true, .get = daddr_dso_of },
 	[XPP_VAL_DATA_PAGE_SIZE] = { .context = true, .from_sample = true,
 				     .get = data_page_size_of },
+	[XPP_VAL_DCACHELINE] = { .context = true, .get = dcacheline_of },
 };
 
 int xpp_vals_side_band(xpp_profile *p, const struct perf_event_header *hdr)

@@ -351,7 +351,7 @@ int main(int argc, const char **argv)
 			 "perf's memory view of files recorded with -d: each sample weighs its "
 			 "weight (1 without one), sorted by default by " RV_MEM_SORT "; the "
 			 "keys symbol_daddr, dso_daddr, mem, snoop, tlb, locked, blocked, "
-			 "phys_daddr and data_page_size need it"),
+			 "dcacheline, phys_daddr and data_page_size need it"),
 		VIEW_OPTS_CALLGRAPH(&o.view),
 		VIEW_OPTS_LOOKUP(&o.view),
 		OPT_BOOL(0, "wall", &o.view.wall,

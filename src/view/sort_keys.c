@@ -481,6 +481,55 @@ static int daddr_dso_width(const struct rv_ctx *c, const struct xpp_hist_key *k)
 	return s ? (int)strlen(s) : RV_WIDTH_UNRESOLVED;
 }
 
+/*
+ * perf's sort__dcacheline_cmp() (the other way round, as every cmp here: < 0 when perf's
+ * is > 0): the profile's value is a string in the order of perf's, no value last
+ */
+static int dcacheline_cmp(const struct rv_ctx *c, const struct xpp_hist_key *a,
+			  const struct xpp_hist_key *b)
+{
+	const char *x = xpp_profile_str(c->p, a->val[XPP_VAL_DCACHELINE]);
+	const char *y = xpp_profile_str(c->p, b->val[XPP_VAL_DCACHELINE]);
+
+	return x && y ? strcmp(y, x) : x ? -1 : y ? 1 : 0;
+}
+
+/*
+ * perf's hist_entry__dcacheline_snprintf(): "[level] " and the cacheline of the entry's
+ * first sample, named after the symbol of its data address: a variable's name and the
+ * cacheline's offset from it (perf subtracts a virtual address from one of the map, so
+ * outside the executable that offset is out of range: as perf shows it), a function's
+ * name, else the cacheline address (%#.16llx)
+ */
+static const char *dcacheline_text(const struct rv_ctx *c, const struct xpp_hist_key *k,
+				   char *buf, size_t size)
+{
+	const struct xpp_val_first *f = xpp_profile_val_first(c->p, XPP_VAL_DCACHELINE, k);
+	const char *name = NULL;
+	const struct xpp_sym *s = daddr_sym(c, f, &name);
+
+	if (!f)
+		snprintf(buf, size, "[.] %#.*" PRIx64, RV_UNRESOLVED_WIDTH, (uint64_t)0);
+	else if (s && s->kind == XPP_SYM_OBJECT)
+		snprintf(buf, size, "[%c] %s+0x%" PRIx64, (char)f->level, name,
+			 f->addr - (s->start + f->unmap));
+	else if (s)
+		snprintf(buf, size, "[%c] %s", (char)f->level, name);
+	else
+		snprintf(buf, size, "[%c] %#.*" PRIx64, (char)f->level, RV_UNRESOLVED_WIDTH,
+			 f->addr);
+	return buf;
+}
+
+/* perf's hists__calc_col_len(): a symbol's name + 4 + 16 + 2 + 1, else 16 + 4 + 2 */
+static int dcacheline_width(const struct rv_ctx *c, const struct xpp_hist_key *k)
+{
+	const char *name = NULL;
+
+	daddr_sym(c, xpp_profile_val_first(c->p, XPP_VAL_DCACHELINE, k), &name);
+	return (name ? (int)strlen(name) + 4 + 1 : 4) + RV_UNRESOLVED_WIDTH + 2;
+}
+
 /* the data source's fields (union perf_mem_data_src) */
 #define DS(v, shift, n) ((unsigned int)((v) >> (shift)) & ((1u << (n)) - 1))
 
@@ -782,6 +831,11 @@ const struct rv_key rv_keys[RV_KEY_NR] = {
 			.title = "Snoop", .fields = XPP_HIST_KEY_VAL(XPP_VAL_MEM_SNOOP),
 			.width = 12, .mem_only = true, .cmp = mem_snoop_cmp,
 			.text = mem_snoop_text },
+	[RV_KEY_DCACHELINE] = { .name = "dcacheline",
+			.help = "--mem-mode: the data address's cacheline",
+			.title = "Data Cacheline", .fields = XPP_HIST_KEY_VAL(XPP_VAL_DCACHELINE),
+			.align = RV_CUT, .mem_only = true, .cmp = dcacheline_cmp,
+			.text = dcacheline_text, .width_of = dcacheline_width },
 	[RV_KEY_PHYS_DADDR] = { .name = "phys_daddr",
 			.help = "--mem-mode: the physical address, record --phys-data",
 			.title = "Data Physical Address", .fields = XPP_HIST_KEY_VAL(XPP_VAL_PHYS),
@@ -807,7 +861,8 @@ static const enum rv_key_id perf_order[] = {
 	RV_KEY_ADDR,
 	/* perf's memory_sort_dimensions, after the others */
 	RV_KEY_DADDR, RV_KEY_DADDR_DSO, RV_KEY_MEM_LOCKED, RV_KEY_MEM_TLB, RV_KEY_MEM_LVL,
-	RV_KEY_MEM_SNOOP, RV_KEY_PHYS_DADDR, RV_KEY_DATA_PAGE_SIZE, RV_KEY_MEM_BLOCKED,
+	RV_KEY_MEM_SNOOP, RV_KEY_DCACHELINE, RV_KEY_PHYS_DADDR, RV_KEY_DATA_PAGE_SIZE,
+	RV_KEY_MEM_BLOCKED,
 };
 _Static_assert(sizeof(perf_order) / sizeof(perf_order[0]) == RV_KEY_NR, "every key is ordered");
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # xperf report --mem-mode (perf's memory view of files recorded with -d): its default sort
 # order and each memory key (symbol_daddr, dso_daddr, mem, snoop, tlb, locked, blocked,
-# phys_daddr, data_page_size, local_weight, local_ins_lat) against perf report --mem-mode on the same
+# dcacheline, phys_daddr, data_page_size, local_weight, local_ins_lat) against perf report --mem-mode on the same
 # files, line for line and in perf's order; page-faults samples carry real data addresses
 # on a machine without a PMU. And the refusals: a file without data sources, a memory key
 # without --mem-mode, a mode that has no memory view.
@@ -95,6 +95,26 @@ for who in perf xperf; do
 		same_lines "$(need $fork)" --sort blocked
 		same_lines "$(need $fork)" --sort blocked,dso
 	'
+	perf_case "--mem-mode --sort dcacheline (data cache lines), file by $who" '
+		same_lines "$(need $pages)" --sort dcacheline
+		same_lines "$(need $fork)" --sort dcacheline,sym
+		# a line of several processes is one entry, and again one per process
+		same_lines "$(need $fork)" --sort pid,dcacheline
+		same_lines "$(need $fork)" --sort dcacheline,symbol_daddr
+		same_lines "$(need $fork)" --sort dcacheline
+		grep -q "^# Overhead  Data Cacheline" xperf.out || fail "no Data Cacheline column"
+		grep -qE "%  \[X\] 0x" xperf.out || fail "no line outside every map ([X])"
+		grep -qE "%  \[\.\] [_a-zA-Z]" xperf.out || fail "no line named after a symbol"
+		# the lines are of this machine'"'"'s cache line size (perf'"'"'s cl_address())
+		size=$(getconf LEVEL1_DCACHE_LINESIZE 2>/dev/null || echo 0)
+		if [ "${size:-0}" -gt 0 ]; then
+			grep -oE "\] 0x[0-9a-f]{16}$" xperf.out | awk -v s=$size "
+				{ a = substr(\$2, 3); v = 0
+				  for (i = 13; i <= 16; i++) v = v * 16 + index(\"0123456789abcdef\", substr(a, i, 1)) - 1
+				  if (v % s) { print \"not a line: \" \$2; bad = 1 } }
+				END { exit bad }" || fail "addresses off their lines"
+		fi
+	'
 	perf_case "--mem-mode --sort local_weight and local_ins_lat, file by $who" '
 		same_lines "$(need $fork)" --sort local_weight,dso
 		same_lines "$(need $fork)" --sort local_ins_lat,dso
@@ -129,6 +149,14 @@ perf_case "--mem-mode refusals: no data sources, a memory key alone, another mod
 		fail "symbol_daddr without --mem-mode passed"
 	fi
 	grep -q "symbol_daddr.* needs --mem-mode" err || fail "$(cat err)"
+	if "$R" --stdio --sort dcacheline -i "$(need pages.data)" >out 2>err; then
+		fail "dcacheline without --mem-mode passed"
+	fi
+	grep -q "dcacheline.* needs --mem-mode" err || fail "$(cat err)"
+	# perf refuses it too (with exit 0, where xperf fails)
+	perf_run report --stdio --sort dcacheline -i "$(need pages.data)" >/dev/null 2>perr || :
+	grep -q "Invalid --sort key: .dcacheline" perr ||
+		fail "perf took dcacheline without --mem-mode: so should xperf"
 	if "$R" --mem-mode --flamegraph out.svg -i "$(need pages.data)" 2>err; then
 		fail "--flamegraph --mem-mode passed"
 	fi

@@ -255,9 +255,16 @@ static bool is_anon(const char *f)
 	       !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
 }
 
+/* An MMAP2's file id and flags, what xpp_map keeps of them (all 0 for an MMAP) */
+struct mmap_id {
+	uint32_t maj, min;
+	uint64_t ino, ino_gen;
+	bool shared;
+};
+
 static int apply_mmap(xpp_machine *m, int32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
 		      const char *file, bool kernel, const uint8_t *bid, uint8_t bid_size,
-		      bool data)
+		      bool data, const struct mmap_id *id)
 {
 	char anon[64];
 	struct proc *p;
@@ -283,6 +290,8 @@ static int apply_mmap(xpp_machine *m, int32_t pid, uint64_t start, uint64_t len,
 	nm.end = start + len;
 	nm.pgoff = pgoff;
 	nm.dso = (uint32_t)dso;
+	nm.maj = id->maj, nm.min = id->min, nm.ino = id->ino, nm.ino_gen = id->ino_gen;
+	nm.shared = id->shared;
 	/* perf's map__new(): memory without a file is addressed as is (identity__map_ip) */
 	nm.data = !data ? 0 : !kernel && is_anon(file) ? 2 : 1;
 	return proc_insert(p, &nm);
@@ -392,6 +401,7 @@ int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2: {
 		size_t fo = hdr->type == PERF_RECORD_MMAP ? 40 : 72;
+		struct mmap_id id = { 0 };
 		uint8_t bid_size = 0;
 		bool data = false;
 		char file[4096];
@@ -402,15 +412,22 @@ int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 		memcpy(u, b + 8, 8);
 		memcpy(q, b + 16, 24);
 		if (hdr->type == PERF_RECORD_MMAP2) {
-			uint32_t prot;
+			uint32_t prot, flags;
 
 			memcpy(&prot, b + 64, 4);
+			memcpy(&flags, b + 68, 4);
 			data = !(prot & PROT_EXEC);
 			if (data && !m->keep_data)
 				return 0;
+			id.shared = flags & MAP_SHARED;
 			/* the kernel's build-id in place of maj/min/ino (perf_record_mmap2) */
 			if (hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)
 				bid_size = (uint8_t)b[40] <= 20 ? (uint8_t)b[40] : 0;
+			/* perf's dso_id reads the union whatever it holds: the build-id's bytes */
+			memcpy(&id.maj, b + 40, 4);
+			memcpy(&id.min, b + 44, 4);
+			memcpy(&id.ino, b + 48, 8);
+			memcpy(&id.ino_gen, b + 56, 8);
 		} else if (hdr->misc & PERF_RECORD_MISC_MMAP_DATA) {
 			data = true;
 			if (!m->keep_data)
@@ -424,7 +441,7 @@ int xpp_machine_apply(xpp_machine *m, const struct perf_event_header *hdr)
 		kernel = (int32_t)u[0] == -1 ||
 			 (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 		return apply_mmap(m, (int32_t)u[0], q[0], q[1], q[2], file, kernel,
-				  (const uint8_t *)b + 44, bid_size, data);
+				  (const uint8_t *)b + 44, bid_size, data, &id);
 	}
 	default:
 		/* EXIT: perf keeps exited threads for samples that come after */
@@ -470,7 +487,8 @@ void xpp_machine_keep_data(xpp_machine *m)
 }
 
 bool xpp_machine_resolve_data(xpp_machine *m, const struct xpp_thread *th, uint16_t cpumode,
-			      uint64_t addr, uint32_t *dso, uint64_t *al_addr)
+			      uint64_t addr, uint32_t *dso, uint64_t *al_addr,
+			      const struct xpp_map **map)
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
 	struct proc *p = kernel ? &m->procs[KERNEL_PROC] : th ? &m->procs[th->proc] : NULL;
@@ -479,6 +497,8 @@ bool xpp_machine_resolve_data(xpp_machine *m, const struct xpp_thread *th, uint1
 
 	if (!mp)
 		return false;
+	if (map)
+		*map = mp;
 	*dso = mp->dso;
 	d = xpp_dso_table_get(m->dsos, mp->dso);
 	if (mp->data == 2 || (d && (d->kind == XPP_DSO_KERNEL || d->kind == XPP_DSO_ANON)))

@@ -12,12 +12,17 @@
 /*
  * One executable mapping: [start, end) of a process (or of the kernel) backed by a DSO; or,
  * where the machine keeps data maps (xpp_machine_keep_data()), a data mapping (`data` 1 a
- * file's, 2 memory without a file, addressed as is), which code lookups pass over.
+ * file's, 2 memory without a file, addressed as is), which code lookups pass over. maj,
+ * min, ino, ino_gen: the file's id as MMAP2 gave it (perf's dso_id, 0s without one);
+ * shared: mapped MAP_SHARED (what perf's dcacheline key reads of a data address's map).
  */
 struct xpp_map {
 	uint64_t start, end, pgoff;
+	uint64_t ino, ino_gen;
+	uint32_t maj, min;
 	uint32_t dso;
 	uint8_t data;
+	bool shared;
 };
 
 struct xpp_thread {
@@ -65,10 +70,12 @@ void xpp_machine_keep_data(xpp_machine *m);
  * perf's ip__resolve_data(): where a sample's data address lands, in cpumode's maps (the
  * kernel's for a kernel-mode sample, whatever the address), code or data, with no fallback:
  * *dso and *al_addr (the address in the map, as perf's map_ip(): identity for memory
- * without a file and the kernel) and true; false when no map holds addr.
+ * without a file and the kernel) and true; false when no map holds addr. The map itself
+ * in *map where map is not NULL (valid until the next xpp_machine_apply()).
  */
 bool xpp_machine_resolve_data(xpp_machine *m, const struct xpp_thread *th, uint16_t cpumode,
-			      uint64_t addr, uint32_t *dso, uint64_t *al_addr);
+			      uint64_t addr, uint32_t *dso, uint64_t *al_addr,
+			      const struct xpp_map **map);
 
 /*
  * Per-process access for consumers that keep their own state per address space (the DWARF

@@ -43,6 +43,9 @@ enum xpp_val {
 			     it was found: xpp_profile_val_first() */
 	XPP_VAL_DADDR_DSO, /* context: 1 + the dso of that map, 0 none */
 	XPP_VAL_DATA_PAGE_SIZE, /* context: the page size at it (DATA_PAGE_SIZE), 0 none */
+	XPP_VAL_DCACHELINE, /* context: 1 + a string id of what perf's dcacheline key compares
+			       (values.c dcacheline_of(): its order is strcmp's); where it was
+			       found: xpp_profile_val_first() */
 	XPP_VAL_NR
 };
 
