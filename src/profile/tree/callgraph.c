@@ -188,9 +188,8 @@ static int thaw(xpp_callgraph *g)
 			g->pairs = true;
 		else if (!g->first[parent])
 			g->first[parent] = i;
-	}
-	for (uint32_t i = 1; i < g->nr; i++)
 		g->nr_table += in_table(g, i);
+	}
 	return 0;
 }
 
