@@ -222,20 +222,22 @@ static int grow_slots(xpp_callgraph *g)
 	g->tags = t;
 	g->nslots = n;
 	g->shift = 64 - bits;
-	/* the nodes in id order put back at random slots: ask for a later node's slot ahead,
-	   so that the misses overlap */
+	/* the table's nodes in id order put back at random slots: ask for a later one's slot
+	   ahead, so that the misses overlap */
 	for (uint32_t i = 1; i < g->nr; i++) {
-		uint64_t h = hash_pk(g->pk[i]);
-		uint32_t k = slot_of(g, h);
+		uint64_t h;
+		uint32_t k;
 
-		if (!in_table(g, i))
-			continue;
-		if (i + 16 < g->nr) {
+		if (i + 16 < g->nr && in_table(g, i + 16)) {
 			uint32_t a = slot_of(g, hash_pk(g->pk[i + 16]));
 
 			__builtin_prefetch(&s[a], 1);
 			__builtin_prefetch(&t[a], 1);
 		}
+		if (!in_table(g, i))
+			continue;
+		h = hash_pk(g->pk[i]);
+		k = slot_of(g, h);
 		while (s[k])
 			k = (k + 1) & (n - 1);
 		s[k] = i;
