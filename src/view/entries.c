@@ -681,12 +681,11 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 /* The order perf collapsed its entries in (each key's se_cmp). */
 static int cmp_collapsed(const void *pa, const void *pb, void *arg)
 {
-	const struct row_sort *rs = arg;
-	struct xpp_hist_key a = xpp_hist_key_at(rs->g->h, *(const uint32_t *)pa);
-	struct xpp_hist_key b = xpp_hist_key_at(rs->g->h, *(const uint32_t *)pb);
+	struct row_sort *rs = arg;
 
+	load_keys(rs, rs->g->h, *(const uint32_t *)pa, *(const uint32_t *)pb);
 	for (unsigned int i = 0; i < rs->v.nr_cols; i++) {
-		int r = rv_collapse_col(rs->v.c, &a, &b, rs->v.cols[i]);
+		int r = rv_collapse_col(rs->v.c, &rs->ka, &rs->kb, rs->v.cols[i]);
 
 		if (r)
 			return r;
@@ -1235,11 +1234,10 @@ static int select_rows(struct rv_entries *g)
 /* With -F: perf's sort list in turn, metrics most first, keys as perf orders them. */
 static int cmp_fields(const void *pa, const void *pb, void *arg)
 {
-	const struct row_sort *rs = arg;
+	struct row_sort *rs = arg;
 	const struct rv_entries *g = rs->g;
 	const struct rv_ctx *c = g->c;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	struct xpp_hist_key ka, kb;
 	bool keys = false;
 
 	for (unsigned int i = 0; i < c->nr_sort; i++) {
@@ -1252,11 +1250,10 @@ static int cmp_fields(const void *pa, const void *pb, void *arg)
 			r = va > vb ? -1 : va < vb;
 		} else {
 			if (!keys) {
-				ka = xpp_hist_key_at(g->h, a);
-				kb = xpp_hist_key_at(g->h, b);
+				load_keys(rs, g->h, a, b);
 				keys = true;
 			}
-			r = rv_cmp_col(c, &ka, &kb, col);
+			r = rv_cmp_col(c, &rs->ka, &rs->kb, col);
 		}
 		if (r)
 			return r;
