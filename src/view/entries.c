@@ -814,23 +814,70 @@ static int cmp_made(const void *pa, const void *pb, void *arg)
 	return a < b ? -1 : a > b;
 }
 
+/* A DSO of a view's entries, as collapse_is_order() reads them. */
+struct collapse_dso {
+	uint32_t id;
+	uint64_t lo, hi; /* the addresses of its entries without a symbol */
+	size_t below;    /* DSOs of entries with one that perf's _sort__dso_cmp puts first */
+};
+
+#define COLLAPSE_DSOS_MAX 256 /* more, and the view takes perf's tree (rb_order()) */
+
+/* d's index of DSO id (made where new, lo/hi empty), -1 when d has n = max already. */
+static int collapse_dso(struct collapse_dso *d, size_t *n, uint32_t id)
+{
+	for (size_t i = *n; i-- > 0;)
+		if (d[i].id == id)
+			return (int)i;
+	if (*n == COLLAPSE_DSOS_MAX)
+		return -1;
+	d[*n] = (struct collapse_dso){ id, UINT64_MAX, 0, 0 };
+	return (int)(*n)++;
+}
+
+/* perf's _sort__dso_cmp of two DSOs: by name, none after any */
+static int collapse_dso_cmp(const struct rv_entries *g, uint32_t a, uint32_t b)
+{
+	struct xpp_hist_key ka, kb;
+
+	if (a == b || (a == XPP_HIST_NO_DSO) != (b == XPP_HIST_NO_DSO))
+		return a == b ? 0 : a == XPP_HIST_NO_DSO ? 1 : -1;
+	if (a == XPP_HIST_NO_DSO)
+		return 0;
+	xpp_hist_key_init(&ka);
+	xpp_hist_key_init(&kb);
+	ka.dso = a;
+	kb.dso = b;
+	return strcmp(rv_dso_name(g->c, &ka), rv_dso_name(g->c, &kb));
+}
+
 /*
  * Whether perf's se_cmp of the view's keys is an order of its entries: unresolved
- * addresses (by signed difference) all within 2^63 of each other, an entry without a
- * symbol compared to one with by DSO (the DSO key before the symbol's), no inlined
- * function (compared by name, the others by address).
+ * addresses (by signed difference) all within 2^63 of each other, no inlined function
+ * (compared by name, the others by address), and entries with and without a symbol in
+ * one line. perf's sort__sym_cmp (sym_collapse()) compares two entries without a symbol
+ * by address, and an entry without one and an entry with one by DSO, the one with a
+ * symbol first where the DSO is one. So with the DSO key before the symbol's, or no entry
+ * with a symbol, it is an order; else the entries without a symbol sit among the DSOs of
+ * those with one, and it is one where their addresses rise with those places (a stripped
+ * program and the [unknown] end of its chains: one place, after every library). (Issue
+ * 20: a profile of unresolved addresses sorted by symbol alone was remade as perf's
+ * red-black tree of a million entries, twice the time of the default view.)
  */
 static bool collapse_is_order(const struct rv_entries *g, const struct rv_cols *v)
 {
 	bool dso = false, sym = false;
 	uint64_t lo = UINT64_MAX, hi = 0;
+	struct collapse_dso un[COLLAPSE_DSOS_MAX], nd[COLLAPSE_DSOS_MAX];
+	size_t nun = 0, nnd = 0;
+	int last_un = -1, last_nd = -1;
 
 	for (unsigned int i = 0; i < v->nr_cols && !sym; i++) {
 		dso |= v->cols[i] == RV_KEY_DSO;
 		sym = v->cols[i] == RV_KEY_SYM;
 	}
-	if (!sym || !dso)
-		return !sym;
+	if (!sym)
+		return true;
 	/* the fields a symbol's name is read from, not the whole key (a million entries) */
 	struct xpp_hist_key k;
 	size_t nr;
@@ -839,17 +886,49 @@ static bool collapse_is_order(const struct rv_entries *g, const struct rv_cols *
 	xpp_hist_key_init(&k);
 	for (size_t i = 0; i < g->nr_rows; i++) {
 		const struct xpp_hist_rec *r = &e[g->rows[i]];
+		bool named;
+		int x;
 
 		if (r->inl)
 			return false;
 		k.dso = r->dso;
 		k.sym = r->sym;
-		if (rv_sym_name(g->c, &k))
+		named = rv_sym_name(g->c, &k) != NULL;
+		if (!named) {
+			lo = r->addr < lo ? r->addr : lo;
+			hi = r->addr > hi ? r->addr : hi;
+		}
+		if (dso)
 			continue;
-		lo = r->addr < lo ? r->addr : lo;
-		hi = r->addr > hi ? r->addr : hi;
+		/* the DSOs of either kind, and the addresses of each one's unnamed entries */
+		if (named) {
+			if ((last_nd < 0 || nd[last_nd].id != r->dso) &&
+			    (last_nd = collapse_dso(nd, &nnd, r->dso)) < 0)
+				return false;
+			continue;
+		}
+		if ((last_un < 0 || un[last_un].id != r->dso) &&
+		    (last_un = collapse_dso(un, &nun, r->dso)) < 0)
+			return false;
+		x = last_un;
+		un[x].lo = r->addr < un[x].lo ? r->addr : un[x].lo;
+		un[x].hi = r->addr > un[x].hi ? r->addr : un[x].hi;
 	}
-	return lo > hi || hi - lo < (1ULL << 63);
+	if (lo <= hi && hi - lo >= (1ULL << 63))
+		return false;
+	if (dso || !nnd || nun < 2)
+		return true;
+	/* each unnamed DSO's place: after the named DSOs before it and its own (an entry
+	   without a symbol after those with one in its DSO, as sym_collapse() orders them) */
+	for (size_t a = 0; a < nun; a++)
+		for (size_t j = 0; j < nnd; j++)
+			un[a].below += collapse_dso_cmp(g, nd[j].id, un[a].id) <= 0;
+	/* a place before another holds lower addresses only */
+	for (size_t a = 0; a < nun; a++)
+		for (size_t b = 0; b < nun; b++)
+			if (un[a].below < un[b].below && un[a].hi >= un[b].lo)
+				return false;
+	return true;
 }
 
 /* Whether the entries came from one thread (and share their context values): then their

@@ -397,8 +397,6 @@ static int sym_collapse_check(struct src *s, bool dso_key, uint64_t *out)
 
 	for (size_t i = 0; i < s->n; i++)
 		named += rv_sym_name(s->c, key_of(s, i)) != NULL;
-	if (!dso_key && named && named < s->n)
-		return 1;
 	/* the rows that compare: of one DSO name where the DSO compares first */
 	if (dso_key || named) {
 		if ((ret = id_ranks(s, true, grp)) < 0)
@@ -407,6 +405,18 @@ static int sym_collapse_check(struct src *s, bool dso_key, uint64_t *out)
 			ng = grp[i] + 1 > ng ? grp[i] + 1 : ng;
 	} else {
 		memset(grp, 0, s->n * sizeof(*grp));
+	}
+	/*
+	 * Without the DSO key, rows with a symbol compare by DSO first (sort__sym_cmp), rows
+	 * without one by address alone, whatever their DSOs: those are one more group. (Rows
+	 * reaching the collapse order are equal by every key's sort, so a row with a symbol
+	 * never meets one without there: sym_sort puts those last.)
+	 */
+	if (!dso_key && named && named < s->n) {
+		for (size_t i = 0; i < s->n; i++)
+			if (!rv_sym_name(s->c, key_of(s, i)))
+				grp[i] = ng;
+		ng++;
 	}
 	sp = malloc(ng * sizeof(*sp));
 	if (!sp)
@@ -433,7 +443,8 @@ static int sym_collapse_check(struct src *s, bool dso_key, uint64_t *out)
 			ret = 1;
 	free(sp);
 	/* part 0: with the DSO key, rows reaching sym_collapse have DSOs of one name, and
-	 * those with a symbol go first; without, rows all with one compare by DSO first */
+	 * those with a symbol go first; without, rows with one compare by DSO first, and
+	 * those without one, a group of their own, by address alone */
 	for (size_t i = 0; i < s->n && dso_key; i++)
 		out[i] = !rv_sym_name(s->c, key_of(s, i));
 	if (!dso_key && !named)

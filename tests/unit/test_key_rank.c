@@ -262,13 +262,6 @@ static bool always(const struct view *w, bool collapse)
 	return true;
 }
 
-/* rows with a symbol and without compare by address and by symbol: no order over both
- * unless the DSO compares first (sym_collapse_check()) */
-static bool dso_first_if_mixed(const struct view *w, bool collapse)
-{
-	return !collapse || !has(w, RV_KEY_SYM) || has(w, RV_KEY_DSO);
-}
-
 /* addresses 2^63 apart in one DSO: no order by their signed difference */
 static bool never_collapsed_sym(const struct view *w, bool collapse)
 {
@@ -321,14 +314,18 @@ static void address_rows(void)
 	check_views(unnamed, NR(unnamed), always);
 }
 
-/* both kinds: collapsed by symbol, they have ranks only where the DSO compares first */
+/*
+ * both kinds: collapsed by symbol, rows with a symbol compare by DSO and symbol, rows
+ * without one by address whatever their DSO (sym_collapse_check()); the sort of sym sets
+ * the two kinds apart before, so they have ranks with or without the DSO key
+ */
 static void mixed_rows(void)
 {
 	struct row rows[NR(named) + NR(unnamed)];
 
 	memcpy(rows, named, sizeof(named));
 	memcpy(rows + NR(named), unnamed, sizeof(unnamed));
-	check_views(rows, NR(rows), dso_first_if_mixed);
+	check_views(rows, NR(rows), always);
 }
 
 /* addresses more than 2^63 apart in one DSO (kernel and user, say): the collapse of sym
