@@ -931,14 +931,13 @@ static bool collapse_is_order(const struct rv_entries *g, const struct rv_cols *
 	return true;
 }
 
-/* Whether the entries came from one thread (and share their context values): then their
- * depths compare, an order. */
+/* Whether the entries came from one thread and share their context values (a view by
+ * pid of one process's thread, say): then their depths compare, an order. */
 static bool one_thread(const struct rv_entries *g)
 {
-	if (g->ctx_vals)
-		return false;
 	for (size_t i = 1; i < g->nr_rows; i++)
-		if (entry_thread(g, g->rows[i]) != entry_thread(g, g->rows[0]))
+		if (entry_thread(g, g->rows[i]) != entry_thread(g, g->rows[0]) ||
+		    !same_context(g, g->rows[i], g->rows[0]))
 			return false;
 	return true;
 }

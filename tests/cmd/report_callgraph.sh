@@ -144,13 +144,13 @@ perf_case "stripped program: chain entries by raw address, self entries by file 
 		fail "graph addresses differ: $(head -n 6 d)"
 '
 
-perf_case "stripped program: every line in perf's order, ties included, in 8 graph views" '
+perf_case "stripped program: every line in perf's order, ties included, in 12 graph views" '
 	command -v strip >/dev/null || skip "strip (binutils) is absent"
 	cp "$WL/shares" stripped && strip stripped
 	prec -g -o s.data -- ./stripped 0.3
 	# many entries tie (an address each, the same share): perf orders them by the depth of
 	# their chains, then by signed address difference (_sort__addr_cmp)
-	for s in sym comm,dso,sym; do for c in --children --no-children; do for g in caller callee; do
+	for s in sym comm,dso,sym pid,sym; do for c in --children --no-children; do for g in caller callee; do
 		perf_run report --stdio $c --sort $s -g $g -i s.data 2>/dev/null | grep -v "^#" >perf.out
 		"$R" --stdio $c --sort $s -g $g -i s.data 2>xperf.err | grep -v "^#" >xperf.out ||
 			fail "$(cat xperf.err)"
