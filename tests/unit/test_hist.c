@@ -230,6 +230,58 @@ static void test_append(void)
 	xpp_hist_free(h);
 }
 
+/*
+ * Keys with one set of values share its row (a view by pid of one thread: one row, not one
+ * a key), also after a copy (collapse) and a freeze; with thousands of rows none shared,
+ * rows are made without a look (every frame's address: --sort addr). Keys read back whole.
+ */
+static void test_shared_values(void)
+{
+	xpp_hist *h = xpp_hist_create(), *c = NULL, *apart = xpp_hist_create();
+	struct xpp_hist_key k = key(1, 2, -1, 0);
+	size_t n;
+
+	REQUIRE(h && apart);
+	k.val[XPP_VAL_THREAD] = 7ull << 32 | 8;
+	for (uint64_t a = 0; a < 10000; a++) {
+		k.addr = a;
+		CHECK_EQ_U64(xpp_hist_add_id(h, &k, 1, 1), a);
+	}
+	k.val[XPP_VAL_CPU] = 3;
+	k.addr = 1;
+	CHECK_EQ_U64(xpp_hist_add_id(h, &k, 1, 1), 10000); /* another set: another key */
+	CHECK_EQ_U64(xpp_hist_nr_val_rows(h), 2);
+	CHECK_EQ_U64(xpp_hist_val_at(h, 9999, XPP_VAL_THREAD), 7ull << 32 | 8);
+	CHECK_EQ_U64(xpp_hist_val_at(h, 9999, XPP_VAL_CPU), 0);
+	CHECK_EQ_U64(xpp_hist_val_at(h, 10000, XPP_VAL_CPU), 3);
+	/* a copy keeps the rows, and a new key of a set it has takes that row */
+	c = xpp_hist_collapse(h, XPP_HIST_KEY_PID | XPP_HIST_KEY_CPU | XPP_HIST_KEY_SYM);
+	REQUIRE(c);
+	xpp_hist_freeze(c);
+	k.addr = 20000;
+	CHECK_EQ_U64(xpp_hist_add_id(c, &k, 1, 1), 10001);
+	CHECK_EQ_U64(xpp_hist_nr_val_rows(c), 2);
+	CHECK_EQ_U64(xpp_hist_recs(c, &n)[10001].period, 1);
+	/* a set of its own for each key: a row each, every key whole */
+	for (uint64_t a = 0; a < 10000; a++) {
+		struct xpp_hist_key o = key(1, 2, -1, a);
+
+		o.val[XPP_VAL_IP] = a + 1;
+		CHECK_EQ_U64(xpp_hist_add_id(apart, &o, 1, 1), a);
+	}
+	CHECK_EQ_U64(xpp_hist_nr_val_rows(apart), 10000);
+	for (uint64_t a = 0; a < 10000; a += 999) {
+		struct xpp_hist_key o = key(1, 2, -1, a), back = xpp_hist_key_at(apart, a);
+
+		o.val[XPP_VAL_IP] = a + 1;
+		CHECK(!memcmp(&o, &back, sizeof(o)));
+		CHECK_EQ_U64(xpp_hist_find(apart, &o), a);
+	}
+	xpp_hist_free(h);
+	xpp_hist_free(c);
+	xpp_hist_free(apart);
+}
+
 /* Whether a mask leaves every key as it is: what it drops must be unset in each. */
 static void test_mask_keeps(void)
 {
@@ -563,6 +615,7 @@ int main(void)
 	RUN(test_context_keys);
 	RUN(test_compact_keys);
 	RUN(test_append);
+	RUN(test_shared_values);
 	RUN(test_mask_keeps);
 	RUN(test_int_lists);
 	RUN(test_intern);

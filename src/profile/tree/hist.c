@@ -17,8 +17,20 @@ struct xpp_hist {
 	uint8_t *tags;          /* per slot: 8 more bits of its entry's hash, so that a probe
 				   reads an entry only when they match (a new key's probes
 				   read no entry at all, mostly) */
-	uint64_t (*vals)[XPP_VAL_NR]; /* the values of the keys with any set, a row each */
+	/*
+	 * The values of the keys with any set, a row for each distinct set: keys share them
+	 * (issue 20: a view by pid of one thread holds one row, where a row each took 176
+	 * bytes of each of its million entries), found by vals_index (row + 1). A copy's
+	 * rows go in that index as the next new row is looked up: vals_indexed of them are.
+	 */
+	uint64_t (*vals)[XPP_VAL_NR];
 	size_t nr_vals, cap_vals;
+	struct xb_slots vals_index;
+	size_t vals_indexed;
+	/* rows found shared; none with thousands of rows (values of each frame: --sort
+	   addr), and rows are made without a look (a lookup each cost a third more) */
+	size_t vals_shared;
+	bool vals_apart;
 };
 
 /* A key looked up: whether any of its values is set, worked out once. */
@@ -115,6 +127,7 @@ void xpp_hist_free(xpp_hist *h)
 		return;
 	free(h->e);
 	free(h->vals);
+	xb_slots_free(&h->vals_index);
 	xb_slots_free(&h->index);
 	free(h->tags);
 	free(h);
@@ -173,22 +186,93 @@ static int reserve(xpp_hist *h)
 	return 0;
 }
 
+static uint64_t row_hash(const uint64_t *val)
+{
+	uint64_t h = 0;
+
+	for (int i = 0; i < XPP_VAL_NR; i++)
+		h = xb_hash_add(h, val[i]);
+	return h;
+}
+
+static uint64_t row_hash_of(const void *ctx, uint32_t value)
+{
+	return row_hash(((const xpp_hist *)ctx)->vals[value - 1]);
+}
+
+static bool row_eq(const void *ctx, uint32_t value, const void *key)
+{
+	return !memcmp(((const xpp_hist *)ctx)->vals[value - 1], key,
+		       sizeof(((const xpp_hist *)ctx)->vals[0]));
+}
+
+/* The slot of the row holding val, else the empty one where it goes (room made). */
+static uint32_t *row_slot(xpp_hist *h, const uint64_t *val)
+{
+	if (xb_slots_reserve(&h->vals_index, (uint32_t)h->nr_vals + 1, row_hash_of, h))
+		return NULL;
+	return xb_slots_find(&h->vals_index, row_hash(val), row_eq, h, val);
+}
+
+/* A new row of values val, not looked up: its index, or -ENOMEM. */
+static int64_t new_row(xpp_hist *h, const uint64_t *val)
+{
+	if (h->nr_vals >= XPP_HIST_VALS_MAX ||
+	    XB_ARRAY_RESERVE(h->vals, h->cap_vals, h->nr_vals + 1, 64))
+		return -ENOMEM;
+	memcpy(h->vals[h->nr_vals], val, sizeof(h->vals[0]));
+	return (int64_t)h->nr_vals++;
+}
+
+#define VALS_APART_ROWS 4096 /* rows made before asking whether keys share them */
+
+/* The row of values val (made if new): its index, or -ENOMEM. */
+static int64_t vals_row(xpp_hist *h, const uint64_t *val)
+{
+	uint32_t *slot;
+	int64_t row;
+
+	if (h->vals_apart)
+		return new_row(h, val);
+	if (h->nr_vals >= VALS_APART_ROWS && h->vals_shared < h->nr_vals) {
+		h->vals_apart = true;
+		xb_slots_free(&h->vals_index);
+		h->vals_index = (struct xb_slots){ 0 };
+		return new_row(h, val);
+	}
+	for (; h->vals_indexed < h->nr_vals; h->vals_indexed++) {
+		if (!(slot = row_slot(h, h->vals[h->vals_indexed])))
+			return -ENOMEM;
+		if (!*slot)
+			*slot = (uint32_t)h->vals_indexed + 1;
+	}
+	if (!(slot = row_slot(h, val)))
+		return -ENOMEM;
+	if (*slot) {
+		h->vals_shared++;
+		return *slot - 1;
+	}
+	if ((row = new_row(h, val)) < 0)
+		return row;
+	*slot = (uint32_t)h->nr_vals;
+	h->vals_indexed = h->nr_vals;
+	return row;
+}
+
 /* Key k as entry nr (h->nr one more), with values when `vals`; not in the index. */
 static int new_rec(xpp_hist *h, const struct xpp_hist_key *k, bool vals, uint64_t period,
 		   uint64_t nr)
 {
+	int64_t row = -1;
+
 	if (h->nr == h->cap && XB_ARRAY_RESERVE(h->e, h->cap, h->nr + 1, 256))
 		return -ENOMEM;
-	if (vals) {
-		if (h->nr_vals >= XPP_HIST_VALS_MAX ||
-		    XB_ARRAY_RESERVE(h->vals, h->cap_vals, h->nr_vals + 1, 64))
-			return -ENOMEM;
-		memcpy(h->vals[h->nr_vals++], k->val, sizeof(k->val));
-	}
+	if (vals && (row = vals_row(h, k->val)) < 0)
+		return (int)row;
 	h->e[h->nr++] = (struct xpp_hist_rec){
 		.addr = k->addr, .period = period, .nr_samples = nr, .comm = k->comm,
 		.dso = k->dso, .sym = k->sym, .level = (uint8_t)k->level, .inl = k->inl,
-		.srcline = k->srcline, .vals = vals ? (uint32_t)h->nr_vals : 0 };
+		.srcline = k->srcline, .vals = (uint32_t)(row + 1) };
 	return 0;
 }
 
@@ -257,6 +341,9 @@ int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k)
 
 void xpp_hist_freeze(xpp_hist *h)
 {
+	xb_slots_free(&h->vals_index);
+	h->vals_index = (struct xb_slots){ 0 };
+	h->vals_indexed = 0;
 	xb_slots_free(&h->index);
 	h->index = (struct xb_slots){ 0 };
 	free(h->tags);
@@ -267,6 +354,11 @@ struct xpp_hist_rec *xpp_hist_recs(const xpp_hist *h, size_t *nr)
 {
 	*nr = h->nr;
 	return h->e;
+}
+
+size_t xpp_hist_nr_val_rows(const xpp_hist *h)
+{
+	return h->nr_vals;
 }
 
 size_t xpp_hist_nr(const xpp_hist *h)

@@ -96,9 +96,10 @@ struct xpp_hist_rec {
 	uint32_t dso;
 	int32_t sym;
 	uint32_t level : 8; /* a char (struct xpp_hist_key's level) */
-	uint32_t vals : 24; /* 0: every value is 0, else 1 + the row of the hist's values
-			       (below XPP_HIST_VALS_MAX: a hist of more keys with values set
-			       is refused, -ENOMEM, past 2.9 GB of them) */
+	uint32_t vals : 24; /* 0: every value is 0, else 1 + the row of the hist's values,
+			       one per distinct set, shared by the keys that have it (below
+			       XPP_HIST_VALS_MAX: a hist of more distinct sets is refused,
+			       -ENOMEM, past 2.9 GB of them) */
 	uint32_t inl;
 	uint32_t srcline;
 };
@@ -166,6 +167,9 @@ struct xpp_hist_rec *xpp_hist_recs(const xpp_hist *h, size_t *nr);
 
 /* The number of entries. */
 size_t xpp_hist_nr(const xpp_hist *h);
+
+/* The rows of values it holds: one per distinct set of values its keys have (memory). */
+size_t xpp_hist_nr_val_rows(const xpp_hist *h);
 
 /* Entry i's key (i < xpp_hist_nr()), whole. */
 struct xpp_hist_key xpp_hist_key_at(const xpp_hist *h, size_t i);
