@@ -10,14 +10,18 @@
 /* A frame as chains show it: the name, with -g srcline its line, and perf's " (inlined)". */
 static void print_frame(const struct rv_cgview *g, uint32_t f, FILE *out)
 {
-	struct xpp_hist_key k = rv_frame_key(g->c, 0, f);
-	const char *line = g->c->cg.srcline ? xpp_profile_srcline(g->c->p, &k, true) : NULL;
+	const char *line = NULL;
 	char buf[64];
 
+	if (g->c->cg.srcline) {
+		struct xpp_hist_key k = rv_frame_key(g->c, 0, f);
+
+		line = xpp_profile_srcline(g->c->p, &k, true);
+	}
 	fputs_unlocked(rv_frame_name(g->c, f, buf, sizeof(buf)), out);
 	if (line)
 		fputc_unlocked(' ', out), fputs_unlocked(line, out);
-	if (k.inl)
+	if (xpp_profile_frame_rec(g->c->p, f)->inl)
 		fputs_unlocked(" (inlined)", out);
 }
 

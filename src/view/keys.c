@@ -64,12 +64,18 @@ struct xpp_hist_key rv_frame_key(const struct rv_ctx *c, uint32_t comm, uint32_t
 
 const char *rv_frame_name(const struct rv_ctx *c, uint32_t f, char *buf, size_t size)
 {
-	struct xpp_hist_key k = rv_frame_key(c, 0, f);
-	const char *s = rv_sym_name(c, &k);
+	/* the fields a name is read from, not the whole key: a graph prints one for each of
+	   its lines, ten million of them for a profile of unresolved addresses (issue 20) */
+	const struct xpp_hist_rec *r = xpp_profile_frame_rec(c->p, f);
+	struct xpp_hist_key k;
+	const char *s;
 
-	if (s)
+	k.dso = r->dso;
+	k.sym = r->sym;
+	k.inl = r->inl;
+	if ((s = rv_sym_name(c, &k)))
 		return s;
-	snprintf(buf, size, "%#" PRIx64, k.addr);
+	snprintf(buf, size, "%#" PRIx64, r->addr);
 	return buf;
 }
 
