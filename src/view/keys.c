@@ -216,9 +216,12 @@ static int srcline_counted(const struct rv_cols *v, const xpp_hist *h, const uin
 	for (unsigned int i = 0; i < v->nr_cols && v->cols[i] != RV_KEY_SRCLINE; i++)
 		prefix |= rv_keys[v->cols[i]].fields;
 	e = xpp_hist_recs(h, &ng);
-	for (size_t j = 0; j < n; j++) {
-		struct xpp_hist_key k = xpp_hist_key_at(h, rows ? rows[j] : j);
+	/* each key loaded in place (a million entries: no whole key made for each) */
+	struct xpp_hist_key k;
+	bool vals = true;
 
+	for (size_t j = 0; j < n; j++) {
+		vals = xpp_hist_key_load(h, rows ? rows[j] : j, &k, vals);
 		xpp_hist_key_mask(&k, prefix);
 		if (xpp_hist_add(g, &k, 0, e[rows ? rows[j] : j].nr_samples)) {
 			xpp_hist_free(g);
@@ -226,9 +229,9 @@ static int srcline_counted(const struct rv_cols *v, const xpp_hist *h, const uin
 		}
 	}
 	for (size_t j = 0; j < n; j++) {
-		struct xpp_hist_key k = xpp_hist_key_at(h, rows ? rows[j] : j);
 		int64_t id;
 
+		vals = xpp_hist_key_load(h, rows ? rows[j] : j, &k, vals);
 		xpp_hist_key_mask(&k, prefix);
 		id = xpp_hist_add_id(g, &k, 0, 0);
 		ge = xpp_hist_recs(g, &ng);
@@ -253,9 +256,12 @@ void rv_widths(struct rv_cols *v, const xpp_hist *h, const uint32_t *rows, size_
 			counted = NULL;
 		}
 	}
-	for (size_t j = 0; j < n; j++) {
-		struct xpp_hist_key k = xpp_hist_key_at(h, rows ? rows[j] : j);
+	struct xpp_hist_key k;
+	bool vals = true;
 
+	for (size_t j = 0; j < n; j++) {
+		/* loaded in place: a view of a million entries reads each key once here */
+		vals = xpp_hist_key_load(h, rows ? rows[j] : j, &k, vals);
 		for (unsigned int i = 0; i < v->nr_cols; i++) {
 			int w;
 
