@@ -401,6 +401,57 @@ static void test_intern(void)
 	xpp_intern_free(in);
 }
 
+/*
+ * Strings are packed in blocks: across many blocks, with strings longer than a block's
+ * share between them, each reads back as it was, where it was, and is found again.
+ */
+static void test_intern_blocks(void)
+{
+	xpp_intern *in = xpp_intern_create();
+	enum { N = 40000, LONG = 100000 };
+	const char *at[N];
+	char *big = malloc(LONG + 1), buf[64];
+
+	REQUIRE(in && big);
+	for (int i = 0; i < N; i++) {
+		int64_t id;
+
+		if (i % 5000 == 17) { /* a long one now and then, of its own block */
+			memset(big, 'a' + i % 26, LONG);
+			big[LONG] = '\0';
+			snprintf(big, 16, "%d", i);
+			big[strlen(big)] = '-';
+			id = xpp_intern_id(in, big, LONG - (size_t)i % 7000);
+		} else {
+			snprintf(buf, sizeof(buf), "frame %d at 0x%x", i, i * 977u);
+			id = xpp_intern_id(in, buf, strlen(buf));
+		}
+		CHECK_EQ_U64(id, i);
+		at[i] = xpp_intern_str(in, (uint32_t)i);
+	}
+	for (int i = 0; i < N; i++) {
+		size_t len;
+
+		CHECK(xpp_intern_str(in, (uint32_t)i) == at[i]); /* where it was */
+		if (i % 5000 == 17) {
+			len = LONG - (size_t)i % 7000;
+			memset(big, 'a' + i % 26, LONG);
+			snprintf(big, 16, "%d", i);
+			big[strlen(big)] = '-';
+			CHECK_EQ_U64(strlen(at[i]), len);
+			CHECK(!strncmp(at[i], big, len));
+			CHECK_EQ_U64(xpp_intern_id(in, big, len), i);
+		} else {
+			snprintf(buf, sizeof(buf), "frame %d at 0x%x", i, i * 977u);
+			CHECK_STR(at[i], buf);
+			CHECK_EQ_U64(xpp_intern_id(in, buf, strlen(buf)), i);
+		}
+	}
+	CHECK_EQ_U64(xpp_intern_nr(in), N);
+	free(big);
+	xpp_intern_free(in);
+}
+
 /* The ordering queue: records come out by time per round, equal times in arrival order. */
 struct rec {
 	struct perf_event_header h;
@@ -619,6 +670,7 @@ int main(void)
 	RUN(test_mask_keeps);
 	RUN(test_int_lists);
 	RUN(test_intern);
+	RUN(test_intern_blocks);
 	RUN(test_ordered_rounds);
 	RUN(test_ordered_in_place);
 	RUN(test_ordered_bounded);
