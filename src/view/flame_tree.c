@@ -83,10 +83,16 @@ static const char *frame_name(const xpp_profile *p, const struct xpp_hist_key *k
 	return "[unknown]";
 }
 
-/* The call tree's nodes in id order: a node's parent always comes before it. */
+/*
+ * The call tree's nodes in id order (a node's parent always comes before it), each charged
+ * with its own samples; then each box's totals, its children's added to it from the last
+ * box up (a child's id is above its parent's here too). The call tree is read lean
+ * (parent, key, self): its full nodes, 56 bytes each, were a third of the memory of a
+ * graph of a million distinct paths (issue 20). The pass's trees hide no children.
+ */
 static int from_callgraph(struct flame *f, const xpp_profile *p, const xpp_callgraph *cg)
 {
-	uint32_t n = xpp_cg_nr_nodes(cg);
+	uint32_t n = xpp_cg_nr_nodes(cg), nf;
 	uint32_t *map = malloc((n ? n : 1) * sizeof(*map));
 	const xpp_intern *comms = xpp_profile_comms(p);
 	int ret = 0;
@@ -95,26 +101,35 @@ static int from_callgraph(struct flame *f, const xpp_profile *p, const xpp_callg
 		return -ENOMEM;
 	map[0] = 0;
 	for (uint32_t id = 1; id < n && ret == 0; id++) {
-		const struct xpp_cg_node *nd = xpp_cg_node(cg, id);
+		uint32_t parent = xpp_cg_parent(cg, id), key = xpp_cg_key(cg, id);
 		enum flame_kind kind = FK_COMM;
 		const char *name, *dso = NULL;
+		uint64_t period, count;
 		char buf[256];
 		int64_t m;
 
-		if (nd->depth == 1) {
-			name = xpp_intern_str(comms, nd->key);
+		if (!parent) {
+			name = xpp_intern_str(comms, key);
 			if (!name)
 				name = "[unknown]";
 		} else {
-			struct xpp_hist_key k = xpp_profile_frame_key(p, 0, nd->key);
+			struct xpp_hist_key k = xpp_profile_frame_key(p, 0, key);
 
 			name = frame_name(p, &k, buf, sizeof(buf), &kind, &dso);
 		}
-		m = add(f, map[nd->parent], name, kind, dso, nd->period, nd->count);
+		xpp_cg_self(cg, id, &period, &count);
+		m = add(f, map[parent], name, kind, dso, period, count);
 		if (m < 0)
 			ret = (int)m;
 		else
 			map[id] = (uint32_t)m;
+	}
+	nf = xpp_cg_nr_nodes(f->t);
+	for (uint32_t id = nf; ret == 0 && id-- > 1;) {
+		uint32_t parent = xpp_cg_parent(f->t, id);
+
+		f->period[parent] = sum(f->period[parent], f->period[id]);
+		f->count[parent] = sum(f->count[parent], f->count[id]);
 	}
 	/* kept: views that walk the call tree find its boxes */
 	f->of_cg = map;
@@ -157,7 +172,9 @@ int flame_build(struct flame *f, const xpp_profile *p, const struct xpp_event *e
 	if (!f->t || !f->names || reserve(f, 0) < 0)
 		return -ENOMEM;
 	f->kind[0] = FK_ROOT;
-	ret = e->cg ? from_callgraph(f, p, e->cg) : e->h ? from_hist(f, p, e->h) : 0;
+	if (e->cg)
+		return from_callgraph(f, p, e->cg);
+	ret = e->h ? from_hist(f, p, e->h) : 0;
 	if (ret < 0)
 		return ret;
 	/* the root: everything below it, filtered samples left out as the tree leaves them */
