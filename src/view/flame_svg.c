@@ -130,6 +130,9 @@ struct writer {
 	uint32_t max_depth; /* of the boxes drawn */
 	int height;
 	bool inverted;      /* the root on top, callees below (an icicle graph) */
+	/* per box: its first child and next sibling, 0 none (the tree's full nodes, 56
+	   bytes each, for what 8 do: issue 20) */
+	uint32_t *kid, *sib;
 };
 
 /* s with XML's special characters escaped and bytes that are not UTF-8 as '?'. */
@@ -232,8 +235,8 @@ static void colour(const struct flame *f, uint32_t id, const char *name, int rgb
 static int cmp_names(const void *a, const void *b, void *arg)
 {
 	const struct flame *f = arg;
-	const char *x = xpp_intern_str(f->names, xpp_cg_node(f->t, *(const uint32_t *)a)->key);
-	const char *y = xpp_intern_str(f->names, xpp_cg_node(f->t, *(const uint32_t *)b)->key);
+	const char *x = xpp_intern_str(f->names, xpp_cg_key(f->t, *(const uint32_t *)a));
+	const char *y = xpp_intern_str(f->names, xpp_cg_key(f->t, *(const uint32_t *)b));
 
 	return strcmp(x, y);
 }
@@ -265,8 +268,7 @@ static void measure(struct writer *w, uint32_t id, uint32_t d)
 		return;
 	if (d > w->max_depth)
 		w->max_depth = d;
-	for (uint32_t c = xpp_cg_node(w->f->t, id)->first_child; c;
-	     c = xpp_cg_node(w->f->t, c)->next_sibling)
+	for (uint32_t c = w->kid[id]; c; c = w->sib[c])
 		measure(w, c, d + 1);
 }
 
@@ -274,7 +276,7 @@ static void measure(struct writer *w, uint32_t id, uint32_t d)
 static int draw(struct writer *w, uint32_t id, uint64_t x, uint32_t d)
 {
 	const struct flame *f = w->f;
-	const char *name = xpp_intern_str(f->names, xpp_cg_node(f->t, id)->key);
+	const char *name = xpp_intern_str(f->names, xpp_cg_key(f->t, id));
 	double bw = px(w, f->period[id]), bx = PAD + px(w, x);
 	double y = w->inverted ? TOP + (double)d * FRAME_H : w->height - BOTTOM - (double)(d + 1) * FRAME_H;
 	uint32_t n = 0, first;
@@ -310,8 +312,7 @@ static int draw(struct writer *w, uint32_t id, uint64_t x, uint32_t d)
 
 	/* the children in name order (folded stacks sort so), left-aligned under the box */
 	first = 0;
-	for (uint32_t c = xpp_cg_node(f->t, id)->first_child; c;
-	     c = xpp_cg_node(f->t, c)->next_sibling)
+	for (uint32_t c = w->kid[id]; c; c = w->sib[c])
 		n++;
 	if (!n)
 		return 0;
@@ -319,8 +320,7 @@ static int draw(struct writer *w, uint32_t id, uint64_t x, uint32_t d)
 
 	if (!kids)
 		return -ENOMEM;
-	for (uint32_t c = xpp_cg_node(f->t, id)->first_child; c;
-	     c = xpp_cg_node(f->t, c)->next_sibling)
+	for (uint32_t c = w->kid[id]; c; c = w->sib[c])
 		kids[first++] = c;
 	qsort_r(kids, n, sizeof(*kids), cmp_names, (void *)f);
 	for (uint32_t i = 0; i < n; i++) {
@@ -340,8 +340,23 @@ int flame_write_svg(const struct flame *f, FILE *out, const char *title, const c
 		    bool inverted)
 {
 	struct writer w = { .f = f, .out = out, .total = (double)f->period[0], .inverted = inverted };
+	uint32_t nr = xpp_cg_nr_nodes(f->t);
 	int ret;
 
+	/* each box under its parent; those too narrow to draw still move their siblings */
+	w.kid = calloc(nr ? nr : 1, sizeof(*w.kid));
+	w.sib = calloc(nr ? nr : 1, sizeof(*w.sib));
+	if (!w.kid || !w.sib) {
+		free(w.kid);
+		free(w.sib);
+		return -ENOMEM;
+	}
+	for (uint32_t id = 1; id < nr; id++) {
+		uint32_t parent = xpp_cg_parent(f->t, id);
+
+		w.sib[id] = w.kid[parent];
+		w.kid[parent] = id;
+	}
 	measure(&w, 0, 0);
 	w.height = TOP + (int)(w.max_depth + 1) * FRAME_H + BOTTOM;
 	fprintf(out, "<?xml version=\"1.0\" standalone=\"no\"?>\n"
@@ -378,5 +393,7 @@ int flame_write_svg(const struct flame *f, FILE *out, const char *title, const c
 		PAD, WIDTH - PAD, PAD, w.height - 17, WIDTH - PAD, w.height - 17);
 	ret = f->period[0] ? draw(&w, 0, 0, 0) : 0;
 	fputs("</g>\n</svg>\n", out);
+	free(w.kid);
+	free(w.sib);
 	return ret;
 }

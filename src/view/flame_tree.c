@@ -199,11 +199,10 @@ int flame_set_baseline(struct flame *f, const struct flame *old)
 	/* old's paths in f's tree (ids in order: a parent before its children) */
 	map[0] = 0;
 	for (uint32_t id = 1; id < n && ret == 0; id++) {
-		const struct xpp_cg_node *nd = xpp_cg_node(old->t, id);
-		const char *name = xpp_intern_str(old->names, nd->key);
+		const char *name = xpp_intern_str(old->names, xpp_cg_key(old->t, id));
 		int64_t key = xpp_intern_id(f->names, name, strlen(name)), m;
 
-		m = key < 0 ? key : xpp_cg_child(f->t, map[nd->parent], (uint32_t)key);
+		m = key < 0 ? key : xpp_cg_child(f->t, map[xpp_cg_parent(old->t, id)], (uint32_t)key);
 		if (m < 0 || reserve(f, (uint32_t)m) < 0) {
 			ret = -ENOMEM;
 			break;
