@@ -65,18 +65,21 @@ static int tree_lines(xpp_profile *p, const xpp_callgraph *cg, struct lines *ls)
 	struct str s = { 0 };
 	int ret = 0;
 
+	/* the tree read lean (parent, key, own samples), not as full nodes: 56 bytes each
+	   of a million paths' nodes (issue 20) */
 	for (uint32_t id = 1; id < nr && !ret; id++) {
-		const struct xpp_cg_node *n = xpp_cg_node(cg, id);
 		uint32_t depth = 0, comm;
+		uint64_t count;
 
-		if (!n->self_count)
+		if (!xpp_cg_self(cg, id, NULL, &count) || !count)
 			continue;
-		if (XB_ARRAY_RESERVE(path, cap, n->depth, 64)) {
-			ret = -ENOMEM;
-			break;
+		for (uint32_t at = id; at && !ret; at = xpp_cg_parent(cg, at)) {
+			ret = XB_ARRAY_RESERVE(path, cap, (size_t)depth + 1, 64) ? -ENOMEM : 0;
+			if (!ret)
+				path[depth++] = xpp_cg_key(cg, at);
 		}
-		for (uint32_t at = id; at; at = xpp_cg_node(cg, at)->parent)
-			path[depth++] = xpp_cg_node(cg, at)->key;
+		if (ret)
+			break;
 		/* path[depth - 1] is the comm, the rest frames, innermost first */
 		comm = path[depth - 1];
 		s.n = 0;
@@ -100,7 +103,7 @@ static int tree_lines(xpp_profile *p, const xpp_callgraph *cg, struct lines *ls)
 			ret = -ENOMEM;
 			break;
 		}
-		ls->v[ls->nr++].count = n->self_count;
+		ls->v[ls->nr++].count = count;
 	}
 	free(s.b);
 	free(path);
