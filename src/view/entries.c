@@ -835,20 +835,16 @@ static int collapse_dso(struct collapse_dso *d, size_t *n, uint32_t id)
 	return (int)(*n)++;
 }
 
-/* perf's _sort__dso_cmp of two DSOs: by name, none after any */
+/* perf's _sort__dso_cmp of two DSOs (the dso key's compare): by name, none after any */
 static int collapse_dso_cmp(const struct rv_entries *g, uint32_t a, uint32_t b)
 {
 	struct xpp_hist_key ka, kb;
 
-	if (a == b || (a == XPP_HIST_NO_DSO) != (b == XPP_HIST_NO_DSO))
-		return a == b ? 0 : a == XPP_HIST_NO_DSO ? 1 : -1;
-	if (a == XPP_HIST_NO_DSO)
-		return 0;
 	xpp_hist_key_init(&ka);
 	xpp_hist_key_init(&kb);
 	ka.dso = a;
 	kb.dso = b;
-	return strcmp(rv_dso_name(g->c, &ka), rv_dso_name(g->c, &kb));
+	return rv_cmp_col(g->c, &ka, &kb, RV_KEY_DSO);
 }
 
 /*
