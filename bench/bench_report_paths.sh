@@ -8,8 +8,9 @@
 # on disk (a stripped or deleted binary, a JIT without a map) below two shared outer
 # functions, so every frame is an entry (about 1.1M entries per 100k samples).
 # Every view is timed with its peak RSS: children + graph (the default), -g none,
-# --no-children, --no-children -g none; perf's on the 100k files beside xperf's (perf needs
-# minutes on the 1M files: not timed there). Bytes per path: the peak RSS of a view over that
+# --no-children, --no-children -g none, --sort sym, --sort pid,sym; perf's on the 100k files
+# beside xperf's (perf needs minutes on the 1M files: not timed there); then the flame graph,
+# pprof and script (beside perf script) at both sizes. Bytes per path: the peak RSS of a view over that
 # of the flat view (--no-children -g none, which keeps nothing per path) on the same file,
 # and over the file's own size, per path (target <= 300). Targets (issue 20): the
 # unresolved 100k children view <= 0.15x perf's time and <= 0.25x its peak RSS; 100k -> 1M,
@@ -60,9 +61,11 @@ measure() {
 	echo "$best $rss $cpu"
 }
 
-views=("" "-g none" "--no-children" "--no-children -g none")
-names=("children + graph" "-g none" "--no-children" "--no-children -g none")
-declare -A XT XM XC PT PM PC
+# (the flat view, index 3, is the base of bytes per path)
+views=("" "-g none" "--no-children" "--no-children -g none" "--sort sym" "--sort pid,sym")
+names=("children + graph" "-g none" "--no-children" "--no-children -g none" "--sort sym"
+	"--sort pid,sym")
+declare -A XT XM XC PT PM PC ET EC
 for s in "${shapes[@]}"; do
 	for n in 100000 1000000; do
 		f=${FILE[$s,$n]}
@@ -92,6 +95,31 @@ done
 for s in "${shapes[@]}"; do
 	for i in "${!views[@]}"; do
 		echo "   $s 1M / 100k paths, ${names[$i]}: time x$(ratio "${XT[$s,1000000,$i]}" "${XT[$s,100000,$i]}") (CPU x$(ratio "${XC[$s,1000000,$i]}" "${XC[$s,100000,$i]}")), peak RSS x$(ratio "${XM[$s,1000000,$i]}" "${XM[$s,100000,$i]}") (target: time <= x11; linear x10)"
+	done
+done
+
+# the exports and script on both shapes: growth, and perf script's time beside xperf's
+XS=$BUILD/xperf-script
+exports=("report --flamegraph" "report --pprof" "script")
+for s in "${shapes[@]}"; do
+	for j in "${!exports[@]}"; do
+		line="   $s, ${exports[$j]}:"
+		for n in 100000 1000000; do
+			f=${FILE[$s,$n]}
+			case $j in
+			0) cmd=("$XR" --flamegraph "$BENCH_TMP/paths.svg" -i "$f") ;;
+			1) cmd=("$XR" --pprof "$BENCH_TMP/paths.pb" -i "$f") ;;
+			2) cmd=("$XS" -i "$f") ;;
+			esac
+			read -r t m c < <(measure 1 "${cmd[@]}")
+			ET[$n]=$t EC[$n]=$c
+			line="$line $n: $t s (CPU $c s), $((m >> 10)) MiB;"
+			if [ $j -eq 2 ] && [ $n -eq 100000 ]; then
+				read -r tp _ cp < <(measure 1 perf script -i "$f")
+				line="$line perf script $tp s (CPU $cp s), ratio $(ratio "$t" "$tp");"
+			fi
+		done
+		echo "$line growth x$(ratio "${ET[1000000]}" "${ET[100000]}") (CPU x$(ratio "${EC[1000000]}" "${EC[100000]}"))"
 	done
 done
 
