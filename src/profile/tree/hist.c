@@ -467,6 +467,8 @@ static xpp_hist *copy_entries(const xpp_hist *h)
 	out->cap = h->nr + 1;
 	out->nr_vals = h->nr_vals;
 	out->cap_vals = h->nr_vals + 1;
+	out->vals_shared = h->vals_shared; /* (whether its keys share rows, as h's do) */
+	out->vals_apart = h->vals_apart;
 	return out;
 }
 
