@@ -342,10 +342,11 @@ static bool star_set_has(const struct star_set *s, unsigned int arg)
 /*
  * Which arguments of the print fmt a '*' width or precision takes: printf pads to whatever
  * the sample's data says there, and a width of 2^31 is gigabytes of blanks for one line.
- * fmt..fmt_end is the format string without quotes. A conversion printf does not know
- * ("%/s") may take another number of arguments in libtraceevent than here, so from the
- * first such one on, every argument counts as taken by a '*' when the format has one; as
- * does every argument past MAX_ARGS - 1 (the last bit stands for them all).
+ * fmt..fmt_end is the format string without quotes. A conversion libtraceevent does not
+ * know ("%/s", "% o", "%e": it takes no argument there) may take another number of
+ * arguments in libtraceevent than here, so from the first such one on, every argument
+ * counts as taken by a '*' when the format has one; as does every argument past
+ * MAX_ARGS - 1 (the last bit stands for them all).
  */
 static void star_args(const char *fmt, const char *fmt_end, struct star_set *s)
 {
@@ -361,8 +362,13 @@ static void star_args(const char *fmt, const char *fmt_end, struct star_set *s)
 			continue;
 		if (++p < fmt_end && *p == '%')
 			continue;
-		while (p < fmt_end && strchr("-+ #0", *p))
-			p++;
+		/* libtraceevent knows the flags '-', '#' and '0', the sizes h, l, L, z and Z and
+		   the conversions d, i, o, u, x, X, s and p: at anything else it takes no
+		   argument ("% o" took none there, and the next '*' took a field as its width:
+		   gigabytes of blanks), so that conversion is odd */
+		for (; p < fmt_end && strchr("-+ #0", *p); p++)
+			if (*p == ' ' || *p == '+')
+				odd_from = arg < odd_from ? arg : odd_from;
 		for (int part = 0; part < 2; part++) { /* the width, then '.' and the precision */
 			if (part == 1 && (p == fmt_end || *p != '.'))
 				break;
@@ -375,9 +381,10 @@ static void star_args(const char *fmt, const char *fmt_end, struct star_set *s)
 			while (p < fmt_end && isdigit((unsigned char)*p))
 				p++;
 		}
-		while (p < fmt_end && strchr("hlLqjzZt", *p))
-			p++;
-		if (p == fmt_end || !*p || !strchr("diouxXcspeEfFgGaA", *p))
+		for (; p < fmt_end && strchr("hlLqjzZt", *p); p++)
+			if (strchr("qjt", *p))
+				odd_from = arg < odd_from ? arg : odd_from;
+		if (p == fmt_end || !*p || !strchr("diouxXsp", *p))
 			odd_from = arg < odd_from ? arg : odd_from;
 		else if (*p == 'p') /* %pS, %pU, %pbl...: one argument as well */
 			while (p + 1 < fmt_end && isalnum((unsigned char)p[1]))

@@ -197,6 +197,26 @@ static void lengths_and_star_args_bounded(void)
 	bounded_print_fmt("\"%d %/s %*lu\", REC->a, REC->b, REC->c, REC->d", out, sizeof(out));
 	CHECK_STR(out, "\"%d %/s %*lu\", REC->a,(( REC->b) & 0xffff),(( REC->c) & 0xffff),"
 		  "(( REC->d) & 0xffff)");
+	/* nor one libtraceevent does not (a ' ' or '+' flag, %e, %c, the size j): it takes no
+	   argument there, so every argument from it on is bounded */
+	bounded_print_fmt("\"%d % o %*lu\", REC->a, REC->b, REC->c, REC->d", out, sizeof(out));
+	CHECK_STR(out, "\"%d % o %*lu\", REC->a,(( REC->b) & 0xffff),(( REC->c) & 0xffff),"
+		  "(( REC->d) & 0xffff)");
+	bounded_print_fmt("\"%d %+d %*lu\", REC->a, REC->b, REC->c, REC->d", out, sizeof(out));
+	CHECK_STR(out, "\"%d %+d %*lu\", REC->a,(( REC->b) & 0xffff),(( REC->c) & 0xffff),"
+		  "(( REC->d) & 0xffff)");
+	bounded_print_fmt("\"%d %c %e %*lu\", REC->a, REC->b, REC->c, REC->d, REC->e", out,
+			  sizeof(out));
+	CHECK_STR(out, "\"%d %c %e %*lu\", REC->a,(( REC->b) & 0xffff),(( REC->c) & 0xffff),"
+		  "(( REC->d) & 0xffff),(( REC->e) & 0xffff)");
+	bounded_print_fmt("\"%d %jd %*lu\", REC->a, REC->b, REC->c, REC->d", out, sizeof(out));
+	CHECK_STR(out, "\"%d %jd %*lu\", REC->a,(( REC->b) & 0xffff),(( REC->c) & 0xffff),"
+		  "(( REC->d) & 0xffff)");
+	/* the flags, sizes and conversions it knows: the '*' argument only */
+	bounded_print_fmt("\"%-#08llx %hd %zu %*s\", REC->a, REC->b, REC->c, REC->d, REC->e", out,
+			  sizeof(out));
+	CHECK_STR(out, "\"%-#08llx %hd %zu %*s\", REC->a, REC->b, REC->c,(( REC->d) & 0xffff),"
+		  " REC->e");
 	/* no star: the text as it was */
 	bounded_print_fmt("\"%d, %s\", REC->a, \"*\"", out, sizeof(out));
 	CHECK_STR(out, "\"%d, %s\", REC->a, \"*\"");
