@@ -27,7 +27,8 @@ struct xpp_intern {
 	struct xb_slots index; /* id + 1 */
 	char **blocks;         /* the strings' storage: pointers into them stay valid */
 	size_t nr_blocks, cap_blocks;
-	size_t left;           /* bytes free at the end of the last block */
+	char *next;            /* where the current block's free bytes start */
+	size_t left;           /* and how many there are */
 };
 
 struct str_key {
@@ -69,28 +70,27 @@ void xpp_intern_free(xpp_intern *in)
 	free(in);
 }
 
-/* Room for size bytes that stay where they are: the last block's, else a new block's. */
+/* Room for size bytes that stay where they are: the current block's, else a new block's. */
 static char *store(xpp_intern *in, size_t size)
 {
-	size_t bytes = size > BLOCK_SIZE / 4 ? size : BLOCK_SIZE;
+	bool own = size > BLOCK_SIZE / 4; /* a long string: a block of its own */
 	char *b;
 
-	if (size <= in->left && in->nr_blocks) {
-		b = in->blocks[in->nr_blocks - 1] + (BLOCK_SIZE - in->left);
+	if (size <= in->left) {
+		b = in->next;
+		in->next += size;
 		in->left -= size;
 		return b;
 	}
 	if (XB_ARRAY_RESERVE(in->blocks, in->cap_blocks, in->nr_blocks + 1, 16) ||
-	    !(b = malloc(bytes)))
+	    !(b = malloc(own ? size : BLOCK_SIZE)))
 		return NULL;
-	/* a string of its own block goes before the last one, which keeps its room */
-	if (bytes != BLOCK_SIZE && in->nr_blocks) {
-		in->blocks[in->nr_blocks] = in->blocks[in->nr_blocks - 1];
-		in->blocks[in->nr_blocks++ - 1] = b;
-		return b;
-	}
 	in->blocks[in->nr_blocks++] = b;
-	in->left = bytes == BLOCK_SIZE ? BLOCK_SIZE - size : 0;
+	/* a long one leaves the current block as it was, its room for the next short ones */
+	if (!own) {
+		in->next = b + size;
+		in->left = BLOCK_SIZE - size;
+	}
 	return b;
 }
 
