@@ -816,24 +816,14 @@ static int cmp_made(const void *pa, const void *pb, void *arg)
 
 /* A DSO of a view's entries, as collapse_is_order() reads them. */
 struct collapse_dso {
-	uint32_t id;
-	uint64_t lo, hi; /* the addresses of its entries without a symbol */
+	uint64_t lo, hi; /* the addresses of its entries without a symbol (lo > hi: none) */
+	bool named;      /* it holds entries with a symbol */
 	size_t below;    /* DSOs of entries with one that perf's _sort__dso_cmp puts first */
 };
 
-#define COLLAPSE_DSOS_MAX 256 /* more, and the view takes perf's tree (rb_order()) */
-
-/* d's index of DSO id (made where new, lo/hi empty), -1 when d has n = max already. */
-static int collapse_dso(struct collapse_dso *d, size_t *n, uint32_t id)
-{
-	for (size_t i = *n; i-- > 0;)
-		if (d[i].id == id)
-			return (int)i;
-	if (*n == COLLAPSE_DSOS_MAX)
-		return -1;
-	d[*n] = (struct collapse_dso){ id, UINT64_MAX, 0, 0 };
-	return (int)(*n)++;
-}
+/* more DSOs of either kind, and the view takes perf's trees (rb_order()): their places
+ * are compared pairwise */
+#define COLLAPSE_DSOS_MAX 256
 
 /* perf's _sort__dso_cmp of two DSOs (the dso key's compare): by name, none after any */
 static int collapse_dso_cmp(const struct rv_entries *g, uint32_t a, uint32_t b)
@@ -845,6 +835,42 @@ static int collapse_dso_cmp(const struct rv_entries *g, uint32_t a, uint32_t b)
 	ka.dso = a;
 	kb.dso = b;
 	return rv_cmp_col(g->c, &ka, &kb, RV_KEY_DSO);
+}
+
+/*
+ * Whether the entries without a symbol, in the DSOs d[0..nd] (by id; d[nd] no DSO), sit
+ * in one line with those with one: their addresses rise with their DSOs' places among
+ * the named ones.
+ */
+static bool unnamed_in_line(const struct rv_entries *g, struct collapse_dso *d, uint32_t nd)
+{
+	uint32_t un[COLLAPSE_DSOS_MAX], named[COLLAPSE_DSOS_MAX], nun = 0, nnamed = 0;
+
+	for (uint32_t i = 0; i <= nd; i++) {
+		uint32_t id = i == nd ? XPP_HIST_NO_DSO : i;
+
+		if ((d[i].lo <= d[i].hi && nun == COLLAPSE_DSOS_MAX) ||
+		    (d[i].named && nnamed == COLLAPSE_DSOS_MAX))
+			return false;
+		if (d[i].lo <= d[i].hi)
+			un[nun++] = i;
+		if (d[i].named)
+			named[nnamed++] = id;
+	}
+	if (!nnamed || nun < 2)
+		return true;
+	/* each unnamed DSO's place: after the named DSOs before it and its own (an entry
+	   without a symbol after those with one in its DSO, as sym_collapse() orders them) */
+	for (uint32_t a = 0; a < nun; a++)
+		for (uint32_t j = 0; j < nnamed; j++)
+			d[un[a]].below += collapse_dso_cmp(g, named[j], un[a] == nd ?
+							   XPP_HIST_NO_DSO : un[a]) <= 0;
+	/* a place before another holds lower addresses only */
+	for (uint32_t a = 0; a < nun; a++)
+		for (uint32_t b = 0; b < nun; b++)
+			if (d[un[a]].below < d[un[b]].below && d[un[a]].hi >= d[un[b]].lo)
+				return false;
+	return true;
 }
 
 /*
@@ -862,11 +888,10 @@ static int collapse_dso_cmp(const struct rv_entries *g, uint32_t a, uint32_t b)
  */
 static bool collapse_is_order(const struct rv_entries *g, const struct rv_cols *v)
 {
-	bool dso = false, sym = false;
+	bool dso = false, sym = false, ret = true;
 	uint64_t lo = UINT64_MAX, hi = 0;
-	struct collapse_dso un[COLLAPSE_DSOS_MAX], nd[COLLAPSE_DSOS_MAX];
-	size_t nun = 0, nnd = 0;
-	int last_un = -1, last_nd = -1;
+	uint32_t nd = xpp_dso_table_nr(g->c->dsos);
+	struct collapse_dso *d = NULL;
 
 	for (unsigned int i = 0; i < v->nr_cols && !sym; i++) {
 		dso |= v->cols[i] == RV_KEY_DSO;
@@ -874,57 +899,45 @@ static bool collapse_is_order(const struct rv_entries *g, const struct rv_cols *
 	}
 	if (!sym)
 		return true;
+	/* per DSO by id (the last: none), where the DSO key does not come first */
+	if (!dso && !(d = malloc(((size_t)nd + 1) * sizeof(*d))))
+		return false;
+	for (uint32_t i = 0; d && i <= nd; i++)
+		d[i] = (struct collapse_dso){ UINT64_MAX, 0, false, 0 };
 	/* the fields a symbol's name is read from, not the whole key (a million entries) */
 	struct xpp_hist_key k;
 	size_t nr;
 	const struct xpp_hist_rec *e = xpp_hist_recs(g->h, &nr);
 
 	xpp_hist_key_init(&k);
-	for (size_t i = 0; i < g->nr_rows; i++) {
+	for (size_t i = 0; i < g->nr_rows && ret; i++) {
 		const struct xpp_hist_rec *r = &e[g->rows[i]];
+		uint32_t x = r->dso == XPP_HIST_NO_DSO ? nd : r->dso;
 		bool named;
-		int x;
 
-		if (r->inl)
-			return false;
 		k.dso = r->dso;
 		k.sym = r->sym;
 		named = rv_sym_name(g->c, &k) != NULL;
-		if (!named) {
+		if (r->inl || (d && x > nd)) {
+			ret = false;
+		} else if (named) {
+			if (d)
+				d[x].named = true;
+		} else {
 			lo = r->addr < lo ? r->addr : lo;
 			hi = r->addr > hi ? r->addr : hi;
+			if (d) {
+				d[x].lo = r->addr < d[x].lo ? r->addr : d[x].lo;
+				d[x].hi = r->addr > d[x].hi ? r->addr : d[x].hi;
+			}
 		}
-		if (dso)
-			continue;
-		/* the DSOs of either kind, and the addresses of each one's unnamed entries */
-		if (named) {
-			if ((last_nd < 0 || nd[last_nd].id != r->dso) &&
-			    (last_nd = collapse_dso(nd, &nnd, r->dso)) < 0)
-				return false;
-			continue;
-		}
-		if ((last_un < 0 || un[last_un].id != r->dso) &&
-		    (last_un = collapse_dso(un, &nun, r->dso)) < 0)
-			return false;
-		x = last_un;
-		un[x].lo = r->addr < un[x].lo ? r->addr : un[x].lo;
-		un[x].hi = r->addr > un[x].hi ? r->addr : un[x].hi;
 	}
-	if (lo <= hi && hi - lo >= (1ULL << 63))
-		return false;
-	if (dso || !nnd || nun < 2)
-		return true;
-	/* each unnamed DSO's place: after the named DSOs before it and its own (an entry
-	   without a symbol after those with one in its DSO, as sym_collapse() orders them) */
-	for (size_t a = 0; a < nun; a++)
-		for (size_t j = 0; j < nnd; j++)
-			un[a].below += collapse_dso_cmp(g, nd[j].id, un[a].id) <= 0;
-	/* a place before another holds lower addresses only */
-	for (size_t a = 0; a < nun; a++)
-		for (size_t b = 0; b < nun; b++)
-			if (un[a].below < un[b].below && un[a].hi >= un[b].lo)
-				return false;
-	return true;
+	if (ret && lo <= hi && hi - lo >= (1ULL << 63))
+		ret = false;
+	if (ret && d)
+		ret = unnamed_in_line(g, d, nd);
+	free(d);
+	return ret;
 }
 
 /* Whether the entries came from one thread and share their context values (a view by
