@@ -338,6 +338,9 @@ int main(int argc, const char **argv)
 				   "as one group; --no-group: a section each)", view_opt_tristate),
 		OPT_BOOL('n', "show-nr-samples", &o.view.show_nr_samples,
 			 "add a column with the number of samples of each entry"),
+		OPT_BOOL(0, "show-total-period", &o.view.show_total_period,
+			 "add a column with the period of each entry (its own, with "
+			 "--children too)"),
 		VIEW_OPTS_FILTERS(&o.view, 'd'),
 		OPT_BOOL(0, "hide-unresolved", &o.view.hide_unresolved,
 			 "leave out the samples whose address has no symbol (they leave the "

@@ -11,6 +11,7 @@ static const char *const opt_names[RO_NR] = {
 	[RO_THREADS] = "threads",
 	[RO_GROUP] = "group",
 	[RO_SHOW_NR] = "show-nr-samples",
+	[RO_SHOW_PERIOD] = "show-total-period",
 	[RO_HEADER] = "header",
 	[RO_COMMS] = "comms",
 	[RO_DSOS] = "dsos",
@@ -63,6 +64,7 @@ static const char *const every_mode[] = {
 static const struct report_mode modes[RM_NR] = {
 	[RM_STDIO] = { "--stdio", ~(uint64_t)0 & ~RO_BIT(RO_EVENT) & ~RO_BIT(RO_FLAME_INVERTED) },
 	[RM_TUI] = { "--tui", RO_BIT(RO_SORT) | RO_BIT(RO_PERCENT_LIMIT) | RO_BIT(RO_SHOW_NR) |
+				      RO_BIT(RO_SHOW_PERIOD) |
 				      RO_BIT(RO_GROUP) | FILTERS | RO_BIT(RO_CHILDREN) | RO_BIT(RO_CALL_GRAPH) |
 				      RO_BIT(RO_INVERTED) | CHAINS | LOOKUP | RO_BIT(RO_WALL) |
 				      RO_BIT(RO_FLAME_INVERTED) | RO_BIT(RO_MEM_MODE) },

@@ -20,6 +20,7 @@ enum report_opt {
 	RO_THREADS,         /* -T */
 	RO_GROUP,
 	RO_SHOW_NR,         /* -n */
+	RO_SHOW_PERIOD,     /* --show-total-period */
 	RO_HEADER,
 	RO_COMMS,           /* the filters: -c, -d, --pid, --tid, -C, --time, -S, --hide-unresolved */
 	RO_DSOS,

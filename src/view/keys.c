@@ -110,12 +110,15 @@ void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c)
 				v->out[v->nr_out++] = c->fields[i];
 		return;
 	}
-	/* perf's default fields: children, overhead, samples with -n, then the keys */
+	/* perf's default fields: children, overhead, samples with -n, the period with
+	   --show-total-period, then the keys */
 	if (c->children)
 		v->out[v->nr_out++] = RV_OUT_CHILDREN;
 	v->out[v->nr_out++] = RV_OUT_OVERHEAD;
 	if (c->o->show_nr_samples)
 		v->out[v->nr_out++] = RV_OUT_SAMPLE;
+	if (c->o->show_total_period)
+		v->out[v->nr_out++] = RV_OUT_PERIOD;
 	for (unsigned int i = 0; i < v->nr_cols; i++)
 		v->out[v->nr_out++] = v->cols[i];
 }

@@ -171,6 +171,7 @@ perf_case "{cpu-clock,task-clock}: one section side by side (perf's default), --
 		fail "no group head: $(grep "^# Samples" xperf.out)"
 	grep -q "^#         Overhead  Command" xperf.out || fail "titles: $(grep Overhead xperf.out)"
 	same_text grp.data --group -n
+	same_text grp.data --group -n --show-total-period
 	same_text grp.data --group --percent-limit 1
 	same_text grp.data --group --sort dso,sym
 	same_text grp.data --no-group
@@ -184,6 +185,7 @@ perf_case "{cpu-clock,task-clock} -g: Children and Self side by side, the leader
 		fail "titles: $(grep Children xperf.out)"
 	same_graphs gg.data --no-children
 	same_graphs gg.data -n -g folded,0,count
+	same_graphs gg.data --show-total-period
 	same_graphs gg.data --no-children -g fractal,0.5,callee
 	same_graphs gg.data --percent-limit 5
 '

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # xperf report's sort keys (pid, cpu, parent and their combinations), filters (--pid, --tid,
-# --cpu, -S, --hide-unresolved, -p/-x), -F fields, -v, ties, --header and -n with --children,
-# each against
+# --cpu, -S, --hide-unresolved, -p/-x), -F fields, -v, ties, --header, -n and
+# --show-total-period with --children, each against
 # perf report on the same file: files of the threads and forker workloads (several threads
 # and processes), recorded by perf (-N) and by xperf. perf's file records the cpu
 # (--sample-cpu); xperf records it only system-wide, which would bring in the machine's
@@ -99,6 +99,16 @@ for who in perf xperf; do
 	perf_case "-n with --children counts the own samples of each entry, file by $who" '
 		f=$(need $fork)
 		same_report "$f" --children -n -g none
+	'
+
+	perf_case "--show-total-period: the own period of each entry, file by $who" '
+		f=$(need $fork)
+		same_report "$f" --children -n --show-total-period -g none
+		grep -q "^# Children      Self       Samples        Period  Command" xperf.out ||
+			fail "titles: $(grep Children xperf.out)"
+		same_report "$f" --no-children --show-total-period -g none --sort dso,sym
+		# an explicit -F list decides the columns itself, as in perf
+		same_report "$f" --no-children --show-total-period -g none -F overhead,sym
 	'
 done
 

@@ -58,6 +58,22 @@ tui_perf_case "a group with --no-children and -n: Overhead and Samples of each m
 	ended t 0
 '
 
+tui_perf_case "a group with --show-total-period: the Period of each member, as perf" '
+	need "$GRP"
+	pane p 200 40
+	tm send-keys -t p "perf report --no-children --show-total-period -i $GRP" Enter
+	wait_screen p "^\\+ +[0-9.]+%" 30
+	top_lines p 12 >want
+	tm send-keys -t p q
+	pane t 200 40
+	tui t xperf report --no-children --show-total-period -i "$GRP"
+	top_lines t 12 >got
+	grep -q "Period" got || fail "no Period column: $(head -n 2 got)"
+	diff want got || fail "the screens differ (perf: <, xperf: >)"
+	keys t q
+	ended t 0
+'
+
 tui_case "a group: Enter unfolds the chains of its leader, P saves the side-by-side lines" '
 	need "$GRP"
 	pane t

@@ -25,7 +25,7 @@ static void dots(int n, FILE *out)
 }
 
 /* perf's hpp__width_fn with event_group: each column as wide as its members together */
-static void print_titles(const struct rv_group *g, bool nr_samples, FILE *out)
+static void print_titles(const struct rv_group *g, bool nr_samples, bool period, FILE *out)
 {
 	int w = (int)(8 * g->n);
 
@@ -35,6 +35,8 @@ static void print_titles(const struct rv_group *g, bool nr_samples, FILE *out)
 		fprintf(out, "# %*s", w, "Overhead");
 	if (nr_samples)
 		fprintf(out, "  %*s", (int)(12 * g->n), "Samples");
+	if (period)
+		fprintf(out, "  %*s", (int)(12 * g->n), "Period");
 	for (unsigned int i = 0; i < g->v.nr_cols; i++)
 		fprintf(out, "  %-*s", g->v.width[i], rv_col_title(g->v.cols[i]));
 	fputs("\n# ", out);
@@ -42,6 +44,8 @@ static void print_titles(const struct rv_group *g, bool nr_samples, FILE *out)
 	if (g->children)
 		fputs("  ", out), dots(w, out);
 	if (nr_samples)
+		fputs("  ", out), dots((int)(12 * g->n), out);
+	if (period)
 		fputs("  ", out), dots((int)(12 * g->n), out);
 	for (unsigned int i = 0; i < g->v.nr_cols; i++)
 		fputs("  ", out), dots(g->v.width[i], out);
@@ -57,7 +61,7 @@ static int print_rows(const struct rv_group *g, struct rv_cgview *cg, FILE *out)
 
 	if (!o->quiet) {
 		print_head(g, out);
-		print_titles(g, o->show_nr_samples, out);
+		print_titles(g, o->show_nr_samples, o->show_total_period, out);
 	}
 	for (size_t r = 0; r < g->nr_rows && !ret; r++) {
 		uint32_t e = g->rows[r];
@@ -81,6 +85,12 @@ static int print_rows(const struct rv_group *g, struct rv_cgview *cg, FILE *out)
 			/* perf counts an entry's own samples, with --children too */
 			for (uint32_t m = 0; m < g->n; m++)
 				fprintf(out, " %11" PRIu64, v[m].self_n);
+		}
+		if (o->show_total_period) {
+			fputs("  ", out);
+			/* perf's period column is the own period, with --children too */
+			for (uint32_t m = 0; m < g->n; m++)
+				fprintf(out, " %11" PRIu64, v[m].self);
 		}
 		struct xpp_hist_key k = rv_group_key(g, e);
 

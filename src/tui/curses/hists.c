@@ -92,6 +92,11 @@ static void draw_entry(struct hists *h, const struct hb_row *r, int y, bool sele
 		for (uint32_t m = 0; m < hb_nr_members(h) && x < COLS; m++)
 			x += tui_putf(y, x, 12, true, "%12" PRIu64, hb_samples(h, r->entry, m));
 	}
+	if (c->o->show_total_period) {
+		x += tui_put(y, x, 2, "", true);
+		for (uint32_t m = 0; m < hb_nr_members(h) && x < COLS; m++)
+			x += tui_putf(y, x, 12, true, "%12" PRIu64, hb_period(h, r->entry, m));
+	}
 	for (unsigned int i = 0; i < h->cols.nr_cols && x < COLS; i++) {
 		unsigned int col = h->cols.cols[i];
 		bool last = i + 1 == h->cols.nr_cols;
@@ -193,6 +198,8 @@ static void draw_titles(const struct hists *h)
 	x += tui_putf(1, x, 8 * n, true, "%*s", 8 * n, hb_children(h) ? "Self" : "Overhead");
 	if (c->o->show_nr_samples)
 		x += tui_putf(1, x, 2 + 12 * n, true, "  %*s", 12 * n, "Samples");
+	if (c->o->show_total_period)
+		x += tui_putf(1, x, 2 + 12 * n, true, "  %*s", 12 * n, "Period");
 	for (unsigned int i = 0; i < h->cols.nr_cols && x < COLS; i++) {
 		x += tui_put(1, x, 2, "  ", true);
 		x += tui_put(1, x, i + 1 == h->cols.nr_cols ? COLS - x : w[i],

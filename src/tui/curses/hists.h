@@ -80,6 +80,8 @@ unsigned int hb_nr_shares(const struct hists *h);
 double hb_share(const struct hists *h, uint32_t e, unsigned int i);
 /* Member m's own samples of entry e (the Samples column, -n). */
 uint64_t hb_samples(const struct hists *h, uint32_t e, uint32_t m);
+/* Member m's own period of entry e (--show-total-period). */
+uint64_t hb_period(const struct hists *h, uint32_t e, uint32_t m);
 
 int hb_init(struct hists *h, struct tui *t, uint32_t idx);
 void hb_free(struct hists *h);

@@ -132,6 +132,11 @@ uint64_t hb_samples(const struct hists *h, uint32_t e, uint32_t m)
 	return h->grp.n > 1 ? rv_group_vals(&h->grp, e)[m].self_n : h->en.self_count[e];
 }
 
+uint64_t hb_period(const struct hists *h, uint32_t e, uint32_t m)
+{
+	return h->grp.n > 1 ? rv_group_vals(&h->grp, e)[m].self : h->en.self[e];
+}
+
 /* The leader's entry of entry e (the event's own alone), UINT32_MAX none. */
 static uint32_t lead_entry(const struct hists *h, uint32_t e)
 {
@@ -478,6 +483,17 @@ static void save_entry(struct hists *h, const struct hb_row *r, FILE *f)
 	for (unsigned int i = 0; i < hb_nr_shares(h); i++)
 		fprintf(f, "%s%7.2f%%", i && i % hb_nr_members(h) == 0 ? "  " : "",
 			hb_share(h, r->entry, i));
+	/* -n and --show-total-period: perf saves every column it shows */
+	if (c->o->show_nr_samples) {
+		fputs("  ", f);
+		for (uint32_t m = 0; m < hb_nr_members(h); m++)
+			fprintf(f, "%12" PRIu64, hb_samples(h, r->entry, m));
+	}
+	if (c->o->show_total_period) {
+		fputs("  ", f);
+		for (uint32_t m = 0; m < hb_nr_members(h); m++)
+			fprintf(f, "%12" PRIu64, hb_period(h, r->entry, m));
+	}
 	for (unsigned int i = 0; i < h->cols.nr_cols; i++) {
 		unsigned int col = h->cols.cols[i];
 
