@@ -152,6 +152,114 @@ go_case "--wall: off-CPU time beside on-CPU time, as the report shares it" '
 			fail "$f: pprof $a%, report $b%"
 	done
 '
+# pb_ids FILE: the profile's messages as its bytes have them (go tool pprof merges equal
+# locations and renumbers them before it shows any): checks that locations and functions
+# have ids 1..N in order, functions each their own (name, file), and that every id a sample
+# or line names is defined; prints "locations shared inline-groups functions" where shared
+# counts the locations that several samples hold. (Two locations may have one content:
+# frames apart in the profile, as kernel frames by address, that pprof shows alike.)
+pb_ids() {
+	python3 - "$1" <<'EOF'
+import gzip, sys
+
+def fields(b):
+    i = 0
+    while i < len(b):
+        key, i = varint(b, i)
+        f, wt = key >> 3, key & 7
+        if wt == 0:
+            v, i = varint(b, i)
+        elif wt == 2:
+            n, i = varint(b, i)
+            v, i = b[i:i + n], i + n
+        else:
+            sys.exit("wire type %d of field %d" % (wt, f))
+        yield f, wt, v
+
+def varint(b, i):
+    v = s = 0
+    while True:
+        c = b[i]; i += 1; v |= (c & 0x7f) << s; s += 7
+        if c < 0x80:
+            return v, i
+
+def packed(wt, v):
+    if wt == 0:
+        return [v]
+    out, i = [], 0
+    while i < len(v):
+        x, i = varint(v, i); out.append(x)
+    return out
+
+locs, fns, samples = [], [], []
+for f, wt, v in fields(gzip.open(sys.argv[1]).read()):
+    if f == 2:
+        samples.append([x for g, w, y in fields(v) if g == 1 for x in packed(w, y)])
+    elif f == 4:
+        m = {g: y for g, w, y in fields(v) if g != 4}
+        lines = tuple(tuple(sorted(dict((g, y) for g, w, y in fields(l)).items()))
+                      for g, w, l in fields(v) if g == 4)
+        locs.append((m.get(1, 0), (m.get(2, 0), m.get(3, 0), lines)))
+    elif f == 5:
+        m = {g: y for g, w, y in fields(v)}
+        fns.append((m.get(1, 0), (m.get(2, 0), m.get(4, 0))))
+bad = []
+for what, items in (("location", locs), ("function", fns)):
+    seen = {}
+    for n, (i, c) in enumerate(items, 1):
+        if i != n:
+            bad.append("%s id %d at %d" % (what, i, n))
+        if c in seen and what == "function":
+            bad.append("%s %d repeats %d" % (what, i, seen[c]))
+        seen.setdefault(c, i)
+held = {}
+for s in samples:
+    for i in set(s):
+        held[i] = held.get(i, 0) + 1
+        if not 1 <= i <= len(locs):
+            bad.append("a sample names location %d" % i)
+for i, (m, a, lines) in locs:
+    for l in lines:
+        if not 1 <= dict(l).get(1, 0) <= len(fns):
+            bad.append("location %d names function %d" % (i, dict(l).get(1, 0)))
+for b in bad[:10]:
+    print(b)
+print(len(locs), sum(1 for n in held.values() if n > 1),
+      sum(1 for i, (m, a, lines) in locs if len(lines) > 1), len(fns))
+sys.exit(1 if bad else 0)
+EOF
+}
+export -f pb_ids
+go_case "locations and functions: one id each, shared by the samples, inline frames grouped" '
+	command -v python3 >/dev/null || skip "python3 is absent: nothing reads the raw messages"
+	"$XR" --pprof p.pb.gz -i "$DATA"
+	pb_ids p.pb.gz >ids || fail "$(cat ids)"
+	read -r n shared inl nfn <ids
+	echo "$n locations, $shared held by several samples, $nfn functions"
+	[ "$n" -gt 3 ] && [ "$shared" -gt 0 ] && [ "$nfn" -gt 3 ] || fail "$(cat ids)"
+	"$XR" --pprof f.pb.gz -i "$FLAT"
+	pb_ids f.pb.gz >ids || fail "without call chains: $(cat ids)"
+	[ -x "$WL/cxx_inline" ] || skip "$WL/cxx_inline is not built (g++ missing?)"
+	grep -qx "#define HAVE_LIBDW 1" "$XPERF_BUILD/config.h" ||
+		skip "xperf was built without libdw: no inline frames"
+	"$XPERF_BUILD/xperf-record" -q -g -o inl.data -- "$WL/cxx_inline" 0.5 >/dev/null 2>&1
+	"$XR" --pprof i.pb.gz --inline -i inl.data
+	pb_ids i.pb.gz >ids || fail "--inline: $(cat ids)"
+	read -r n shared inl nfn <ids
+	echo "--inline: $n locations, $shared held by several samples, $inl with inline frames"
+	[ "$inl" -gt 0 ] || fail "no location holds inline frames"
+	# hot_inlined is inlined into inline_host: a location of both, the inlined one first
+	go tool pprof -raw -symbolize=none i.pb.gz 2>/dev/null |
+		grep -A1 "^ *[0-9]*: 0x[0-9a-f]* M=[0-9]* hot_inlined " | grep -q "work::inline_host" ||
+		fail "no location of hot_inlined inside work::inline_host"
+'
+test_case "--pprof to a full device: one error, exit 2" '
+	[ -w /dev/full ] || skip "no writable /dev/full"
+	rc=0; "$XR" --pprof /dev/full -i "$DATA" >out 2>err || rc=$?
+	cat err
+	[ $rc -eq 2 ] || fail "exit $rc"
+	[ "$(cat err)" = "xperf report: error: cannot write '"'"'/dev/full'"'"'" ] || fail "$(cat err)"
+'
 test_case "--pprof to a directory that does not exist: one error, exit 2" '
 	rc=0; "$XR" --pprof /nonexistent/dir/p.pb.gz -i "$DATA" >out 2>err || rc=$?
 	[ $rc -eq 2 ] || fail "exit $rc"

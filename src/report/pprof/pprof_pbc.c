@@ -22,6 +22,27 @@ typedef Perftools__Profiles__Mapping Mapping;
 typedef Perftools__Profiles__ValueType ValueType;
 typedef Perftools__Profiles__Label Label;
 
+/*
+ * The Profile is written as it is made, never held whole: each Sample, Location and
+ * Function is packed as soon as it exists and written as one occurrence of its repeated
+ * Profile field (tag, length, bytes) into the gzip stream, as protobuf allows: a reader
+ * appends every occurrence of a repeated field, whatever comes between them. What grows
+ * to the end or is known only then (the mappings' memory_limit, the string table, the
+ * sample types, the period) follows the samples. Held as protobuf-c objects, a million
+ * samples of distinct addresses took 3.8 GiB (issue 20).
+ */
+enum { F_SAMPLE = 2, F_LOCATION = 4, F_FUNCTION = 5, F_STRING = 6 }; /* Profile's fields */
+#define WIRE_LEN 2                 /* protobuf's wire type of a length-delimited field */
+#define OUT_FLUSH (256u << 10)     /* bytes gathered per gzwrite() */
+
+/* The gzip stream, written through a buffer (gzwrite() per field would cost a call each). */
+struct out {
+	gzFile gz;
+	uint8_t *buf;
+	size_t n, cap;
+	bool failed;               /* a gzwrite() failed: the file is lost */
+};
+
 /* A growable array of pointers (protobuf-c's repeated messages). */
 struct vec {
 	void **v;
@@ -40,15 +61,87 @@ static int vec_push(struct vec *a, void *x)
 
 struct pp {
 	xpp_profile *p;
+	struct out out;
 	xpp_intern *strs;          /* the string table, ids as written */
 	xpp_intern *fn_keys;       /* "name\1file" -> function id - 1 */
-	xpp_intern *loc_keys;      /* "frame,frame,..." -> location id - 1 */
-	struct vec samples, locations, functions, mappings;
+	int64_t comm_str;          /* the string id of "comm", -1 until the first sample */
+	/*
+	 * Locations already written, by what makes them: a frame alone (no inline frames,
+	 * the common case) by its frame id, 0 where none is yet; an inline group
+	 * "frame,frame,..." or a flat entry "h..." by its interned key.
+	 */
+	uint32_t *loc_of_frame;
+	size_t frame_cap;
+	xpp_intern *loc_keys;      /* key -> index in loc_of_key */
+	uint32_t *loc_of_key;
+	size_t nr_keyed, keyed_cap;
+	uint32_t nr_locations, nr_functions;
+	struct vec mappings;       /* written at the end: their memory_limit grows */
 	uint32_t *map_of_dso;      /* dso id -> mapping id (0: none yet) */
 	uint32_t nr_dsos;
 	uint32_t ev_lo;            /* the first event written (--event: the only one) */
 	uint32_t nr_types;         /* 2 per event written */
+	/* reused by each Sample and Location as it is packed */
+	uint64_t *loc_ids;
+	size_t loc_ids_cap;
+	int64_t *vals;
+	Line *lines, **line_ptrs;
+	size_t lines_cap;
 };
+
+static int out_flush(struct out *o)
+{
+	if (o->n && !o->failed && gzwrite(o->gz, o->buf, (unsigned int)o->n) != (int)o->n)
+		o->failed = true;
+	o->n = 0;
+	return o->failed ? -EIO : 0;
+}
+
+/* Room for len more bytes at o->buf + o->n (one message may be larger than OUT_FLUSH). */
+static int out_room(struct out *o, size_t len)
+{
+	if (o->n + len > OUT_FLUSH && out_flush(o) < 0)
+		return -EIO;
+	if (XB_ARRAY_RESERVE(o->buf, o->cap, o->n + len, OUT_FLUSH))
+		return -ENOMEM;
+	return 0;
+}
+
+static size_t put_varint(uint8_t *at, uint64_t v)
+{
+	size_t n = 0;
+
+	for (; v >= 0x80; v >>= 7)
+		at[n++] = (uint8_t)(v | 0x80);
+	at[n++] = (uint8_t)v;
+	return n;
+}
+
+/* One occurrence of the Profile's field `field` (below 16: a one-byte tag), len bytes. */
+static int put_field(struct out *o, unsigned int field, size_t len, uint8_t **at)
+{
+	int ret = out_room(o, 1 + 10 + len);
+
+	if (ret < 0)
+		return ret;
+	*at = o->buf + o->n;
+	*(*at)++ = (uint8_t)(field << 3 | WIRE_LEN);
+	*at += put_varint(*at, len);
+	o->n = (size_t)(*at - o->buf) + len;
+	return 0;
+}
+
+/* Message m as one element of the Profile's repeated message field `field`. */
+static int emit(struct pp *pp, unsigned int field, const ProtobufCMessage *m)
+{
+	size_t len = protobuf_c_message_get_packed_size(m);
+	uint8_t *at;
+	int ret = put_field(&pp->out, field, len, &at);
+
+	if (ret == 0)
+		protobuf_c_message_pack(m, at);
+	return ret;
+}
 
 static int64_t str(struct pp *pp, const char *s)
 {
@@ -105,8 +198,8 @@ static int64_t mapping_of(struct pp *pp, uint32_t dso, uint64_t addr)
 	return (int64_t)m->id;
 }
 
-/* A frame's function (name and source file) and line, as a Line. */
-static int line_of(struct pp *pp, const struct xpp_hist_key *kp, Line **out)
+/* A frame's function (name and source file, written where new) and line, into *l. */
+static int line_of(struct pp *pp, const struct xpp_hist_key *kp, Line *l)
 {
 	struct xpp_hist_key k = *kp;
 	const char *name = xpp_profile_sym_name(pp->p, &k);
@@ -115,7 +208,6 @@ static int line_of(struct pp *pp, const struct xpp_hist_key *kp, Line **out)
 	const char *colon = NULL;
 	int64_t id, line = 0;
 	size_t flen = 0;
-	Line *l;
 
 	if (!name) {
 		/* as xperf script --folded names it: the DSO's base name, else [unknown] */
@@ -133,85 +225,111 @@ static int line_of(struct pp *pp, const struct xpp_hist_key *kp, Line **out)
 	id = xpp_intern_id(pp->fn_keys, key, strlen(key));
 	if (id < 0)
 		return (int)id;
-	if ((size_t)id == pp->functions.n) {
-		Function *fn = malloc(sizeof(*fn));
+	if ((size_t)id == pp->nr_functions) {
+		Function fn;
 		char file[1024];
+		int ret;
 
-		if (!fn)
-			return -ENOMEM;
-		perftools__profiles__function__init(fn);
-		fn->id = (uint64_t)id + 1;
-		fn->name = fn->system_name = str(pp, name);
+		perftools__profiles__function__init(&fn);
+		fn.id = (uint64_t)id + 1;
+		fn.name = fn.system_name = str(pp, name);
 		snprintf(file, sizeof(file), "%.*s", (int)flen, src ? src : "");
-		fn->filename = str(pp, file);
-		if (fn->name < 0 || fn->filename < 0 || vec_push(&pp->functions, fn) < 0)
+		fn.filename = str(pp, file);
+		if (fn.name < 0 || fn.filename < 0)
 			return -ENOMEM;
+		if ((ret = emit(pp, F_FUNCTION, &fn.base)) < 0)
+			return ret;
+		pp->nr_functions++;
 	}
-	if (!(l = malloc(sizeof(*l))))
-		return -ENOMEM;
 	perftools__profiles__line__init(l);
 	l->function_id = (uint64_t)id + 1;
 	l->line = line;
-	*out = l;
 	return 0;
 }
 
-/*
- * The location of frames k[0..n) (inline frames, then the function they are in), found
- * again by `id` (len bytes) when another sample holds it too.
- */
-static int64_t location_of(struct pp *pp, const char *id_key, size_t len,
-			   const struct xpp_hist_key *k, uint32_t n)
+/* The next location id: frames k[0..n) (inline frames, then the function they are in), written. */
+static int64_t new_location(struct pp *pp, const struct xpp_hist_key *k, uint32_t n)
 {
 	const struct xpp_hist_key *host = &k[n - 1];
-	int64_t id;
-	Location *loc;
+	Location loc;
+	int ret;
 
-	id = xpp_intern_id(pp->loc_keys, id_key, len);
-	if (id < 0 || (size_t)id < pp->locations.n)
-		return id < 0 ? id : id + 1;
-	if (!(loc = calloc(1, sizeof(*loc))))
+	/* ids are held as uint32_t: 4 billion locations are beyond any file's means */
+	if (pp->nr_locations == UINT32_MAX)
 		return -ENOMEM;
-	perftools__profiles__location__init(loc);
-	loc->id = (uint64_t)id + 1;
-	if (vec_push(&pp->locations, loc) < 0)
-		return -ENOMEM;
-	loc->address = host->addr;
+	perftools__profiles__location__init(&loc);
+	loc.id = ++pp->nr_locations;
+	loc.address = host->addr;
 	if (host->dso != XPP_HIST_NO_DSO) {
 		const struct xpp_dso *d = xpp_dso_table_get(xpp_profile_dsos(pp->p), host->dso);
 		int64_t m;
 
 		if (host->sym >= 0)
-			loc->address = d->syms.syms[host->sym].start;
-		if ((m = mapping_of(pp, host->dso, loc->address)) < 0)
+			loc.address = d->syms.syms[host->sym].start;
+		if ((m = mapping_of(pp, host->dso, loc.address)) < 0)
 			return m;
-		loc->mapping_id = (uint64_t)m;
+		loc.mapping_id = (uint64_t)m;
 	}
-	if (!(loc->line = calloc(n, sizeof(*loc->line))))
-		return -ENOMEM;
-	for (uint32_t i = 0; i < n; i++) {
-		int ret = line_of(pp, &k[i], &loc->line[i]);
+	if (n > pp->lines_cap) {
+		size_t cap = pp->lines_cap;
 
-		if (ret < 0)
-			return ret;
-		loc->n_line++;
+		if (XB_ARRAY_RESERVE(pp->lines, cap, n, 8) ||
+		    XB_ARRAY_RESERVE(pp->line_ptrs, pp->lines_cap, n, 8))
+			return -ENOMEM;
 	}
-	return (int64_t)loc->id;
+	for (uint32_t i = 0; i < n; i++) {
+		if ((ret = line_of(pp, &k[i], &pp->lines[i])) < 0)
+			return ret;
+		pp->line_ptrs[i] = &pp->lines[i];
+	}
+	loc.n_line = n;
+	loc.line = pp->line_ptrs;
+	ret = emit(pp, F_LOCATION, &loc.base);
+	return ret < 0 ? ret : (int64_t)loc.id;
+}
+
+/* The location of frames k[0..n) found again by `key` (len bytes), written where new. */
+static int64_t keyed_location(struct pp *pp, const char *key, size_t len,
+			      const struct xpp_hist_key *k, uint32_t n)
+{
+	int64_t id = xpp_intern_id(pp->loc_keys, key, len), loc;
+
+	if (id < 0 || (size_t)id < pp->nr_keyed)
+		return id < 0 ? id : pp->loc_of_key[id];
+	if (XB_ARRAY_RESERVE(pp->loc_of_key, pp->keyed_cap, pp->nr_keyed + 1, 64))
+		return -ENOMEM;
+	if ((loc = new_location(pp, k, n)) >= 0)
+		pp->loc_of_key[pp->nr_keyed++] = (uint32_t)loc;
+	return loc;
 }
 
 /* The location of call-tree frames f[0..n) (inline frames, then their host) of command comm. */
 static int64_t frames_location(struct pp *pp, uint32_t comm, const uint32_t *f, uint32_t n)
 {
-	struct xpp_hist_key small[8], *k = n <= 8 ? small : malloc(n * sizeof(*k));
-	char *key = malloc((size_t)n * 11 + 1), *at = key;
+	struct xpp_hist_key small[8], *k;
+	char *key, *at;
 	int64_t ret = -ENOMEM;
 
+	if (n == 1) {
+		if (f[0] >= pp->frame_cap &&
+		    XB_ARRAY_RESERVE0(pp->loc_of_frame, pp->frame_cap, (size_t)f[0] + 1, 1024))
+			return -ENOMEM;
+		if (!pp->loc_of_frame[f[0]]) {
+			small[0] = xpp_profile_frame_key(pp->p, comm, f[0]);
+			if ((ret = new_location(pp, small, 1)) < 0)
+				return ret;
+			pp->loc_of_frame[f[0]] = (uint32_t)ret;
+		}
+		return pp->loc_of_frame[f[0]];
+	}
+	k = n <= 8 ? small : malloc(n * sizeof(*k));
+	at = key = malloc((size_t)n * 11 + 1);
 	if (k && key) {
 		for (uint32_t i = 0; i < n; i++) {
 			k[i] = xpp_profile_frame_key(pp->p, comm, f[i]);
 			at += sprintf(at, "%u,", f[i]);
 		}
-		ret = location_of(pp, key, (size_t)(at - key), k, n);
+		ret = keyed_location(pp, key, (size_t)(at - key), k, n);
 	}
 	if (k != small)
 		free(k);
@@ -219,30 +337,38 @@ static int64_t frames_location(struct pp *pp, uint32_t comm, const uint32_t *f, 
 	return ret;
 }
 
-/* A new Sample of command comm with room for n locations, its values set for event ev. */
-static Sample *new_sample(struct pp *pp, uint32_t comm, uint32_t n, uint32_t ev,
-			  uint64_t count, uint64_t period)
+/*
+ * Sample of command comm, its n locations in pp->loc_ids, its values for event ev, written.
+ * Its label's strings are interned before its locations' are (string ids as they were).
+ */
+static int sample_label(struct pp *pp, uint32_t comm, Label *l)
 {
-	Sample *s = calloc(1, sizeof(*s));
+	perftools__profiles__label__init(l);
+	if (pp->comm_str < 0)
+		pp->comm_str = str(pp, "comm");
+	l->key = pp->comm_str;
+	l->str = str(pp, xpp_intern_str(xpp_profile_comms(pp->p), comm));
+	return l->key < 0 || l->str < 0 ? -ENOMEM : 0;
+}
 
-	if (!s || vec_push(&pp->samples, s) < 0)
-		return NULL;
-	perftools__profiles__sample__init(s);
-	s->location_id = calloc(n ? n : 1, sizeof(*s->location_id));
-	s->value = calloc(pp->nr_types, sizeof(*s->value));
-	s->label = calloc(1, sizeof(*s->label));
-	if (!s->location_id || !s->value || !s->label || !(s->label[0] = malloc(sizeof(Label))))
-		return NULL;
-	s->n_value = pp->nr_types;
-	s->value[2 * (ev - pp->ev_lo)] = (int64_t)count;
-	s->value[2 * (ev - pp->ev_lo) + 1] = (int64_t)period;
-	perftools__profiles__label__init(s->label[0]);
-	s->n_label = 1;
-	s->label[0]->key = str(pp, "comm");
-	s->label[0]->str = str(pp, xpp_intern_str(xpp_profile_comms(pp->p), comm));
-	if (s->label[0]->key < 0 || s->label[0]->str < 0)
-		return NULL;
-	return s;
+static int write_sample(struct pp *pp, Label *label, size_t n, uint32_t ev, uint64_t count,
+			uint64_t period)
+{
+	Sample s;
+	int ret;
+
+	perftools__profiles__sample__init(&s);
+	s.n_location_id = n;
+	s.location_id = pp->loc_ids;
+	s.n_value = pp->nr_types;
+	s.value = pp->vals;
+	s.value[2 * (ev - pp->ev_lo)] = (int64_t)count;
+	s.value[2 * (ev - pp->ev_lo) + 1] = (int64_t)period;
+	s.n_label = 1;
+	s.label = &label;
+	ret = emit(pp, F_SAMPLE, &s.base);
+	s.value[2 * (ev - pp->ev_lo)] = s.value[2 * (ev - pp->ev_lo) + 1] = 0;
+	return ret;
 }
 
 /* One Sample per tree node where samples end: its stack, leaf first, and its values. */
@@ -256,7 +382,8 @@ static int tree_samples(struct pp *pp, const xpp_callgraph *cg, uint32_t ev)
 	for (uint32_t id = 1; id < nr && !ret; id++) {
 		uint32_t depth = 0, comm, i, g;
 		uint64_t period, count;
-		Sample *s;
+		size_t n = 0;
+		Label label;
 
 		if (!xpp_cg_self(cg, id, &period, &count) || !count)
 			continue;
@@ -266,23 +393,25 @@ static int tree_samples(struct pp *pp, const xpp_callgraph *cg, uint32_t ev)
 			path[depth++] = xpp_cg_key(cg, at);
 		}
 		comm = path[--depth];
-		if (!(s = new_sample(pp, comm, depth, ev, count, period))) {
-			ret = -ENOMEM;
+		if ((ret = sample_label(pp, comm, &label)) < 0 ||
+		    XB_ARRAY_RESERVE(pp->loc_ids, pp->loc_ids_cap, depth ? depth : 1, 64)) {
+			ret = ret < 0 ? ret : -ENOMEM;
 			break;
 		}
 		/* path[0..depth) is innermost first: group inline frames with their host */
 		for (i = 0; i < depth && !ret; i = g) {
 			int64_t loc;
 
-			for (g = i; g + 1 < depth &&
-				    xpp_profile_frame_key(pp->p, comm, path[g]).inl; g++)
+			for (g = i; g + 1 < depth && xpp_profile_frame_rec(pp->p, path[g])->inl; g++)
 				;
 			g++;
 			if ((loc = frames_location(pp, comm, path + i, g - i)) < 0)
 				ret = (int)loc;
 			else
-				s->location_id[s->n_location_id++] = (uint64_t)loc;
+				pp->loc_ids[n++] = (uint64_t)loc;
 		}
+		if (!ret)
+			ret = write_sample(pp, &label, n, ev, count, period);
 	}
 	free(path);
 	return ret;
@@ -298,23 +427,27 @@ static int flat_samples(struct pp *pp, const xpp_hist *h, uint32_t ev)
 	size_t n;
 	const struct xpp_hist_rec *e = xpp_hist_recs(h, &n);
 
+	if (XB_ARRAY_RESERVE(pp->loc_ids, pp->loc_ids_cap, 1, 64))
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct xpp_hist_key kv = xpp_hist_key_at(h, i), *k = &kv;
 		char key[96];
-		int len;
+		int len, ret;
 		int64_t loc;
-		Sample *s;
+		Label label;
 
 		if (!e[i].nr_samples)
 			continue;
 		/* 'h': apart from the tree's frame ids, which a file never mixes with these */
 		len = snprintf(key, sizeof(key), "h%u,%d,%" PRIx64 ",%u", k->dso, k->sym,
 			       k->sym >= 0 ? 0 : k->addr, k->srcline);
-		if (!(s = new_sample(pp, k->comm, 1, ev, e[i].nr_samples, e[i].period)))
-			return -ENOMEM;
-		if ((loc = location_of(pp, key, (size_t)len, k, 1)) < 0)
+		if ((ret = sample_label(pp, k->comm, &label)) < 0)
+			return ret;
+		if ((loc = keyed_location(pp, key, (size_t)len, k, 1)) < 0)
 			return (int)loc;
-		s->location_id[s->n_location_id++] = (uint64_t)loc;
+		pp->loc_ids[0] = (uint64_t)loc;
+		if ((ret = write_sample(pp, &label, 1, ev, e[i].nr_samples, e[i].period)) < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -327,55 +460,73 @@ static const char *unit_of(const struct xpf_attr *a)
 		       "nanoseconds" : "count";
 }
 
-static int write_gz(const char *path, const uint8_t *buf, size_t len, struct xb_error *err)
+static int open_gz(struct out *o, const char *path, struct xb_error *err)
 {
-	gzFile gz = strcmp(path, "-") ? gzopen(path, "wb") : gzdopen(dup(STDOUT_FILENO), "wb");
-	int ok;
-
-	if (!gz)
+	o->gz = strcmp(path, "-") ? gzopen(path, "wb") : gzdopen(dup(STDOUT_FILENO), "wb");
+	if (!o->gz)
 		return xb_error_set(err, -errno ? -errno : -ENOMEM, "cannot create '%s': %s",
 				     path, strerror(errno ? errno : ENOMEM));
-	ok = len == 0 || gzwrite(gz, buf, (unsigned int)len) == (int)len;
-	if (gzclose(gz) != Z_OK || !ok)
+	return 0;
+}
+
+/* Writes what is left and closes the file: ret, or -EIO where a write failed. */
+static int close_gz(struct out *o, const char *path, int ret, struct xb_error *err)
+{
+	if (!o->gz)
+		return ret;
+	if (ret == 0)
+		out_flush(o);
+	if (gzclose(o->gz) != Z_OK)
+		o->failed = true;
+	o->gz = NULL;
+	if (o->failed && (ret == 0 || ret == -EIO))
 		return xb_error_set(err, -EIO, "cannot write '%s'", path);
+	return ret;
+}
+
+/*
+ * What follows the samples, as one more piece of the Profile: the sample types, the
+ * mappings, the period and duration (protobuf-c packs them), then the string table.
+ */
+static int write_tail(struct pp *pp, Profile *pr)
+{
+	size_t len, n = xpp_intern_nr(pp->strs);
+	int ret;
+
+	pr->n_mapping = pp->mappings.n;
+	pr->mapping = (Mapping **)pp->mappings.v;
+	len = perftools__profiles__profile__get_packed_size(pr);
+	if ((ret = out_room(&pp->out, len)) < 0)
+		return ret;
+	pp->out.n += perftools__profiles__profile__pack(pr, pp->out.buf + pp->out.n);
+	for (size_t i = 0; i < n; i++) {
+		const char *s = xpp_intern_str(pp->strs, (uint32_t)i);
+		uint8_t *at;
+
+		len = strlen(s);
+		if ((ret = put_field(&pp->out, F_STRING, len, &at)) < 0)
+			return ret;
+		memcpy(at, s, len);
+	}
 	return 0;
 }
 
 static void free_all(struct pp *pp, Profile *pr)
 {
-	for (size_t i = 0; i < pp->samples.n; i++) {
-		Sample *s = pp->samples.v[i];
-
-		if (s->label)
-			free(s->label[0]);
-		free(s->label);
-		free(s->location_id);
-		free(s->value);
-		free(s);
-	}
-	for (size_t i = 0; i < pp->locations.n; i++) {
-		Location *l = pp->locations.v[i];
-
-		for (size_t j = 0; j < l->n_line; j++)
-			free(l->line[j]);
-		free(l->line);
-		free(l);
-	}
-	for (size_t i = 0; i < pp->functions.n; i++)
-		free(pp->functions.v[i]);
 	for (size_t i = 0; i < pp->mappings.n; i++)
 		free(pp->mappings.v[i]);
-	free(pp->samples.v);
-	free(pp->locations.v);
-	free(pp->functions.v);
 	free(pp->mappings.v);
 	free(pp->map_of_dso);
-	if (pr) {
-		for (size_t i = 0; i < pr->n_sample_type; i++)
-			free(pr->sample_type[i]);
-		free(pr->sample_type);
-		free(pr->string_table);
-	}
+	free(pp->loc_of_frame);
+	free(pp->loc_of_key);
+	free(pp->loc_ids);
+	free(pp->vals);
+	free(pp->lines);
+	free(pp->line_ptrs);
+	free(pp->out.buf);
+	for (size_t i = 0; i < pr->n_sample_type; i++)
+		free(pr->sample_type[i]);
+	free(pr->sample_type);
 	xpp_intern_free(pp->strs);
 	xpp_intern_free(pp->fn_keys);
 	xpp_intern_free(pp->loc_keys);
@@ -385,13 +536,11 @@ int report_pprof_write(xpp_profile *p, const char *path, uint32_t only, struct x
 {
 	xpf_reader *r = xpp_profile_reader(p);
 	const struct xpf_features *f = xpf_reader_features(r);
-	struct pp pp = { .p = p };
+	struct pp pp = { .p = p, .comm_str = -1 };
 	Profile pr;
 	ValueType period_type;
 	const struct xpp_event *ev;
 	uint32_t nev, first = UINT32_MAX, hi;
-	uint8_t *buf = NULL;
-	size_t len;
 	char nbuf[64];
 	int ret = -ENOMEM;
 
@@ -406,7 +555,8 @@ int report_pprof_write(xpp_profile *p, const char *path, uint32_t only, struct x
 	pp.loc_keys = xpp_intern_create();
 	if (!pp.strs || !pp.fn_keys || !pp.loc_keys || str(&pp, "") < 0)
 		goto out;
-	if (!(pr.sample_type = calloc(pp.nr_types ? pp.nr_types : 1, sizeof(*pr.sample_type))))
+	if (!(pr.sample_type = calloc(pp.nr_types ? pp.nr_types : 1, sizeof(*pr.sample_type))) ||
+	    !(pp.vals = calloc(pp.nr_types ? pp.nr_types : 1, sizeof(*pp.vals))))
 		goto out;
 	for (uint32_t e = pp.ev_lo; e < hi; e++) {
 		const struct xpf_attr *a = xpf_reader_attr(r, e);
@@ -424,16 +574,16 @@ int report_pprof_write(xpp_profile *p, const char *path, uint32_t only, struct x
 		if (first == UINT32_MAX && ev[e].nr_samples)
 			first = e;
 	}
-	ret = 0;
-	for (uint32_t e = pp.ev_lo; e < hi; e++) {
+	if ((ret = open_gz(&pp.out, path, err)) < 0)
+		goto out;
+	for (uint32_t e = pp.ev_lo; e < hi && ret == 0; e++) {
 		if (ev[e].cg)
 			ret = tree_samples(&pp, ev[e].cg, e);
 		else if (ev[e].h)
 			ret = flat_samples(&pp, ev[e].h, e);
-		if (ret < 0)
-			goto out;
 	}
-	ret = -ENOMEM;
+	if (ret < 0)
+		goto out;
 	if (first != UINT32_MAX) {
 		const struct xpf_attr *a = xpf_reader_attr(r, first);
 
@@ -448,29 +598,11 @@ int report_pprof_write(xpp_profile *p, const char *path, uint32_t only, struct x
 	if (f && xpf_features_has(f, XPF_FEAT_SAMPLE_TIME) &&
 	    f->sample_time_last > f->sample_time_first)
 		pr.duration_nanos = (int64_t)(f->sample_time_last - f->sample_time_first);
-	pr.n_sample = pp.samples.n;
-	pr.sample = (Sample **)pp.samples.v;
-	pr.n_location = pp.locations.n;
-	pr.location = (Location **)pp.locations.v;
-	pr.n_function = pp.functions.n;
-	pr.function = (Function **)pp.functions.v;
-	pr.n_mapping = pp.mappings.n;
-	pr.mapping = (Mapping **)pp.mappings.v;
-	pr.n_string_table = xpp_intern_nr(pp.strs);
-	if (!(pr.string_table = calloc(pr.n_string_table, sizeof(char *))))
-		goto out;
-	for (size_t i = 0; i < pr.n_string_table; i++)
-		pr.string_table[i] = (char *)xpp_intern_str(pp.strs, (uint32_t)i);
-	len = perftools__profiles__profile__get_packed_size(&pr);
-	if (!(buf = malloc(len ? len : 1)))
-		goto out;
-	perftools__profiles__profile__pack(&pr, buf);
-	ret = write_gz(path, buf, len, err);
+	ret = write_tail(&pp, &pr);
 out:
+	ret = close_gz(&pp.out, path, ret, err);
 	if (ret == -ENOMEM && !err->msg[0])
 		xb_error_set(err, ret, "cannot build the pprof profile: %s", strerror(ENOMEM));
-	free(buf);
-	pr.sample = NULL;
 	free_all(&pp, &pr);
 	return ret;
 }
