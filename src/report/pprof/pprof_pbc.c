@@ -460,9 +460,14 @@ static const char *unit_of(const struct xpf_attr *a)
 		       "nanoseconds" : "count";
 }
 
+/*
+ * zlib's fastest level, as Go's runtime/pprof writes its own profiles: the default level
+ * spent 4x the time on a file 12% smaller, half the export of a million unresolved
+ * samples (issue 20).
+ */
 static int open_gz(struct out *o, const char *path, struct xb_error *err)
 {
-	o->gz = strcmp(path, "-") ? gzopen(path, "wb") : gzdopen(dup(STDOUT_FILENO), "wb");
+	o->gz = strcmp(path, "-") ? gzopen(path, "wb1") : gzdopen(dup(STDOUT_FILENO), "wb1");
 	if (!o->gz)
 		return xb_error_set(err, -errno ? -errno : -ENOMEM, "cannot create '%s': %s",
 				     path, strerror(errno ? errno : ENOMEM));
