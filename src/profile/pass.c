@@ -688,6 +688,23 @@ static int sample_srcline(xpp_profile *p, struct xpp_hist_key *k)
 	return 0;
 }
 
+/*
+ * opts.stream: the frames so far were the subscriber's, who read them in its calls: they
+ * go, and with them the lists and cached answers that name them (a table of every frame
+ * met grew 80 bytes a distinct frame, without bound: issue 20). Cleared, not freed, the
+ * table costs no more than it did filled: its memory stays for the next ones.
+ */
+static void frames_restart(xpp_profile *p)
+{
+	struct xb_slots *li = &p->lists.index;
+
+	xpp_hist_clear(p->frames);
+	p->lists.nr = 0;
+	if (li->nslots)
+		memset(li->slot, 0, li->nslots * sizeof(*li->slot));
+	p->epoch++; /* the frame cache's slots name frames that are gone */
+}
+
 /* Hand a resolved sample to the subscriber: the chain's nview frames from the scratch. */
 static int view_sample(xpp_profile *p, const struct xpf_attr *a, const struct xpf_sample *s,
 		       const struct xpp_thread *th, uint16_t cpumode, uint64_t period,
@@ -1200,6 +1217,13 @@ static int add_sample(xpp_profile *p, const struct perf_event_header *hdr, uint6
 		ret = view_sample(p, a, &s, th, cpumode, period, &self, nview);
 		if (ret < 0)
 			return ret;
+		if (p->o.stream) {
+			/* charged to nothing: the subscriber had all there is of it */
+			p->charged++;
+			if (xpp_hist_nr(p->frames) >= XPP_STREAM_FRAMES)
+				frames_restart(p);
+			return 0;
+		}
 	}
 	if (tree) {
 		int64_t root = path_root(p, &k);
@@ -1716,6 +1740,15 @@ int xpp_profile_create(xpp_profile **out, xpf_reader *r, const struct xpp_opts *
 	for (int i = 0; i < XPP_VAL_NR; i++)
 		if ((opts->keys & XPP_HIST_KEY_VAL(i)) && xpp_val_rows[i].from_sample)
 			p->cache_vals[p->nr_cache_vals++] = (uint8_t)i;
+	if (opts->stream && (!opts->on_sample || opts->children || !opts->no_chains ||
+			     opts->keep_samples || opts->keep_addrs || opts->addrs_only ||
+			     opts->entry_addrs || (opts->keys & XPP_HIST_KEY_PARENT) ||
+			     opts->exclude_other)) {
+		/* a view that reads the pass's results after it cannot have them forgotten */
+		xpp_profile_free(p);
+		return xb_error_set(err, -EINVAL, "a stream profile keeps nothing: it needs a "
+				    "subscriber and takes no option that keeps entries");
+	}
 	if (!p->m || !p->q || !p->scache || !p->frames || !p->fcache || !p->strs ||
 	    (!p->ctxs && p->ctx_keys) || read_sockets(p) ||
 	    xpp_filter_parse(&p->comm_filter, opts->comms) ||

@@ -118,6 +118,16 @@ struct xpp_opts {
 	void *hook_ctx;
 	int (*on_sample)(void *ctx, const struct xpp_sample_view *v);
 	int (*on_side_band)(void *ctx, const struct perf_event_header *hdr);
+	/*
+	 * on_sample is all the view reads of the pass (script's lines): the pass aggregates
+	 * nothing (the events count their samples and periods, no hist, tree or log holds
+	 * an entry), and the frame ids, keys and lists handed to on_sample hold during its
+	 * call only: the frame table starts over once it holds XPP_STREAM_FRAMES, so that
+	 * memory stays bounded whatever the number of distinct frames (issue 20: 10M frames
+	 * at distinct addresses kept 750 MB). Needs on_sample, no trees (children 0,
+	 * no_chains) and none of keep_samples, keep_addrs, entry_addrs, a parent key or -x.
+	 */
+	bool stream;
 	bool keep_addrs;        /* also count the samples' own ips per (DSO, address), for
 				   annotation (xpp_profile_addr_hits()); off: the pass does
 				   not pay for it */
@@ -140,6 +150,7 @@ struct xpp_opts {
 };
 
 #define XPP_MAX_STACK_NONE UINT32_MAX
+#define XPP_STREAM_FRAMES (1u << 16) /* opts.stream: the frames kept at most (about) */
 #define XPP_TIME_QUANTUM 100000000ull /* perf's default --time-quantum: 100 ms */
 
 /*

@@ -231,6 +231,39 @@ static void test_append(void)
 }
 
 /*
+ * A cleared hist starts its ids over and finds none of the keys it had, values included
+ * (with rows made apart too: --sort addr's), and its memory serves the next keys.
+ */
+static void test_clear(void)
+{
+	xpp_hist *h = xpp_hist_create();
+	struct xpp_hist_key k = key(1, 2, -1, 0);
+
+	REQUIRE(h);
+	for (int round = 0; round < 3; round++) {
+		for (uint64_t i = 0; i < 10000; i++) {
+			k.addr = (uint64_t)round << 32 | i;
+			k.val[XPP_VAL_IP] = i & 1 ? 0 : 0x400000 + i;
+			CHECK_EQ_U64(xpp_hist_add_id(h, &k, 1, 1), i);
+		}
+		CHECK_EQ_U64(xpp_hist_nr(h), 10000);
+		CHECK_EQ_U64(xpp_hist_nr_val_rows(h), 5000);
+		k.addr = (uint64_t)round << 32 | 4;
+		k.val[XPP_VAL_IP] = 0x400000 + 4;
+		CHECK_EQ_U64(xpp_hist_find(h, &k), 4);
+		xpp_hist_clear(h);
+		CHECK_EQ_U64(xpp_hist_nr(h), 0);
+		CHECK_EQ_U64(xpp_hist_nr_val_rows(h), 0);
+		CHECK(xpp_hist_find(h, &k) == -1);
+	}
+	/* the same key again: a new entry 0, with its count from 0 */
+	CHECK_EQ_U64(xpp_hist_add_id(h, &k, 3, 1), 0);
+	CHECK_EQ_U64(xpp_hist_recs(h, &(size_t){ 0 })[0].period, 3);
+	CHECK_EQ_U64(xpp_hist_key_at(h, 0).val[XPP_VAL_IP], 0x400000 + 4);
+	xpp_hist_free(h);
+}
+
+/*
  * Keys with one set of values share its row (a view by pid of one thread: one row, not one
  * a key), also after a copy (collapse) and a freeze; with thousands of rows none shared,
  * rows are made without a look (every frame's address: --sort addr). Keys read back whole.
@@ -666,6 +699,7 @@ int main(void)
 	RUN(test_context_keys);
 	RUN(test_compact_keys);
 	RUN(test_append);
+	RUN(test_clear);
 	RUN(test_shared_values);
 	RUN(test_mask_keeps);
 	RUN(test_int_lists);

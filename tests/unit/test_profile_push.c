@@ -1,4 +1,6 @@
 /* Unit tests of records pushed to a profile (xpp_profile_push(), a live source) and decay. */
+#include <errno.h>
+
 #include "unit.h"
 
 #include "format/xpf_abi.h"
@@ -112,9 +114,107 @@ static void test_push_two_events(void)
 	same_results(FILE_TWO);
 }
 
+/* What the stream test's subscriber saw. */
+struct seen {
+	xpp_profile *p;
+	uint64_t samples, frames, wrong;
+	uint32_t max_id;
+};
+
+static void seen_frame(struct seen *sn, uint32_t comm, const struct xpp_view_frame *f)
+{
+	struct xpp_hist_key k = xpp_profile_frame_key(sn->p, comm, f->frame);
+
+	/* an unmapped ip is its own frame, keyed by its address */
+	sn->wrong += k.addr != f->ip || k.dso != XPP_HIST_NO_DSO;
+	if (f->frame > sn->max_id)
+		sn->max_id = f->frame;
+	sn->frames++;
+}
+
+static int stream_sample(void *ctx, const struct xpp_sample_view *v)
+{
+	struct seen *sn = ctx;
+
+	seen_frame(sn, v->comm, &v->self);
+	for (uint32_t i = 0; i < v->nr_frames; i++)
+		seen_frame(sn, v->comm, &v->frames[i]);
+	sn->samples++;
+	return 0;
+}
+
+/*
+ * opts.stream (xperf script): samples whose frames are each at an address of its own
+ * (issue 20's unresolved profiles), more than XPP_STREAM_FRAMES of them: the frame ids
+ * stay under the bound, and the ids the subscriber is handed name its frames all the same.
+ * The frames of every sample were kept before (each id its own: 11 a sample).
+ */
+static void test_stream_frames_bounded(void)
+{
+	enum { SAMPLES = 20000, DEPTH = 10 };
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE,
+					.config = PERF_COUNT_SW_CPU_CLOCK,
+					.size = sizeof(attr), .sample_period = 1,
+					.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						       PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+						       PERF_SAMPLE_CALLCHAIN };
+	struct {
+		struct perf_event_header h;
+		uint64_t ip;
+		uint32_t pid, tid;
+		uint64_t time, period, nr, ips[1 + DEPTH];
+	} rec = { .h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(rec) },
+		  .pid = 7, .tid = 7, .period = 1, .nr = 1 + DEPTH };
+	struct xb_error err = { 0 };
+	struct xpp_opts o = opts();
+	struct seen sn = { 0 };
+	xpf_reader *live = NULL;
+	xpp_profile *p = NULL;
+	const struct xpp_event *ev;
+	uint32_t nev;
+
+	REQUIRE(xpf_reader_open_live(&live, "live", &err) == 0);
+	REQUIRE(xpf_reader_live_add_attr(live, &attr, NULL, 0, NULL, &err) == 0);
+	/* a stream keeps nothing: a view that would read its entries cannot have one */
+	o.stream = true;
+	CHECK(xpp_profile_create(&p, live, &o, &err) == -EINVAL && !p);
+	o.children = 0;
+	o.no_chains = true;
+	o.on_sample = stream_sample;
+	o.hook_ctx = &sn;
+	o.keep_samples = true;
+	CHECK(xpp_profile_create(&p, live, &o, &err) == -EINVAL && !p);
+	o.keep_samples = false;
+	REQUIRE(xpp_profile_create(&p, live, &o, &err) == 0);
+	sn.p = p;
+	for (uint64_t i = 0; i < SAMPLES; i++) {
+		uint64_t base = 0x7f0000000000ull + i * 0x100;
+
+		rec.time = 1000 + i;
+		rec.ip = base;
+		rec.ips[0] = PERF_CONTEXT_USER;
+		for (int d = 0; d < DEPTH; d++)
+			rec.ips[1 + d] = base + (uint64_t)d * 8;
+		REQUIRE(xpp_profile_push(p, &rec.h, &err) == 0);
+	}
+	REQUIRE(xpp_profile_settle(p, &err) == 0);
+	CHECK_EQ_U64(sn.samples, SAMPLES);
+	CHECK_EQ_U64(sn.frames, SAMPLES * (1 + DEPTH));
+	CHECK_EQ_U64(sn.wrong, 0);
+	/* (a sample's frames may take the table past the bound before it starts over) */
+	CHECK(sn.max_id < XPP_STREAM_FRAMES + 2 * (1 + DEPTH));
+	ev = xpp_profile_events(p, &nev);
+	REQUIRE(nev == 1);
+	CHECK_EQ_U64(ev[0].nr_samples, SAMPLES);
+	CHECK_EQ_U64(ev[0].total_period, SAMPLES);
+	xpp_profile_free(p);
+	xpf_reader_close(live);
+}
+
 int main(void)
 {
 	RUN(test_push_fp);
 	RUN(test_push_two_events);
+	RUN(test_stream_frames_bounded);
 	return unit_failed_cases ? 1 : 0;
 }

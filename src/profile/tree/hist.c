@@ -350,6 +350,18 @@ void xpp_hist_freeze(xpp_hist *h)
 	h->tags = NULL;
 }
 
+void xpp_hist_clear(xpp_hist *h)
+{
+	/* an empty slot is 0 (its tag is read only beside a value): the tags may stay */
+	if (h->index.nslots)
+		memset(h->index.slot, 0, h->index.nslots * sizeof(*h->index.slot));
+	if (h->vals_index.nslots)
+		memset(h->vals_index.slot, 0, h->vals_index.nslots * sizeof(*h->vals_index.slot));
+	h->nr = 0;
+	h->nr_vals = h->vals_indexed = h->vals_shared = 0;
+	h->vals_apart = false;
+}
+
 struct xpp_hist_rec *xpp_hist_recs(const xpp_hist *h, size_t *nr)
 {
 	*nr = h->nr;

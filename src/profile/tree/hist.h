@@ -162,6 +162,13 @@ int64_t xpp_hist_find(const xpp_hist *h, const struct xpp_hist_key *k);
  */
 void xpp_hist_freeze(xpp_hist *h);
 
+/*
+ * Drop every entry and row of values: the next key added is entry 0 again. The memory
+ * stays for the next entries (a table that holds a window of keys at a time, as a view
+ * that prints each sample and forgets it: issue 20, is cleared when full, not regrown).
+ */
+void xpp_hist_clear(xpp_hist *h);
+
 /* The entries, contiguous, in first-seen order; valid until the next xpp_hist_add(). */
 struct xpp_hist_rec *xpp_hist_recs(const xpp_hist *h, size_t *nr);
 
