@@ -135,6 +135,7 @@ static int run(xpf_reader *rd, const struct script_opts *o, struct out *out)
 	} else {
 		po.children = 0;
 		po.no_chains = true;
+		po.stream = true; /* each sample printed and forgotten: nothing kept per frame */
 		po.hook_ctx = &r;
 		po.on_sample = on_sample;
 		po.on_side_band = on_side_band;

@@ -116,6 +116,28 @@ perf_case "-G -F sym, sym without ip: the lines of perf script 6.1 (no symbol wi
 	same_as_perf "$DATA/p-flat.data" -G -F sym,dso
 	"$XS" -i "$DATA/p-shares.data" -G -F ip,sym | grep -q " work_a$" || fail "no work_a with -F ip,sym"
 '
+# Issue 20: every frame at an address of its own (tests/xpf-paths -u: a deleted binary).
+# A script prints each sample and forgets it: its memory must not grow with the distinct
+# frames (it kept 80-odd bytes a frame: 95 MB for 1M of them). An AddressSanitizer build's
+# peak RSS is the sanitizer's.
+perf_case "unresolved addresses: as perf script, memory bounded whatever the frames" '
+	PATHS=$XPERF_BUILD/tests/xpf-paths
+	[ -x "$PATHS" ] && [ -x /usr/bin/time ] || skip "tests/xpf-paths or /usr/bin/time is absent"
+	"$PATHS" -u -i "$DATA/p-shares.data" -o u1.data -n 2000 >/dev/null || fail "xpf-paths"
+	same_as_perf u1.data
+	grep -q "deleted-binary" xperf.out || fail "no frame of the unresolved map"
+	! ldd "$XS" 2>/dev/null | grep -q libasan || skip "an AddressSanitizer build"
+	"$PATHS" -u -i "$DATA/p-shares.data" -o u10.data -n 10000 >/dev/null || fail "xpf-paths"
+	"$PATHS" -u -i "$DATA/p-shares.data" -o u100.data -n 100000 >/dev/null || fail "xpf-paths"
+	for n in 10 100; do
+		/usr/bin/time -f %M -o rss$n "$XS" -i u$n.data >/dev/null 2>err || fail "$(cat err)"
+	done
+	# 90000 more samples, each with 10 frames of their own and its own ip (a frame more)
+	per=$(( ($(tail -n 1 rss100) - $(tail -n 1 rss10)) * 1024 / 990000 ))
+	echo "10k samples: $(tail -n 1 rss10) KiB, 100k: $(tail -n 1 rss100) KiB:" \
+		"$per bytes a frame"
+	[ "$per" -le 16 ] || fail "$per bytes a distinct frame (over 16)"
+'
 perf_case "--show-task-events --show-mmap-events as perf script" '
 	same_as_perf "$DATA/p-threads.data" --show-task-events --show-mmap-events
 	grep -q "PERF_RECORD_COMM exec: threads" xperf.out
