@@ -153,7 +153,15 @@ static struct hb_chain *chain_of(struct hists *h, uint32_t e)
 	if (ch->t)
 		return ch;
 	ch->t = xpp_cg_create();
-	if (!ch->t || rv_entry_chains(&h->en, lead_entry(h, e), ch->t, h->seq) < 0)
+	/*
+	 * Only the nodes the rows can show (rv_chain_kids()' threshold), as the stdio view
+	 * makes them: an outermost caller of a million paths costs its chains, not a
+	 * million nodes, and the first screen draws a fold marker for it (issue 20).
+	 * Fractal's thresholds are shares of each parent's: its graph is made whole.
+	 */
+	if (!ch->t ||
+	    rv_entry_chains_above(&h->en, lead_entry(h, e), ch->t, h->seq,
+				  h->t->c.cg.mode == CG_FRACTAL ? 0 : h->en.min_hit) < 0)
 		goto fail;
 	ch->nr_open = xpp_cg_nr_nodes(ch->t);
 	ch->open = calloc(ch->nr_open + 1, 1);
@@ -189,6 +197,11 @@ bool hb_entry_unfolds(struct hists *h, uint32_t e)
 		return false;
 	if (h->unfolds[e])
 		return h->unfolds[e] == 1;
+	/* no branch holds more than its entry: below an absolute threshold, none is shown */
+	if (h->t->c.cg.mode != CG_FRACTAL && rv_entry_period(&h->en, lead_entry(h, e)) < h->en.min_hit) {
+		h->unfolds[e] = 2;
+		return false;
+	}
 	/* as perf's has_children: its chains keep a branch above the threshold */
 	ch = chain_of(h, e);
 	kids = ch ? rv_chain_kids(&h->en, ch->t, 0, &nr) : NULL;
