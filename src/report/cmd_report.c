@@ -341,6 +341,10 @@ int main(int argc, const char **argv)
 		OPT_BOOL(0, "show-total-period", &o.view.show_total_period,
 			 "add a column with the period of each entry (its own, with "
 			 "--children too)"),
+		OPT_BOOL(0, "hierarchy", &o.view.hierarchy,
+			 "show the sort keys as levels of a tree, each entry of a key above "
+			 "its entries of the next, each with its own overhead (as perf: its "
+			 "own period, --children has no effect; not with -F; the stdio view)"),
 		VIEW_OPTS_FILTERS(&o.view, 'd'),
 		OPT_BOOL(0, "hide-unresolved", &o.view.hide_unresolved,
 			 "leave out the samples whose address has no symbol (they leave the "

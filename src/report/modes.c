@@ -37,6 +37,7 @@ static const char *const opt_names[RO_NR] = {
 	[RO_EVENT] = "event",
 	[RO_FLAME_INVERTED] = "flamegraph-inverted",
 	[RO_MEM_MODE] = "mem-mode",
+	[RO_HIERARCHY] = "hierarchy",
 };
 
 /* Options that mean the same whatever the mode: the input, messages, the mode switches. */

@@ -47,6 +47,7 @@ enum report_opt {
 	RO_EVENT,
 	RO_FLAME_INVERTED,  /* --flamegraph-inverted */
 	RO_MEM_MODE,        /* --mem-mode: the stdio and TUI views' keys and weights */
+	RO_HIERARCHY,       /* --hierarchy: the stdio view's */
 	RO_NR
 };
 

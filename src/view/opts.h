@@ -77,6 +77,7 @@ struct view_opts {
 	/* ---- report's symbolised views only (stdio, TUI) ---- */
 	double percent_limit;      /* hide entries below this many percent */
 	bool show_nr_samples;      /* -n: a Samples column */
+	bool hierarchy;            /* --hierarchy: the sort keys as levels of a tree (stdio) */
 	bool show_total_period;    /* --show-total-period: a Period column (own period) */
 	int group;                 /* 1 --group, 0 --no-group, -1 perf's default (groups side by
 				      side when the file has them) */

@@ -279,14 +279,21 @@ int rv_ctx_parse(struct rv_ctx *c, const struct view_opts *o, struct xpp_opts *p
 	/* perf: -p REGEX sorts by parent too, after the other keys */
 	if (o->parent && add_col(c, RV_KEY_PARENT) < 0)
 		return -EINVAL;
+	if (o->hierarchy && o->fields) {
+		cli_error("--hierarchy and --fields options cannot be used together");
+		return -EINVAL;
+	}
 	if (o->fields && parse_fields(c, o->fields) < 0)
 		return -EINVAL;
 	/* what the profile computes for the columns: their rows say */
 	po->keys |= rv_key_fields(c);
 	po->entry_addrs = o->verbose > 0;
 	rv_lookup_opts(o, po);
-	/* perf's --mem-mode: no children (cumulate_callchain = false) */
-	po->children = o->mem_mode ? 0 : o->children;
+	/* perf's --mem-mode and --hierarchy: no children (cumulate_callchain = false); the
+	 * hierarchy's chains keep the order chosen for the children it meant to show */
+	if (o->hierarchy && !o->mem_mode && c->cg.order < 0)
+		c->cg.order = o->children != 0;
+	po->children = o->mem_mode || o->hierarchy ? 0 : o->children;
 	po->mem_mode = o->mem_mode;
 	po->no_chains = c->cg.mode == CG_NONE;
 	po->order = c->cg.order;

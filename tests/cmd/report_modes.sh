@@ -42,11 +42,14 @@ test_case "an export refuses what it cannot honour: one line naming both, exit 1
 	refused --speedscope s.json -- --sort dso
 	refused --speedscope s.json -- --children
 	refused --speedscope s.json -- --threads
+	refused --flamegraph fg.svg -- --hierarchy
+	refused --speedscope s.json -- --hierarchy
 	[ ! -e s.json ] || fail "the speedscope file was written anyway"
 	if have_pprof; then
 		refused --pprof p.pb.gz -- --percent-limit 5
 		refused --pprof p.pb.gz -- --sort dso
 		refused --pprof p.pb.gz -- --call-graph=caller
+		refused --pprof p.pb.gz -- --hierarchy
 		[ ! -e p.pb.gz ] || fail "the pprof file was written anyway"
 	fi
 '
@@ -59,9 +62,10 @@ test_case "the raw views refuse the symbolised views options" '
 	refused --stats -- --no-demangle
 '
 
-test_case "--header, -T and -F only with the stdio view" '
+test_case "--header, -T, -F and --hierarchy only with the stdio view" '
 	need flat.data
 	refused --tui -- --header
+	refused --tui -- --hierarchy
 	refused --tui -- --threads
 	refused --tui -- --fields=overhead,sym
 	refused --flamegraph fg.svg -- --header
@@ -113,6 +117,10 @@ test_case "on a terminal, an option only the stdio view honours picks it over th
 		>out 2>&1 </dev/null || rc=$?
 	[ $rc -eq 0 ] || fail "exit $rc (the TUI waited for keys?)"
 	grep -q "^# Overhead  Symbol" out || fail "$(head -n 12 out)"
+	TERM=xterm timeout 20 script -qec "$R --hierarchy -i $F/flat.data" /dev/null \
+		>out 2>&1 </dev/null || rc=$?
+	[ $rc -eq 0 ] || fail "--hierarchy: exit $rc (the TUI waited for keys?)"
+	grep -q "^# *Overhead  Command / Shared Object / Symbol" out || fail "$(head -n 12 out)"
 '
 
 test_done

@@ -227,7 +227,9 @@ int stdio_print(struct rv_ctx *c, FILE *out)
 			continue;
 		if (!c->ev[i].nr_samples)
 			continue;
-		if (lead && rv_event_chains(c, i))
+		if (c->o->hierarchy)
+			ret = stdio_print_hier(c, i, lead ? n : 1, out);
+		else if (lead && rv_event_chains(c, i))
 			ret = stdio_print_callgraph_event(c, i, n, out);
 		else if (lead)
 			ret = stdio_print_group(c, i, n, out);

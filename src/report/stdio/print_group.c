@@ -8,7 +8,7 @@
 #include "view/group.h"
 
 /* "# Samples: ..." of a group: its events' samples and counts summed, its description */
-static void print_head(const struct rv_group *g, FILE *out)
+void stdio_print_group_head(const struct rv_group *g, FILE *out)
 {
 	char count[32], desc[512];
 
@@ -60,7 +60,7 @@ static int print_rows(const struct rv_group *g, struct rv_cgview *cg, FILE *out)
 	int ret = 0;
 
 	if (!o->quiet) {
-		print_head(g, out);
+		stdio_print_group_head(g, out);
 		print_titles(g, o->show_nr_samples, o->show_total_period, out);
 	}
 	for (size_t r = 0; r < g->nr_rows && !ret; r++) {

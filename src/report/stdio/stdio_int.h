@@ -27,10 +27,19 @@ void stdio_print_row(const struct rv_cols *v, const struct rv_entries *g, uint32
 		     const struct xpp_hist_key *k, FILE *out);
 
 /* perf's event groups (print_group.c, over view/group.h). */
+struct rv_group;
+/* "# Samples: ..." of a group and its count lines */
+void stdio_print_group_head(const struct rv_group *g, FILE *out);
 /* The section of the n events from lead, side by side. 0 or -ENOMEM. */
 int stdio_print_group(struct rv_ctx *c, uint32_t lead, uint32_t n, FILE *out);
 /* The same with call graphs: the leader's entries and graphs in g, its n - 1 members. */
 int stdio_print_group_rows(struct rv_cgview *g, uint32_t n, FILE *out);
+
+/*
+ * --hierarchy (print_hier.c): the section of event idx, or of the n events of the group it
+ * leads, as a tree of its sort keys. 0 or -ENOMEM.
+ */
+int stdio_print_hier(struct rv_ctx *c, uint32_t idx, uint32_t n, FILE *out);
 
 /* Print every event's section to out, as perf report --stdio does. 0 or -ENOMEM. */
 int stdio_print(struct rv_ctx *c, FILE *out);
