@@ -117,4 +117,16 @@ test_case "-F: refused as perf refuses it, one error line" '
 		fail "message: $(cat err)"
 '
 
+test_case "-v: each symbol with its address and origin, as in the flat view" '
+	f=$(need xflat.data)
+	"$R" --stdio -v --no-children -g none -i "$f" >flat.out 2>err || fail "flat: $(cat err)"
+	"$R" --stdio -v --hierarchy -i "$f" >tree.out 2>err || fail "tree: $(cat err)"
+	for o in flat tree; do
+		sed -n "s/^ *[0-9.]*%  .*\(0x[0-9a-f]* *[a-zA-Z] \[.\] .*\)\$/\1/p" $o.out |
+			sed "s/ *\$//" | sort >$o.syms
+	done
+	[ -s flat.syms ] || fail "no -v symbols in the flat view: $(head -n 12 flat.out)"
+	diff flat.syms tree.syms >syms.diff || fail "$(head -n 8 syms.diff)"
+'
+
 test_done

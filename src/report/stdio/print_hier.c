@@ -33,6 +33,7 @@ struct hview {
 	const struct rv_ctx *c;
 	const struct rv_cols *v;
 	uint32_t lead, n;
+	const struct rv_entries *en; /* an event's entries (-v's prefix), NULL for a group */
 };
 
 static void print_titles(const struct hview *h, FILE *out)
@@ -81,7 +82,7 @@ static void print_titles(const struct hview *h, FILE *out)
  * blanks skipped: left-aligned keys keep their padding, the symbol and cut keys have none.
  */
 static void print_key(const struct rv_cols *v, unsigned int col, const struct xpp_hist_key *k,
-		      FILE *out)
+		      const char *prefix, FILE *out)
 {
 	size_t width = (size_t)rv_out_width(v, col), len;
 	char buf[512];
@@ -89,6 +90,8 @@ static void print_key(const struct rv_cols *v, unsigned int col, const struct xp
 
 	if (col == RV_KEY_SYM) {
 		s = rv_sym_or_addr(v->c, k, buf, sizeof(buf));
+		if (prefix)
+			fputs_unlocked(prefix, out);
 		fputc_unlocked('[', out);
 		fputc_unlocked((char)k->level, out);
 		fputs_unlocked("] ", out);
@@ -111,10 +114,14 @@ static void print_key(const struct rv_cols *v, unsigned int col, const struct xp
 }
 
 static void print_item(const struct hview *h, const struct rv_hier_item *it,
-		       const struct xpp_hist_key *k, FILE *out)
+		       const struct xpp_hist_key *k, uint32_t entry, FILE *out)
 {
 	const struct view_opts *o = h->c->o;
-	char num[XB_FMT_NUM_MAX + 1];
+	unsigned int col = h->v->cols[it->depth];
+	char num[XB_FMT_NUM_MAX + 1], pbuf[64];
+	/* -v: perf's address and origin before the symbol, as in the flat view */
+	const char *prefix = col == RV_KEY_SYM && h->en ?
+			     rv_entry_sym_prefix(h->en, entry, pbuf, sizeof(pbuf)) : NULL;
 	size_t n;
 
 	blanks(it->depth * INDENT, out);
@@ -139,7 +146,7 @@ static void print_item(const struct hview *h, const struct rv_hier_item *it,
 	}
 	blanks((h->v->nr_cols - 1) * INDENT, out);
 	fputs_unlocked("  ", out);
-	print_key(h->v, h->v->cols[it->depth], k, out);
+	print_key(h->v, col, k, prefix, out);
 	fputc_unlocked('\n', out);
 }
 
@@ -162,7 +169,7 @@ static int print_tree(const struct hview *h, const struct xpp_hist_key *keys,
 		if ((lead_total ? 100.0 * (double)it->val[0] / (double)lead_total : 0) <
 		    h->c->o->percent_limit)
 			continue;
-		print_item(h, it, &keys[it->row], out);
+		print_item(h, it, &keys[it->row], entry[it->row], out);
 		if (cg && it->depth + 1 == h->v->nr_cols && entry[it->row] != UINT32_MAX)
 			ret = rv_cg_print_entry(cg, entry[it->row], out);
 	}
@@ -175,7 +182,7 @@ static int print_tree(const struct hview *h, const struct xpp_hist_key *keys,
 static int print_section(struct rv_ctx *c, uint32_t idx, uint32_t n, struct rv_entries *en,
 			 struct rv_cols *v, struct rv_cgview *cg, FILE *out)
 {
-	struct hview h = { .c = c, .v = v, .lead = idx, .n = 1 };
+	struct hview h = { .c = c, .v = v, .lead = idx, .n = 1, .en = en };
 	struct rv_group g = { 0 };
 	const uint32_t *rows = en->rows;
 	size_t nr = en->nr_rows;
@@ -190,6 +197,7 @@ static int print_section(struct rv_ctx *c, uint32_t idx, uint32_t n, struct rv_e
 			return ret;
 		h.n = n;
 		h.v = &g.v;
+		h.en = NULL;
 		rows = g.rows;
 		nr = g.nr_rows;
 	}
