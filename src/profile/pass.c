@@ -76,7 +76,9 @@ static int64_t line_key(xpp_profile *p, uint32_t line)
  * (xpp_dso_a2l_names_function()) or without a map ("file:0" where it names the function's
  * STT_FILE too, xpp_dso_a2l_file()), else its stand-in, "sym+offset"
  * (decimal) or "dso[address]" (objdump's address) without a symbol. k is resolved, addr the
- * DSO address.
+ * DSO address. With opts.no_line_fallbacks the stand-in is the bare XPP_SRCLINE_FALLBACK:
+ * no string made and interned for each distinct address (issue 20: 10M of them, the most
+ * of pprof's time and memory on a profile of unresolved addresses).
  */
 static int64_t fallback_key(xpp_profile *p, const struct xpp_hist_key *k, uint64_t addr)
 {
@@ -94,6 +96,8 @@ static int64_t fallback_key(xpp_profile *p, const struct xpp_hist_key *k, uint64
 		snprintf(buf, sizeof(buf), "%s:0", file);
 		return str_key(p, buf);
 	}
+	if (p->o.no_line_fallbacks)
+		return XPP_SRCLINE_FALLBACK;
 	if (k->sym >= 0)
 		snprintf(buf, sizeof(buf), "%s+%" PRIu64, xpp_dso_sym_name(d, (uint32_t)k->sym),
 			 addr - d->syms.syms[k->sym].start);
@@ -1977,6 +1981,9 @@ static int regroup_check(const xpp_profile *p, const struct xpp_opts *o, bool sr
 					    "sort key %s needs", val_key[i] ? val_key[i] : "asked for");
 	if (srclines && !l->srclines)
 		return xb_error_set(err, -EOPNOTSUPP, "the pass did not look up source lines");
+	if (srclines && p->o.no_line_fallbacks && !o->no_line_fallbacks)
+		return xb_error_set(err, -EOPNOTSUPP, "the pass made no stand-ins for unknown "
+				    "source lines");
 	if (tree && l->unresolved)
 		return xb_error_set(err, -EOPNOTSUPP, "the pass did not resolve the call chains "
 				    "(-g none)");

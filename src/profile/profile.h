@@ -80,6 +80,11 @@ struct xpp_opts {
 				   perf's default: only in files recorded with --call-graph dwarf */
 	bool srclines;          /* keys and frames carry source lines (--sort srcline,
 				   -g srcline) */
+	bool no_line_fallbacks; /* with srclines, a frame the DWARF gives no line gets the
+				   bare XPP_SRCLINE_FALLBACK, not perf's stand-in string
+				   ("sym+offset", "dso[address]"): for views that never
+				   show the stand-in (pprof), which would intern a string
+				   per distinct address of an unresolved profile */
 	unsigned int keys;      /* XPP_HIST_KEY_VAL() bits of the values the view sorts by
 				   (values.h): keys carry them; with a context value the
 				   trees' first level is a context (see
@@ -416,7 +421,8 @@ const char *xpp_profile_sym_name(const xpp_profile *p, const struct xpp_hist_key
 
 /*
  * A key's source line as the srcline column shows it (perf's stand-in "sym+offset" where
- * no line is known, "??:0" without a map), or NULL when the profile has no source lines.
+ * no line is known, "??:0" without a map, or for a stand-in made without its string,
+ * opts.no_line_fallbacks), or NULL when the profile has no source lines.
  * `chain`: as call graphs show it ("??:0" for any stand-in).
  */
 const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key *k, bool chain);

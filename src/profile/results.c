@@ -229,7 +229,8 @@ const char *xpp_profile_srcline(const xpp_profile *p, const struct xpp_hist_key 
 {
 	if (!k->srcline)
 		return NULL;
-	if (chain && (k->srcline & XPP_SRCLINE_FALLBACK))
+	/* the bare marker (opts.no_line_fallbacks, chain keys) holds no string */
+	if ((chain && (k->srcline & XPP_SRCLINE_FALLBACK)) || k->srcline == XPP_SRCLINE_FALLBACK)
 		return "??:0";
 	return xpp_intern_str(p->strs, (k->srcline & ~XPP_SRCLINE_FALLBACK) - 1);
 }

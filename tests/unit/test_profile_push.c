@@ -1,6 +1,8 @@
 /* Unit tests of records pushed to a profile (xpp_profile_push(), a live source) and decay. */
 #include <errno.h>
+#include <string.h>
 
+#include "config.h"
 #include "unit.h"
 
 #include "format/xpf_abi.h"
@@ -211,10 +213,90 @@ static void test_stream_frames_bounded(void)
 	xpf_reader_close(live);
 }
 
+/*
+ * Source lines of samples in a binary no longer on disk (no DWARF, no symbol): perf's
+ * stand-in "dso[address]", a string each, or with no_line_fallbacks the bare marker, which
+ * reads as "??:0" (pprof made 10M such strings of a profile of 1M samples: issue 20).
+ */
+static void line_fallbacks(bool none, const char **line, uint32_t *srcline)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE,
+					.config = PERF_COUNT_SW_CPU_CLOCK,
+					.size = sizeof(attr), .sample_period = 1,
+					.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+						       PERF_SAMPLE_PERIOD };
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t addr, len, pgoff;
+		char name[32];
+	} mm = { .h = { PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, sizeof(mm) }, .pid = 7,
+		 .tid = 7, .addr = 0x400000, .len = 0x10000, .name = "/nonexistent/gone.so" };
+	struct {
+		struct perf_event_header h;
+		uint64_t ip;
+		uint32_t pid, tid;
+		uint64_t period;
+	} rec = { .h = { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(rec) },
+		  .ip = 0x401234, .pid = 7, .tid = 7, .period = 1 };
+	struct xb_error err = { 0 };
+	struct xpp_opts o = opts();
+	xpf_reader *live = NULL;
+	xpp_profile *p = NULL;
+	const struct xpp_event *ev;
+	const struct xpp_hist_rec *e;
+	struct xpp_hist_key k;
+	uint32_t nev;
+	size_t n;
+
+	*line = NULL;
+	*srcline = 0;
+	REQUIRE(xpf_reader_open_live(&live, "live", &err) == 0);
+	REQUIRE(xpf_reader_live_add_attr(live, &attr, NULL, 0, NULL, &err) == 0);
+	o.children = 0;
+	o.srclines = true;
+	o.no_line_fallbacks = none;
+	REQUIRE(xpp_profile_create(&p, live, &o, &err) == 0);
+	REQUIRE(xpp_profile_push(p, &mm.h, &err) == 0);
+	REQUIRE(xpp_profile_push(p, &rec.h, &err) == 0);
+	REQUIRE(xpp_profile_settle(p, &err) == 0);
+	ev = xpp_profile_events(p, &nev);
+	REQUIRE(nev == 1 && ev[0].h);
+	e = xpp_hist_recs(ev[0].h, &n);
+	REQUIRE(n == 1 && e[0].period == 1);
+	k = xpp_hist_key_at(ev[0].h, 0);
+	*srcline = k.srcline;
+	*line = xpp_profile_srcline(p, &k, false);
+	/* the caller's copy outlives the profile */
+	*line = *line ? strdup(*line) : NULL;
+	xpp_profile_free(p);
+	xpf_reader_close(live);
+}
+
+static void test_no_line_fallbacks(void)
+{
+	const char *line;
+	uint32_t srcline;
+
+#if !HAVE_LIBDW
+	UNIT_SKIP("xperf was built without libdw: no source lines");
+#endif
+	line_fallbacks(false, &line, &srcline);
+	CHECK(srcline & XPP_SRCLINE_FALLBACK);
+	CHECK(srcline != XPP_SRCLINE_FALLBACK);
+	CHECK_STR(line, "gone.so[1234]");
+	free((void *)line);
+	line_fallbacks(true, &line, &srcline);
+	CHECK_EQ_U64(srcline, XPP_SRCLINE_FALLBACK);
+	CHECK_STR(line, "??:0");
+	free((void *)line);
+}
+
 int main(void)
 {
 	RUN(test_push_fp);
 	RUN(test_push_two_events);
 	RUN(test_stream_frames_bounded);
+	RUN(test_no_line_fallbacks);
 	return unit_failed_cases ? 1 : 0;
 }

@@ -59,7 +59,9 @@ enum xpp_val {
  * 1 + an id in the profile's string table (xpp_profile_str()). A frame with inl is the
  * function of that name inlined into sym (perf's "name (inlined)"). srcline is the frame's
  * "file:line", or with XPP_SRCLINE_FALLBACK perf's stand-in where no line is known
- * ("sym+offset"; call graphs show "??:0" there).
+ * ("sym+offset"; call graphs show "??:0" there). XPP_SRCLINE_FALLBACK alone is a stand-in
+ * without its string (chains compare them alike; xpp_opts.no_line_fallbacks makes no
+ * string), which xpp_profile_srcline() reads as "??:0".
  */
 struct xpp_hist_key {
 	uint64_t addr;
