@@ -23,6 +23,8 @@ int report_pprof_run(xpf_reader *r, const char *path, const char *event,
 	po.children = 0;     /* the tree of whole stacks is all pprof needs */
 	po.order = 0;        /* long stacks keep their innermost frames */
 	po.srclines = HAVE_LIBDW;  /* locations carry lines, where libdw can read them */
+	/* line_of() ignores perf's stand-ins for unknown lines: make none */
+	po.no_line_fallbacks = true;
 	ret = view_profile_run(&p, r, &po, NULL, NULL, &err);
 	/* the facts first, whatever comes of the export */
 	if (ret == 0 && view_warnings(p, o->quiet, cli_warning_cb, NULL))
