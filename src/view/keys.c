@@ -90,11 +90,12 @@ const char *rv_col_text(const struct rv_ctx *c, const struct xpp_hist_key *k, un
 	return col < RV_KEY_NR ? rv_keys[col].text(c, k, buf, size) : "";
 }
 
-/* a filter down to one name makes its column say nothing: perf drops it */
+/* a filter down to one name makes its column say nothing: perf drops it (but for a level
+ * of its --hierarchy) */
 static bool col_dropped(const struct rv_ctx *c, unsigned int col)
 {
-	return (col == RV_KEY_COMM && c->comm_filter->nr == 1) ||
-	       (col == RV_KEY_DSO && c->dso_filter->nr == 1);
+	return !c->o->hierarchy && ((col == RV_KEY_COMM && c->comm_filter->nr == 1) ||
+	       (col == RV_KEY_DSO && c->dso_filter->nr == 1));
 }
 
 void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c)

@@ -31,15 +31,16 @@ export FILES
 
 # same_tree FILE OPTS...: perf and xperf print the same --hierarchy report, every line in
 # its order (padding too), but for perf's random tip; vdso spelled one way; --no-inline on
-# both sides (see lib_compare.sh). perf.out, xperf.out and tree.diff are left.
+# both sides (see lib_compare.sh); `drop` (a grep -E regex) leaves lines out. perf.out,
+# xperf.out and tree.diff are left.
 same_tree() {
 	local f=$1
 	shift
 	perf_run report --stdio --no-inline --hierarchy "$@" -i "$f" 2>perf.err |
-		grep -v "^# (Tip:" | normalize_vdso "$f" >perf.out ||
+		grep -v "^# (Tip:" | grep -Ev "${drop:-^\$^}" | normalize_vdso "$f" >perf.out ||
 		fail "perf $*: $(tail -n 3 perf.err)"
 	"$R" --stdio --no-inline --hierarchy "$@" -i "$f" 2>xperf.err |
-		grep -v "^# (Tip:" | normalize_vdso "$f" >xperf.out ||
+		grep -v "^# (Tip:" | grep -Ev "${drop:-^\$^}" | normalize_vdso "$f" >xperf.out ||
 		fail "xperf $*: $(cat xperf.err)"
 	grep -q '^ *[0-9.]*%  ' perf.out || fail "perf $*: no entries"
 	diff perf.out xperf.out >tree.diff || fail "$*: differs: $(head -n 16 tree.diff)"
@@ -78,6 +79,22 @@ for who in perf xperf; do
 		same_tree "$f" --percent-limit 2 -g none
 		same_tree "$f" --percent-limit 2
 		same_tree "$f" -q -g none
+		# a level whose entries are all under the limit says so (cxx_inline: its own
+		# DSO above 50 %, its three hot functions a third each)
+		same_tree "$f" --percent-limit 50
+		same_tree "$f" -n --percent-limit 50 -g none
+		[ $who = xperf ] || grep -q "^ *no entry >= 50.00%\$" xperf.out ||
+			fail "no \"no entry\" line"
+	'
+
+	perf_case "a filter down to one name keeps its level, file by $who" '
+		f=$(need $g)
+		comm=$(awk "/^ +[0-9.]+%/ { print \$2; exit }" <(
+			"$R" --stdio -q --no-children -g none -s comm -i "$f"))
+		[ -n "$comm" ] || fail "no command in the file"
+		# perf says "# comm: NAME" above the report, which the flat view lacks too
+		drop="^# (comm|dso): " same_tree "$f" --comms "$comm" -g none
+		grep -q "Command / Shared Object / Symbol" xperf.out || fail "the level was dropped"
 	'
 
 	perf_case "graph modes below the last level, file by $who" '

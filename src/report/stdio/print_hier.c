@@ -150,6 +150,23 @@ static void print_item(const struct hview *h, const struct rv_hier_item *it,
 	fputc_unlocked('\n', out);
 }
 
+static double share(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0;
+}
+
+/* perf's hists__overhead_width(): the metric columns, 2 apart */
+static size_t overhead_width(const struct hview *h)
+{
+	size_t w = 8 * h->n;
+
+	if (h->c->o->show_nr_samples)
+		w += 2 + 12 * h->n;
+	if (h->c->o->show_total_period)
+		w += 2 + 12 * h->n;
+	return w;
+}
+
 /*
  * The tree of nr rows (keys[i], vals[i * 2n ..]: each member's period and samples) and its
  * lines; below each last-level line the graph of its entry (entry[i], UINT32_MAX none).
@@ -166,10 +183,18 @@ static int print_tree(const struct hview *h, const struct xpp_hist_key *keys,
 		const struct rv_hier_item *it = &t.items[i];
 
 		/* the limit reads the leader's share; a level's entries hold no more than it */
-		if ((lead_total ? 100.0 * (double)it->val[0] / (double)lead_total : 0) <
-		    h->c->o->percent_limit)
+		if (share(it->val[0], lead_total) < h->c->o->percent_limit)
 			continue;
 		print_item(h, it, &keys[it->row], entry[it->row], out);
+		/* perf's line for an entry whose children are all under the limit (its
+		 * first, the largest, is the next item) */
+		if (it->depth + 1 < h->v->nr_cols && h->c->o->percent_limit > 0 &&
+		    (i + 1 == t.nr || t.items[i + 1].depth <= it->depth ||
+		     share(t.items[i + 1].val[0], lead_total) < h->c->o->percent_limit)) {
+			blanks((h->v->nr_cols + it->depth) * INDENT + overhead_width(h) + 4,
+			       out);
+			fprintf(out, "no entry >= %.2f%%\n", h->c->o->percent_limit);
+		}
 		if (cg && it->depth + 1 == h->v->nr_cols && entry[it->row] != UINT32_MAX)
 			ret = rv_cg_print_entry(cg, entry[it->row], out);
 	}
