@@ -278,22 +278,27 @@ static int cmp_rows(const void *x, const void *y)
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* A file's entry with what address order reads of its key (cmp_addr()). */
+struct addr_order {
+	uint64_t addr;
+	int32_t sym;
+	uint32_t dso;
+	uint32_t entry;
+};
+
 /* A file's entries in address order (of their DSO, then symbol), so that the first entry
  * of a line is the lowest address of its names, as perf diff shows it. */
-static const struct rv_entries *order_g;
-
 static int cmp_addr(const void *x, const void *y)
 {
-	struct xpp_hist_key a = rv_entry_key(order_g, *(const uint32_t *)x);
-	struct xpp_hist_key b = rv_entry_key(order_g, *(const uint32_t *)y);
+	const struct addr_order *a = x, *b = y;
 
-	if (a.dso != b.dso)
-		return a.dso < b.dso ? -1 : 1;
-	if (a.sym != b.sym)
-		return a.sym < b.sym ? -1 : 1;
-	if (a.addr != b.addr)
-		return a.addr < b.addr ? -1 : 1;
-	return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
+	if (a->dso != b->dso)
+		return a->dso < b->dso ? -1 : 1;
+	if (a->sym != b->sym)
+		return a->sym < b->sym ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->entry < b->entry ? -1 : a->entry > b->entry;
 }
 
 static int add_row(struct diff_table *t, uint32_t key_file, uint32_t entry)
@@ -374,17 +379,22 @@ int diff_table_build(struct diff_table *t)
 			continue;
 		d->total = t->o->absolute ? (double)d->g.ev->total_period : kept_total(d);
 		{
-			uint32_t *ids = malloc((d->g.nr_rows + 1) * sizeof(*ids));
+			/* each key read once, not twice a comparison: a profile of unresolved
+			   addresses has a million entries a file (issue 20) */
+			struct addr_order *ids = malloc((d->g.nr_rows + 1) * sizeof(*ids));
 
 			if (!ids) {
 				ret = -ENOMEM;
 				break;
 			}
-			memcpy(ids, d->g.rows, d->g.nr_rows * sizeof(*ids));
-			order_g = &d->g;
+			for (size_t i = 0; i < d->g.nr_rows; i++) {
+				struct xpp_hist_key k = rv_entry_key(&d->g, d->g.rows[i]);
+
+				ids[i] = (struct addr_order){ k.addr, k.sym, k.dso, d->g.rows[i] };
+			}
 			qsort(ids, d->g.nr_rows, sizeof(*ids), cmp_addr);
 			for (size_t i = 0; i < d->g.nr_rows && ret == 0; i++)
-				ret = add_entry(t, &m, f, ids[i], buf, sizeof(buf));
+				ret = add_entry(t, &m, f, ids[i].entry, buf, sizeof(buf));
 			free(ids);
 		}
 	}
