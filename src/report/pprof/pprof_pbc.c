@@ -102,7 +102,9 @@ static int out_room(struct out *o, size_t len)
 {
 	if (o->n + len > OUT_FLUSH && out_flush(o) < 0)
 		return -EIO;
-	if (XB_ARRAY_RESERVE(o->buf, o->cap, o->n + len, OUT_FLUSH))
+	/* a buffer even for 0 bytes: o->buf + o->n must point somewhere (a profile of no
+	   samples, types or mappings packs an empty tail) */
+	if (XB_ARRAY_RESERVE(o->buf, o->cap, o->n + len + 1, OUT_FLUSH))
 		return -ENOMEM;
 	return 0;
 }
