@@ -277,7 +277,26 @@ test_case "--pprof to a full device: one error, exit 2" '
 	rc=0; "$XR" --pprof /dev/full -i "$DATA" >out 2>err || rc=$?
 	cat err
 	[ $rc -eq 2 ] || fail "exit $rc"
-	[ "$(cat err)" = "xperf report: error: cannot write '"'"'/dev/full'"'"'" ] || fail "$(cat err)"
+	[ "$(cat err)" = "xperf report: error: cannot write '"'"'/dev/full'"'"': No space left on device" ] ||
+		fail "$(cat err)"
+'
+test_case "--pprof that fails halfway keeps the old file, leaves no cut one, says why" '
+	# the file size limit stops the write after a kilobyte (SIGXFSZ ignored: EFBIG)
+	echo old >p.pb.gz
+	rc=0; (trap "" XFSZ; ulimit -f 1; "$XR" --pprof p.pb.gz -i "$DATA") >out 2>err || rc=$?
+	cat err
+	[ $rc -eq 2 ] || fail "exit $rc"
+	[ "$(cat err)" = "xperf report: error: cannot write '"'"'p.pb.gz'"'"': File too large" ] ||
+		fail "$(cat err)"
+	[ "$(cat p.pb.gz)" = old ] || fail "the old file is gone"
+	rc=0; (trap "" XFSZ; ulimit -f 1; "$XR" --pprof new.pb.gz -i "$DATA") >out 2>err || rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc"
+	[ "$(ls | grep -c "pb.gz")" -eq 1 ] || fail "files left: $(ls | grep pb.gz)"
+	# whole, it replaces the old file, with the modes a new file gets
+	"$XR" --pprof p.pb.gz -i "$DATA" 2>err || fail "$(cat err)"
+	gzip -t p.pb.gz || fail "not gzip"
+	[ "$(stat -c %a p.pb.gz)" = "$(umask -S >/dev/null; touch plain; stat -c %a plain)" ] ||
+		fail "mode $(stat -c %a p.pb.gz)"
 '
 test_case "--pprof to a directory that does not exist: one error, exit 2" '
 	rc=0; "$XR" --pprof /nonexistent/dir/p.pb.gz -i "$DATA" >out 2>err || rc=$?

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -41,6 +42,9 @@ struct out {
 	uint8_t *buf;
 	size_t n, cap;
 	bool failed;               /* a gzwrite() failed: the file is lost */
+	int write_errno;           /* why, where the system said */
+	char *tmp;                 /* the file written, renamed to the path once whole; NULL:
+				      the path itself (stdout, a device, a link) */
 };
 
 /* A growable array of pointers (protobuf-c's repeated messages). */
@@ -91,8 +95,10 @@ struct pp {
 
 static int out_flush(struct out *o)
 {
-	if (o->n && !o->failed && gzwrite(o->gz, o->buf, (unsigned int)o->n) != (int)o->n)
+	if (o->n && !o->failed && gzwrite(o->gz, o->buf, (unsigned int)o->n) != (int)o->n) {
 		o->failed = true;
+		o->write_errno = errno;
+	}
 	o->n = 0;
 	return o->failed ? -EIO : 0;
 }
@@ -469,25 +475,74 @@ static const char *unit_of(const struct xpf_attr *a)
  */
 static int open_gz(struct out *o, const char *path, struct xb_error *err)
 {
-	o->gz = strcmp(path, "-") ? gzopen(path, "wb1") : gzdopen(dup(STDOUT_FILENO), "wb1");
-	if (!o->gz)
-		return xb_error_set(err, -errno ? -errno : -ENOMEM, "cannot create '%s': %s",
-				     path, strerror(errno ? errno : ENOMEM));
+	struct stat st;
+	int fd = -1;
+
+	/*
+	 * A regular file (or a new one) is written beside it and renamed over it once whole:
+	 * the profile is written as it is made, so a failure halfway (no memory, a full disk)
+	 * would otherwise leave a cut file, valid gzip of well-formed messages, in place of
+	 * the old one. Anything else (stdout, a device, a link) is written in place.
+	 */
+	if (strcmp(path, "-") && (lstat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode)) &&
+	    asprintf(&o->tmp, "%s.XXXXXX", path) >= 0) {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		if ((fd = mkstemp(o->tmp)) < 0 || fchmod(fd, 0666 & ~mask)) {
+			if (fd >= 0)
+				close(fd), unlink(o->tmp);
+			fd = -1;
+			free(o->tmp);
+			o->tmp = NULL; /* e.g. no room to write in the directory: in place */
+		}
+	}
+	if (fd >= 0) {
+		if (!(o->gz = gzdopen(fd, "wb1")))
+			close(fd), unlink(o->tmp);
+	} else if (strcmp(path, "-")) {
+		o->gz = gzopen(path, "wb1");
+	} else if ((fd = dup(STDOUT_FILENO)) >= 0 && !(o->gz = gzdopen(fd, "wb1"))) {
+		close(fd);
+	}
+	if (!o->gz) {
+		int e = errno ? errno : ENOMEM;
+
+		free(o->tmp);
+		o->tmp = NULL;
+		return xb_error_set(err, -e, "cannot create '%s': %s", path, strerror(e));
+	}
 	return 0;
 }
 
-/* Writes what is left and closes the file: ret, or -EIO where a write failed. */
+/*
+ * Writes what is left and closes the file, renamed over the path when whole, removed
+ * when not: ret, or -EIO where a write failed.
+ */
 static int close_gz(struct out *o, const char *path, int ret, struct xb_error *err)
 {
 	if (!o->gz)
 		return ret;
 	if (ret == 0)
 		out_flush(o);
-	if (gzclose(o->gz) != Z_OK)
+	if (gzclose(o->gz) != Z_OK && !o->failed) {
 		o->failed = true;
+		o->write_errno = errno;
+	}
 	o->gz = NULL;
+	if (o->tmp) {
+		if (ret == 0 && !o->failed && rename(o->tmp, path)) {
+			o->failed = true;
+			o->write_errno = errno;
+		}
+		if (ret < 0 || o->failed)
+			unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
 	if (o->failed && (ret == 0 || ret == -EIO))
-		return xb_error_set(err, -EIO, "cannot write '%s'", path);
+		return xb_error_set(err, -EIO, "cannot write '%s': %s", path,
+				    strerror(o->write_errno ? o->write_errno : EIO));
 	return ret;
 }
 
