@@ -12,7 +12,7 @@
 struct node {
 	uint32_t lo, hi;      /* its rows: idx[lo..hi) */
 	uint32_t kid0, nkids; /* its children: nodes[kid0..kid0 + nkids) */
-	uint64_t first;       /* its rows' first values summed (what siblings sort by) */
+	uint32_t vi;          /* its rows' values summed: h->vals[vi * nr_vals ..] */
 };
 
 struct build {
@@ -42,14 +42,10 @@ static int cmp_rows(const void *pa, const void *pb, void *arg)
 	return a < c ? -1 : a > c;
 }
 
-/* value k of node n's rows summed */
-static uint64_t sum(const struct build *b, const struct node *n, uint32_t k)
+/* value k of node n (its rows' summed) */
+static uint64_t val(const struct build *b, const struct node *n, uint32_t k)
 {
-	uint64_t s = 0;
-
-	for (uint32_t i = n->lo; i < n->hi; i++)
-		s += b->vals[(size_t)b->idx[i] * b->nr_vals + k];
-	return s;
+	return b->h->vals[(size_t)n->vi * b->nr_vals + k];
 }
 
 /* siblings as perf's output: the leader's value, most first, then the level's key */
@@ -57,7 +53,7 @@ static int cmp_sibs(const void *pa, const void *pb, void *arg)
 {
 	const struct build *b = arg;
 	const struct node *x = pa, *y = pb;
-	uint64_t vx = x->first, vy = y->first;
+	uint64_t vx = val(b, x, 0), vy = val(b, y, 0);
 	unsigned int col = b->v->cols[b->level];
 	const struct xpp_hist_key *kx = &b->keys[b->idx[x->lo]], *ky = &b->keys[b->idx[y->lo]];
 	int r;
@@ -66,7 +62,7 @@ static int cmp_sibs(const void *pa, const void *pb, void *arg)
 		return vx > vy ? -1 : 1;
 	/* a group's members next, in order (perf's __hpp__sort) */
 	for (uint32_t k = 2; k < b->nr_vals; k += 2) {
-		vx = sum(b, x, k), vy = sum(b, y, k);
+		vx = val(b, x, k), vy = val(b, y, k);
 		if (vx != vy)
 			return vx > vy ? -1 : 1;
 	}
@@ -84,13 +80,16 @@ static uint32_t split(struct build *b, uint32_t lo, uint32_t hi, unsigned int le
 	uint32_t n = 0;
 
 	for (uint32_t i = lo; i < hi;) {
-		uint64_t first = b->vals[(size_t)b->idx[i] * b->nr_vals];
-		uint32_t j = i + 1;
+		uint32_t vi = (uint32_t)b->nr_nodes, j = i;
+		uint64_t *sum = &b->h->vals[(size_t)vi * b->nr_vals];
 
-		for (; j < hi && !rv_collapse_col(b->v->c, &b->keys[b->idx[i]],
-						  &b->keys[b->idx[j]], col); j++)
-			first += b->vals[(size_t)b->idx[j] * b->nr_vals];
-		b->nodes[b->nr_nodes++] = (struct node){ .lo = i, .hi = j, .first = first };
+		do {
+			for (uint32_t k = 0; k < b->nr_vals; k++)
+				sum[k] += b->vals[(size_t)b->idx[j] * b->nr_vals + k];
+			j++;
+		} while (j < hi && !rv_collapse_col(b->v->c, &b->keys[b->idx[i]],
+						    &b->keys[b->idx[j]], col));
+		b->nodes[b->nr_nodes++] = (struct node){ .lo = i, .hi = j, .vi = vi };
 		n++;
 		i = j;
 	}
@@ -102,12 +101,9 @@ static void emit(struct build *b, uint32_t id, uint32_t depth)
 {
 	const struct node *n = &b->nodes[id];
 	struct rv_hier_item *it = &b->h->items[b->h->nr];
-	uint64_t *val = &b->h->vals[b->h->nr * b->nr_vals];
 
-	for (uint32_t i = n->lo; i < n->hi; i++)
-		for (uint32_t k = 0; k < b->nr_vals; k++)
-			val[k] += b->vals[(size_t)b->idx[i] * b->nr_vals + k];
-	*it = (struct rv_hier_item){ .row = b->idx[n->lo], .depth = depth, .val = val };
+	*it = (struct rv_hier_item){ .row = b->idx[n->lo], .depth = depth,
+				     .val = &b->h->vals[(size_t)n->vi * b->nr_vals] };
 	b->h->nr++;
 	for (uint32_t k = 0; k < n->nkids; k++)
 		emit(b, n->kid0 + k, depth + 1);
