@@ -191,7 +191,7 @@ struct xpp_name_list {
 	uint32_t nr;
 };
 
-enum xpp_list { XPP_LIST_COMMS, XPP_LIST_DSOS };
+enum xpp_list { XPP_LIST_COMMS, XPP_LIST_DSOS, XPP_LIST_SYMBOLS };
 
 typedef struct xpp_profile xpp_profile;
 

@@ -183,7 +183,8 @@ const char *xpp_profile_parent_name(const xpp_profile *p, const struct xpp_hist_
 
 const struct xpp_name_list *xpp_profile_list(const xpp_profile *p, enum xpp_list which)
 {
-	return which == XPP_LIST_COMMS ? &p->comm_filter.list : &p->dso_filter.list;
+	return which == XPP_LIST_COMMS ? &p->comm_filter.list :
+	       which == XPP_LIST_DSOS ? &p->dso_filter.list : &p->sym_filter.list;
 }
 
 const char *xpp_profile_dso_name(const xpp_profile *p, const struct xpp_hist_key *k)

@@ -90,12 +90,25 @@ const char *rv_col_text(const struct rv_ctx *c, const struct xpp_hist_key *k, un
 	return col < RV_KEY_NR ? rv_keys[col].text(c, k, buf, size) : "";
 }
 
+const char *rv_col_filtered_to(const struct rv_ctx *c, unsigned int col, const char **what)
+{
+	const struct xpp_name_list *l = col == RV_KEY_COMM ? c->comm_filter :
+					col == RV_KEY_DSO ? c->dso_filter :
+					col == RV_KEY_SYM ? c->sym_filter : NULL;
+
+	if (!l || l->nr != 1)
+		return NULL;
+	*what = col == RV_KEY_COMM ? "comm" : col == RV_KEY_DSO ? "dso" : "symbol";
+	return l->names[0];
+}
+
 /* a filter down to one name makes its column say nothing: perf drops it (but for a level
  * of its --hierarchy) */
 static bool col_dropped(const struct rv_ctx *c, unsigned int col)
 {
-	return !c->o->hierarchy && ((col == RV_KEY_COMM && c->comm_filter->nr == 1) ||
-	       (col == RV_KEY_DSO && c->dso_filter->nr == 1));
+	const char *what;
+
+	return !c->o->hierarchy && rv_col_filtered_to(c, col, &what);
 }
 
 void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c)

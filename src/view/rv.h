@@ -135,7 +135,7 @@ struct rv_ctx {
 	   perf's sort list for them (-s keys first, then the fields) */
 	unsigned int fields[RV_MAX_OUT], nr_fields;
 	unsigned int sort[RV_MAX_OUT], nr_sort;
-	const struct xpp_name_list *comm_filter, *dso_filter;
+	const struct xpp_name_list *comm_filter, *dso_filter, *sym_filter; /* -c, -d, -S */
 	/* perf's "Sort order" line of --mem-mode: the keys asked (its default, or --sort
 	   with the ipc_null it adds) */
 	char sort_order[256];
@@ -211,6 +211,12 @@ void rv_cols_init(struct rv_cols *v, const struct rv_ctx *c);
  * rows[0..n) of h (h's first n entries when rows is NULL). */
 void rv_widths(struct rv_cols *v, const xpp_hist *h, const uint32_t *rows, size_t n);
 const char *rv_col_title(unsigned int key);
+/*
+ * The one name a filter (-c, -d, -S) leaves column col, with what the column is ("comm",
+ * "dso", "symbol") in *what; NULL where the column has no such filter. perf's sort
+ * setup drops the column, and its stdio view says "# comm: NAME" above the report.
+ */
+const char *rv_col_filtered_to(const struct rv_ctx *c, unsigned int col, const char **what);
 /* An output column's title (metrics too) and width (a key's: its cols[] width). */
 const char *rv_out_title(const struct rv_cols *v, unsigned int col);
 int rv_out_width(const struct rv_cols *v, unsigned int col);

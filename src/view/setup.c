@@ -312,6 +312,7 @@ void rv_ctx_take(struct rv_ctx *c, const xpp_profile *p, xpf_reader *r)
 	c->lost_samples = xpp_profile_lost_samples(p);
 	c->comm_filter = xpp_profile_list(p, XPP_LIST_COMMS);
 	c->dso_filter = xpp_profile_list(p, XPP_LIST_DSOS);
+	c->sym_filter = xpp_profile_list(p, XPP_LIST_SYMBOLS);
 	c->callchains = xpp_profile_callchains(p);
 	c->children = xpp_profile_children(p);
 	c->cg.order = xpp_profile_order(p);

@@ -55,6 +55,21 @@ same_text() {
 }
 export -f blocks same_graphs same_text
 
+perf_case "a filter down to one name: a line naming it above the report, the column dropped, as perf" '
+	prec -g -o one.data -- "$WL/two_callers" 0.3
+	same_text one.data --no-children -g none -c two_callers
+	grep -qx "# comm: two_callers" xperf.out || fail "no comm line: $(head -n 4 xperf.out)"
+	same_text one.data --no-children -g none -S leaf_work
+	grep -qx "# symbol: leaf_work" xperf.out || fail "no symbol line: $(head -n 4 xperf.out)"
+	if grep "^# Overhead" xperf.out | grep -q Symbol; then fail "the symbol column is shown"; fi
+	same_text one.data --no-children -g none -d two_callers -c two_callers -q
+	same_text one.data --no-children -c two_callers -S leaf_work,shared_work
+	# only the columns shown: a comm filter with --sort dso or -F without comm
+	same_text one.data --no-children -g none -c two_callers --sort dso
+	if grep -q "^# comm" xperf.out; then fail "a comm line without the comm column"; fi
+	same_text one.data --no-children -g none -c two_callers -F overhead,sym
+'
+
 perf_case "-g graph, fractal, flat, folded, caller and callee, children and not: as perf" '
 	prec -g -o t.data -- "$WL/two_callers" 0.5
 	prec -g -o r.data -- "$WL/recurse" 0.5

@@ -206,12 +206,20 @@ int stdio_print(struct rv_ctx *c, FILE *out)
 	bool group = rv_group_view(c);
 	int ret;
 
-	if (!c->o->quiet) {
-		if (!c->o->header_shown)
-			fputs("# To display the perf.data header info, please use "
-			      "--header/--header-only options.\n#\n", out);
-		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", c->lost_samples);
+	if (!c->o->quiet && !c->o->header_shown)
+		fputs("# To display the perf.data header info, please use "
+		      "--header/--header-only options.\n#\n", out);
+	/* perf's sort__setup_elide(): the columns a filter leaves one name, in column order,
+	   with -q too */
+	for (unsigned int i = 0; i < (c->nr_fields ? c->nr_fields : c->nr_cols); i++) {
+		const char *what, *name = rv_col_filtered_to(c, c->nr_fields ? c->fields[i] :
+								 c->cols[i], &what);
+
+		if (name)
+			fprintf(out, "# %s: %s\n", what, name);
 	}
+	if (!c->o->quiet)
+		fprintf(out, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", c->lost_samples);
 	for (uint32_t i = 0, next = 0; i < c->nr_ev; i++) {
 		const char *name;
 		bool forced;
