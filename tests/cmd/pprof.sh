@@ -75,6 +75,13 @@ go_case "a file without call chains: every sample at its own location, as the re
 		END { if (n > max) max = n; print t, max; exit !(t > 3 && max == 1) }" >depth ||
 		fail "traces, deepest: $(cat depth)"
 '
+go_case "go tool pprof names the program: its mapping comes first" '
+	"$XR" --pprof p.pb.gz -i "$DATA" 2>err || fail "$(cat err)"
+	# shares starts in ld.so and libc: their mappings are made before its own
+	go tool pprof -top -symbolize=none p.pb.gz 2>/dev/null | head -n 1 >file
+	[ "$(cat file)" = "File: shares" ] || fail "$(cat file)"
+'
+
 go_case "go tool pprof -traces: the same stacks as xperf script --folded" '
 	"$XR" --pprof p.pb.gz -i "$DATA"
 	go tool pprof -traces -symbolize=none -sample_index=samples p.pb.gz 2>/dev/null |

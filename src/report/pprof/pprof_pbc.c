@@ -81,6 +81,8 @@ struct pp {
 	size_t nr_keyed, keyed_cap;
 	uint32_t nr_locations, nr_functions;
 	struct vec mappings;       /* written at the end: their memory_limit grows */
+	uint64_t *str_samples;     /* per string id: the samples of the command so named */
+	size_t str_samples_cap;
 	uint32_t *map_of_dso;      /* dso id -> mapping id (0: none yet) */
 	uint32_t nr_dsos;
 	uint32_t ev_lo;            /* the first event written (--event: the only one) */
@@ -200,8 +202,10 @@ static int64_t mapping_of(struct pp *pp, uint32_t dso, uint64_t addr)
 	m->has_functions = true;
 	m->has_filenames = m->has_line_numbers = xpp_profile_srclines(pp->p);
 	m->has_inline_frames = xpp_profile_inlines(pp->p);
-	if (m->filename < 0 || m->build_id < 0 || vec_push(&pp->mappings, m) < 0)
+	if (m->filename < 0 || m->build_id < 0 || vec_push(&pp->mappings, m) < 0) {
+		free(m); /* not in the list that frees the others */
 		return -ENOMEM;
+	}
 	pp->map_of_dso[dso] = (uint32_t)m->id;
 	return (int64_t)m->id;
 }
@@ -365,6 +369,11 @@ static int write_sample(struct pp *pp, Label *label, size_t n, uint32_t ev, uint
 	Sample s;
 	int ret;
 
+	/* the command with the most samples names the program (main_mapping()) */
+	if ((size_t)label->str >= pp->str_samples_cap &&
+	    XB_ARRAY_RESERVE0(pp->str_samples, pp->str_samples_cap, (size_t)label->str + 1, 64))
+		return -ENOMEM;
+	pp->str_samples[label->str] += count;
 	perftools__profiles__sample__init(&s);
 	s.n_location_id = n;
 	s.location_id = pp->loc_ids;
@@ -550,11 +559,46 @@ static int close_gz(struct out *o, const char *path, int ret, struct xb_error *e
  * What follows the samples, as one more piece of the Profile: the sample types, the
  * mappings, the period and duration (protobuf-c packs them), then the string table.
  */
+/*
+ * The mapping of the program: the file named as the command with the most samples (a
+ * command name is the file's, cut at 15 characters), or 0, the first made. pprof calls
+ * the first mapping the main binary ("File:" above its reports), whose id it may have any.
+ */
+static size_t main_mapping(const struct pp *pp)
+{
+	size_t top = 0;
+	const char *comm;
+
+	for (size_t i = 1; i < pp->str_samples_cap; i++)
+		if (pp->str_samples[i] > pp->str_samples[top])
+			top = i;
+	if (!pp->str_samples_cap || !pp->str_samples[top])
+		return 0;
+	comm = xpp_intern_str(pp->strs, (uint32_t)top);
+	for (size_t i = 0; comm && *comm && i < pp->mappings.n; i++) {
+		const Mapping *m = pp->mappings.v[i];
+		const char *file = xpp_intern_str(pp->strs, (uint32_t)m->filename);
+		const char *base = file ? strrchr(file, '/') : NULL;
+
+		base = base ? base + 1 : file;
+		if (base && (strlen(comm) >= 15 ? !strncmp(base, comm, strlen(comm)) :
+						  !strcmp(base, comm)))
+			return i;
+	}
+	return 0;
+}
+
 static int write_tail(struct pp *pp, Profile *pr)
 {
-	size_t len, n = xpp_intern_nr(pp->strs);
+	size_t len, n = xpp_intern_nr(pp->strs), first = main_mapping(pp);
 	int ret;
 
+	if (first) { /* the program's mapping first, the others in the order they came */
+		void *m = pp->mappings.v[first];
+
+		memmove(pp->mappings.v + 1, pp->mappings.v, first * sizeof(*pp->mappings.v));
+		pp->mappings.v[0] = m;
+	}
 	pr->n_mapping = pp->mappings.n;
 	pr->mapping = (Mapping **)pp->mappings.v;
 	len = perftools__profiles__profile__get_packed_size(pr);
@@ -578,6 +622,7 @@ static void free_all(struct pp *pp, Profile *pr)
 	for (size_t i = 0; i < pp->mappings.n; i++)
 		free(pp->mappings.v[i]);
 	free(pp->mappings.v);
+	free(pp->str_samples);
 	free(pp->map_of_dso);
 	free(pp->loc_of_frame);
 	free(pp->loc_of_key);
