@@ -27,9 +27,10 @@ tui_case() {
 screen() { tm capture-pane -p -t "$1"; }
 
 # wait_screen SESSION REGEX [SECONDS]: until a line of the pane matches REGEX (else fail,
-# showing the screen)
+# showing the screen). 30 s by default: a CI run of the sanitizer build beside other work
+# once kept a screen of report_tui_time from changing for 10 s, its keys not yet read
 wait_screen() {
-	local i n=$((${3:-10} * 20))
+	local i n=$((${3:-30} * 20))
 	for ((i = 0; i < n; i++)); do
 		screen "$1" | grep -qE -- "$2" && return 0
 		sleep 0.05
